@@ -1,0 +1,29 @@
+// How a configuration key is declared. Every module that owns thresholds declares its keys next
+// to its code (with the reason for each default); the registry collects them, the loader reads
+// `--config` and `--set` against them, and `loopledger config` prints them.
+
+export type ConfigScalar = number | string | boolean | null;
+export type ConfigValue = ConfigScalar | readonly string[];
+
+export interface ConfigKeySpec {
+  /** Full dotted key, e.g. `tool_batch.max_strikes`. */
+  key: string;
+  type: 'integer' | 'number' | 'ratio' | 'boolean' | 'string' | 'list' | 'enum';
+  default: ConfigValue;
+  /** Accepts `none` (null), e.g. `tool_batch.max_observation_steps=none`. */
+  nullable?: boolean;
+  /** Out-of-range values are clamped into [min, max] with a warning, never an error. */
+  min?: number;
+  max?: number;
+  /** For `enum`. */
+  values?: readonly string[];
+  /** Unknown enum values degrade to this with a warning instead of failing (e.g. `mode`). */
+  fallback?: string;
+  /** One line: why this default. Printed by `loopledger config`. */
+  reason: string;
+}
+
+export type ConfigSource = 'default' | 'file' | 'set';
+
+/** Effective flat configuration: dotted key → value. */
+export type ConfigValues = Readonly<Record<string, ConfigValue>>;

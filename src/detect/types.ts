@@ -1,0 +1,61 @@
+// What detectors report. Detectors are pure: no I/O, no clocks, no globals; the same rounds in
+// give the same findings out, however text is chunked.
+
+import type { Round } from '../model/transcript.js';
+
+export type DetectorName = 'tool_batch' | 'output' | 'thinking';
+
+export type EvidenceValue = number | string | boolean | null | readonly number[];
+/** The statistics behind a finding: never the looped text itself. */
+export type Evidence = Record<string, EvidenceValue>;
+
+/** The tool-batch strike object, as SPEC's JSON names it. */
+export interface Strike {
+  count: number;
+  threshold: number;
+  total: number;
+  ceiling: number | null;
+  read_only: boolean;
+}
+
+/** A statistic compared against a threshold: what `--explain` shows and near misses are made of. */
+export interface Measurement {
+  detector: DetectorName;
+  /** The kind this statistic would report, e.g. `near_repetition`. */
+  kind: string;
+  statistic: string;
+  value: number;
+  threshold: number;
+  /** `above`: fires when value >= threshold; `below`: fires when value <= threshold. */
+  direction: 'above' | 'below';
+}
+
+export interface Finding {
+  detector: DetectorName;
+  /** e.g. repeated_batch, ceiling, tool_cycle, exact_block, near_repetition, short_period,
+   *  connector_stalling, predictable_drift, thinking_stagnation, identical_thinking, reasoning_runaway */
+  kind: string;
+  confidence: number | null;
+  strike: Strike | null;
+  evidence: Evidence;
+  /** The detector itself declares a loop past its threshold (tool-batch LoopDetected): a stop. */
+  loop: boolean;
+  /** Evidence in the ambiguous band: under enforce the ladder would consult a judge. */
+  ambiguous: boolean;
+  /** The thresholds this finding crossed (for `--explain`). */
+  crossed: Measurement[];
+  /** At most three excerpts of at most 80 characters, for the judge; printed only with --excerpts. */
+  excerpts: string[];
+}
+
+export interface RoundObservation {
+  findings: Finding[];
+  /** Every statistic compared this round, fired or not (near misses come from here). */
+  measurements: Measurement[];
+}
+
+/** One detector as the ledger drives it: one call per round, in order. */
+export interface RoundDetector {
+  readonly name: DetectorName;
+  observe(round: Round): RoundObservation;
+}

@@ -1,0 +1,4 @@
+import type { ConfigKeySpec } from '../config/spec.js';
+
+/** `mode`, `ladder.*`, `judge.*`, `policy.*` keys (placeholder until the ladder lands). */
+export const LADDER_KEYS: readonly ConfigKeySpec[] = [];

@@ -1,0 +1,241 @@
+// Shared bookkeeping for format adapters: numbering turns and rounds, merging the lines of one
+// round, matching tool results to calls by id, and releasing a round only once its answers can
+// no longer arrive. Adapters describe what they read; this decides when a round is complete.
+
+import type {
+  FormatName,
+  Round,
+  SessionInfo,
+  ThinkingBlock,
+  ToolAnswer,
+  ToolCall,
+  TranscriptSink,
+  Usage,
+} from './transcript.js';
+
+interface PendingRound {
+  key: string | null;
+  line: number | null;
+  texts: string[];
+  thinking: ThinkingBlock[];
+  calls: ToolCall[];
+  answersById: Map<string, ToolAnswer>;
+  /** Answers for calls without ids, in arrival order. */
+  positionalAnswers: ToolAnswer[];
+  usage: Usage | null;
+  model: string | null;
+  timestamp: string | null;
+}
+
+export interface RoundStart {
+  /** Lines sharing a key (e.g. Claude Code's message.id) are one round. */
+  key?: string | null;
+  line: number | null;
+  model?: string | null;
+  timestamp?: string | null;
+}
+
+export class SessionBuilder {
+  readonly info: SessionInfo;
+  private turnCount = 0;
+  private roundCount = 0;
+  private pending: PendingRound | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly sink: TranscriptSink,
+    info: SessionInfo,
+  ) {
+    this.info = info;
+    sink.session(info);
+  }
+
+  get id(): string {
+    return this.info.id;
+  }
+
+  get turns(): number {
+    return this.turnCount;
+  }
+
+  get rounds(): number {
+    return this.roundCount;
+  }
+
+  /** A real user message: the pending round is complete and a new turn begins. */
+  userTurn(line: number | null): void {
+    this.flush();
+    this.turnCount += 1;
+    this.sink.turn(this.info.id, this.turnCount, line);
+  }
+
+  /**
+   * Start (or continue) a round. With the same non-null key as the pending round, the pending
+   * round continues; otherwise the pending round is released and a new one opens.
+   */
+  round(start: RoundStart): void {
+    const key = start.key ?? null;
+    if (this.pending && key !== null && this.pending.key === key) {
+      if (start.model && !this.pending.model) this.pending.model = start.model;
+      return;
+    }
+    this.flush();
+    this.pending = {
+      key,
+      line: start.line,
+      texts: [],
+      thinking: [],
+      calls: [],
+      answersById: new Map(),
+      positionalAnswers: [],
+      usage: null,
+      model: start.model ?? null,
+      timestamp: start.timestamp ?? null,
+    };
+  }
+
+  private current(): PendingRound {
+    if (!this.pending) this.round({ line: null });
+    return this.pending!;
+  }
+
+  text(text: string): void {
+    if (text.length > 0) this.current().texts.push(text);
+  }
+
+  thinking(block: ThinkingBlock): void {
+    this.current().thinking.push(block);
+  }
+
+  call(call: ToolCall): void {
+    this.current().calls.push(call);
+  }
+
+  /** Merge usage into the pending round; later non-null figures replace earlier ones. */
+  usage(usage: Partial<Usage>): void {
+    const round = this.current();
+    const merged: Usage = round.usage ?? { inputTokens: null, outputTokens: null, reasoningTokens: null };
+    if (usage.inputTokens != null) merged.inputTokens = usage.inputTokens;
+    if (usage.outputTokens != null) merged.outputTokens = usage.outputTokens;
+    if (usage.reasoningTokens != null) merged.reasoningTokens = usage.reasoningTokens;
+    round.usage = merged;
+  }
+
+  model(model: string | null): void {
+    if (model) this.current().model = model;
+  }
+
+  /**
+   * A tool result. Matched by call id against the pending round; a result whose call is not in
+   * the pending round (already released, or never made) is dropped and returns false.
+   * With a null id the answer is matched by position among the calls without ids.
+   */
+  answer(callId: string | null, answer: ToolAnswer): boolean {
+    const round = this.pending;
+    if (!round) return false;
+    if (callId === null) {
+      round.positionalAnswers.push(answer);
+      return true;
+    }
+    if (!round.calls.some((c) => c.id === callId)) return false;
+    round.answersById.set(callId, answer);
+    return true;
+  }
+
+  /** Whether the pending round has a call with this id still awaiting its answer. */
+  awaits(callId: string): boolean {
+    const round = this.pending;
+    return !!round && round.calls.some((c) => c.id === callId) && !round.answersById.has(callId);
+  }
+
+  /** Release the pending round, if any. */
+  flush(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    if (this.turnCount === 0) {
+      // Rounds before any user message (a resumed or system-started session) open turn 1.
+      this.turnCount = 1;
+      this.sink.turn(this.info.id, 1, p.line);
+    }
+    this.roundCount += 1;
+    const round: Round = {
+      turn: this.turnCount,
+      index: this.roundCount,
+      line: p.line,
+      text: p.texts.join('\n'),
+      thinking: p.thinking,
+      calls: p.calls,
+      answers: matchAnswers(p),
+      usage: p.usage,
+      model: p.model,
+      timestamp: p.timestamp,
+    };
+    this.sink.round(this.info.id, round);
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.flush();
+    this.ended = true;
+    this.sink.end(this.info.id);
+  }
+}
+
+function matchAnswers(p: PendingRound): ToolAnswer[] | null {
+  if (p.calls.length === 0) return [];
+  const answers: ToolAnswer[] = [];
+  let positional = 0;
+  for (const call of p.calls) {
+    const byId = call.id !== null ? p.answersById.get(call.id) : undefined;
+    const answer = byId ?? (call.id === null ? p.positionalAnswers[positional++] : undefined);
+    if (!answer) return null;
+    answers.push(answer);
+  }
+  return answers;
+}
+
+/**
+ * One per input file: hands out session builders, keeps ids unique within the file, and ends
+ * every session when the file is done.
+ */
+export class TranscriptBuilder {
+  private readonly sessions = new Map<string, SessionBuilder>();
+  private readonly usedIds = new Set<string>();
+
+  constructor(
+    private readonly sink: TranscriptSink,
+    readonly path: string,
+    readonly format: FormatName,
+  ) {}
+
+  /** The builder for `key`, created on first use. `id` defaults to the key. */
+  session(key: string, opts: { id?: string; parent?: string | null } = {}): SessionBuilder {
+    let builder = this.sessions.get(key);
+    if (!builder) {
+      let id = opts.id ?? key;
+      if (this.usedIds.has(id)) {
+        let n = 2;
+        while (this.usedIds.has(`${id}#${n}`)) n += 1;
+        id = `${id}#${n}`;
+      }
+      this.usedIds.add(id);
+      builder = new SessionBuilder(this.sink, { id, path: this.path, format: this.format, parent: opts.parent ?? null });
+      this.sessions.set(key, builder);
+    }
+    return builder;
+  }
+
+  has(key: string): boolean {
+    return this.sessions.has(key);
+  }
+
+  /** End one session early (e.g. a conversation finished in a multi-conversation file). */
+  endSession(key: string): void {
+    this.sessions.get(key)?.end();
+  }
+
+  end(): void {
+    for (const builder of this.sessions.values()) builder.end();
+  }
+}

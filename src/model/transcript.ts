@@ -1,0 +1,85 @@
+// The transcript model every format adapter produces and every detector reads.
+// session → turns (a turn starts at each real user message) → rounds (one model response each).
+
+export const FORMAT_NAMES = [
+  'claude-code',
+  'codex',
+  'openai',
+  'anthropic',
+  'gemini',
+  'chatgpt',
+  'canonical',
+] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+export interface ToolCall {
+  /** The id that tool results use to answer this call, when the format has one. */
+  id: string | null;
+  name: string;
+  /**
+   * Arguments as the format gave them: a parsed JSON value, or the raw string when the
+   * format carries a JSON string that does not parse (never an error: it is hashed as is).
+   */
+  arguments: unknown;
+}
+
+export interface ToolAnswer {
+  /** The answer flattened to text (content blocks joined); what the detectors compare. */
+  content: string;
+  isError: boolean;
+}
+
+export interface ThinkingBlock {
+  /** null when the block is opaque (redacted or encrypted reasoning). */
+  text: string | null;
+  opaque: boolean;
+}
+
+export interface Usage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** Reasoning tokens where the format reports them (Codex, Gemini, OpenAI reasoning models). */
+  reasoningTokens: number | null;
+}
+
+export interface Round {
+  /** 1-based turn within the session; rounds before any user message belong to turn 1. */
+  turn: number;
+  /** 1-based, counted through the whole session (not per turn). */
+  index: number;
+  /** Source line where the round starts (1-based), or null for formats without lines. */
+  line: number | null;
+  /** Visible text of the response, blocks joined with "\n". */
+  text: string;
+  thinking: ThinkingBlock[];
+  calls: ToolCall[];
+  /**
+   * Answers aligned with `calls` (same order). null when any call is unanswered:
+   * unknown answers never rescue a tool-batch run. Empty when there are no calls.
+   */
+  answers: ToolAnswer[] | null;
+  usage: Usage | null;
+  model: string | null;
+  timestamp: string | null;
+}
+
+export interface SessionInfo {
+  id: string;
+  path: string;
+  format: FormatName;
+  /** Session id of the parent for sub-agent threads, else null. */
+  parent: string | null;
+}
+
+/**
+ * Where a streaming adapter delivers what it reads, in order. Rounds arrive complete (with
+ * their answers), numbered, and only after `session` announced their session.
+ */
+export interface TranscriptSink {
+  session(info: SessionInfo): void;
+  /** A real user message opened turn `turn` (1-based). */
+  turn(sessionId: string, turn: number, line: number | null): void;
+  round(sessionId: string, round: Round): void;
+  /** Everything of this session has been delivered. */
+  end(sessionId: string): void;
+}
