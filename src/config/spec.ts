@@ -19,6 +19,13 @@ export interface ConfigKeySpec {
   values?: readonly string[];
   /** Unknown enum values degrade to this with a warning instead of failing (e.g. `mode`). */
   fallback?: string;
+  /**
+   * How a policy tier (profile × model capability) scales this threshold, for thresholds where a
+   * larger value is more conservative. `count`: multiplied by the scale (rounded up). `ratio`:
+   * scaled in the tolerance domain, 1 - (1 - value) / scale, so it never leaves 0..1.
+   * Absent: the tier leaves it alone (caps, windows, strides, seed 000's tool-batch numbers).
+   */
+  tier?: 'count' | 'ratio';
   /** One line: why this default. Printed by `loopledger config`. */
   reason: string;
 }
