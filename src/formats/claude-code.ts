@@ -1,10 +1,222 @@
-import type { FormatAdapter } from './types.js';
+// Claude Code session JSONL (~/.claude/projects/<project>/<sessionId>.jsonl and the sub-agent
+// files beside it). Claude Code writes one line per content block, so a model response is the
+// run of assistant lines sharing `message.id`; tool results come back inside user lines.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+import { asNumber, asString, fileStem, flattenContent, isRec, type Rec } from './shared/text.js';
+
+/**
+ * Record types that carry no conversation. Listed only to recognize a file made solely of them;
+ * the parser skips every type other than user/assistant, known or not, without reporting it.
+ */
+const SIDE_TYPES = new Set([
+  'file-history-snapshot',
+  'summary',
+  'system',
+  'progress',
+  'queue-operation',
+  'attachment',
+  'permission-mode',
+  'mode',
+  'agent-name',
+  'custom-title',
+  'ai-title',
+  'last-prompt',
+  'frame-link',
+  'pr-link',
+  'worktree-state',
+  'bridge-session',
+]);
+
+/**
+ * User lines whose text opens with one of these tags are written by Claude Code itself (slash
+ * commands and their output, `!` shell escapes, background-task notices), not typed as a prompt
+ * the model answers: they are not turns.
+ */
+const INJECTED_TAGS = [
+  '<command-name>',
+  '<command-message>',
+  '<command-args>',
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<local-command-caveat>',
+  '<bash-input>',
+  '<bash-stdout>',
+  '<bash-stderr>',
+  '<task-notification>',
+  '<user-memory-input>',
+];
+
+/** Written by Claude Code when the user presses Esc: marks an interruption, asks for nothing. */
+const INTERRUPTED = '[Request interrupted by user';
+
+/** The model name Claude Code gives to messages it makes up itself (API errors, aborts). */
+const SYNTHETIC_MODEL = '<synthetic>';
+
+const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+function detect(probe: Probe): number {
+  if (probe.mode !== 'jsonl') return 0;
+  let conversation = 0;
+  let side = 0;
+  for (const r of probe.records) {
+    if (!isRec(r)) continue;
+    const type = asString(r.type);
+    if (!type) continue;
+    if ((type === 'user' || type === 'assistant') && isRec(r.message)) {
+      if ('sessionId' in r || 'uuid' in r || 'parentUuid' in r) conversation += 1;
+    } else if (SIDE_TYPES.has(type) && ('sessionId' in r || 'uuid' in r || 'leafUuid' in r || 'messageId' in r)) {
+      side += 1;
+    }
+  }
+  if (conversation > 0) return 0.95;
+  // A file of only side records (a session with no exchange yet) is still Claude Code's.
+  if (side > 0) return 0.6;
+  return 0;
+}
+
+class ClaudeCodeParser implements RecordParser {
+  constructor(private readonly ctx: AdapterContext) {}
+
+  push(value: unknown, line: number | null): void {
+    if (!isRec(value)) {
+      this.ctx.skip(line, 'claude-code: line is not a JSON object');
+      return;
+    }
+    const type = value.type;
+    if (type !== 'user' && type !== 'assistant') return;
+    const message = value.message;
+    if (!isRec(message)) {
+      this.ctx.skip(line, `claude-code: ${type} record without a message object`);
+      return;
+    }
+    const session = this.sessionFor(value);
+    if (type === 'assistant') this.assistant(session, value, message, line);
+    else this.user(session, value, message, line);
+  }
+
+  end(): void {}
+
+  /**
+   * Sidechain lines are a sub-agent's thread: their own session, named after the main one.
+   * `isSidechain` decides; `agentId` alone only when `isSidechain` is absent (a main-chain line
+   * may carry an agent's attribution without being a sub-agent's thread).
+   */
+  private sessionFor(r: Rec): SessionBuilder {
+    const sessionId = nonEmpty(r.sessionId) ?? fileStem(this.ctx.path);
+    const agentId = nonEmpty(r.agentId);
+    const sidechain = r.isSidechain === true || (r.isSidechain === undefined && agentId !== null);
+    if (!sidechain) return this.ctx.builder.session(sessionId);
+    const id = agentId !== null ? `${sessionId}/agent-${agentId}` : `${sessionId}/sidechain`;
+    return this.ctx.builder.session(id, { parent: sessionId });
+  }
+
+  private assistant(session: SessionBuilder, r: Rec, message: Rec, line: number | null): void {
+    const model = asString(message.model);
+    if (model === SYNTHETIC_MODEL) return;
+    session.round({
+      key: nonEmpty(message.id),
+      line,
+      model,
+      timestamp: asString(r.timestamp),
+    });
+    const content = message.content;
+    if (typeof content === 'string') {
+      session.text(content);
+    } else if (Array.isArray(content)) {
+      for (const block of content) {
+        if (isRec(block)) this.assistantBlock(session, block);
+      }
+    }
+    const usage = message.usage;
+    if (isRec(usage)) {
+      const input = asNumber(usage.input_tokens);
+      // input_tokens leaves out the cached part of the prompt; the prompt is all three.
+      const cacheRead = asNumber(usage.cache_read_input_tokens) ?? 0;
+      const cacheWrite = asNumber(usage.cache_creation_input_tokens) ?? 0;
+      const details = isRec(usage.output_tokens_details) ? usage.output_tokens_details : null;
+      // Each line of a round repeats the round's usage: replacing (not adding) keeps it once.
+      session.usage({
+        inputTokens: input === null ? null : input + cacheRead + cacheWrite,
+        outputTokens: asNumber(usage.output_tokens),
+        reasoningTokens: details ? asNumber(details.thinking_tokens) : null,
+      });
+    }
+  }
+
+  private assistantBlock(session: SessionBuilder, block: Rec): void {
+    const type = asString(block.type);
+    if (type === 'text') {
+      const text = asString(block.text);
+      if (text) session.text(text);
+    } else if (type === 'thinking') {
+      const text = asString(block.thinking);
+      // An empty thinking block with only a signature is reasoning the log does not show.
+      session.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
+    } else if (type === 'redacted_thinking') {
+      session.thinking({ text: null, opaque: true });
+    } else if (type !== null && CALL_BLOCKS.has(type)) {
+      session.call({
+        id: nonEmpty(block.id),
+        name: asString(block.name) ?? 'unknown',
+        arguments: block.input === undefined ? null : block.input,
+      });
+    } else if (type !== null && type.endsWith('_tool_result')) {
+      // Server tools (web search, code execution) answer inside the same assistant message.
+      session.answer(nonEmpty(block.tool_use_id), {
+        content: flattenContent(block.content),
+        isError: block.is_error === true || (isRec(block.content) && typeof block.content.error_code === 'string'),
+      });
+    }
+  }
+
+  private user(session: SessionBuilder, r: Rec, message: Rec, line: number | null): void {
+    const content = message.content;
+    const texts: string[] = [];
+    let other = false;
+    if (typeof content === 'string') {
+      texts.push(content);
+    } else if (Array.isArray(content)) {
+      for (const block of content) {
+        if (!isRec(block)) continue;
+        const type = asString(block.type);
+        if (type === 'tool_result') {
+          // Answers are read even on isMeta lines: Claude Code marks some tool results meta.
+          session.answer(nonEmpty(block.tool_use_id), {
+            content: flattenContent(block.content),
+            isError: block.is_error === true,
+          });
+        } else if (type === 'text') {
+          const text = asString(block.text);
+          if (text !== null) texts.push(text);
+        } else if (type !== null) {
+          other = true; // an image or document the user attached
+        }
+      }
+    }
+    if (isRealPrompt(r, texts, other)) session.userTurn(line);
+  }
+}
+
+function isRealPrompt(r: Rec, texts: string[], other: boolean): boolean {
+  if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true) return false;
+  const visible = texts.map((t) => t.trim()).filter((t) => t.length > 0);
+  // A line of only tool results carries no prompt.
+  if (visible.length === 0) return other;
+  if (visible.every((t) => t.startsWith(INTERRUPTED) || INJECTED_TAGS.some((tag) => t.startsWith(tag)))) return other;
+  return true;
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
 export const claudeCodeAdapter: FormatAdapter = {
   name: 'claude-code',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'Claude Code session JSONL (one line per content block; sub-agent sidechains as their own sessions)',
+  detection:
+    'JSONL whose records have type user/assistant with a `message` and sessionId/uuid/parentUuid, or only Claude Code side records (file-history-snapshot, summary, queue-operation…)',
+  detect,
+  open: (ctx) => new ClaudeCodeParser(ctx),
 };
