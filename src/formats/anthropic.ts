@@ -1,10 +1,164 @@
-import type { FormatAdapter } from './types.js';
+// Anthropic Messages API transcripts: `{"messages": [...]}` or an array (also a logged
+// request/response, or JSONL with one conversation or one message per line).
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import {
+  answerOf,
+  baseName,
+  isObj,
+  messagesOf,
+  probeEvidence,
+  responseMessageOf,
+  str,
+  timestampOf,
+  usageOf,
+  type Obj,
+} from './shared/messages.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+
 export const anthropicAdapter: FormatAdapter = {
   name: 'anthropic',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'Anthropic Messages API: {"messages": [...]} or an array, content blocks text/tool_use/tool_result/thinking/redacted_thinking',
+  detection: 'role/content messages whose content blocks are tool_use, tool_result, thinking or redacted_thinking, or a top-level "system" beside "messages"',
+  detect: detectAnthropic,
+  open: (ctx) => new AnthropicParser(ctx),
 };
+
+function detectAnthropic(probe: Probe): number {
+  const records = probe.mode === 'document' ? documentRecords(probe.value) : probe.records;
+  const ev = probeEvidence(records);
+  if (ev.messages === 0) return 0;
+  if (ev.anthropic > 0) return ev.anthropic >= ev.openai ? 0.9 : 0.4;
+  // Plain text messages parse the same either way; OpenAI's 0.5 takes them.
+  return ev.openai > 0 ? 0 : 0.3;
+}
+
+function documentRecords(value: unknown): readonly unknown[] {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => isObj(v) && messagesOf(v) !== null)) return value;
+  return [value];
+}
+
+class AnthropicParser implements RecordParser {
+  private fileSession: SessionBuilder | null = null;
+  private readonly base: string;
+
+  constructor(private readonly ctx: AdapterContext) {
+    this.base = baseName(ctx.path);
+  }
+
+  push(value: unknown, line: number | null): void {
+    if (line === null) return this.pushDocument(value);
+    if (value === null) return;
+    if (!isObj(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an Anthropic message or conversation');
+    if (messagesOf(value) !== null) {
+      const key = `line:${line}`;
+      readConversation(this.ctx.builder.session(key, { id: `${this.base}:${line}` }), value, line);
+      this.ctx.builder.endSession(key);
+      return;
+    }
+    if (isObj(value) && typeof value.role === 'string') {
+      readMessage(this.file(), value, line, null);
+    } else if (isObj(value)) {
+      const response = responseMessageOf(value);
+      if (response) readMessage(this.file(), response.message, line, response.model, response.usage);
+    }
+  }
+
+  private pushDocument(value: unknown): void {
+    const records = documentRecords(value);
+    if (records.length === 1 && records[0] === value) {
+      if (messagesOf(value) === null) return this.ctx.skip(null, 'no Anthropic messages in this document');
+      readConversation(this.file(), value, null);
+      return;
+    }
+    records.forEach((conversation, i) => {
+      const key = `conversation:${i}`;
+      const id = isObj(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
+      readConversation(this.ctx.builder.session(key, { id }), conversation, null);
+      this.ctx.builder.endSession(key);
+    });
+  }
+
+  private file(): SessionBuilder {
+    this.fileSession ??= this.ctx.builder.session('file', { id: this.base });
+    return this.fileSession;
+  }
+
+  end(): void {}
+}
+
+function readConversation(sb: SessionBuilder, container: unknown, line: number | null): void {
+  const outer = isObj(container) ? container : null;
+  const model = outer ? (str(outer.model) ?? (isObj(outer.request) ? str(outer.request.model) : null)) : null;
+  for (const m of messagesOf(container) ?? []) readMessage(sb, m, line, model);
+  const response = outer ? responseMessageOf(outer) : null;
+  if (response) readMessage(sb, response.message, line, response.model ?? model, response.usage);
+}
+
+function readMessage(sb: SessionBuilder, m: unknown, line: number | null, model: string | null, usage?: unknown): void {
+  if (!isObj(m)) return;
+  if (m.role === 'user') return readUser(sb, m, line);
+  if (m.role === 'assistant') return readAssistant(sb, m, line, model, usage);
+}
+
+/**
+ * A user message is a turn unless it carries tool results: those answer the previous round,
+ * and any text beside them is what a harness appends to a result (reminders, hook output),
+ * not a person starting a new request.
+ */
+function readUser(sb: SessionBuilder, m: Obj, line: number | null): void {
+  if (!Array.isArray(m.content)) {
+    sb.userTurn(line);
+    return;
+  }
+  let results = 0;
+  for (const block of m.content) {
+    if (isObj(block) && block.type === 'tool_result') {
+      results += 1;
+      const id = str(block.tool_use_id);
+      if (id !== null) sb.answer(id, answerOf(block.content ?? '', block.is_error === true));
+    }
+  }
+  if (results === 0) sb.userTurn(line);
+}
+
+function readAssistant(sb: SessionBuilder, m: Obj, line: number | null, model: string | null, usage: unknown): void {
+  sb.round({ line, model: str(m.model) ?? model, timestamp: timestampOf(m.timestamp) });
+  if (typeof m.content === 'string') {
+    sb.text(m.content);
+  } else if (Array.isArray(m.content)) {
+    for (const block of m.content) {
+      if (!isObj(block)) continue;
+      switch (block.type) {
+        case 'text':
+          if (typeof block.text === 'string') sb.text(block.text);
+          break;
+        case 'thinking': {
+          // An empty thinking text with a signature is reasoning the API chose not to show.
+          const text = str(block.thinking);
+          sb.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
+          break;
+        }
+        case 'redacted_thinking':
+          sb.thinking({ text: null, opaque: true });
+          break;
+        case 'tool_use':
+        case 'server_tool_use':
+        case 'mcp_tool_use':
+          sb.call({ id: str(block.id), name: str(block.name) ?? 'unknown', arguments: block.input ?? null });
+          break;
+        default: {
+          // Server-side tools answer inside the assistant message (web_search_tool_result, …).
+          const id = str(block.tool_use_id);
+          if (id !== null && typeof block.type === 'string' && block.type.endsWith('_tool_result')) {
+            const content = block.content;
+            const isError = block.is_error === true || (isObj(content) && /error/.test(String(content.type)));
+            sb.answer(id, answerOf(content ?? '', isError));
+          }
+        }
+      }
+    }
+  }
+  const u = usageOf(m.usage) ?? usageOf(usage);
+  if (u) sb.usage(u);
+}

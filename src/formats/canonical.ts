@@ -1,10 +1,167 @@
-import type { FormatAdapter } from './types.js';
+// loopledger's own JSONL (docs/canonical-format.md): one record per line, shaped like the
+// transcript model, so any other log converts to it with a few lines of jq.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import type { Round, SessionInfo, ThinkingBlock } from '../model/transcript.js';
+import { answerOf, baseName, isObj, num, str, timestampOf, type Obj } from './shared/messages.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+
+export const CANONICAL_SCHEMA = 'loopledger-canonical/1';
+
 export const canonicalAdapter: FormatAdapter = {
   name: 'canonical',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: "loopledger's canonical JSONL (docs/canonical-format.md): session / user / assistant / tool_result records",
+  detection: `a {"type":"session","schema":"${CANONICAL_SCHEMA}"} header (certain), or records typed user/assistant/tool_result with canonical fields`,
+  detect: detectCanonical,
+  open: (ctx) => new CanonicalParser(ctx),
 };
+
+const TYPES = new Set(['session', 'user', 'assistant', 'tool_result']);
+// Keys of other formats' records that share `type: user|assistant` (Claude Code, Codex, Gemini).
+const FOREIGN_KEYS = ['message', 'uuid', 'sessionId', 'payload', 'role', 'parentUuid', 'toolCalls'];
+
+function detectCanonical(probe: Probe): number {
+  if (probe.mode === 'document') return 0;
+  let canonical = 0;
+  for (const r of probe.records) {
+    if (!isObj(r) || typeof r.type !== 'string') continue;
+    if (r.type === 'session' && typeof r.schema === 'string' && r.schema.startsWith('loopledger-canonical/')) return 1;
+    if (!TYPES.has(r.type)) return 0;
+    if (FOREIGN_KEYS.some((k) => k in r)) return 0;
+    if (!looksCanonical(r)) return 0;
+    canonical += 1;
+  }
+  return canonical > 0 ? 0.7 : 0;
+}
+
+function looksCanonical(r: Obj): boolean {
+  switch (r.type) {
+    case 'session':
+      return 'id' in r || 'model' in r || 'parent' in r;
+    case 'user':
+      return typeof r.text === 'string' && !('content' in r);
+    case 'assistant':
+      return 'text' in r || Array.isArray(r.tool_calls) || Array.isArray(r.thinking);
+    case 'tool_result':
+      return 'id' in r && 'content' in r;
+    default:
+      return false;
+  }
+}
+
+class CanonicalParser implements RecordParser {
+  private readonly base: string;
+  private session: SessionBuilder | null = null;
+  private sessionKey: string | null = null;
+  private model: string | null = null;
+  private headers = 0;
+
+  constructor(private readonly ctx: AdapterContext) {
+    this.base = baseName(ctx.path);
+  }
+
+  push(value: unknown, line: number | null): void {
+    if (value === null) return;
+    if (!isObj(value)) return this.ctx.skip(line, 'not a canonical record (expected an object)');
+    switch (value.type) {
+      case 'session':
+        return this.header(value);
+      case 'user':
+        if (value.meta === true) return; // injected context, not a turn
+        this.current().userTurn(line);
+        return;
+      case 'assistant':
+        return this.assistant(value, line);
+      case 'tool_result': {
+        const id = str(value.id);
+        this.current().answer(id, answerOf(value.content ?? '', value.is_error === true));
+        return;
+      }
+      default:
+        // Unknown record types are left for later versions of the format.
+        return;
+    }
+  }
+
+  /** A header ends the previous session: sessions in one file are contiguous. */
+  private header(h: Obj): void {
+    if (this.sessionKey !== null) this.ctx.builder.endSession(this.sessionKey);
+    this.headers += 1;
+    this.sessionKey = `session:${this.headers}`;
+    this.model = str(h.model);
+    this.session = this.ctx.builder.session(this.sessionKey, {
+      id: str(h.id) ?? (this.headers === 1 ? this.base : `${this.base}#${this.headers}`),
+      parent: str(h.parent),
+    });
+  }
+
+  private current(): SessionBuilder {
+    if (!this.session) {
+      this.sessionKey = 'file';
+      this.session = this.ctx.builder.session('file', { id: this.base });
+    }
+    return this.session;
+  }
+
+  private assistant(r: Obj, line: number | null): void {
+    const sb = this.current();
+    sb.round({ line, model: str(r.model) ?? this.model, timestamp: timestampOf(r.timestamp) });
+    for (const t of Array.isArray(r.thinking) ? r.thinking : typeof r.thinking === 'string' ? [r.thinking] : []) {
+      const block = thinkingBlock(t);
+      if (block) sb.thinking(block);
+    }
+    if (typeof r.text === 'string') sb.text(r.text);
+    if (Array.isArray(r.tool_calls)) {
+      for (const c of r.tool_calls) {
+        if (!isObj(c)) continue;
+        // Arguments are taken exactly as written: a string stays a string (see the doc).
+        sb.call({ id: str(c.id), name: str(c.name) ?? 'unknown', arguments: c.arguments ?? null });
+      }
+    }
+    if (isObj(r.usage)) {
+      sb.usage({ inputTokens: num(r.usage.input), outputTokens: num(r.usage.output), reasoningTokens: num(r.usage.reasoning) });
+    }
+  }
+
+  end(): void {}
+}
+
+function thinkingBlock(t: unknown): ThinkingBlock | null {
+  if (typeof t === 'string') return { text: t, opaque: false };
+  if (!isObj(t)) return null;
+  if (t.opaque === true || typeof t.text !== 'string') return { text: null, opaque: true };
+  return { text: t.text, opaque: false };
+}
+
+/**
+ * One session as canonical records (header first), from what an adapter delivered: its info,
+ * the number of turns it announced and its rounds. User text is not part of the model, so user
+ * records carry an empty text; reading the records back gives the same turns and rounds.
+ */
+export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: readonly Round[]): Obj[] {
+  const out: Obj[] = [{ type: 'session', schema: CANONICAL_SCHEMA, id: info.id, parent: info.parent }];
+  let turn = 0;
+  const openTurnsUpTo = (n: number) => {
+    while (turn < n) {
+      out.push({ type: 'user', text: '' });
+      turn += 1;
+    }
+  };
+  for (const r of rounds) {
+    openTurnsUpTo(r.turn);
+    const rec: Obj = { type: 'assistant', text: r.text };
+    if (r.thinking.length > 0) rec.thinking = r.thinking.map((t) => (t.opaque ? { opaque: true } : { text: t.text }));
+    if (r.calls.length > 0) rec.tool_calls = r.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+    if (r.usage) rec.usage = { input: r.usage.inputTokens, output: r.usage.outputTokens, reasoning: r.usage.reasoningTokens };
+    if (r.model) rec.model = r.model;
+    if (r.timestamp) rec.timestamp = r.timestamp;
+    out.push(rec);
+    if (r.answers) {
+      r.answers.forEach((a, i) => {
+        out.push({ type: 'tool_result', id: r.calls[i]!.id, content: a.content, is_error: a.isError });
+      });
+    }
+  }
+  openTurnsUpTo(turns);
+  return out;
+}

@@ -1,10 +1,200 @@
-import type { FormatAdapter } from './types.js';
+// ChatGPT data export (`conversations.json`): an array of conversations, each a tree of
+// message nodes (`mapping`). Edits and regenerations are branches; the conversation the user
+// last saw is the path from `current_node` up to the root, so only that path is read.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import type { ToolAnswer } from '../model/transcript.js';
+import { baseName, isObj, parseArguments, safeStringify, str, timestampOf, type Obj } from './shared/messages.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+
 export const chatgptAdapter: FormatAdapter = {
   name: 'chatgpt',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'ChatGPT export conversations.json: many conversations per file, each a mapping tree read from current_node',
+  detection: 'conversations (an array, one object, or one per line) with a "mapping" object of message nodes',
+  detect: detectChatGPT,
+  open: (ctx) => new ChatGPTParser(ctx),
 };
+
+function isConversation(v: unknown): v is Obj {
+  return isObj(v) && isObj(v.mapping);
+}
+
+function detectChatGPT(probe: Probe): number {
+  const values = probe.mode === 'document' ? [probe.value] : probe.records;
+  let best = 0;
+  for (const v of values) {
+    if (Array.isArray(v)) {
+      const head = v.slice(0, 5);
+      if (head.length > 0 && head.every(isConversation)) best = Math.max(best, 1);
+    } else if (isConversation(v)) {
+      best = Math.max(best, 'current_node' in v || 'title' in v ? 0.95 : 0.8);
+    }
+  }
+  return best;
+}
+
+class ChatGPTParser implements RecordParser {
+  private readonly base: string;
+  private count = 0;
+
+  constructor(private readonly ctx: AdapterContext) {
+    this.base = baseName(ctx.path);
+  }
+
+  push(value: unknown, line: number | null): void {
+    if (value === null) return;
+    const list = Array.isArray(value) ? value : [value];
+    for (const conv of list) {
+      if (isConversation(conv)) this.readConversation(conv, line);
+      else this.ctx.skip(line, 'not a ChatGPT conversation (no mapping)');
+    }
+  }
+
+  private readConversation(conv: Obj, line: number | null): void {
+    this.count += 1;
+    const key = `conversation:${this.count}`;
+    const id = str(conv.conversation_id) ?? str(conv.id) ?? `${this.base}#${this.count}`;
+    const sb = this.ctx.builder.session(key, { id });
+    const thread = new Thread(sb, line);
+    for (const node of threadPath(conv)) thread.message(node.message);
+    this.ctx.builder.endSession(key);
+  }
+
+  end(): void {}
+}
+
+/**
+ * The nodes from the root to `current_node`. Guarded against cycles and dangling parents, which
+ * a hand-edited or truncated export can contain; without a usable `current_node` the last leaf
+ * of the mapping stands in (it is the newest message in exports that omit it).
+ */
+function threadPath(conv: Obj): Obj[] {
+  const mapping = conv.mapping as Obj;
+  let nodeId = str(conv.current_node);
+  if (nodeId === null || !isObj(mapping[nodeId])) {
+    nodeId = null;
+    for (const [id, node] of Object.entries(mapping)) {
+      if (isObj(node) && (!Array.isArray(node.children) || node.children.length === 0)) nodeId = id;
+    }
+  }
+  const path: Obj[] = [];
+  const seen = new Set<string>();
+  while (nodeId !== null && !seen.has(nodeId)) {
+    seen.add(nodeId);
+    const node = mapping[nodeId];
+    if (!isObj(node)) break;
+    path.push(node);
+    nodeId = str(node.parent);
+  }
+  return path.reverse();
+}
+
+/**
+ * Reads one conversation's messages in order. Consecutive assistant messages (thoughts, a
+ * recap, the answer, a tool call) are one model response, so they share a round; a tool or
+ * user message ends it. A tool call has no id in the export: the call is keyed by its message
+ * id and answered by the next tool message, preferring the call whose recipient names it.
+ */
+class Thread {
+  private roundOpen = false;
+  private calls: { id: string; name: string; answered: boolean }[] = [];
+
+  constructor(
+    private readonly sb: SessionBuilder,
+    private readonly line: number | null,
+  ) {}
+
+  message(msg: unknown): void {
+    if (!isObj(msg)) return;
+    const meta = isObj(msg.metadata) ? msg.metadata : {};
+    if (meta.is_visually_hidden_from_conversation === true) return;
+    const author = isObj(msg.author) ? msg.author : {};
+    const content = isObj(msg.content) ? msg.content : {};
+    switch (author.role) {
+      case 'user':
+        if (content.content_type === 'user_editable_context') return; // custom instructions
+        this.sb.userTurn(this.line);
+        this.roundOpen = false;
+        this.calls = [];
+        return;
+      case 'assistant':
+        return this.assistant(msg, meta, content);
+      case 'tool':
+        return this.tool(author, meta, content);
+      default:
+        return; // system messages are context
+    }
+  }
+
+  private assistant(msg: Obj, meta: Obj, content: Obj): void {
+    if (!this.roundOpen) {
+      this.sb.round({ line: this.line, model: str(meta.model_slug), timestamp: timestampOf(msg.create_time) });
+      this.roundOpen = true;
+      this.calls = [];
+    } else {
+      this.sb.model(str(meta.model_slug));
+    }
+    const recipient = str(msg.recipient) ?? 'all';
+    if (recipient !== 'all') {
+      const id = str(msg.id) ?? `call-${this.calls.length + 1}`;
+      const raw = bodyText(content);
+      // Tool calls are free text (code, a browser command) or JSON; only JSON is parsed, so
+      // identical JSON calls compare equal whatever their key order.
+      const args = /^\s*[[{]/.test(raw) ? parseArguments(raw) : raw;
+      this.sb.call({ id, name: recipient, arguments: args });
+      this.calls.push({ id, name: recipient, answered: false });
+      return;
+    }
+    switch (content.content_type) {
+      case 'thoughts':
+        if (Array.isArray(content.thoughts)) {
+          for (const t of content.thoughts) {
+            if (!isObj(t)) continue;
+            const text = [str(t.summary), str(t.content)].filter((s) => s).join('\n');
+            if (text) this.sb.thinking({ text, opaque: false });
+          }
+        }
+        return;
+      case 'reasoning_recap': // "Thought for 12 seconds": a label, not reasoning
+      case 'model_editable_context': // memory bookkeeping
+        return;
+      default:
+        this.sb.text(bodyText(content));
+    }
+  }
+
+  private tool(author: Obj, meta: Obj, content: Obj): void {
+    this.roundOpen = false;
+    const name = str(author.name);
+    const call =
+      this.calls.find((c) => !c.answered && c.name === name) ??
+      this.calls.find((c) => !c.answered && name !== null && (c.name.startsWith(`${name}.`) || name.startsWith(`${c.name}.`))) ??
+      this.calls.find((c) => !c.answered);
+    if (!call) return;
+    call.answered = true;
+    this.sb.answer(call.id, toolAnswer(meta, content));
+  }
+}
+
+function toolAnswer(meta: Obj, content: Obj): ToolAnswer {
+  const aggregate = isObj(meta.aggregate_result) ? meta.aggregate_result : null;
+  const failed = aggregate !== null && typeof aggregate.status === 'string' && aggregate.status !== 'success';
+  return { content: bodyText(content), isError: content.content_type === 'system_error' || failed };
+}
+
+/** The text of a message body, whatever its content_type. */
+function bodyText(content: Obj): string {
+  if (Array.isArray(content.parts)) {
+    const out: string[] = [];
+    for (const p of content.parts) {
+      if (typeof p === 'string') out.push(p);
+      else if (isObj(p) && typeof p.text === 'string') out.push(p.text);
+    }
+    return out.filter((s) => s !== '').join('\n');
+  }
+  const text = str(content.text) ?? str(content.result) ?? str(content.summary) ?? str(content.content);
+  if (text !== null) return text;
+  const rest = { ...content };
+  delete rest.content_type;
+  return Object.keys(rest).length > 0 ? safeStringify(rest) : '';
+}

@@ -1,10 +1,337 @@
-import type { FormatAdapter } from './types.js';
+// Gemini CLI sessions: the legacy single-JSON chat recording, the newer append-only JSONL
+// recording, and `/chat save` checkpoints (a list of Gemini API `Content` objects).
+//
+// The JSONL recording is an upsert log: Gemini CLI appends a message again, in full, each time its
+// tool calls, results or token counts change, and the last copy of an id wins. It only ever
+// rewrites the newest message (its writer updates "the last message"), so this adapter holds
+// exactly one message back and releases it when a record with another id arrives or the file
+// ends. That keeps the adapter streaming, with one message of look-ahead, and gives the same
+// result as reading the whole file, for every file Gemini CLI writes. A copy of an id that was
+// already released (which Gemini CLI does not produce) is ignored: the round stands as released.
+//
+// `$set` records patch session metadata. A `$set` carrying `messages` replaces the model's context
+// (compression, masking of old tool output); it rewrites what the model will see next, not what
+// it did, so the audit keeps the rounds as they happened and ignores it. `$rewindTo` likewise
+// does not undo rounds that were already produced and paid for.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import path from 'node:path';
+import type { SessionBuilder } from '../model/builder.js';
+import type { ToolAnswer } from '../model/transcript.js';
+import { baseName, contentText, isObj, num, safeStringify, str, timestampOf, type Obj } from './shared/messages.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+
 export const geminiAdapter: FormatAdapter = {
   name: 'gemini',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'Gemini CLI sessions: legacy JSON (messages[]), JSONL with $set updates, and /chat save checkpoints',
+  detection: 'a sessionId+projectHash metadata record, "$set"/"$rewindTo" records, messages typed "gemini", or a list of {role: user|model, parts}',
+  detect: detectGemini,
+  open: (ctx) => new GeminiParser(ctx),
 };
+
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'model', 'info', 'error', 'warning']);
+
+function detectGemini(probe: Probe): number {
+  if (probe.mode === 'document') return detectValue(probe.value);
+  let best = 0;
+  for (const record of probe.records) {
+    let score = detectValue(record);
+    if (isObj(record)) {
+      if (isMetadata(record)) score = Math.max(score, 0.95);
+      else if (isObj(record.$set) || typeof record.$rewindTo === 'string') score = Math.max(score, 0.9);
+      else if (isMessageRecord(record) && record.type === 'gemini') score = Math.max(score, 0.9);
+    }
+    best = Math.max(best, score);
+  }
+  return best;
+}
+
+function detectValue(value: unknown): number {
+  if (isObj(value) && Array.isArray(value.messages)) {
+    const typed = value.messages.slice(0, 50).filter((m) => isObj(m) && typeof m.type === 'string' && MESSAGE_TYPES.has(m.type));
+    if (typed.length === 0) return 0;
+    if (typeof value.sessionId === 'string' || typeof value.projectHash === 'string') return 1;
+    return typed.some((m) => (m as Obj).type === 'gemini') ? 0.8 : 0;
+  }
+  const history = checkpointHistory(value);
+  if (history && history.length > 0) {
+    const contents = history.slice(0, 50);
+    if (!contents.every((c) => isObj(c) && (c.role === 'user' || c.role === 'model') && Array.isArray(c.parts))) return 0;
+    return contents.some((c) => (c as Obj).role === 'model') ? 0.95 : 0.6;
+  }
+  return 0;
+}
+
+/** A checkpoint is a bare `Content[]` or `{history: Content[]}`. */
+function checkpointHistory(value: unknown): unknown[] | null {
+  if (Array.isArray(value)) return value;
+  if (isObj(value) && Array.isArray(value.history) && !('messages' in value)) return value.history;
+  return null;
+}
+
+/** The JSONL header line (it may carry an empty `messages` list, never a filled one). */
+function isMetadata(r: Obj): boolean {
+  return (
+    typeof r.sessionId === 'string' &&
+    typeof r.projectHash === 'string' &&
+    !('type' in r) &&
+    !(Array.isArray(r.messages) && r.messages.length > 0)
+  );
+}
+
+function isMessageRecord(r: Obj): boolean {
+  return typeof r.id === 'string' && typeof r.type === 'string';
+}
+
+class GeminiParser implements RecordParser {
+  private readonly base: string;
+  private session: SessionBuilder | null = null;
+  private sessionKey: string | null = null;
+  private meta: Obj | null = null;
+  private pending: { id: string; record: Obj; line: number | null } | null = null;
+  private readonly released = new Set<string>();
+  private readonly calls = new CallBook();
+
+  constructor(private readonly ctx: AdapterContext) {
+    this.base = baseName(ctx.path);
+  }
+
+  push(value: unknown, line: number | null): void {
+    if (value === null) return;
+    if (isObj(value) && Array.isArray(value.messages) && (line === null || !isMetadata(value))) {
+      return this.readLegacy(value, line);
+    }
+    const history = checkpointHistory(value);
+    if (history) return this.readCheckpoint(history, line);
+    if (!isObj(value)) return this.ctx.skip(line, 'not a Gemini CLI record');
+    if (isMetadata(value)) {
+      if (this.session && this.sessionKey !== value.sessionId) this.endCurrent();
+      this.meta = value;
+      return;
+    }
+    if (isMessageRecord(value)) return this.upsert(value, line);
+    // `$set`, `$rewindTo` and anything else: see the header comment.
+  }
+
+  private upsert(record: Obj, line: number | null): void {
+    const id = record.id as string;
+    if (this.pending && this.pending.id === id) {
+      this.pending.record = record;
+      return;
+    }
+    if (this.released.has(id)) return;
+    this.releasePending();
+    this.pending = { id, record, line };
+  }
+
+  private releasePending(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    this.released.add(p.id);
+    readMessage(this.current(), p.record, p.line, this.calls);
+  }
+
+  private current(): SessionBuilder {
+    if (!this.session) {
+      const id = str(this.meta?.sessionId) ?? this.base;
+      this.sessionKey = id;
+      this.session = this.ctx.builder.session(id, { id, parent: this.parentOf(this.meta) });
+    }
+    return this.session;
+  }
+
+  /** Sub-agent recordings live in chats/<parent session id>/<id>.jsonl. */
+  private parentOf(meta: Obj | null): string | null {
+    if (!meta || meta.kind !== 'subagent') return null;
+    const dir = path.basename(path.dirname(this.ctx.path));
+    return dir && dir !== '.' && dir !== 'chats' ? dir : null;
+  }
+
+  private endCurrent(): void {
+    this.releasePending();
+    if (this.sessionKey !== null) this.ctx.builder.endSession(this.sessionKey);
+    this.session = null;
+    this.sessionKey = null;
+    this.released.clear();
+  }
+
+  private readLegacy(doc: Obj, line: number | null): void {
+    this.endCurrent();
+    this.meta = doc;
+    const sb = this.current();
+    for (const m of doc.messages as unknown[]) if (isObj(m)) readMessage(sb, m, line, this.calls);
+    this.endCurrent();
+    this.meta = null;
+  }
+
+  private readCheckpoint(history: unknown[], line: number | null): void {
+    this.endCurrent();
+    const key = line === null ? this.base : `${this.base}:${line}`;
+    const sb = this.ctx.builder.session(key, { id: key });
+    for (const c of history) if (isObj(c)) readContent(sb, c, line, this.calls);
+    this.ctx.builder.endSession(key);
+  }
+
+  end(): void {
+    this.releasePending();
+  }
+}
+
+/**
+ * Call ids of the open round in order, so a response without an id (or with one the call
+ * lacked) still finds its call: by id, else the first unanswered call of that name.
+ */
+class CallBook {
+  private calls: { id: string | null; name: string; answered: boolean }[] = [];
+
+  reset(): void {
+    this.calls = [];
+  }
+
+  add(id: string | null, name: string): void {
+    this.calls.push({ id, name, answered: false });
+  }
+
+  answer(sb: SessionBuilder, id: string | null, name: string | null, answer: ToolAnswer): void {
+    let call = id !== null ? this.calls.find((c) => !c.answered && c.id === id) : undefined;
+    call ??= this.calls.find((c) => !c.answered && (name === null || c.name === name));
+    if (!call) return;
+    call.answered = true;
+    sb.answer(call.id, answer);
+  }
+}
+
+// Text a client injects into the user role: the checkpoint's environment preamble, compression
+// snapshots, and slash commands (`/chat save`, `/stats`) that never reach the model.
+function isInjected(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    t === '' ||
+    t.startsWith('This is the Gemini CLI. We are setting up the context') ||
+    t.startsWith('<state_snapshot>') ||
+    /^\/[a-z][\w-]*(\s|$)/i.test(t)
+  );
+}
+
+function readMessage(sb: SessionBuilder, m: Obj, line: number | null, calls: CallBook): void {
+  const type = m.type;
+  if (type === 'user') {
+    const parts = Array.isArray(m.content) ? m.content : [];
+    const responses = parts.filter((p) => isObj(p) && isObj(p.functionResponse));
+    for (const p of responses) answerResponse(sb, (p as Obj).functionResponse as Obj, calls);
+    if (responses.length === 0 && !isInjected(contentText(m.content))) {
+      sb.userTurn(line);
+      calls.reset();
+    }
+    return;
+  }
+  if (type !== 'gemini' && type !== 'model') return; // info / error / warning: client notices
+  sb.round({ line, model: str(m.model), timestamp: timestampOf(m.timestamp) });
+  calls.reset();
+  if (Array.isArray(m.thoughts)) {
+    for (const t of m.thoughts) {
+      if (!isObj(t)) continue;
+      const text = [str(t.subject), str(t.description)].filter((s) => s).join('\n');
+      if (text) sb.thinking({ text, opaque: false });
+    }
+  }
+  const content = m.content ?? m.parts;
+  readParts(sb, content, Array.isArray(m.toolCalls), calls);
+  if (Array.isArray(m.toolCalls)) {
+    for (const tc of m.toolCalls) {
+      if (!isObj(tc)) continue;
+      const id = str(tc.id);
+      const name = str(tc.name) ?? 'unknown';
+      sb.call({ id, name, arguments: tc.args ?? null });
+      calls.add(id, name);
+      const answer = toolCallAnswer(tc);
+      if (answer) calls.answer(sb, id, name, answer);
+    }
+  }
+  if (isObj(m.tokens)) {
+    sb.usage({ inputTokens: num(m.tokens.input), outputTokens: num(m.tokens.output), reasoningTokens: num(m.tokens.thoughts) });
+  }
+}
+
+/** Text, thought and functionCall parts of a model message (`content` string or parts). */
+function readParts(sb: SessionBuilder, content: unknown, callsElsewhere: boolean, calls: CallBook): void {
+  if (typeof content === 'string') {
+    sb.text(content);
+    return;
+  }
+  const parts = Array.isArray(content) ? content : isObj(content) ? [content] : [];
+  for (const p of parts) {
+    if (typeof p === 'string') sb.text(p);
+    if (!isObj(p)) continue;
+    if (p.thought === true) {
+      const text = str(p.text);
+      sb.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
+    } else if (typeof p.text === 'string') {
+      sb.text(p.text);
+    } else if (isObj(p.functionCall) && !callsElsewhere) {
+      const id = str(p.functionCall.id);
+      const name = str(p.functionCall.name) ?? 'unknown';
+      sb.call({ id, name, arguments: p.functionCall.args ?? null });
+      calls.add(id, name);
+    }
+  }
+}
+
+function toolCallAnswer(tc: Obj): ToolAnswer | null {
+  const isError = tc.status === 'error' || tc.status === 'cancelled';
+  if (Array.isArray(tc.result)) {
+    const texts: string[] = [];
+    let error = isError;
+    for (const part of tc.result) {
+      if (!isObj(part)) continue;
+      if (isObj(part.functionResponse)) {
+        const a = responseAnswer(part.functionResponse);
+        texts.push(a.content);
+        error ||= a.isError;
+      } else if (typeof part.text === 'string') {
+        texts.push(part.text);
+      }
+    }
+    if (texts.length > 0) return { content: texts.join('\n'), isError: error };
+  }
+  // A call still scheduled or executing has no answer yet; a finished one without a result
+  // part still showed the model its display text.
+  if ((tc.status === 'success' || isError) && typeof tc.resultDisplay === 'string') {
+    return { content: tc.resultDisplay, isError };
+  }
+  return null;
+}
+
+function responseAnswer(fr: Obj): ToolAnswer {
+  const r = fr.response;
+  if (isObj(r)) {
+    if (typeof r.error === 'string' || isObj(r.error)) {
+      return { content: str(r.error) ?? safeStringify(r.error), isError: true };
+    }
+    const text = str(r.output) ?? str(r.content) ?? str(r.result);
+    return { content: text ?? safeStringify(r), isError: false };
+  }
+  return { content: typeof r === 'string' ? r : safeStringify(r ?? ''), isError: false };
+}
+
+function answerResponse(sb: SessionBuilder, fr: Obj, calls: CallBook): void {
+  calls.answer(sb, str(fr.id), str(fr.name), responseAnswer(fr));
+}
+
+/** One checkpoint `Content`: a user turn, function responses, or a model round. */
+function readContent(sb: SessionBuilder, c: Obj, line: number | null, calls: CallBook): void {
+  const parts = Array.isArray(c.parts) ? c.parts : [];
+  if (c.role === 'model') {
+    sb.round({ line });
+    calls.reset();
+    readParts(sb, parts, false, calls);
+    return;
+  }
+  if (c.role !== 'user') return;
+  const responses = parts.filter((p) => isObj(p) && isObj(p.functionResponse));
+  for (const p of responses) answerResponse(sb, (p as Obj).functionResponse as Obj, calls);
+  if (responses.length === 0 && !isInjected(contentText(parts))) {
+    sb.userTurn(line);
+    calls.reset();
+  }
+}

@@ -1,10 +1,219 @@
-import type { FormatAdapter } from './types.js';
+// OpenAI Chat Completions transcripts: a message array, `{"messages": [...]}` (also a logged
+// request/response), or JSONL holding one conversation or one message per line.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import type { ThinkingBlock } from '../model/transcript.js';
+import {
+  answerOf,
+  baseName,
+  contentText,
+  isObj,
+  messagesOf,
+  parseArguments,
+  probeEvidence,
+  responseMessageOf,
+  str,
+  timestampOf,
+  usageOf,
+  type Obj,
+} from './shared/messages.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+
 export const openaiAdapter: FormatAdapter = {
   name: 'openai',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'OpenAI Chat Completions messages: a JSON array, {"messages": [...]}, or JSONL (one conversation or one message per line)',
+  detection: 'role/content messages with tool_calls, role "tool"/"system", reasoning_content or OpenAI content parts; plain role/content messages score low',
+  detect: detectOpenAI,
+  open: (ctx) => new OpenAIParser(ctx),
 };
+
+function detectOpenAI(probe: Probe): number {
+  const records = probe.mode === 'document' ? documentRecords(probe.value) : probe.records;
+  const ev = probeEvidence(records);
+  if (ev.messages === 0) return 0;
+  if (ev.anthropic > 0) return ev.openai > ev.anthropic ? 0.5 : 0;
+  // Plain {role, content} messages are valid OpenAI input and the most generic shape, so a
+  // middling score: a format with positive evidence always wins.
+  return ev.openai > 0 ? 0.9 : 0.5;
+}
+
+/** A document is a conversation, or an array of conversations (a dataset of `{messages}`). */
+function documentRecords(value: unknown): readonly unknown[] {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => isObj(v) && messagesOf(v) !== null)) return value;
+  return [value];
+}
+
+/** Per-session state the builder does not keep: the call ids of the open round, in order. */
+interface Thread {
+  sb: SessionBuilder;
+  callIds: string[];
+}
+
+class OpenAIParser implements RecordParser {
+  private fileThread: Thread | null = null;
+  private readonly base: string;
+
+  constructor(private readonly ctx: AdapterContext) {
+    this.base = baseName(ctx.path);
+  }
+
+  push(value: unknown, line: number | null): void {
+    if (line === null) return this.pushDocument(value);
+    if (value === null) return;
+    if (!isObj(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an OpenAI message or conversation');
+    if (messagesOf(value) !== null) {
+      const key = `line:${line}`;
+      const thread = { sb: this.ctx.builder.session(key, { id: `${this.base}:${line}` }), callIds: [] };
+      readConversation(thread, value, line);
+      this.ctx.builder.endSession(key);
+      return;
+    }
+    if (isObj(value)) {
+      const response = responseMessageOf(value);
+      if (response) {
+        readMessage(this.file(), response.message, line, { usage: response.usage, model: response.model, timestamp: response.timestamp });
+      } else if (typeof value.role === 'string') {
+        readMessage(this.file(), value, line);
+      }
+      // Anything else (a metadata or header line) carries no conversation.
+    }
+  }
+
+  private pushDocument(value: unknown): void {
+    const records = documentRecords(value);
+    if (records.length === 1 && records[0] === value) {
+      if (messagesOf(value) === null) return this.ctx.skip(null, 'no OpenAI messages in this document');
+      readConversation(this.file(), value, null);
+      return;
+    }
+    records.forEach((conversation, i) => {
+      const key = `conversation:${i}`;
+      const id = isObj(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
+      readConversation({ sb: this.ctx.builder.session(key, { id }), callIds: [] }, conversation, null);
+      this.ctx.builder.endSession(key);
+    });
+  }
+
+  private file(): Thread {
+    this.fileThread ??= { sb: this.ctx.builder.session('file', { id: this.base }), callIds: [] };
+    return this.fileThread;
+  }
+
+  end(): void {}
+}
+
+interface Defaults {
+  usage?: unknown;
+  model?: string | null;
+  timestamp?: string | null;
+}
+
+function readConversation(thread: Thread, container: unknown, line: number | null): void {
+  const messages = messagesOf(container) ?? [];
+  const outer = isObj(container) ? container : null;
+  const model = outer ? (str(outer.model) ?? (isObj(outer.request) ? str(outer.request.model) : null)) : null;
+  for (const m of messages) readMessage(thread, m, line, { model });
+  const response = outer ? responseMessageOf(outer) : null;
+  if (response) {
+    readMessage(thread, response.message, line, {
+      usage: response.usage ?? outer?.usage,
+      model: response.model ?? model,
+      timestamp: response.timestamp,
+    });
+  }
+}
+
+function readMessage(thread: Thread, m: unknown, line: number | null, defaults: Defaults = {}): void {
+  if (!isObj(m)) return;
+  const { sb } = thread;
+  switch (m.role) {
+    case 'user':
+      sb.userTurn(line);
+      thread.callIds = [];
+      return;
+    case 'assistant':
+      return readAssistant(thread, m, line, defaults);
+    case 'tool': {
+      let id = str(m.tool_call_id);
+      // A result without an id answers the first call still waiting, which is what a
+      // sequential tool loop means by it.
+      if (id === null || !sb.awaits(id)) id = thread.callIds.find((c) => sb.awaits(c)) ?? id;
+      if (id !== null) sb.answer(id, answerOf(m.content));
+      return;
+    }
+    case 'function':
+      sb.answer(null, answerOf(m.content));
+      return;
+    default:
+      // system / developer prompts are context, not turns.
+      return;
+  }
+}
+
+function readAssistant(thread: Thread, m: Obj, line: number | null, defaults: Defaults): void {
+  const { sb } = thread;
+  sb.round({
+    line,
+    model: str(m.model) ?? defaults.model ?? null,
+    timestamp: timestampOf(m.timestamp) ?? timestampOf(m.created_at) ?? defaults.timestamp ?? null,
+  });
+  thread.callIds = [];
+  for (const block of thinkingOf(m)) sb.thinking(block);
+  sb.text(contentText(m.content));
+  if (typeof m.refusal === 'string') sb.text(m.refusal);
+  if (Array.isArray(m.tool_calls)) {
+    for (const tc of m.tool_calls) {
+      if (!isObj(tc)) continue;
+      const fn = isObj(tc.function) ? tc.function : isObj(tc.custom) ? tc.custom : null;
+      const name = (fn && str(fn.name)) ?? str(tc.name) ?? 'unknown';
+      const raw = fn ? (fn.arguments ?? fn.input) : (tc.arguments ?? tc.input);
+      const id = str(tc.id);
+      if (id !== null) thread.callIds.push(id);
+      // Custom tools take free text: only function arguments are a JSON string to parse.
+      sb.call({ id, name, arguments: isObj(tc.custom) ? (raw ?? null) : parseArguments(raw) });
+    }
+  }
+  if (isObj(m.function_call)) {
+    sb.call({ id: null, name: str(m.function_call.name) ?? 'unknown', arguments: parseArguments(m.function_call.arguments) });
+  }
+  const usage = usageOf(m.usage) ?? usageOf(defaults.usage);
+  if (usage) sb.usage(usage);
+}
+
+/**
+ * Thinking carried beside the content. Providers put the same reasoning in several fields at
+ * once (OpenRouter sends `reasoning` and `reasoning_details`), so only the richest one is read.
+ */
+function thinkingOf(m: Obj): ThinkingBlock[] {
+  if (Array.isArray(m.reasoning_details) && m.reasoning_details.length > 0) {
+    const blocks: ThinkingBlock[] = [];
+    for (const d of m.reasoning_details) {
+      if (!isObj(d)) continue;
+      const text = str(d.text) ?? summaryText(d.summary);
+      if (text) blocks.push({ text, opaque: false });
+      else if (d.data !== undefined || d.encrypted_content !== undefined || /encrypted/.test(String(d.type))) {
+        blocks.push({ text: null, opaque: true });
+      }
+    }
+    if (blocks.length > 0) return blocks;
+  }
+  const rc = str(m.reasoning_content);
+  if (rc) return [{ text: rc, opaque: false }];
+  const r = m.reasoning;
+  if (typeof r === 'string') return r ? [{ text: r, opaque: false }] : [];
+  if (isObj(r)) {
+    const text = str(r.text) ?? summaryText(r.summary) ?? summaryText(r.content);
+    if (text) return [{ text, opaque: false }];
+    if (r.encrypted_content !== undefined) return [{ text: null, opaque: true }];
+  }
+  return [];
+}
+
+function summaryText(v: unknown): string | null {
+  if (typeof v === 'string') return v || null;
+  if (Array.isArray(v)) {
+    const text = contentText(v);
+    return text || null;
+  }
+  return null;
+}
