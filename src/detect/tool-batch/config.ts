@@ -1,4 +1,71 @@
 import type { ConfigKeySpec } from '../../config/spec.js';
 
-/** `tool_batch.*` keys (placeholder until the detector lands). */
-export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [];
+/** What enforce does with a `tool_cycle` finding; the ladder reads it. */
+export const CYCLE_ENFORCE_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
+export type CycleEnforce = (typeof CYCLE_ENFORCE_LEVELS)[number];
+
+/** Shortest and longest cycle period looked for (the seed's "any period of two or more", bounded). */
+export const MIN_CYCLE_PERIOD = 2;
+/**
+ * Agents that oscillate do so between a few batches (edit → test, navigate → snapshot → click);
+ * eight covers those with room to spare, and each extra period costs one comparison per round.
+ */
+export const MAX_CYCLE_PERIOD = 8;
+
+/**
+ * `tool_batch.*` keys. Seed 000's numbers are exact, so none of them declares a `tier`: a policy
+ * tier must not move them.
+ */
+export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
+  {
+    key: 'tool_batch.max_strikes',
+    type: 'integer',
+    default: 2,
+    min: 0,
+    reason: 'seed 000: two identical batches are allowed and the third is refused',
+  },
+  {
+    key: 'tool_batch.max_observation_steps',
+    type: 'integer',
+    default: 15,
+    nullable: true,
+    min: 0,
+    reason: 'seed 000: the read-only allowance, reused as the ceiling on changing answers (none turns the tier off)',
+  },
+  {
+    key: 'tool_batch.observation_tools',
+    type: 'list',
+    default: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
+    reason: 'seed 000: browser observation tools; a batch whose every call matches (case-insensitive substring) is read-only',
+  },
+  {
+    key: 'tool_batch.costly_tools',
+    type: 'list',
+    default: [],
+    reason: 'seed 000 is_costly_batch: read-only tools that are not free to repeat keep the ceiling; none known by default',
+  },
+  {
+    key: 'tool_batch.cycle_window',
+    type: 'integer',
+    default: MAX_CYCLE_PERIOD * 3,
+    min: MIN_CYCLE_PERIOD * 2,
+    max: 4096,
+    reason: 'recent batches a cycle must fit in: 24 = the longest period (8) times the repeat count (3), the smallest window that sees every period',
+  },
+  {
+    key: 'tool_batch.cycle_repeats',
+    type: 'integer',
+    default: 3,
+    min: 2,
+    max: 1000,
+    reason: 'full periods with identical answers before a cycle is reported: mirrors max_strikes 2 (twice is allowed, the third is the loop); no measurement behind another number',
+  },
+  {
+    key: 'tool_batch.cycle_enforce',
+    type: 'enum',
+    values: CYCLE_ENFORCE_LEVELS,
+    default: 'noted',
+    fallback: 'noted',
+    reason: 'seed 000 names cycles as a known gap with no measured window: reported, not acted on, until calibrated',
+  },
+];

@@ -1,0 +1,229 @@
+// The tool-batch detectors as the ledger drives them: one round at a time, findings out.
+
+import type { ConfigValue, ConfigValues } from '../../config/spec.js';
+import type { Round } from '../../model/transcript.js';
+import type { Evidence, Finding, Measurement, RoundDetector, RoundObservation, Strike } from '../types.js';
+import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './config.js';
+import { CycleObserver, CycleTracker } from './cycle.js';
+import { RoundDigester, type RoundDigest } from './digest.js';
+import { LoopDetector, type BatchRecord, type RepeatOutcome } from './loop-detector.js';
+import { SIGNATURE_PREFIX_LENGTH } from './signature.js';
+
+export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
+export type { BatchRecord, CheckResult, LoopDetected, LoopKind, RepeatOutcome } from './loop-detector.js';
+export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
+export type { BatchSignature } from './signature.js';
+export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
+export type { CycleEnforce } from './config.js';
+export { RoundDigester } from './digest.js';
+
+export interface ToolBatchConfig {
+  maxStrikes: number;
+  /** null: the read-only tier is off. */
+  maxObservationSteps: number | null;
+  observationTools: readonly string[];
+  costlyTools: readonly string[];
+  cycleWindow: number;
+  cycleRepeats: number;
+  cycleEnforce: CycleEnforce;
+}
+
+function spec(key: string) {
+  const s = TOOL_BATCH_KEYS.find((k) => k.key === key);
+  if (!s) throw new Error(`unknown key ${key}`);
+  return s;
+}
+
+/**
+ * An integer clamped to the key's range; anything else falls back to the default. The loader
+ * validates already; this keeps the detector well defined if handed raw values.
+ */
+function integer(values: ConfigValues, key: string): number | null {
+  const s = spec(key);
+  const v: ConfigValue | undefined = values[key];
+  if (v === null && s.nullable) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return s.default as number | null;
+  let n = Math.floor(v);
+  if (s.min !== undefined) n = Math.max(s.min, n);
+  if (s.max !== undefined) n = Math.min(s.max, n);
+  return n;
+}
+
+function list(values: ConfigValues, key: string): readonly string[] {
+  const v = values[key];
+  if (Array.isArray(v)) return (v as readonly string[]).filter((x) => typeof x === 'string');
+  if (typeof v === 'string') return v.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
+  return spec(key).default as readonly string[];
+}
+
+export function readToolBatchConfig(values: ConfigValues): ToolBatchConfig {
+  const enforce = values['tool_batch.cycle_enforce'];
+  return {
+    maxStrikes: integer(values, 'tool_batch.max_strikes') ?? 2,
+    maxObservationSteps: integer(values, 'tool_batch.max_observation_steps'),
+    observationTools: list(values, 'tool_batch.observation_tools'),
+    costlyTools: list(values, 'tool_batch.costly_tools'),
+    cycleWindow: integer(values, 'tool_batch.cycle_window') ?? 24,
+    cycleRepeats: integer(values, 'tool_batch.cycle_repeats') ?? 3,
+    cycleEnforce: (CYCLE_ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
+      ? (enforce as CycleEnforce)
+      : 'noted',
+  };
+}
+
+/** Detector defaults, for tests and callers without a configuration. */
+export function defaultToolBatchConfig(): ToolBatchConfig {
+  return readToolBatchConfig({});
+}
+
+export interface ToolBatchDetector extends RoundDetector {
+  /** A user turn ends the run (seed 000 `break_run`). */
+  breakRun(): void;
+}
+
+function measurementsFor(record: BatchRecord, count: number, total: number): Measurement[] {
+  // A Measurement fires at value >= threshold; LoopDetector errors at count > threshold, so the
+  // stated threshold is the first count (or total) that errors.
+  const out: Measurement[] = [
+    {
+      detector: 'tool_batch',
+      kind: 'repeated_batch',
+      statistic: 'count',
+      value: count,
+      threshold: record.threshold + 1,
+      direction: 'above',
+    },
+  ];
+  if (record.ceiling !== null) {
+    out.push({
+      detector: 'tool_batch',
+      kind: 'ceiling',
+      statistic: 'total',
+      value: total,
+      threshold: record.ceiling + 1,
+      direction: 'above',
+    });
+  }
+  return out;
+}
+
+function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome | 'refused'): Evidence {
+  return {
+    signature: record.batch.signature.slice(0, SIGNATURE_PREFIX_LENGTH),
+    calls: record.batch.order.length,
+    tools: [...new Set(record.batch.names)].join(','),
+    read_only: record.readOnly,
+    costly: record.costly,
+    answers_known: digest.answers !== null,
+    answers: outcome,
+  };
+}
+
+function finding(
+  kind: 'repeated_batch' | 'ceiling',
+  loop: boolean,
+  strike: Strike,
+  evidence: Evidence,
+  crossed: Measurement[],
+): Finding {
+  return {
+    detector: 'tool_batch',
+    kind,
+    // Strikes are counts against an exact threshold, not estimates: no confidence to state.
+    confidence: null,
+    strike,
+    evidence,
+    loop,
+    ambiguous: false,
+    crossed,
+    excerpts: [],
+  };
+}
+
+/**
+ * Seed 000's LoopDetector over rounds. Offline the transcript is complete, so, as the seed's proxy
+ * does, each round is checked and its answers recorded together; a refused batch is not recorded
+ * (the proxy never gets a record to record against). Empty batches are skipped: transparent.
+ * The run also breaks when the round's turn changes, since both scopes end runs at user turns.
+ */
+export function createToolBatchDetector(config: ToolBatchConfig, digester = new RoundDigester()): ToolBatchDetector {
+  const detector = new LoopDetector(config.costlyTools);
+  let turn: number | null = null;
+  return {
+    name: 'tool_batch',
+    breakRun(): void {
+      detector.breakRun();
+    },
+    observe(round: Round): RoundObservation {
+      if (turn !== null && turn !== round.turn) detector.breakRun();
+      turn = round.turn;
+      if (round.calls.length === 0) return { findings: [], measurements: [] };
+      const digest = digester.digest(round);
+      const result = detector.checkBatch(
+        digest.batch,
+        round.calls,
+        config.maxStrikes,
+        config.observationTools,
+        config.maxObservationSteps,
+      );
+      const record = result.record;
+      if (result.loop) {
+        const measurements = measurementsFor(record, record.count, record.total);
+        const strike: Strike = {
+          count: record.count,
+          threshold: record.threshold,
+          total: record.total,
+          ceiling: record.ceiling,
+          read_only: record.readOnly,
+        };
+        const crossed = measurements.filter((m) => m.value >= m.threshold);
+        return {
+          findings: [finding(result.kind, true, strike, evidenceFor(record, digest, 'refused'), crossed)],
+          measurements,
+        };
+      }
+      const outcome = detector.recordResults(record, digest.answers);
+      const now = detector.current ?? { count: record.count, total: record.total };
+      const measurements = measurementsFor(record, now.count, now.total);
+      // A strike: an occurrence whose answers matched (or could not be told from) the previous one's.
+      if (now.count < 2) return { findings: [], measurements };
+      const strike: Strike = {
+        count: now.count,
+        threshold: record.threshold,
+        total: now.total,
+        ceiling: record.ceiling,
+        read_only: record.readOnly,
+      };
+      return {
+        findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome), [])],
+        measurements,
+      };
+    },
+  };
+}
+
+/** `tool_cycle` over rounds, within a turn. */
+export function createToolCycleDetector(
+  config: ToolBatchConfig,
+  digester = new RoundDigester(),
+): RoundDetector & { breakRun(): void } {
+  const observer = new CycleObserver(new CycleTracker({ window: config.cycleWindow, repeats: config.cycleRepeats }));
+  return {
+    name: 'tool_batch',
+    breakRun(): void {
+      observer.breakRun();
+    },
+    observe(round: Round): RoundObservation {
+      return observer.observe(round, (r) => digester.digest(r));
+    },
+  };
+}
+
+/** Both detectors sharing one digester, so each round's tool results are hashed once. */
+export function createToolBatchDetectors(config: ToolBatchConfig): {
+  batch: ToolBatchDetector;
+  cycle: RoundDetector & { breakRun(): void };
+} {
+  const digester = new RoundDigester();
+  return { batch: createToolBatchDetector(config, digester), cycle: createToolCycleDetector(config, digester) };
+}

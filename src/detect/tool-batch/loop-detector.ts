@@ -1,0 +1,167 @@
+// Seed 000's `LoopDetector`, to the letter: run-length counting of one unbroken run of a batch
+// signature, result-aware strikes, the read-only tier and the ceiling on changing answers.
+
+import type { ToolCall } from '../../model/transcript.js';
+import { batchSignature, type BatchSignature } from './signature.js';
+
+/** The current unbroken run of one signature. */
+interface Run {
+  signature: string;
+  /** Strike count: restarts at 1 when an occurrence's answers differ from the previous one's. */
+  count: number;
+  /** Every occurrence of the run, whatever came back: what the ceiling reads. */
+  total: number;
+  /** The previous recorded occurrence's answers; null when unknown or not yet recorded. */
+  answers: string | null;
+}
+
+/** What `check` hands back so the answers can be recorded against the batch it counted. */
+export interface BatchRecord {
+  batch: BatchSignature;
+  /** Which occurrence of the run this was, so a stale record (the run moved on) is ignored. */
+  total: number;
+  count: number;
+  /** The threshold `count` was compared against. */
+  threshold: number;
+  /** The ceiling `total` was compared against; null when the batch is exempt (read-only, free). */
+  ceiling: number | null;
+  readOnly: boolean;
+  costly: boolean;
+}
+
+/** Which case fired. The seed's error deliberately does not distinguish them; the ledger does. */
+export type LoopKind = 'repeated_batch' | 'ceiling';
+
+export interface LoopDetected {
+  loop: true;
+  kind: LoopKind;
+  record: BatchRecord;
+}
+
+export type CheckResult = { loop: false; record: BatchRecord } | LoopDetected;
+
+/**
+ * `first`: the run's first recorded answers. `repeated`: the answers matched the previous
+ * occurrence's (a strike). `changed`: they differed, so the count restarted. `unknown`: this or the
+ * previous occurrence's answers are unknown, which never rescues a run. `stale`: the record names
+ * a run that has since moved on, so nothing changed.
+ */
+export type RepeatOutcome = 'first' | 'repeated' | 'changed' | 'unknown' | 'stale';
+
+/**
+ * Case-insensitive substring match (which covers suffixes such as `mcp__browser__snapshot`).
+ * Empty patterns are ignored: an empty string would match every tool and silently make every
+ * batch read-only.
+ */
+function matchesAny(name: string, patterns: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  for (const p of patterns) {
+    if (p.length > 0 && lower.includes(p.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** Every call matches an observation pattern. An empty batch is never read-only (it is never checked). */
+export function isObservationBatch(calls: readonly ToolCall[], observationTools: readonly string[]): boolean {
+  return calls.length > 0 && calls.every((c) => matchesAny(c.name, observationTools));
+}
+
+/**
+ * A read-only batch that is nevertheless not free to repeat (it changes nothing only here: a
+ * paid search, a rate-limited API): any call naming a `costly_tools` pattern withholds the waiver.
+ */
+export function isCostlyBatch(calls: readonly ToolCall[], costlyTools: readonly string[]): boolean {
+  return calls.some((c) => matchesAny(c.name, costlyTools));
+}
+
+export class LoopDetector {
+  /** "The current unbroken run, or None until the first batch arrives." */
+  private run: Run | null = null;
+
+  /** Create once per agent run (or per turn: see `breakRun`). */
+  constructor(private readonly costlyTools: readonly string[] = []) {}
+
+  /**
+   * "Count this batch and error if it has now repeated too often." The caller skips empty batches
+   * (they are transparent); counting one anyway would break the run, so it is refused here too.
+   */
+  check(
+    calls: readonly ToolCall[],
+    maxStrikes: number,
+    observationTools: readonly string[],
+    maxObservationSteps: number | null,
+  ): CheckResult {
+    return this.checkBatch(batchSignature(calls), calls, maxStrikes, observationTools, maxObservationSteps);
+  }
+
+  /** `check` with the signature already computed (the detector shares it with the answer digest). */
+  checkBatch(
+    batch: BatchSignature,
+    calls: readonly ToolCall[],
+    maxStrikes: number,
+    observationTools: readonly string[],
+    maxObservationSteps: number | null,
+  ): CheckResult {
+    if (calls.length === 0) throw new Error('LoopDetector.check: empty batches are transparent; skip them');
+    const readOnly = isObservationBatch(calls, observationTools);
+    const costly = readOnly && isCostlyBatch(calls, this.costlyTools);
+    // "if every call matches an observation pattern, max_observation_steps is used, falling back
+    // to max_strikes when None. Otherwise max_strikes."
+    const threshold = readOnly ? (maxObservationSteps ?? maxStrikes) : maxStrikes;
+    // Read-only batches are exempt from the ceiling only while the tier is on and they are free
+    // to repeat. Everyone else is carried by changing answers only inside the read-only allowance,
+    // never tighter than max_strikes; with the tier off that collapses to max_strikes.
+    const exempt = readOnly && !costly && maxObservationSteps !== null;
+    const ceiling = exempt ? null : Math.max(maxObservationSteps ?? maxStrikes, maxStrikes);
+
+    if (this.run !== null && this.run.signature === batch.signature) {
+      // "The count is incremented before the comparison."
+      this.run.count += 1;
+      this.run.total += 1;
+    } else {
+      // "A batch with a different signature resets the run to one."
+      this.run = { signature: batch.signature, count: 1, total: 1, answers: null };
+    }
+    const record: BatchRecord = {
+      batch,
+      total: this.run.total,
+      count: this.run.count,
+      threshold,
+      ceiling,
+      readOnly,
+      costly,
+    };
+    if (this.run.count > threshold) return { loop: true, kind: 'repeated_batch', record };
+    if (ceiling !== null && this.run.total > ceiling) return { loop: true, kind: 'ceiling', record };
+    return { loop: false, record };
+  }
+
+  /**
+   * "Record what the batch named by record got back." `answers` is null when the batch was
+   * unanswered or only partly answered: "Unknown answers never rescue a run", so only two known,
+   * different answers restart the count.
+   */
+  recordResults(record: BatchRecord, answers: string | null): RepeatOutcome {
+    const run = this.run;
+    if (run === null || run.signature !== record.batch.signature || run.total !== record.total) return 'stale';
+    const previous = run.answers;
+    run.answers = answers;
+    if (previous !== null && answers !== null) {
+      if (previous === answers) return 'repeated';
+      // The answer moved: progress that happens to look alike. This occurrence starts the count over.
+      run.count = 1;
+      return 'changed';
+    }
+    return run.total === 1 ? 'first' : 'unknown';
+  }
+
+  /** "Forget the current run, as a user turn does." Resets the allowance with the strike count. */
+  breakRun(): void {
+    this.run = null;
+  }
+
+  /** The current run's counts, for measurements; null before the first batch. */
+  get current(): { count: number; total: number } | null {
+    return this.run === null ? null : { count: this.run.count, total: this.run.total };
+  }
+}
