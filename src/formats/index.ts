@@ -20,22 +20,36 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   canonicalAdapter,
 ];
 
-export function adapterFor(name: FormatName): FormatAdapter {
-  const adapter = ADAPTERS.find((a) => a.name === name);
+export function adapterFor(name: FormatName, adapters: readonly FormatAdapter[] = ADAPTERS): FormatAdapter {
+  const adapter = adapters.find((a) => a.name === name);
   if (!adapter) throw new Error(`unknown format ${name}`);
   return adapter;
 }
 
-/** The most certain adapter for this probe, or null when none recognizes it. */
-export function detectFormat(probe: Probe): FormatAdapter | null {
-  let best: FormatAdapter | null = null;
-  let bestScore = 0;
-  for (const adapter of ADAPTERS) {
+/** An adapter's score for a probe; a detector that throws on an odd probe simply does not match. */
+export function safeDetect(adapter: FormatAdapter, probe: Probe): number {
+  try {
     const score = adapter.detect(probe);
-    if (score > bestScore) {
-      best = adapter;
-      bestScore = score;
-    }
+    return Number.isFinite(score) && score > 0 ? score : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The most certain adapter and its score; on a tie the earlier adapter in the list wins. */
+export function rankFormats(
+  probe: Probe,
+  adapters: readonly FormatAdapter[] = ADAPTERS,
+): { adapter: FormatAdapter; score: number } | null {
+  let best: { adapter: FormatAdapter; score: number } | null = null;
+  for (const adapter of adapters) {
+    const score = safeDetect(adapter, probe);
+    if (score > (best?.score ?? 0)) best = { adapter, score };
   }
   return best;
+}
+
+/** The most certain adapter for this probe, or null when none recognizes it. */
+export function detectFormat(probe: Probe, adapters: readonly FormatAdapter[] = ADAPTERS): FormatAdapter | null {
+  return rankFormats(probe, adapters)?.adapter ?? null;
 }

@@ -1,0 +1,431 @@
+// One input file through the reader and its format adapter into a TranscriptSink. Bad content
+// never throws out of here: it becomes a skipped line or the summary's `error`.
+
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { InputSummary, SkippedLine } from '../ledger/types.js';
+import { TranscriptBuilder } from '../model/builder.js';
+import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, forEachLine } from '../read/lines.js';
+import { neutralize } from '../read/neutralize.js';
+import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
+import type { FormatAdapter, Probe, RecordParser } from './types.js';
+
+/** Records detection sees before the format is chosen; they are held, then replayed. */
+export const PROBE_RECORDS = 50;
+
+export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
+
+export interface IngestOptions {
+  /** 'auto' (default) detects the format from the first records; a name forces that adapter. */
+  inputFormat?: FormatName | 'auto';
+  /** Each skipped line as it happens (they are all in the summary too). */
+  onSkip?: (skipped: SkippedLine) => void;
+  /** What `-` reads; process.stdin by default. */
+  stdin?: Readable;
+  /** The adapters to detect among (tests inject their own); ADAPTERS by default. */
+  adapters?: readonly FormatAdapter[];
+  /** Lines longer than this many characters are skipped unread. */
+  maxLineLength?: number;
+}
+
+/**
+ * Read `input` (a path, or `-` for stdin) and deliver its sessions to `sink`. Resolves with what
+ * the ledger reports about the file. Errors thrown by `sink` itself are the caller's bugs, not
+ * the input's, and are rethrown unchanged.
+ */
+export async function ingestFile(
+  input: string,
+  sink: TranscriptSink,
+  options: IngestOptions = {},
+): Promise<InputSummary> {
+  const run = new Ingestion(input, sink, options);
+  return run.read();
+}
+
+type JsonValue = { ok: true; value: unknown } | { ok: false; message: string };
+
+function parseJson(text: string): JsonValue {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+}
+
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+function describeScalar(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  return String(value);
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** Marks an exception as the sink's, so that it passes through the adapter guard untouched. */
+class SinkFailure {
+  constructor(readonly error: unknown) {}
+}
+
+type Phase =
+  /** Waiting for the first non-blank line. */
+  | 'start'
+  /** The first line did not parse: the second decides between JSONL and a JSON document. */
+  | 'decide'
+  | 'document'
+  /** JSONL, collecting the records detection sees. */
+  | 'probe'
+  | 'run'
+  /** No adapter for this file: reading stopped. */
+  | 'done';
+
+class Ingestion {
+  private readonly summary: InputSummary;
+  private readonly adapters: readonly FormatAdapter[];
+  private readonly fileName: string;
+  private readonly guardedSink: TranscriptSink;
+  private phase: Phase = 'start';
+  private firstLine: (Line & { message: string }) | null = null;
+  private documentLines: Line[] = [];
+  /**
+   * What arrived while probing, in line order: the records detection sees, and the reader's own
+   * skips, held back so that every skip is reported in line order once the adapter replays.
+   */
+  private held: ({ value: unknown; line: number } | { skip: string; line: number })[] = [];
+  private heldRecords = 0;
+  private builder: TranscriptBuilder | null = null;
+  private parser: RecordParser | null = null;
+  private format: FormatName | null = null;
+
+  constructor(
+    private readonly input: string,
+    sink: TranscriptSink,
+    private readonly options: IngestOptions,
+  ) {
+    this.summary = { path: input, format: null, sessions: 0, lines: 0, skipped: [] };
+    this.adapters = options.adapters ?? ADAPTERS;
+    this.fileName = input === '-' ? '-' : basename(input);
+    this.guardedSink = this.guard(sink);
+  }
+
+  async read(): Promise<InputSummary> {
+    let readError: string | null = null;
+    try {
+      const stats = await forEachLine(this.input, (line) => this.onLine(line), {
+        stdin: this.options.stdin,
+        maxLineLength: this.options.maxLineLength,
+      });
+      this.summary.lines = stats.lines;
+      if (stats.bytes === 0) readError = 'empty file';
+    } catch (err) {
+      if (err instanceof SinkFailure) throw err.error;
+      if (!(err instanceof ReadFailure)) throw err;
+      readError = err.message;
+    }
+    if (readError === null) {
+      try {
+        this.finish();
+      } catch (err) {
+        if (err instanceof SinkFailure) throw err.error;
+        throw err;
+      }
+    }
+    try {
+      this.close();
+    } catch (err) {
+      if (err instanceof SinkFailure) throw err.error;
+      throw err;
+    }
+    if (readError !== null) this.summary.error = readError;
+    return this.summary;
+  }
+
+  private onLine(line: Line): boolean {
+    if (line.tooLong) {
+      const limit = this.options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+      const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : `${limit} characters`;
+      this.lineSkip(line.line, `line too long (over ${size}): skipped unread`);
+      return true;
+    }
+    switch (this.phase) {
+      case 'start': {
+        const parsed = parseJson(line.text);
+        if (parsed.ok) {
+          this.phase = 'probe';
+          this.record(line, parsed.value);
+        } else {
+          this.firstLine = { ...line, message: parsed.message };
+          this.phase = 'decide';
+        }
+        return true;
+      }
+      case 'decide': {
+        const first = this.firstLine!;
+        const parsed = parseJson(line.text);
+        // A JSON document's second line never parses on its own as an object, except an array
+        // element on its own line; then the document is tried whole first (see finish()).
+        if (parsed.ok && isRecord(parsed.value) && !first.text.trimStart().startsWith('[')) {
+          this.phase = 'probe';
+          this.firstLine = null;
+          this.malformed(first, first.message);
+          this.record(line, parsed.value);
+        } else {
+          this.phase = 'document';
+          this.documentLines.push(first, line);
+          this.firstLine = null;
+        }
+        return true;
+      }
+      case 'document':
+        this.documentLines.push(line);
+        return true;
+      case 'probe':
+      case 'run': {
+        const parsed = parseJson(line.text);
+        if (parsed.ok) this.record(line, parsed.value);
+        else this.malformed(line, parsed.message);
+        // choose() may have found no adapter: then stop reading.
+        return (this.phase as Phase) !== 'done';
+      }
+      case 'done':
+        return false;
+    }
+  }
+
+  private record(line: Line, value: unknown): void {
+    if (!isRecord(value)) {
+      this.lineSkip(line.line, `not a record: the line holds ${describeScalar(value)}`);
+      return;
+    }
+    if (this.phase === 'probe') {
+      this.held.push({ value, line: line.line });
+      this.heldRecords += 1;
+      if (this.heldRecords >= PROBE_RECORDS) this.choose(false);
+      return;
+    }
+    this.push(value, line.line);
+  }
+
+  private malformed(line: Line, message: string): void {
+    this.lineSkip(line.line, line.unfinished ? TRUNCATED_REASON : `malformed JSON: ${message}`);
+  }
+
+  private lineSkip(line: number, reason: string): void {
+    if (this.phase === 'probe') this.held.push({ skip: reason, line });
+    else this.skip(line, reason);
+  }
+
+  /** The input ended: settle whatever was waiting for more lines. */
+  private finish(): void {
+    switch (this.phase) {
+      case 'start':
+        this.summary.error = 'empty file (only blank lines)';
+        return;
+      case 'decide':
+        this.documentLines.push(this.firstLine!);
+        this.firstLine = null;
+        this.finishDocument();
+        return;
+      case 'document':
+        this.finishDocument();
+        return;
+      case 'probe':
+        this.choose(true);
+        return;
+      case 'run':
+      case 'done':
+        return;
+    }
+  }
+
+  private finishDocument(): void {
+    const lines = this.documentLines;
+    this.documentLines = [];
+    const parsed = parseJson(lines.map((l) => l.text).join('\n'));
+    if (parsed.ok) {
+      this.openDocument(parsed.value);
+      return;
+    }
+    // Not one document: JSON lines whose first line is broken, if any line holds a record.
+    const records = lines.map((l) => parseJson(l.text));
+    if (records.some((r) => r.ok && isRecord(r.value))) {
+      this.phase = 'probe';
+      lines.forEach((line, i) => {
+        const r = records[i]!;
+        if (r.ok) this.record(line, r.value);
+        else this.malformed(line, r.message);
+      });
+      if (this.phase === 'probe') this.choose(true);
+      return;
+    }
+    this.phase = 'done';
+    this.summary.error = `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
+  }
+
+  private openDocument(value: unknown): void {
+    const probe: Probe = { mode: 'document', fileName: this.fileName, value };
+    const picked = this.pick(probe, null);
+    if (!picked) {
+      this.phase = 'done';
+      this.summary.error = this.unrecognized(probe);
+      return;
+    }
+    if (!this.open(picked.adapter)) return;
+    this.phase = 'run';
+    this.push(value, null);
+  }
+
+  /**
+   * Pick the adapter from the held records and replay them into it. `atEnd`: the file held no
+   * more; a file of one record may be a minified JSON document, so that reading competes too.
+   */
+  private choose(atEnd: boolean): void {
+    const held = this.held;
+    this.held = [];
+    const records = held.filter((h): h is { value: unknown; line: number } => 'value' in h);
+    const replaySkips = () => {
+      for (const h of held) if ('skip' in h) this.skip(h.line, h.skip);
+    };
+    if (records.length === 0) {
+      this.phase = 'done';
+      replaySkips();
+      this.summary.error = 'no JSON records (every line was skipped)';
+      return;
+    }
+    const probe: Probe = { mode: 'jsonl', fileName: this.fileName, records: records.map((h) => h.value) };
+    const alternative: Probe | null =
+      atEnd && records.length === 1 ? { mode: 'document', fileName: this.fileName, value: records[0]!.value } : null;
+    const picked = this.pick(probe, alternative);
+    if (!picked) {
+      this.phase = 'done';
+      replaySkips();
+      this.summary.error = this.unrecognized(probe);
+      return;
+    }
+    if (!this.open(picked.adapter)) {
+      replaySkips();
+      return;
+    }
+    this.phase = 'run';
+    for (const h of held) {
+      if ('skip' in h) this.skip(h.line, h.skip);
+      else this.push(h.value, picked.alternative ? null : h.line);
+    }
+  }
+
+  /** The adapter for this file, and whether the alternative reading (one whole document) won. */
+  private pick(probe: Probe, alternative: Probe | null): { adapter: FormatAdapter; alternative: boolean } | null {
+    const forced = this.options.inputFormat;
+    if (forced && forced !== 'auto') {
+      let adapter: FormatAdapter;
+      try {
+        adapter = adapterFor(forced, this.adapters);
+      } catch (err) {
+        this.summary.error = messageOf(err);
+        return null;
+      }
+      const prefersAlternative = alternative !== null && safeDetect(adapter, alternative) > safeDetect(adapter, probe);
+      return { adapter, alternative: prefersAlternative };
+    }
+    const best = rankFormats(probe, this.adapters);
+    const other = alternative ? rankFormats(alternative, this.adapters) : null;
+    // Ties go to the line-by-line reading, which keeps line numbers.
+    if (other && other.score > (best?.score ?? 0)) return { adapter: other.adapter, alternative: true };
+    return best ? { adapter: best.adapter, alternative: false } : null;
+  }
+
+  private unrecognized(probe: Probe): string {
+    if (this.summary.error) return this.summary.error;
+    const names = this.adapters.map((a) => a.name).join(', ');
+    return `not a recognized transcript format: ${describeProbe(probe)} (known: ${names}; --input-format forces one)`;
+  }
+
+  private open(adapter: FormatAdapter): boolean {
+    this.format = adapter.name;
+    this.summary.format = adapter.name;
+    this.builder = new TranscriptBuilder(this.guardedSink, this.input, adapter.name);
+    try {
+      this.parser = adapter.open({
+        path: this.input,
+        builder: this.builder,
+        skip: (line, reason) => this.skip(line, reason),
+      });
+    } catch (err) {
+      if (err instanceof SinkFailure) throw err;
+      this.phase = 'done';
+      this.summary.error = `the ${adapter.name} reader failed to start: ${neutralize(messageOf(err), 200)}`;
+      return false;
+    }
+    return true;
+  }
+
+  private push(value: unknown, line: number | null): void {
+    try {
+      this.parser!.push(value, line);
+    } catch (err) {
+      // An adapter bug on one odd record costs that record, not the file.
+      if (err instanceof SinkFailure) throw err;
+      this.skip(line, `could not read this ${this.format} record: ${messageOf(err)}`);
+    }
+  }
+
+  /** Release everything the adapter still holds; sessions announced are always ended. */
+  private close(): void {
+    if (this.parser) {
+      try {
+        this.parser.end();
+      } catch (err) {
+        if (err instanceof SinkFailure) throw err;
+        this.skip(null, `could not finish reading the ${this.format} records: ${messageOf(err)}`);
+      }
+    }
+    this.builder?.end();
+  }
+
+  private skip(line: number | null, reason: string): void {
+    const skipped: SkippedLine = { line, reason: neutralize(reason, 300) };
+    this.summary.skipped.push(skipped);
+    this.options.onSkip?.(skipped);
+  }
+
+  private guard(sink: TranscriptSink): TranscriptSink {
+    const call = (fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        throw new SinkFailure(err);
+      }
+    };
+    return {
+      session: (info: SessionInfo) => {
+        this.summary.sessions += 1;
+        call(() => sink.session(info));
+      },
+      turn: (sessionId: string, turn: number, line: number | null) => call(() => sink.turn(sessionId, turn, line)),
+      round: (sessionId: string, round: Round) => call(() => sink.round(sessionId, round)),
+      end: (sessionId: string) => call(() => sink.end(sessionId)),
+    };
+  }
+}
+
+/** A few words on what the file looked like, for the "not recognized" message (no content). */
+function describeProbe(probe: Probe): string {
+  if (probe.mode === 'jsonl') return `JSON lines, the first record ${describeValue(probe.records[0])}`;
+  return `a JSON document that is ${describeValue(probe.value).replace(/^is /, '')}`;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'is an empty array' : `is an array of ${value.length}`;
+  if (typeof value !== 'object' || value === null) return `is ${describeScalar(value)}`;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return 'is an object with no keys';
+  const shown = keys.slice(0, 6).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+  return `has keys ${shown.join(', ')}${keys.length > 6 ? ', …' : ''}`;
+}
