@@ -1,10 +1,481 @@
-import type { FormatAdapter } from './types.js';
+// Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl).
+// Every line is an envelope {timestamp, type, payload}. `response_item` lines are the model
+// conversation as sent to the API; `event_msg` lines are the UI's stream, which repeats the
+// text, reasoning, user messages and tool activity. The conversation is read from
+// `response_item`; events fill in only what the items never carry (per-round usage) or, for a
+// session without any model-output item, its text and reasoning.
 
-// Placeholder until the adapter lands: recognizes nothing.
+import type { SessionBuilder } from '../model/builder.js';
+import type { ThinkingBlock, ToolAnswer } from '../model/transcript.js';
+import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+import { asNumber, asString, fileStem, flattenContent, isRec, parseJsonString, type Rec } from './shared/text.js';
+
+const ENVELOPE_TYPES = new Set([
+  'session_meta',
+  'turn_context',
+  'response_item',
+  'event_msg',
+  'compacted',
+  'world_state',
+  'inter_agent_communication_metadata',
+]);
+
+/** Items the model emits. Hosted tools (web search) run inside the same response. */
+const OUTPUT_ITEMS = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'tool_search_call',
+  'web_search_call',
+]);
+
+const ANSWER_ITEMS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+  'tool_search_output',
+]);
+
+/** Where a user message was read from: Codex records each one up to three times. */
+type UserSource = 'item' | 'event' | 'completed' | 'agent';
+
+/** Where a round's text or reasoning was read from, in order of preference. */
+type CopySource = 'item' | 'event' | 'completed';
+const COPY_SOURCES: readonly CopySource[] = ['item', 'event', 'completed'];
+
+function detect(probe: Probe): number {
+  if (probe.mode !== 'jsonl') return 0;
+  let envelopes = 0;
+  let meta = false;
+  for (const r of probe.records) {
+    if (!isRec(r) || !isRec(r.payload)) continue;
+    const type = asString(r.type);
+    if (type === null || !ENVELOPE_TYPES.has(type)) continue;
+    envelopes += 1;
+    if (type === 'session_meta') meta = true;
+  }
+  if (meta) return 0.98;
+  return envelopes > 0 ? 0.9 : 0;
+}
+
+class Thread {
+  model: string | null = null;
+  /** A round is pending in the builder. */
+  private open = false;
+  /** token_count arrived for the pending round: the response is complete. */
+  private closed = false;
+  /** A tool output (or other input) arrived since the pending round's last output item. */
+  private afterInput = false;
+  /** Call ids of the pending round still waiting for their output. */
+  private readonly awaiting = new Set<string>();
+  /** Some model-output response_item was seen: event copies of text are then ignored. */
+  sawItems = false;
+  private readonly texts: Record<CopySource, string[]> = { item: [], event: [], completed: [] };
+  private readonly thinking: Record<CopySource, ThinkingBlock[]> = { item: [], event: [], completed: [] };
+  /** User messages per source since the last output: copies of one message pair up. */
+  private readonly userCounts = new Map<UserSource, number>();
+  /** inter_agent_communication_metadata said the next agent message opens a turn. */
+  triggerTurn = false;
+
+  constructor(readonly builder: SessionBuilder) {}
+
+  /**
+   * An output item: part of the pending response, or the first of a new one. A new response
+   * begins after token_count closed the last one, or after inputs once no call of the pending
+   * round awaits its output (Codex may record one call's output before the next call of the
+   * same parallel batch).
+   */
+  output(line: number | null, timestamp: string | null): void {
+    if (!this.open || this.closed || (this.afterInput && this.awaiting.size === 0)) {
+      this.finalize();
+      this.builder.round({ line, model: this.model, timestamp });
+      this.open = true;
+      this.closed = false;
+    }
+    this.afterInput = false;
+    this.userCounts.clear();
+  }
+
+  text(source: CopySource, text: string): void {
+    if (text.length > 0) this.texts[source].push(text);
+  }
+
+  think(source: CopySource, block: ThinkingBlock): void {
+    this.thinking[source].push(block);
+  }
+
+  call(id: string | null, name: string, args: unknown): void {
+    this.builder.call({ id, name, arguments: args });
+    if (id !== null) this.awaiting.add(id);
+  }
+
+  answer(callId: string | null, answer: ToolAnswer): void {
+    if (this.builder.answer(callId, answer) && callId !== null) this.awaiting.delete(callId);
+    this.afterInput = true;
+  }
+
+  input(): void {
+    this.afterInput = true;
+  }
+
+  usage(input: number | null, output: number | null, reasoning: number | null): void {
+    // The first token_count after a response is its own; later ones (a repeat, or the
+    // compaction request's) must not overwrite it.
+    if (!this.open || this.closed) return;
+    this.builder.usage({ inputTokens: input, outputTokens: output, reasoningTokens: reasoning });
+    this.closed = true;
+  }
+
+  /** A user message read from `source`; a turn unless it is another copy of one already seen. */
+  user(source: UserSource, line: number | null): void {
+    let others = 0;
+    for (const [s, n] of this.userCounts) if (s !== source) others = Math.max(others, n);
+    const mine = (this.userCounts.get(source) ?? 0) + 1;
+    this.userCounts.set(source, mine);
+    if (mine <= others) return;
+    this.finalize();
+    this.builder.userTurn(line);
+    this.open = false;
+    this.closed = false;
+    this.afterInput = false;
+    this.awaiting.clear();
+  }
+
+  /** Hand the pending round's text and reasoning to the builder, one copy of each. */
+  finalize(): void {
+    if (!this.open) return;
+    const texts = COPY_SOURCES.map((s) => this.texts[s]).find((t) => t.length > 0) ?? [];
+    for (const t of texts) this.builder.text(t);
+    const thinking = COPY_SOURCES.map((s) => this.thinking[s]).find((t) => t.length > 0) ?? [];
+    for (const b of thinking) this.builder.thinking(b);
+    for (const s of COPY_SOURCES) {
+      this.texts[s] = [];
+      this.thinking[s] = [];
+    }
+  }
+}
+
+class CodexParser implements RecordParser {
+  private readonly threads = new Map<string, Thread>();
+  private current: Thread | null = null;
+
+  constructor(private readonly ctx: AdapterContext) {}
+
+  push(value: unknown, line: number | null): void {
+    if (!isRec(value)) {
+      this.ctx.skip(line, 'codex: line is not a JSON object');
+      return;
+    }
+    const type = asString(value.type);
+    const payload = value.payload;
+    if (type === null || !isRec(payload)) return; // not a rollout envelope: nothing to read
+    const timestamp = asString(value.timestamp);
+    switch (type) {
+      case 'session_meta':
+        this.sessionMeta(payload);
+        return;
+      case 'turn_context':
+        if (asString(payload.model)) this.thread().model = asString(payload.model);
+        return;
+      case 'world_state': {
+        const state = isRec(payload.state) ? payload.state : null;
+        if (state && asString(state.model)) this.thread().model = asString(state.model);
+        return;
+      }
+      case 'inter_agent_communication_metadata':
+        this.thread().triggerTurn = payload.trigger_turn === true;
+        return;
+      case 'response_item':
+        this.responseItem(payload, line, timestamp);
+        return;
+      case 'event_msg':
+        this.event(payload, line, timestamp);
+        return;
+      default:
+        // compacted (a summary replacing earlier history, not new conversation) and newer types.
+        return;
+    }
+  }
+
+  end(): void {
+    for (const t of this.threads.values()) t.finalize();
+  }
+
+  /**
+   * Each thread id is its own session. A thread spawned by another (a sub-agent) or forked
+   * from one names that thread as parent, and its id is `<parent>/<thread id>`. A repeated
+   * session_meta of a known thread switches back to it.
+   */
+  private sessionMeta(p: Rec): void {
+    const id = nonEmpty(p.id) ?? nonEmpty(p.session_id);
+    if (id === null) return;
+    const existing = this.threads.get(id);
+    if (existing) {
+      this.current = existing;
+      return;
+    }
+    let parent = nonEmpty(p.parent_thread_id) ?? spawnParent(p.source) ?? nonEmpty(p.forked_from_id);
+    if (parent === id) parent = null;
+    const builder = this.ctx.builder.session(id, { id: parent ? `${parent}/${id}` : id, parent });
+    const thread = new Thread(builder);
+    if (asString(p.model)) thread.model = asString(p.model);
+    this.threads.set(id, thread);
+    this.current = thread;
+  }
+
+  /** The current thread; lines before any session_meta belong to one named after the file. */
+  private thread(): Thread {
+    if (this.current) return this.current;
+    const stem = fileStem(this.ctx.path);
+    // rollout-2025-01-01T00-00-00-<uuid>: the thread id is the trailing uuid.
+    const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(stem);
+    const id = uuid ? uuid[1]! : stem;
+    const thread = new Thread(this.ctx.builder.session(id));
+    this.threads.set(id, thread);
+    this.current = thread;
+    return thread;
+  }
+
+  private responseItem(p: Rec, line: number | null, timestamp: string | null): void {
+    const type = asString(p.type);
+    if (type === null) return;
+    const t = this.thread();
+    if (type === 'message') {
+      const role = asString(p.role);
+      if (role === 'assistant') {
+        t.sawItems = true;
+        t.output(line, timestamp);
+        t.text('item', contentTexts(p.content).join('\n'));
+      } else if (role === 'user') {
+        if (isRealUserContent(p.content)) t.user('item', line);
+      }
+      // developer and system messages are instructions Codex injects, not conversation.
+      return;
+    }
+    if (type === 'agent_message') {
+      // A message from another agent of a multi-agent run: it opens a turn only when the
+      // preceding metadata says it triggers one; otherwise it is input like a tool output.
+      if (t.triggerTurn) t.user('agent', line);
+      else t.input();
+      t.triggerTurn = false;
+      return;
+    }
+    if (OUTPUT_ITEMS.has(type)) {
+      t.sawItems = true;
+      t.output(line, timestamp);
+      switch (type) {
+        case 'reasoning':
+          t.think('item', reasoningBlock(p));
+          return;
+        case 'function_call': {
+          const name = asString(p.name) ?? 'unknown';
+          const ns = nonEmpty(p.namespace);
+          t.call(callId(p), ns ? `${ns}.${name}` : name, parseJsonString(p.arguments));
+          return;
+        }
+        case 'custom_tool_call':
+          // Free-form tools (apply_patch): the input is the argument, as written.
+          t.call(callId(p), asString(p.name) ?? 'unknown', p.input === undefined ? null : p.input);
+          return;
+        case 'local_shell_call':
+          t.call(callId(p), 'local_shell', p.action === undefined ? null : p.action);
+          return;
+        case 'tool_search_call':
+          t.call(callId(p), 'tool_search', p.arguments === undefined ? null : p.arguments);
+          return;
+        case 'web_search_call':
+          // Hosted: the results never come back as an item, so its answer stays unknown.
+          t.call(null, 'web_search', p.action === undefined ? null : p.action);
+          return;
+      }
+      return;
+    }
+    if (ANSWER_ITEMS.has(type)) {
+      t.answer(callId(p), toolAnswer(p));
+      return;
+    }
+    // ghost_snapshot, image_generation_call and newer items carry no call batch to compare.
+  }
+
+  private event(p: Rec, line: number | null, timestamp: string | null): void {
+    const type = asString(p.type);
+    const t = this.thread();
+    switch (type) {
+      case 'user_message': {
+        const kind = asString(p.kind);
+        if (kind === 'user_instructions' || kind === 'environment_context') return;
+        const message = asString(p.message) ?? '';
+        const images = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
+        if (images || isRealUserText(message)) t.user('event', line);
+        return;
+      }
+      case 'agent_message':
+        if (t.sawItems) return;
+        t.output(line, timestamp);
+        t.text('event', asString(p.message) ?? '');
+        return;
+      case 'agent_reasoning':
+      case 'agent_reasoning_raw_content':
+        if (t.sawItems) return;
+        t.output(line, timestamp);
+        t.think('event', textBlock(asString(p.text)));
+        return;
+      case 'token_count': {
+        const info = isRec(p.info) ? p.info : null;
+        // Older rollouts put the figures on the event itself.
+        const last = info ? (isRec(info.last_token_usage) ? info.last_token_usage : null) : p;
+        if (!last || asNumber(last.input_tokens) === null) return;
+        t.usage(asNumber(last.input_tokens), asNumber(last.output_tokens), asNumber(last.reasoning_output_tokens));
+        return;
+      }
+      case 'item_completed':
+        this.completedItem(t, isRec(p.item) ? p.item : null, line, timestamp);
+        return;
+      case 'thread_settings_applied': {
+        const settings = isRec(p.thread_settings) ? p.thread_settings : null;
+        if (settings && asString(settings.model)) t.model = asString(settings.model);
+        return;
+      }
+      default:
+        // Tool activity events (exec_command_end, mcp_tool_call_end, web_search_end, …) repeat
+        // the response items; lifecycle events carry no conversation.
+        return;
+    }
+  }
+
+  /** The newest Codex repeats every item once more as item_completed: a copy of last resort. */
+  private completedItem(t: Thread, item: Rec | null, line: number | null, timestamp: string | null): void {
+    if (!item) return;
+    const type = asString(item.type);
+    if (type === 'UserMessage') {
+      if (isRealUserContent(item.content)) t.user('completed', line);
+    } else if (type === 'AgentMessage') {
+      if (t.sawItems) return;
+      t.output(line, timestamp);
+      t.text('completed', contentTexts(item.content).join('\n'));
+    } else if (type === 'Reasoning') {
+      if (t.sawItems) return;
+      const parts = [...textsOf(item.raw_content), ...textsOf(item.summary_text)];
+      if (parts.length === 0) return;
+      t.output(line, timestamp);
+      t.think('completed', textBlock(parts.join('\n')));
+    }
+  }
+}
+
+function spawnParent(source: unknown): string | null {
+  if (!isRec(source) || !isRec(source.subagent)) return null;
+  const spawn = source.subagent.thread_spawn;
+  return isRec(spawn) ? nonEmpty(spawn.parent_thread_id) : null;
+}
+
+function callId(p: Rec): string | null {
+  return nonEmpty(p.call_id) ?? nonEmpty(p.id);
+}
+
+/** Reasoning: raw content when logged, else the summary; neither means encrypted, opaque. */
+function reasoningBlock(p: Rec): ThinkingBlock {
+  const raw = contentTexts(p.content);
+  if (raw.length > 0) return { text: raw.join('\n'), opaque: false };
+  const summary = contentTexts(p.summary);
+  if (summary.length > 0) return { text: summary.join('\n'), opaque: false };
+  return { text: null, opaque: true };
+}
+
+function textBlock(text: string | null): ThinkingBlock {
+  return text ? { text, opaque: false } : { text: null, opaque: true };
+}
+
+/** The text parts of a content list (input_text, output_text, summary_text, reasoning_text…). */
+function contentTexts(content: unknown): string[] {
+  if (typeof content === 'string') return content.length > 0 ? [content] : [];
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const part of content) {
+    if (isRec(part) && typeof part.text === 'string' && part.text.length > 0) out.push(part.text);
+  }
+  return out;
+}
+
+function textsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
+/**
+ * Codex injects its context as user messages: `<environment_context>`, `<user_instructions>`,
+ * `<turn_aborted>`, `<user_shell_command>`… (one element wrapping the whole text) and the
+ * AGENTS.md preamble. Those are not turns; a message with anything else (or an image) is.
+ */
+function isRealUserContent(content: unknown): boolean {
+  if (typeof content === 'string') return isRealUserText(content);
+  if (!Array.isArray(content)) return false;
+  let real = false;
+  for (const part of content) {
+    if (!isRec(part)) continue;
+    if (typeof part.text === 'string') {
+      if (isRealUserText(part.text)) real = true;
+    } else if (typeof part.type === 'string' && /image/.test(part.type)) {
+      real = true;
+    }
+  }
+  return real;
+}
+
+function isRealUserText(text: string): boolean {
+  const t = text.trim();
+  if (t.length === 0) return false;
+  if (t.startsWith('# AGENTS.md instructions')) return false;
+  const open = /^<(([a-z][a-z0-9_-]*)[^<>]*)>/i.exec(t);
+  return !(open && (t.endsWith(`</${open[1]}>`) || t.endsWith(`</${open[2]}>`)));
+}
+
+/**
+ * A tool output flattened for comparison. Shell outputs carry per-run noise (wall time, a
+ * chunk id) that would make two identical failures look different; those header lines are
+ * dropped. The exit code decides isError where the output states one.
+ */
+function toolAnswer(p: Rec): ToolAnswer {
+  const output = p.output;
+  let content: string;
+  let isError = p.success === false || (isRec(output) && output.success === false);
+  if (typeof output === 'string') {
+    const parsed = parseJsonString(output);
+    if (isRec(parsed) && typeof parsed.output === 'string') {
+      // Older shell outputs: {"output": "...", "metadata": {"exit_code": N, "duration_seconds": …}}
+      content = parsed.output;
+      const meta = isRec(parsed.metadata) ? parsed.metadata : null;
+      const code = meta ? asNumber(meta.exit_code) : null;
+      if (code !== null && code !== 0) isError = true;
+    } else {
+      content = output;
+    }
+  } else if (isRec(output) && 'content' in output && !('text' in output)) {
+    content = flattenContent(output.content);
+  } else {
+    content = flattenContent(output ?? (p.tools !== undefined ? p.tools : null));
+  }
+  // Only the header above "Output:" is Codex's own; the body is the command's and stays whole.
+  const split = content.indexOf('\nOutput:\n');
+  if (split >= 0 && split < 1000) {
+    const head = content.slice(0, split + 1);
+    const code = /^(?:Exit code:|Process exited with code) (-?\d+)$/m.exec(head);
+    if (code && Number(code[1]) !== 0) isError = true;
+    content = head.replace(/^(?:Wall time: [\d.]+ seconds|Chunk ID: \S+)\r?\n/gm, '') + content.slice(split + 1);
+  }
+  return { content, isError };
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
 export const codexAdapter: FormatAdapter = {
   name: 'codex',
-  description: '',
-  detection: '',
-  detect: () => 0,
-  open: () => ({ push: () => {}, end: () => {} }),
+  description: 'Codex CLI rollout JSONL (session_meta, turn_context, response_item, event_msg)',
+  detection: 'JSONL envelopes {timestamp, type, payload} with type session_meta, turn_context, response_item or event_msg',
+  detect,
+  open: (ctx) => new CodexParser(ctx),
 };
