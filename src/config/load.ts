@@ -1,0 +1,351 @@
+// The effective configuration: defaults, then `--config FILE`, then `--set KEY=VALUE` and the
+// dedicated flags. Unknown keys and values of the wrong type are errors (exit 2) because a typo
+// that silently keeps a default would make a calibration run measure the wrong thing; values that
+// are merely out of range are clamped with a warning, as the seed's sanitizing pass does for
+// policy misconfiguration.
+
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '../errors.js';
+import { CONFIG_KEYS } from './registry.js';
+import type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './spec.js';
+
+export interface LoadConfigOptions {
+  /** `--config FILE` (JSON). */
+  file?: string;
+  /** Every `--set KEY=VALUE`, in command-line order (a later one wins). */
+  sets?: readonly string[];
+  /** What dedicated flags (`--scope`, `--profile`, …) set: parsed like `--set`, applied after it. */
+  overrides?: Readonly<Record<string, string>>;
+  /** Defaults to every registered key. */
+  specs?: readonly ConfigKeySpec[];
+}
+
+export interface LoadedConfig {
+  /** Every key of `specs`, defaults filled in. */
+  values: ConfigValues;
+  sources: Record<string, ConfigSource>;
+  /** Clamped values, enum fallbacks, keys given twice: for stderr, never fatal. */
+  warnings: string[];
+  /** The specs the values were checked against, so `loopledger config` can print defaults and reasons. */
+  specs: readonly ConfigKeySpec[];
+}
+
+/** Where a raw value came from, for messages: `--set`, `--scope`, or the config file's name. */
+export interface ValueOrigin {
+  label: string;
+  source: ConfigSource;
+}
+
+/** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */
+const WRAPPER_PREFIXES = ['ai.loop_detection.', 'loop_detection.'] as const;
+
+/** Keys a JSON file may carry that are not settings (editor schema hints). */
+const IGNORED_FILE_KEYS = new Set(['$schema', '$comment']);
+
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const specs = options.specs ?? CONFIG_KEYS;
+  const byKey = new Map(specs.map((s) => [s.key, s] as const));
+  const values: Record<string, ConfigValue> = {};
+  const sources: Record<string, ConfigSource> = {};
+  const warnings: string[] = [];
+  for (const spec of specs) {
+    values[spec.key] = spec.default;
+    sources[spec.key] = 'default';
+  }
+
+  const assign = (key: string, value: ConfigValue, origin: ValueOrigin) => {
+    values[key] = value;
+    sources[key] = origin.source;
+  };
+
+  if (options.file !== undefined) {
+    const origin: ValueOrigin = { label: options.file, source: 'file' };
+    const raw = await readConfigFile(options.file);
+    const seen = new Set<string>();
+    for (const [path, rawValue] of flattenFile(raw, byKey, options.file)) {
+      const spec = lookup(path, byKey, specs, `${options.file}: unknown configuration key`);
+      if (seen.has(spec.key)) warnings.push(`${options.file}: ${spec.key} is given more than once; the last one wins`);
+      seen.add(spec.key);
+      assign(spec.key, coerceJson(spec, rawValue, origin, warnings), origin);
+    }
+  }
+
+  const setOrigin: ValueOrigin = { label: '--set', source: 'set' };
+  for (const item of options.sets ?? []) {
+    const eq = item.indexOf('=');
+    if (eq < 0) throw new ConfigError(`--set ${JSON.stringify(item)}: expected KEY=VALUE`);
+    const key = item.slice(0, eq).trim();
+    if (key === '') throw new ConfigError(`--set ${JSON.stringify(item)}: the key before '=' is empty`);
+    const spec = lookup(key, byKey, specs, '--set: unknown configuration key');
+    assign(spec.key, parseConfigValue(spec, item.slice(eq + 1), setOrigin, warnings), setOrigin);
+  }
+
+  for (const [key, text] of Object.entries(options.overrides ?? {})) {
+    const spec = lookup(key, byKey, specs, 'unknown configuration key');
+    const origin: ValueOrigin = { label: `--${flagName(spec.key)}`, source: 'set' };
+    assign(spec.key, parseConfigValue(spec, text, origin, warnings), origin);
+  }
+
+  return { values, sources, warnings, specs };
+}
+
+/** `policy.model_capability` → `model-capability`: how a dedicated flag names itself in messages. */
+function flagName(key: string): string {
+  return (key.split('.').pop() ?? key).replaceAll('_', '-');
+}
+
+async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`config file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw new ConfigError(`config file ${file} must hold a JSON object of settings`);
+  return parsed;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stripWrapper(path: string): string {
+  for (const prefix of WRAPPER_PREFIXES) if (path.startsWith(prefix)) return path.slice(prefix.length);
+  return path;
+}
+
+/**
+ * Flat dotted keys, nested sections and the `loop_detection` wrapper all reduce to
+ * (dotted key, raw value) pairs. A path that names a key stops the descent even when its value is
+ * an object, so that a wrong type is reported as such rather than as an unknown key.
+ */
+function flattenFile(
+  root: Record<string, unknown>,
+  byKey: ReadonlyMap<string, ConfigKeySpec>,
+  file: string,
+): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const walk = (obj: Record<string, unknown>, prefix: string, depth: number) => {
+    // A config file is a few sections deep; anything deeper is not one.
+    if (depth > 16) throw new ConfigError(`config file ${file}: sections nested too deep at ${prefix}`);
+    for (const [k, v] of Object.entries(obj)) {
+      if (prefix === '' && IGNORED_FILE_KEYS.has(k)) continue;
+      const path = prefix === '' ? k : `${prefix}.${k}`;
+      const key = stripWrapper(path);
+      if (!byKey.has(key) && isPlainObject(v)) walk(v, path, depth + 1);
+      else out.push([key, v]);
+    }
+  };
+  walk(root, '', 0);
+  return out;
+}
+
+function lookup(
+  key: string,
+  byKey: ReadonlyMap<string, ConfigKeySpec>,
+  specs: readonly ConfigKeySpec[],
+  what: string,
+): ConfigKeySpec {
+  const spec = byKey.get(stripWrapper(key));
+  if (spec) return spec;
+  const hint = suggestKey(stripWrapper(key), specs.map((s) => s.key));
+  throw new ConfigError(`${what} ${JSON.stringify(key)}${hint ? `; did you mean ${hint}?` : ''}`);
+}
+
+/**
+ * The nearest known key, or null when nothing is close. A bare last segment (`max_strikes`)
+ * finds its section; otherwise edit distance, allowing about a third of the key to differ.
+ */
+export function suggestKey(key: string, known: readonly string[]): string | null {
+  const wanted = key.toLowerCase();
+  const exactCase = known.find((k) => k.toLowerCase() === wanted);
+  if (exactCase) return exactCase;
+  const bySuffix = known.filter((k) => k.toLowerCase().endsWith(`.${wanted}`));
+  if (bySuffix.length === 1) return bySuffix[0] ?? null;
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const lower = k.toLowerCase();
+    const last = lower.slice(lower.lastIndexOf('.') + 1);
+    const d = Math.min(levenshtein(wanted, lower), levenshtein(wanted, last) + (wanted.includes('.') ? 2 : 0));
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = k;
+    }
+  }
+  if (best === null) return null;
+  return bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) ? best : null;
+}
+
+function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+const NONE_WORDS = new Set(['none', 'null']);
+/** Decimal or exponent notation only: `Number()` would also take hex, `''` and whitespace. */
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function describe(spec: ConfigKeySpec): string {
+  switch (spec.type) {
+    case 'integer':
+      return 'a whole number';
+    case 'number':
+      return 'a number';
+    case 'ratio':
+      return 'a ratio between 0 and 1';
+    case 'boolean':
+      return 'true or false';
+    case 'string':
+      return 'a string';
+    case 'list':
+      return 'a comma-separated list or a JSON array of strings';
+    case 'enum':
+      return `one of ${(spec.values ?? []).join(', ')}`;
+  }
+}
+
+function wrongType(spec: ConfigKeySpec, shown: string, origin: ValueOrigin): ConfigError {
+  const none = spec.nullable ? ' (or none)' : '';
+  return new ConfigError(`${origin.label} ${spec.key}=${shown}: expected ${describe(spec)}${none}`);
+}
+
+/**
+ * Parse a command-line value (`--set`, a dedicated flag) for one key, then sanitize it. Exported
+ * so that the sweep parses its values exactly as `--set` would.
+ */
+export function parseConfigValue(
+  spec: ConfigKeySpec,
+  text: string,
+  origin: ValueOrigin = { label: '--set', source: 'set' },
+  warnings: string[] = [],
+): ConfigValue {
+  const trimmed = text.trim();
+  const shown = JSON.stringify(text);
+  if (spec.nullable && NONE_WORDS.has(trimmed.toLowerCase())) return null;
+  switch (spec.type) {
+    case 'integer':
+    case 'number':
+    case 'ratio': {
+      if (!NUMBER_TEXT.test(trimmed)) throw wrongType(spec, shown, origin);
+      return sanitizeNumber(spec, Number(trimmed), shown, origin, warnings);
+    }
+    case 'boolean': {
+      const w = trimmed.toLowerCase();
+      if (TRUE_WORDS.has(w)) return true;
+      if (FALSE_WORDS.has(w)) return false;
+      throw wrongType(spec, shown, origin);
+    }
+    case 'string':
+      return text;
+    case 'list': {
+      if (trimmed.startsWith('[')) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(trimmed);
+        } catch {
+          throw wrongType(spec, shown, origin);
+        }
+        return listFrom(spec, parsed, shown, origin);
+      }
+      return splitList(trimmed);
+    }
+    case 'enum':
+      return sanitizeEnum(spec, trimmed, shown, origin, warnings);
+  }
+}
+
+/** A value from the JSON file: native JSON types, or a string read the way `--set` reads it. */
+function coerceJson(spec: ConfigKeySpec, raw: unknown, origin: ValueOrigin, warnings: string[]): ConfigValue {
+  if (typeof raw === 'string' && spec.type !== 'string' && spec.type !== 'enum') {
+    return parseConfigValue(spec, raw, origin, warnings);
+  }
+  const shown = shortJson(raw);
+  if (raw === null) {
+    if (spec.nullable) return null;
+    throw wrongType(spec, shown, origin);
+  }
+  switch (spec.type) {
+    case 'integer':
+    case 'number':
+    case 'ratio':
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) throw wrongType(spec, shown, origin);
+      return sanitizeNumber(spec, raw, shown, origin, warnings);
+    case 'boolean':
+      if (typeof raw !== 'boolean') throw wrongType(spec, shown, origin);
+      return raw;
+    case 'string':
+      if (typeof raw !== 'string') throw wrongType(spec, shown, origin);
+      return raw;
+    case 'list':
+      return listFrom(spec, raw, shown, origin);
+    case 'enum':
+      if (typeof raw !== 'string') throw wrongType(spec, shown, origin);
+      if (spec.nullable && NONE_WORDS.has(raw.trim().toLowerCase())) return null;
+      return sanitizeEnum(spec, raw.trim(), shown, origin, warnings);
+  }
+}
+
+function shortJson(raw: unknown): string {
+  const s = JSON.stringify(raw) ?? String(raw);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function listFrom(spec: ConfigKeySpec, raw: unknown, shown: string, origin: ValueOrigin): string[] {
+  if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) throw wrongType(spec, shown, origin);
+  return raw.map((s: string) => s.trim()).filter((s) => s !== '');
+}
+
+function sanitizeNumber(spec: ConfigKeySpec, n: number, shown: string, origin: ValueOrigin, warnings: string[]): number {
+  if (!Number.isFinite(n)) throw wrongType(spec, shown, origin);
+  if (spec.type === 'integer' && !Number.isInteger(n)) throw wrongType(spec, shown, origin);
+  // A ratio outside 0..1 is meaningless whatever the spec says.
+  const min = spec.type === 'ratio' ? Math.max(spec.min ?? 0, 0) : spec.min;
+  const max = spec.type === 'ratio' ? Math.min(spec.max ?? 1, 1) : spec.max;
+  if (min !== undefined && n < min) {
+    warnings.push(`${origin.label} ${spec.key}=${n} is below the minimum ${min}; clamped to ${min}`);
+    return min;
+  }
+  if (max !== undefined && n > max) {
+    warnings.push(`${origin.label} ${spec.key}=${n} is above the maximum ${max}; clamped to ${max}`);
+    return max;
+  }
+  return n;
+}
+
+function sanitizeEnum(spec: ConfigKeySpec, text: string, shown: string, origin: ValueOrigin, warnings: string[]): string {
+  const allowed = spec.values ?? [];
+  // The seed spells modes Off/Telemetry/Enforce; the canonical spelling is the registered one.
+  const match = allowed.find((v) => v.toLowerCase() === text.toLowerCase());
+  if (match !== undefined) return match;
+  if (spec.fallback !== undefined) {
+    warnings.push(`${origin.label} ${spec.key}=${shown} is not one of ${allowed.join(', ')}; using ${spec.fallback}`);
+    return spec.fallback;
+  }
+  throw wrongType(spec, shown, origin);
+}
