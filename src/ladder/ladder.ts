@@ -1,0 +1,252 @@
+// The intervention ladder (seed 002), one per turn per mode. Pure: findings in, decisions out.
+// A decision is made once per round boundary (`decide` is called once per round with all of that
+// round's findings); one finding drives it and the rest of the round are only noted.
+
+import type { DetectorName, Finding } from '../detect/types.js';
+import type { EnforceLevel } from '../ledger/types.js';
+import type { LadderSettings, Mode } from './config.js';
+import { boundedExcerpts, type JudgePort, type JudgeVerdict, NO_JUDGE, usableConfidence } from './judge.js';
+
+export type ReminderKind = 'OutputLoopRecovery' | 'ThinkingLoopRecovery' | 'ToolLoopRecovery';
+
+export const LOOP_DETECTED = 'loop_detected';
+
+export interface JudgeRecord {
+  within_budget: boolean;
+  verdict: JudgeVerdict;
+}
+
+/** What one mode would have done about one finding. */
+export interface Decision {
+  level: EnforceLevel;
+  /** The turn already ended with a stop before this round. */
+  afterStop: boolean;
+  reminder?: ReminderKind;
+  finalizationReason?: typeof LOOP_DETECTED;
+  judge?: JudgeRecord;
+}
+
+export interface Ladder {
+  readonly mode: Mode;
+  /** The round boundary: one decision per finding, in order. */
+  decide(findings: readonly Finding[]): Decision[];
+  readonly stopped: boolean;
+}
+
+const NONE: Decision = Object.freeze({ level: 'none', afterStop: false }) as Decision;
+
+/** Off: nothing runs. The ledger never feeds it; it answers `none` if anyone does. */
+export class OffLadder implements Ladder {
+  readonly mode = 'off' as const;
+  readonly stopped = false;
+  decide(findings: readonly Finding[]): Decision[] {
+    return findings.map(() => ({ ...NONE }));
+  }
+}
+
+/** Telemetry: report only, `noted` wherever a detector fired. */
+export class TelemetryLadder implements Ladder {
+  readonly mode = 'telemetry' as const;
+  readonly stopped = false;
+  decide(findings: readonly Finding[]): Decision[] {
+    return findings.map(() => ({ level: 'noted', afterStop: false }));
+  }
+}
+
+export function reminderKindFor(detector: DetectorName): ReminderKind {
+  if (detector === 'output') return 'OutputLoopRecovery';
+  if (detector === 'thinking') return 'ThinkingLoopRecovery';
+  return 'ToolLoopRecovery';
+}
+
+/**
+ * The steer copy: it cites the signal and the root cause to look for, never the repeated text
+ * (seed 002: "Steer copy cites the signal and never echoes the repeated text").
+ */
+export function reminderText(finding: Pick<Finding, 'detector' | 'kind' | 'confidence'>): string {
+  const where =
+    finding.detector === 'output'
+      ? 'your visible output'
+      : finding.detector === 'thinking'
+        ? 'your reasoning'
+        : 'your tool calls';
+  const conf = finding.confidence === null ? '' : `, confidence ${finding.confidence.toFixed(2)}`;
+  return (
+    `Loop detection: ${where} shows a repeating pattern (${finding.kind}${conf}). ` +
+    'Do not continue it. State what you are trying to achieve and what is blocking it, ' +
+    'then take a different next step or give your final answer.'
+  );
+}
+
+const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+
+interface Candidate {
+  index: number;
+  finding: Finding;
+  level: EnforceLevel;
+  /** The L2 stop this finding would need a confident judge for. */
+  judgeCanStop: boolean;
+}
+
+/**
+ * Enforce: L0 `noted`, L1 `steer`, L2 `stop` after `maxUnheededSteers` unheeded steers.
+ *
+ * Offline, a steer is unheeded when a later round of the same turn goes on showing its signal:
+ * a finding of the same detector that is itself steer-worthy. Unheeded steers are counted across
+ * the turn (the seed's attempt counter is the turn's, not a kind's).
+ */
+export class EnforceLadder implements Ladder {
+  readonly mode = 'enforce' as const;
+  private outstanding: DetectorName[] = [];
+  private unheeded = 0;
+  private verdictsUsed = 0;
+  private stoppedAt = false;
+
+  constructor(
+    private readonly settings: LadderSettings,
+    private readonly judge: JudgePort = NO_JUDGE,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stoppedAt;
+  }
+
+  get unheededSteers(): number {
+    return this.unheeded;
+  }
+
+  get verdictsConsulted(): number {
+    return this.verdictsUsed;
+  }
+
+  decide(findings: readonly Finding[]): Decision[] {
+    // "A stop ends the turn": later rounds would not have happened.
+    if (this.stoppedAt) return findings.map(() => ({ level: 'none', afterStop: true }));
+    if (findings.length === 0) return [];
+
+    this.markUnheeded(findings);
+
+    const candidates = findings.map((finding, index) => this.candidate(finding, index));
+    const driver = pickDriver(candidates);
+    const decisions: Decision[] = findings.map(() => ({ level: 'noted', afterStop: false }));
+    const decision: Decision = { level: driver.level, afterStop: false };
+
+    const f = driver.finding;
+    if (f.ambiguous && RANK[driver.level] >= RANK.steer && this.settings.judge.enabled) {
+      const { record, answer } = this.consult(f);
+      decision.judge = record;
+      const confident = usableConfidence(answer.confidence) && answer.confidence >= this.settings.judge.verdictConfidenceMin;
+      if (confident && answer.verdict === 'loop' && driver.judgeCanStop) decision.level = 'stop';
+      else if (confident && answer.verdict === 'not_loop') decision.level = 'noted';
+      // Otherwise (Indeterminate, unconfident, or no L2 yet) the heuristic verdict stands.
+    }
+
+    if (decision.level === 'steer') {
+      decision.reminder = reminderKindFor(f.detector);
+      this.outstanding.push(f.detector);
+    } else if (decision.level === 'stop') {
+      decision.finalizationReason = LOOP_DETECTED;
+      this.stoppedAt = true;
+    }
+    decisions[driver.index] = decision;
+    return decisions;
+  }
+
+  /** Steers whose signal shows again in this (later) round of the turn were not heeded. */
+  private markUnheeded(findings: readonly Finding[]): void {
+    if (this.outstanding.length === 0) return;
+    const showing = new Set(findings.filter((f) => this.steerWorthy(f)).map((f) => f.detector));
+    const still: DetectorName[] = [];
+    for (const d of this.outstanding) {
+      if (showing.has(d)) this.unheeded += 1;
+      else still.push(d);
+    }
+    this.outstanding = still;
+  }
+
+  /** Confidence at or above the steer threshold; no confidence at all is the detector's own say-so. */
+  private steerWorthy(f: Finding): boolean {
+    return f.confidence === null || f.confidence >= this.settings.steerConfidenceMin;
+  }
+
+  private candidate(finding: Finding, index: number): Candidate {
+    const s = this.settings;
+    if (finding.detector === 'tool_batch') {
+      if (finding.kind === 'tool_cycle') return { index, finding, level: s.cycleEnforce, judgeCanStop: false };
+      // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends.
+      if (finding.loop) return { index, finding, level: 'stop', judgeCanStop: false };
+      // A strike below the threshold is a count, not yet a loop.
+      return { index, finding, level: 'noted', judgeCanStop: false };
+    }
+    if (!this.steerWorthy(finding)) return { index, finding, level: 'noted', judgeCanStop: false };
+    const atL2 = this.unheeded >= s.maxUnheededSteers;
+    if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
+    const heuristicStop =
+      !s.cappedKinds.has(finding.kind) &&
+      !finding.ambiguous &&
+      finding.confidence !== null &&
+      finding.confidence >= s.stopConfidenceMin;
+    // Past L2 a capped, weak or ambiguous finding keeps steering: only a confident judge may stop it.
+    return { index, finding, level: heuristicStop ? 'stop' : 'steer', judgeCanStop: !heuristicStop };
+  }
+
+  private consult(f: Finding): { record: JudgeRecord; answer: ReturnType<JudgePort['arbitrate']> } {
+    const withinBudget = this.verdictsUsed < this.settings.judge.maxVerdictsPerTurn;
+    if (!withinBudget) {
+      return {
+        record: { within_budget: false, verdict: 'indeterminate' },
+        answer: { verdict: 'indeterminate', confidence: null },
+      };
+    }
+    this.verdictsUsed += 1;
+    let answer: ReturnType<JudgePort['arbitrate']>;
+    try {
+      answer = this.judge.arbitrate({
+        detector: f.detector,
+        kind: f.kind,
+        confidence: f.confidence,
+        evidence: f.evidence,
+        excerpts: boundedExcerpts(f.excerpts),
+      });
+    } catch {
+      // "every unusable path returns Indeterminate so ... the judge can never break the L1 path"
+      answer = { verdict: 'indeterminate', confidence: null };
+    }
+    const verdict: JudgeVerdict =
+      answer && (answer.verdict === 'loop' || answer.verdict === 'not_loop') ? answer.verdict : 'indeterminate';
+    return { record: { within_budget: true, verdict }, answer: { verdict, confidence: answer?.confidence ?? null } };
+  }
+}
+
+/**
+ * The strongest finding drives the round: highest level, then firm over ambiguous evidence, then
+ * higher confidence (none counts as lowest), then the feeding order (tool batch, cycle, output,
+ * thinking) so ties are deterministic.
+ */
+function pickDriver(candidates: readonly Candidate[]): Candidate {
+  let best = candidates[0]!;
+  for (const c of candidates.slice(1)) {
+    const byLevel = RANK[c.level] - RANK[best.level];
+    if (byLevel !== 0) {
+      if (byLevel > 0) best = c;
+      continue;
+    }
+    if (c.finding.ambiguous !== best.finding.ambiguous) {
+      if (!c.finding.ambiguous) best = c;
+      continue;
+    }
+    if ((c.finding.confidence ?? -1) > (best.finding.confidence ?? -1)) best = c;
+  }
+  return best;
+}
+
+export interface TurnLadders {
+  off: OffLadder;
+  telemetry: TelemetryLadder;
+  enforce: EnforceLadder;
+}
+
+/** Fresh ladders for one turn: attempt counters and the judge budget never leak into the next. */
+export function createTurnLadders(settings: LadderSettings, judge: JudgePort = NO_JUDGE): TurnLadders {
+  return { off: new OffLadder(), telemetry: new TelemetryLadder(), enforce: new EnforceLadder(settings, judge) };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, defaultConfigValues } from '../../src/config/registry.js';
+import { clearedAt, parseClearDetection } from '../../src/ladder/clear.js';
+import { LADDER_KEYS, parseCycleLevel, parseMode, readLadderSettings } from '../../src/ladder/config.js';
+
+describe('mode', () => {
+  it('"an unknown mode string from a newer build degrades to Telemetry instead of failing"', () => {
+    const warnings: string[] = [];
+    expect(parseMode('autopilot', (m) => warnings.push(m))).toBe('telemetry');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('autopilot');
+  });
+
+  it('known modes parse, case-insensitively; absent is the telemetry default', () => {
+    expect(parseMode('off')).toBe('off');
+    expect(parseMode('Enforce')).toBe('enforce');
+    expect(parseMode(' telemetry ')).toBe('telemetry');
+    expect(parseMode(undefined)).toBe('telemetry');
+  });
+
+  it('the mode key declares the telemetry default and fallback for the loader', () => {
+    const mode = LADDER_KEYS.find((k) => k.key === 'mode')!;
+    expect(mode).toMatchObject({ type: 'enum', default: 'telemetry', fallback: 'telemetry' });
+    expect(mode.values).toEqual(['off', 'telemetry', 'enforce']);
+  });
+});
+
+describe('ladder keys', () => {
+  it('every key is registered, has a reason and a default of its type', () => {
+    const registered = new Set(CONFIG_KEYS.map((k) => k.key));
+    for (const spec of LADDER_KEYS) {
+      expect(registered.has(spec.key)).toBe(true);
+      expect(spec.reason.length).toBeGreaterThan(10);
+      if (spec.type === 'enum') expect(spec.values).toContain(spec.default);
+      if (spec.type === 'list') expect(Array.isArray(spec.default)).toBe(true);
+      if (spec.type === 'ratio') expect(spec.default).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('defaults are the seed numbers', () => {
+    const s = readLadderSettings(defaultConfigValues());
+    expect(s.maxUnheededSteers).toBe(3);
+    expect(s.stopConfidenceMin).toBe(0.88);
+    expect(s.judge).toEqual({ enabled: true, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9 });
+    expect([...s.cappedKinds]).toEqual(['predictable_drift', 'reasoning_runaway']);
+    expect(s.cycleEnforce).toBe('noted');
+  });
+
+  it('tolerant: wrong shapes degrade to defaults with a warning, ratios clamp into 0..1', () => {
+    const warnings: string[] = [];
+    const s = readLadderSettings(
+      { 'ladder.max_unheeded_steers': 'three', 'ladder.stop_confidence_min': 1.5, 'ladder.capped_kinds': 'a, b' },
+      (m) => warnings.push(m),
+    );
+    expect(s.maxUnheededSteers).toBe(3);
+    expect(s.stopConfidenceMin).toBe(1);
+    expect([...s.cappedKinds]).toEqual(['a', 'b']);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('tool_batch.cycle_enforce is read with a fallback when absent or unknown', () => {
+    expect(parseCycleLevel(undefined)).toBe('noted');
+    expect(parseCycleLevel('steer')).toBe('steer');
+    expect(parseCycleLevel('panic')).toBe('noted');
+  });
+});
+
+describe('ladder.clear_detection', () => {
+  it('parses <session>@<turn> and <session>@<turn>.<round>; ids may contain @', () => {
+    const warnings: string[] = [];
+    const m = parseClearDetection(['s1@2', 'a@b@3.17', 'bad', 's2@0', 's3@x'], (w) => warnings.push(w));
+    expect(m.get('s1')).toEqual({ turn: 2, round: null });
+    expect(m.get('a@b')).toEqual({ turn: 3, round: 17 });
+    expect(warnings).toHaveLength(3);
+  });
+
+  it('the earliest clear point of a session wins', () => {
+    expect(parseClearDetection(['s@3', 's@2.9', 's@2.12']).get('s')).toEqual({ turn: 2, round: 9 });
+  });
+
+  it('clears from the point on, never before', () => {
+    const p = { turn: 2, round: 5 };
+    expect(clearedAt(p, 1, 3)).toBe(false);
+    expect(clearedAt(p, 2, 4)).toBe(false);
+    expect(clearedAt(p, 2, 5)).toBe(true);
+    expect(clearedAt(p, 3, 1)).toBe(true);
+    expect(clearedAt({ turn: 2, round: null }, 2, 1)).toBe(true);
+    expect(clearedAt(undefined, 9, 9)).toBe(false);
+  });
+});
