@@ -15,7 +15,7 @@
 import type { Round } from '../../model/transcript.js';
 import type { Finding, Measurement, RoundObservation } from '../types.js';
 import { MAX_CYCLE_PERIOD, MIN_CYCLE_PERIOD } from './config.js';
-import type { RoundDigest } from './digest.js';
+import type { LazyAnswers, RoundDigest } from './digest.js';
 import { SIGNATURE_PREFIX_LENGTH } from './signature.js';
 
 export interface CycleOptions {
@@ -27,7 +27,8 @@ export interface CycleOptions {
 
 interface Entry {
   signature: string;
-  answers: string | null;
+  answersKnown: boolean;
+  answers: LazyAnswers;
   names: readonly string[];
 }
 
@@ -36,7 +37,11 @@ interface Entry {
  * an answer nobody can read is not evidence of progress.
  */
 function same(a: Entry, b: Entry): boolean {
-  return a.signature === b.signature && (a.answers === null || b.answers === null || a.answers === b.answers);
+  if (a.signature !== b.signature) return false;
+  const x = a.answers();
+  if (x === null) return true;
+  const y = b.answers();
+  return y === null || x === y;
 }
 
 export class CycleTracker {
@@ -54,7 +59,12 @@ export class CycleTracker {
 
   /** Feed one non-empty batch; returns the finding (if a cycle completed a reportable period) and the near-miss statistic. */
   push(digest: RoundDigest): { finding: Finding | null; measurement: Measurement | null } {
-    const entry: Entry = { signature: digest.batch.signature, answers: digest.answers, names: digest.batch.names };
+    const entry: Entry = {
+      signature: digest.batch.signature,
+      answersKnown: digest.answersKnown,
+      answers: digest.answers,
+      names: digest.batch.names,
+    };
     const n = this.recent.length;
     for (let p = MIN_CYCLE_PERIOD; p <= MAX_CYCLE_PERIOD; p += 1) {
       this.matched[p] = n >= p && same(entry, this.recent[n - p]!) ? this.matched[p]! + 1 : 0;
@@ -121,7 +131,7 @@ export class CycleTracker {
         repeats_threshold: this.options.repeats,
         window: this.options.window,
         distinct_batches: distinct,
-        answers_known: block.every((e) => e.answers !== null),
+        answers_known: block.every((e) => e.answersKnown),
         signatures: block.map((e) => e.signature.slice(0, SIGNATURE_PREFIX_LENGTH)).join('>'),
         tools: block.map((e) => e.names.join('+')).join('>'),
       },

@@ -1,24 +1,47 @@
-// One round's batch signature and answer digest, computed once even when two detectors read the
-// same round: tool results can be megabytes, and hashing them twice would double the cost.
+// One round's batch signature and answer digest. Tool results can be megabytes, so their digest is
+// computed lazily and at most once: only a batch whose signature matches an earlier one ever has
+// its answers compared, and most batches in a session never repeat.
 
 import type { Round } from '../../model/transcript.js';
 import { answersDigest, batchSignature, type BatchSignature } from './signature.js';
 
+/** A batch's answer digest on demand (memoized); null when the answers are unknown. */
+export type LazyAnswers = () => string | null;
+
 export interface RoundDigest {
   batch: BatchSignature;
-  /** null when the batch's answers are unknown. */
-  answers: string | null;
+  answersKnown: boolean;
+  answers: LazyAnswers;
 }
 
+export function lazyAnswers(batch: BatchSignature, answers: Round['answers']): LazyAnswers {
+  if (answers === null) return () => null;
+  let memo: string | null | undefined;
+  let pending: Round['answers'] = answers;
+  return () => {
+    if (memo === undefined) {
+      memo = answersDigest(batch, pending);
+      // Drop the results once digested, so a held digest does not keep megabytes alive.
+      pending = null;
+    }
+    return memo;
+  };
+}
+
+/** Shared by detectors that read the same rounds; the last round is remembered by identity. */
 export class RoundDigester {
   private lastRound: Round | null = null;
   private last: RoundDigest | null = null;
 
-  /** Digest of a non-empty batch; the last round is remembered by identity. */
+  /** Digest of a non-empty batch. */
   digest(round: Round): RoundDigest {
     if (this.lastRound === round && this.last !== null) return this.last;
     const batch = batchSignature(round.calls);
-    const digest: RoundDigest = { batch, answers: answersDigest(batch, round.answers) };
+    const digest: RoundDigest = {
+      batch,
+      answersKnown: round.answers !== null,
+      answers: lazyAnswers(batch, round.answers),
+    };
     this.lastRound = round;
     this.last = digest;
     return digest;

@@ -15,7 +15,8 @@ export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_D
 export type { BatchSignature } from './signature.js';
 export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
 export type { CycleEnforce } from './config.js';
-export { RoundDigester } from './digest.js';
+export { RoundDigester, lazyAnswers } from './digest.js';
+export type { LazyAnswers, RoundDigest } from './digest.js';
 
 export interface ToolBatchConfig {
   maxStrikes: number;
@@ -114,7 +115,7 @@ function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOu
     tools: [...new Set(record.batch.names)].join(','),
     read_only: record.readOnly,
     costly: record.costly,
-    answers_known: digest.answers !== null,
+    answers_known: digest.answersKnown,
     answers: outcome,
   };
 }

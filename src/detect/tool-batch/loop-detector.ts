@@ -11,8 +11,8 @@ interface Run {
   count: number;
   /** Every occurrence of the run, whatever came back: what the ceiling reads. */
   total: number;
-  /** The previous recorded occurrence's answers; null when unknown or not yet recorded. */
-  answers: string | null;
+  /** The previous recorded occurrence's answers (digested only if compared); null when not yet recorded. */
+  answers: (() => string | null) | null;
 }
 
 /** What `check` hands back so the answers can be recorded against the batch it counted. */
@@ -139,15 +139,19 @@ export class LoopDetector {
   /**
    * "Record what the batch named by record got back." `answers` is null when the batch was
    * unanswered or only partly answered: "Unknown answers never rescue a run", so only two known,
-   * different answers restart the count.
+   * different answers restart the count. A function is accepted in place of the digest so that
+   * answers are only digested when there is a previous occurrence to compare them with.
    */
-  recordResults(record: BatchRecord, answers: string | null): RepeatOutcome {
+  recordResults(record: BatchRecord, answers: string | null | (() => string | null)): RepeatOutcome {
     const run = this.run;
     if (run === null || run.signature !== record.batch.signature || run.total !== record.total) return 'stale';
-    const previous = run.answers;
-    run.answers = answers;
-    if (previous !== null && answers !== null) {
-      if (previous === answers) return 'repeated';
+    const current = typeof answers === 'function' ? answers : () => answers;
+    const before = run.answers;
+    run.answers = current;
+    const previous = before === null ? null : before();
+    const now = previous === null ? null : current();
+    if (previous !== null && now !== null) {
+      if (previous === now) return 'repeated';
       // The answer moved: progress that happens to look alike. This occurrence starts the count over.
       run.count = 1;
       return 'changed';

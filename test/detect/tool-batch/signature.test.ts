@@ -130,3 +130,31 @@ describe('batch signature', () => {
     expect(answersDigest(b, [{ content: big, isError: false }])).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('tool results are digested only when compared', () => {
+  it('a session whose batches never repeat never reads a tool result; a repeat reads each once per detector', async () => {
+    const { createToolBatchDetectors } = await import('../../../src/detect/tool-batch/index.js');
+    const { config, Rounds } = await import('./rounds.js');
+    let reads = 0;
+    const counted = (text: string) => {
+      const a = { isError: false } as { content: string; isError: boolean };
+      Object.defineProperty(a, 'content', { get: () => ((reads += 1), text) });
+      return a;
+    };
+    const both = createToolBatchDetectors(config());
+    const r = new Rounds();
+    for (let i = 0; i < 10; i += 1) {
+      const round = r.batch([['bash', { n: i }]]);
+      const withCounter = { ...round, answers: [counted(`out ${i}`)] };
+      both.batch.observe(withCounter);
+      both.cycle.observe(withCounter);
+    }
+    expect(reads).toBe(0);
+    const again = r.batch([['bash', { n: 9 }]]);
+    const repeated = { ...again, answers: [counted('out 9')] };
+    both.batch.observe(repeated);
+    both.cycle.observe(repeated);
+    // This round's answers and the previous round's, once each (shared digester).
+    expect(reads).toBe(2);
+  });
+});
