@@ -1,0 +1,98 @@
+// GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` per entry (stop ->
+// error, steer -> warning, noted -> notice). GitHub shows at most 10 annotations of each level
+// per step, so more would be lost silently: we write 10 per level and summarize the rest in one
+// plain line. Entries that enforce would not act on are not annotated.
+
+import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
+import type { ReportOptions } from './index.js';
+import { relativePath } from './paths.js';
+import { sanitize } from './sanitize.js';
+import { fmtConfidence, fmtStrike, plural } from './text.js';
+
+export const ANNOTATIONS_PER_LEVEL = 10;
+
+type Command = 'error' | 'warning' | 'notice';
+const COMMAND: Partial<Record<EnforceLevel, Command>> = { stop: 'error', steer: 'warning', noted: 'notice' };
+
+/** Command data: `%`, CR and LF must be percent-encoded (GitHub's escapeData). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Command properties additionally encode `:` and `,` (GitHub's escapeProperty). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+interface Annotation {
+  command: Command;
+  file?: string;
+  line?: number;
+  title: string;
+  message: string;
+}
+
+function format(a: Annotation): string {
+  const props: string[] = [];
+  if (a.file !== undefined) props.push(`file=${escapeProperty(a.file)}`);
+  if (a.line !== undefined) props.push(`line=${a.line}`);
+  props.push(`title=${escapeProperty(a.title)}`);
+  // sanitize() first: no control character reaches the log, and no raw newline can start a
+  // second, forged command.
+  return `::${a.command} ${props.join(',')}::${escapeData(sanitize(a.message))}`;
+}
+
+export function renderGithub(report: LedgerReport, o: ReportOptions): string {
+  const all: Annotation[] = [];
+  for (const i of report.inputs) {
+    if (i.error !== undefined) {
+      all.push({
+        command: 'error',
+        file: sanitize(relativePath(i.path, o.cwd)),
+        title: 'loopledger: input not analyzed',
+        message: i.error,
+      });
+    }
+  }
+  for (const s of report.sessions) {
+    const file = sanitize(relativePath(s.path, o.cwd));
+    for (const e of s.entries) {
+      const command = COMMAND[e.intervention.enforce];
+      if (!command) continue;
+      const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, `enforce would ${e.intervention.enforce}`];
+      if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
+      if (e.strike) bits.push(`strikes ${fmtStrike(e.strike, true)}`);
+      all.push({
+        command,
+        file,
+        ...(e.line !== null && e.line >= 1 ? { line: e.line } : {}),
+        title: `loopledger ${sanitize(e.detector)}/${sanitize(e.kind)}`,
+        message: bits.join(', '),
+      });
+    }
+  }
+  const lines: string[] = [];
+  const left: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
+  const shown: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
+  for (const a of all) {
+    if (shown[a.command] < ANNOTATIONS_PER_LEVEL) {
+      shown[a.command]++;
+      lines.push(format(a));
+    } else {
+      left[a.command]++;
+    }
+  }
+  const rest = (['error', 'warning', 'notice'] as const)
+    .filter((c) => left[c] > 0)
+    .map((c) => plural(left[c], c));
+  if (rest.length > 0) {
+    lines.push(`loopledger: ${rest.join(', ')} more not annotated (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level); see the full ledger with --format table or json`);
+  }
+  const sm = report.summary;
+  lines.push(
+    `loopledger: ${plural(sm.sessions, 'session')}, ${plural(sm.entries, 'entry', 'entries')}; ` +
+      `enforce would stop ${sm.enforce.sessions_stopped} and steer ${sm.enforce.sessions_steered}; ` +
+      plural(sm.skipped_lines, 'skipped line'),
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,109 @@
+// JUnit XML: one <testsuite> per input file, one <testcase> per session. A session fails when it
+// reaches --fail-on; with --fail-on none, when enforce would have stopped it, so the report still
+// shows the loops a CI gate would care about. An input that could not be analyzed is an <error>.
+// No timestamps or durations: the same ledger gives the same bytes.
+
+import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import { reachedFailOn } from './fail-on.js';
+import type { ReportOptions } from './index.js';
+import { sanitize } from './sanitize.js';
+import { relativePath } from './paths.js';
+import { fmtConfidence, fmtStrike, maxEnforce, outcomePhrase } from './text.js';
+
+// Everything outside XML 1.0's Char production (#x9 | #xA | #xD | [#x20-#xD7FF] |
+// [#xE000-#xFFFD] | [#x10000-#x10FFFF]); sanitize() already escapes most of them visibly.
+const XML_INVALID = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+export function xmlEscape(text: unknown): string {
+  return sanitize(text)
+    .replace(XML_INVALID, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** Element text, one sanitized line per item: transcript text cannot add lines of its own. */
+function xmlLines(lines: string[]): string {
+  return lines.map((l) => xmlEscape(l)).join('\n');
+}
+
+function attrs(a: Record<string, string | number>): string {
+  return Object.entries(a)
+    .map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`)
+    .join('');
+}
+
+function entryLine(e: LedgerEntry): string {
+  const bits = [
+    `turn ${e.turn} round ${e.round}${e.line === null ? '' : ` line ${e.line}`}`,
+    `${e.detector}/${e.kind}`,
+    e.confidence === null ? '' : `confidence ${fmtConfidence(e.confidence)}`,
+    e.strike ? `strikes ${fmtStrike(e.strike, true)}` : '',
+    `off ${e.intervention.off}, telemetry ${e.intervention.telemetry}, enforce ${e.intervention.enforce}`,
+    e.after_stop ? '(after stop)' : '',
+  ];
+  return bits.filter((b) => b !== '').join(': ');
+}
+
+function failing(s: SessionLedger, o: ReportOptions): boolean {
+  return o.failOn === 'none' ? reachedFailOn(s, 'stop') : reachedFailOn(s, o.failOn);
+}
+
+function testcase(s: SessionLedger, o: ReportOptions, classname: string): string {
+  const name = s.parent !== null ? `${s.id} (sub-agent of ${s.parent})` : s.id;
+  const open = `    <testcase${attrs({ classname, name })}`;
+  const body: string[] = [];
+  if (failing(s, o)) {
+    const worst = maxEnforce(s);
+    const message = `enforce would ${worst}: ${outcomePhrase(s)}`;
+    body.push(`      <failure${attrs({ message, type: worst })}>${xmlLines(s.entries.map(entryLine))}</failure>`);
+  } else if (s.entries.length > 0) {
+    body.push(`      <system-out>${xmlLines(s.entries.map(entryLine))}</system-out>`);
+  }
+  return body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`;
+}
+
+export function renderJunit(report: LedgerReport, o: ReportOptions): string {
+  // Suites follow the inputs' (sorted) order; sessions whose path is not among them still get one.
+  const order: string[] = report.inputs.map((i) => i.path);
+  for (const s of report.sessions) if (!order.includes(s.path)) order.push(s.path);
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  for (const p of order) {
+    const input = report.inputs.find((i) => i.path === p);
+    const sessions = report.sessions.filter((s) => s.path === p);
+    const rel = relativePath(p, o.cwd);
+    const cases = sessions.map((s) => testcase(s, o, rel));
+    const f = sessions.filter((s) => failing(s, o)).length;
+    let e = 0;
+    if (input?.error !== undefined) {
+      e = 1;
+      cases.push(`    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>`);
+    }
+    const n = cases.length;
+    tests += n;
+    failures += f;
+    errors += e;
+    const extra: string[] = [];
+    if (input && input.skipped.length > 0) {
+      const lines = input.skipped.map((k) => `${rel}:${k.line ?? '?'}: ${k.reason}`);
+      extra.push(`    <system-err>${xmlLines(lines)}</system-err>`);
+    }
+    suites.push(
+      `  <testsuite${attrs({ name: rel, tests: n, failures: f, errors: e, skipped: 0 })}>\n` +
+        [...cases, ...extra].join('\n') +
+        (cases.length + extra.length ? '\n' : '') +
+        '  </testsuite>',
+    );
+  }
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites${attrs({ name: 'loopledger', tests, failures, errors })}>\n` +
+    suites.map((x) => x + '\n').join('') +
+    '</testsuites>\n'
+  );
+}

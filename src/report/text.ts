@@ -1,0 +1,167 @@
+// Small helpers shared by the formats: wording, numbers, terminal width. Pure functions only.
+
+import type { EnforceLevel, LedgerEntry, SessionLedger } from '../ledger/types.js';
+import type { Measurement, Strike } from '../detect/types.js';
+import { sanitize } from './sanitize.js';
+
+export const LEVEL_RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+
+export function maxEnforce(session: SessionLedger): EnforceLevel {
+  let best: EnforceLevel = 'none';
+  for (const e of session.entries) {
+    if (LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[best]) best = e.intervention.enforce;
+  }
+  return best;
+}
+
+/** Integers as they are; fractions to at most three decimals, trailing zeros dropped, so the
+ *  same number always prints the same way in every format. */
+export function fmtNum(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '';
+  if (!Number.isFinite(n)) return String(n);
+  if (Number.isInteger(n)) return String(n);
+  return String(Number(n.toFixed(3)));
+}
+
+export function fmtConfidence(c: number | null): string {
+  return c === null ? '' : c.toFixed(2);
+}
+
+/** `count/threshold total/ceiling`, `∞` for no ceiling, ` ro` for the read-only tier. */
+export function fmtStrike(s: Strike | null, ascii = false): string {
+  if (!s) return '';
+  const ceiling = s.ceiling === null ? (ascii ? 'inf' : '∞') : String(s.ceiling);
+  return `${s.count}/${s.threshold} ${s.total}/${ceiling}${s.read_only ? ' ro' : ''}`;
+}
+
+export function entryLabel(e: LedgerEntry): string {
+  return `${sanitize(e.detector)}/${sanitize(e.kind)}`;
+}
+
+/** How far past (or short of) its line a statistic was, signed so that positive means "fired". */
+export function margin(m: Measurement): number {
+  return m.direction === 'above' ? m.value - m.threshold : m.threshold - m.value;
+}
+
+export function fmtMeasurement(m: Measurement): string {
+  const op = m.direction === 'above' ? '>=' : '<=';
+  const d = margin(m);
+  const sign = d >= 0 ? '+' : '-';
+  return `${sanitize(m.statistic)} ${fmtNum(m.value)} (fires at ${op} ${fmtNum(m.threshold)}, margin ${sign}${fmtNum(Math.abs(d))})`;
+}
+
+export function fmtEvidence(e: LedgerEntry): string {
+  return Object.keys(e.evidence)
+    .sort()
+    .map((k) => {
+      const v = e.evidence[k];
+      const shown = Array.isArray(v)
+        ? `[${v.map((x) => fmtNum(x)).join(',')}]`
+        : typeof v === 'number'
+          ? fmtNum(v)
+          : String(v);
+      return `${sanitize(k)}=${sanitize(shown)}`;
+    })
+    .join(' ');
+}
+
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Enforce outcome of a session in one phrase. */
+export function outcomePhrase(s: SessionLedger): string {
+  const stops = s.outcome.enforce.stops;
+  const parts: string[] = [];
+  if (stops.length > 0) {
+    parts.push(`stop at ${stops.map((x) => `turn ${x.turn} round ${x.round}`).join(', ')}`);
+  }
+  if (s.outcome.enforce.steers > 0) parts.push(plural(s.outcome.enforce.steers, 'steer'));
+  return parts.length ? parts.join('; ') : 'no intervention';
+}
+
+// Only our own SGR colour codes can be present when measuring (transcript text is sanitized).
+const SGR = /\u001b\[[0-9;]*m/g;
+
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
+
+/** Columns a string occupies on a terminal (an approximation of wcwidth, enough for layout). */
+export function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s.replace(SGR, '')) {
+    if (ZERO_WIDTH.test(ch)) continue;
+    w += isWide(ch.codePointAt(0)!) ? 2 : 1;
+  }
+  return w;
+}
+
+/** Cut to at most `width` columns, ending in `…` when cut. Input must carry no SGR codes. */
+export function truncateTo(s: string, width: number): string {
+  if (displayWidth(s) <= width) return s;
+  if (width <= 0) return '';
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = ZERO_WIDTH.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return out + '…';
+}
+
+/** Word-wrap plain text to `width` columns, continuation lines indented by `indent` spaces;
+ *  a word longer than a line is broken hard so no line ever exceeds the width. */
+export function wrap(text: string, width: number, indent = 2): string[] {
+  const lines: string[] = [];
+  const max = Math.max(8, width);
+  const pad = ' '.repeat(Math.min(indent, Math.floor(max / 2)));
+  const lead = /^ */.exec(text)![0];
+  let line = lead;
+  const push = () => {
+    lines.push(line);
+    line = pad;
+  };
+  for (const word of text.slice(lead.length).split(' ')) {
+    const sep = line.trim() === '' ? '' : ' ';
+    if (displayWidth(line + sep + word) <= max) {
+      line += sep + word;
+      continue;
+    }
+    if (line.trim() !== '') push();
+    let rest = word;
+    while (displayWidth(line + rest) > max) {
+      let head = '';
+      for (const ch of rest) {
+        if (displayWidth(line + head + ch) > max) break;
+        head += ch;
+      }
+      if (head === '') break;
+      line += head;
+      rest = rest.slice(head.length);
+      push();
+    }
+    line += rest;
+  }
+  if (line.trim() !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
