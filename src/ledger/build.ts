@@ -1,0 +1,263 @@
+// The ledger: a TranscriptSink that replays every round through the detectors and the three
+// modes' ladders as the rounds stream in, and keeps only entries and counters (the input may be
+// a gigabyte; a round is dropped as soon as it is analyzed).
+
+import { CONFIG_KEYS } from '../config/registry.js';
+import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
+import type { Finding, Measurement, RoundDetector } from '../detect/types.js';
+import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
+import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
+import { boundedExcerpts } from '../ladder/judge.js';
+import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
+import { applyTier, PolicyResolver } from '../ladder/policy.js';
+import type { Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { EnforceLevel, LedgerEntry, RoundVerdict, SessionLedger } from './types.js';
+
+export interface DetectorFactories {
+  toolBatch(v: ConfigValues): RoundDetector & { breakRun(): void };
+  toolCycle(v: ConfigValues): RoundDetector;
+  output(v: ConfigValues): RoundDetector;
+  thinking(v: ConfigValues): RoundDetector;
+}
+
+export interface LedgerBuilderOptions {
+  config: ConfigValues;
+  factories: DetectorFactories;
+  /** Attach at most three 80-character excerpts per entry. */
+  excerpts?: boolean;
+  /** Attach the thresholds each entry crossed. */
+  explain?: boolean;
+  /** Attach every round's verdict with its near misses. */
+  verbose?: boolean;
+  onWarning?: (m: string) => void;
+  /** The keys a tier may scale (defaults to every registered key). */
+  specs?: readonly ConfigKeySpec[];
+}
+
+/** A statistic within this fraction of its threshold, without crossing it, is a near miss. */
+export const NEAR_MISS_FRACTION = 0.1;
+
+interface TurnState {
+  turn: number;
+  /** Created lazily at the turn's first round (the tier reads that round's model); null after a clear. */
+  detectors: RoundDetector[] | null;
+  ladders: TurnLadders;
+}
+
+interface SessionState {
+  ledger: SessionLedger;
+  isSubagent: boolean;
+  turn: TurnState | null;
+  /** `scope: replay`: one tool-batch detector walked across the whole session. */
+  replayToolBatch: (RoundDetector & { breakRun(): void }) | null;
+  clear: ClearPoint | undefined;
+  cleared: boolean;
+}
+
+const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+
+export class LedgerBuilder implements TranscriptSink {
+  private readonly order: SessionLedger[] = [];
+  private readonly live = new Map<string, SessionState>();
+  private readonly settings: LadderSettings;
+  private readonly policy: PolicyResolver;
+  private readonly clearPoints: Map<string, ClearPoint>;
+  private readonly replay: boolean;
+  private readonly scaled = new Map<number, ConfigValues>();
+  private readonly warn: (m: string) => void;
+  private readonly specs: readonly ConfigKeySpec[];
+
+  constructor(private readonly options: LedgerBuilderOptions) {
+    const seen = new Set<string>();
+    // Config warnings are about the configuration, not a session: say each once.
+    this.warn = (m) => {
+      if (seen.has(m)) return;
+      seen.add(m);
+      options.onWarning?.(m);
+    };
+    const values = options.config;
+    this.settings = readLadderSettings(values, this.warn);
+    this.policy = new PolicyResolver(values, this.warn);
+    this.clearPoints = parseClearDetection(readList(values, 'ladder.clear_detection', this.warn), this.warn);
+    this.replay = values['scope'] === 'replay';
+    this.specs = options.specs ?? CONFIG_KEYS;
+  }
+
+  session(info: SessionInfo): void {
+    const ledger: SessionLedger = {
+      id: info.id,
+      path: info.path,
+      format: info.format,
+      parent: info.parent,
+      model: null,
+      turns: 0,
+      rounds: 0,
+      tool_calls: 0,
+      entries: [],
+      outcome: { enforce: { steers: 0, stops: [] } },
+    };
+    if (this.options.verbose) ledger.verdicts = [];
+    this.order.push(ledger);
+    this.live.set(info.id, {
+      ledger,
+      isSubagent: info.parent !== null,
+      turn: null,
+      replayToolBatch: null,
+      clear: this.clearPoints.get(info.id),
+      cleared: false,
+    });
+  }
+
+  turn(sessionId: string, turn: number, _line: number | null = null): void {
+    const s = this.state(sessionId);
+    if (!s) return;
+    s.ledger.turns = Math.max(s.ledger.turns, turn);
+    // Turn-owned state ends with its turn: drop it now rather than at the next round.
+    if (s.turn && s.turn.turn !== turn) s.turn = null;
+    // "A user turn ends a run explicitly": the replaying proxy has to be told (seed 000, break_run).
+    s.replayToolBatch?.breakRun();
+  }
+
+  round(sessionId: string, round: Round): void {
+    const s = this.state(sessionId);
+    if (!s) return;
+    const ledger = s.ledger;
+    ledger.rounds += 1;
+    ledger.turns = Math.max(ledger.turns, round.turn);
+    ledger.tool_calls += round.calls.length;
+    if (ledger.model === null && round.model) ledger.model = round.model;
+
+    if (!s.turn || s.turn.turn !== round.turn) {
+      s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings) };
+    }
+    const t = s.turn;
+
+    if (!s.cleared && clearedAt(s.clear, round.turn, round.index)) {
+      // The escape hatch: detection stops at once and the detector state is dropped with it.
+      s.cleared = true;
+      t.detectors = null;
+      s.replayToolBatch = null;
+    }
+    if (s.cleared) {
+      this.verdict(ledger, round, 'none', t.ladders.enforce.stopped, []);
+      return;
+    }
+
+    t.detectors ??= this.createDetectors(s, round.model ?? ledger.model);
+
+    const findings: Finding[] = [];
+    const measurements: Measurement[] = [];
+    for (const detector of t.detectors) {
+      const obs = detector.observe(round);
+      findings.push(...obs.findings);
+      if (this.options.verbose) measurements.push(...obs.measurements);
+    }
+
+    const afterStop = t.ladders.enforce.stopped;
+    // Off: nothing runs, so its ladder is never fed; its column is `none` by construction.
+    const telemetry = t.ladders.telemetry.decide(findings);
+    const enforce = t.ladders.enforce.decide(findings);
+
+    let roundLevel: EnforceLevel = 'none';
+    findings.forEach((finding, i) => {
+      const d = enforce[i]!;
+      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d));
+      if (RANK[d.level] > RANK[roundLevel]) roundLevel = d.level;
+      if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
+      if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
+    });
+    this.verdict(ledger, round, roundLevel, afterStop, measurements);
+  }
+
+  end(sessionId: string): void {
+    const s = this.state(sessionId);
+    if (!s) return;
+    // Nothing more can arrive: release the detectors' windows now.
+    s.turn = null;
+    s.replayToolBatch = null;
+    this.live.delete(sessionId);
+  }
+
+  /** Every session's ledger, in the order the sessions were announced. */
+  sessions(): SessionLedger[] {
+    return [...this.order];
+  }
+
+  private state(sessionId: string): SessionState | undefined {
+    const s = this.live.get(sessionId);
+    if (!s) this.warn(`ledger: event for unknown or ended session ${sessionId}; ignored`);
+    return s;
+  }
+
+  /** Fresh detectors from the tier-scaled config, in feeding order: tool batch, cycle, output, thinking. */
+  private createDetectors(s: SessionState, model: string | null): RoundDetector[] {
+    const tier = this.policy.tierFor(model, s.isSubagent);
+    let values = this.scaled.get(tier.scale);
+    if (!values) {
+      values = applyTier(this.options.config, this.specs, tier.scale);
+      this.scaled.set(tier.scale, values);
+    }
+    const f = this.options.factories;
+    let toolBatch: RoundDetector;
+    if (this.replay) {
+      s.replayToolBatch ??= f.toolBatch(values);
+      toolBatch = s.replayToolBatch;
+    } else {
+      toolBatch = f.toolBatch(values);
+    }
+    return [toolBatch, f.toolCycle(values), f.output(values), f.thinking(values)];
+  }
+
+  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision): LedgerEntry {
+    const entry: LedgerEntry = {
+      turn: round.turn,
+      round: round.index,
+      line: round.line,
+      detector: finding.detector,
+      kind: finding.kind,
+      confidence: finding.confidence,
+      strike: finding.strike,
+      evidence: finding.evidence,
+      intervention: {
+        off: 'none',
+        telemetry: telemetry.level === 'noted' ? 'noted' : 'none',
+        enforce: enforce.level,
+      },
+      after_stop: enforce.afterStop,
+    };
+    if (enforce.reminder) entry.reminder = enforce.reminder;
+    if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
+    // The builder installs no judge, so the verdict is Indeterminate; a judge port plugging in
+    // here needs JudgeConsultation.verdict widened first.
+    if (enforce.judge) entry.judge = { within_budget: enforce.judge.within_budget, verdict: 'indeterminate' };
+    if (this.options.explain) entry.explain = finding.crossed;
+    if (this.options.excerpts) entry.excerpts = boundedExcerpts(finding.excerpts);
+    return entry;
+  }
+
+  private verdict(
+    ledger: SessionLedger,
+    round: Round,
+    enforce: EnforceLevel,
+    afterStop: boolean,
+    measurements: readonly Measurement[],
+  ): void {
+    if (!ledger.verdicts) return;
+    const v: RoundVerdict = {
+      turn: round.turn,
+      round: round.index,
+      line: round.line,
+      enforce,
+      after_stop: afterStop,
+      near_misses: measurements.filter(isNearMiss),
+    };
+    ledger.verdicts.push(v);
+  }
+}
+
+/** Did not fire, and within NEAR_MISS_FRACTION of its threshold. */
+export function isNearMiss(m: Measurement): boolean {
+  const margin = Math.abs(m.threshold) * NEAR_MISS_FRACTION;
+  if (m.direction === 'above') return m.value < m.threshold && m.value >= m.threshold - margin;
+  return m.value > m.threshold && m.value <= m.threshold + margin;
+}

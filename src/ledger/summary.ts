@@ -1,0 +1,46 @@
+// The report around the sessions: SPEC's `loopledger/1` envelope and its summary counts.
+
+import type { ConfigValues } from '../config/spec.js';
+import type { InputSummary, LedgerReport, LedgerSummary, SessionLedger } from './types.js';
+
+export interface ReportParts {
+  version: string;
+  /** The effective flat configuration (dotted key → value). */
+  config: ConfigValues;
+  inputs: readonly InputSummary[];
+  sessions: readonly SessionLedger[];
+}
+
+export function summarize(inputs: readonly InputSummary[], sessions: readonly SessionLedger[]): LedgerSummary {
+  let rounds = 0;
+  let entries = 0;
+  let stopped = 0;
+  let steered = 0;
+  for (const s of sessions) {
+    rounds += s.rounds;
+    entries += s.entries.length;
+    if (s.outcome.enforce.stops.length > 0) stopped += 1;
+    if (s.outcome.enforce.steers > 0) steered += 1;
+  }
+  return {
+    sessions: sessions.length,
+    rounds,
+    entries,
+    skipped_lines: inputs.reduce((n, i) => n + i.skipped.length, 0),
+    enforce: { sessions_stopped: stopped, sessions_steered: steered },
+  };
+}
+
+export function assembleReport(parts: ReportParts): LedgerReport {
+  // Keys sorted so the JSON is byte-for-byte stable however the config was assembled.
+  const config: Record<string, unknown> = {};
+  for (const key of Object.keys(parts.config).sort()) config[key] = parts.config[key];
+  return {
+    schema: 'loopledger/1',
+    tool: { name: 'loopledger', version: parts.version },
+    config,
+    inputs: [...parts.inputs],
+    sessions: [...parts.sessions],
+    summary: summarize(parts.inputs, parts.sessions),
+  };
+}

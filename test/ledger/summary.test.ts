@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { assembleReport } from '../../src/ledger/summary.js';
+import type { InputSummary } from '../../src/ledger/types.js';
+import { build, fakeDetectors, repeatingOutput, same } from './fakes.js';
+
+describe('assembleReport', () => {
+  it('wraps sessions in the loopledger/1 envelope with summary counts', () => {
+    const stopped = build(fakeDetectors({ output: repeatingOutput() }), [same(6)]).ledger;
+    const steered = { ...build(fakeDetectors({ output: repeatingOutput() }), [same(2)]).ledger, id: 's2' };
+    const quiet = { ...build(fakeDetectors(), [same(3)]).ledger, id: 's3' };
+    const inputs: InputSummary[] = [
+      { path: 'a.jsonl', format: 'canonical', sessions: 3, lines: 12, skipped: [{ line: 4, reason: 'malformed JSON' }, { line: 9, reason: 'truncated' }] },
+    ];
+    const report = assembleReport({ version: '1.2.3', config: { 'z.key': 1, mode: 'telemetry' }, inputs, sessions: [stopped, steered, quiet] });
+    expect(report.schema).toBe('loopledger/1');
+    expect(report.tool).toEqual({ name: 'loopledger', version: '1.2.3' });
+    expect(Object.keys(report.config)).toEqual(['mode', 'z.key']);
+    expect(report.summary).toEqual({
+      sessions: 3,
+      rounds: 11,
+      entries: stopped.entries.length + steered.entries.length,
+      skipped_lines: 2,
+      enforce: { sessions_stopped: 1, sessions_steered: 2 },
+    });
+    expect(report.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
+  });
+
+  it('an empty run is a valid report', () => {
+    const report = assembleReport({ version: '0', config: {}, inputs: [], sessions: [] });
+    expect(report.summary).toEqual({ sessions: 0, rounds: 0, entries: 0, skipped_lines: 0, enforce: { sessions_stopped: 0, sessions_steered: 0 } });
+  });
+});
