@@ -211,7 +211,7 @@ function startLines(source: LineSource, onLine: LineHandler, options: LineOption
     resolveDone(stats());
   });
   input.on('error', (err) => fail(describeReadError(err)));
-  gate.on('error', (err) => fail(err instanceof ReadFailure ? err : describeReadError(err)));
+  gate.on('error', (err) => fail(describeReadError(err)));
   rl.on('error', (err) => fail(describeReadError(err)));
   input.pipe(gate);
 
@@ -239,6 +239,8 @@ function isBlank(text: string): boolean {
 }
 
 function describeReadError(err: unknown): ReadFailure {
+  // readline re-emits its input's errors, so a refusal from the gate can arrive this way too.
+  if (err instanceof ReadFailure) return err;
   const e = err as NodeJS.ErrnoException;
   const byCode: Record<string, string> = {
     ENOENT: 'no such file',
