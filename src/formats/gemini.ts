@@ -128,7 +128,10 @@ class GeminiParser implements RecordParser {
     if (!p) return;
     this.pending = null;
     this.released.add(p.id);
-    readMessage(this.current(), p.record, p.line, this.calls);
+    const sb = this.current();
+    readMessage(sb, p.record, p.line, this.calls);
+    // The message carries its own results and is final now: nothing can still answer it.
+    sb.flush();
   }
 
   private current(): SessionBuilder {
@@ -178,26 +181,37 @@ class GeminiParser implements RecordParser {
 }
 
 /**
- * Call ids of the open round in order, so a response without an id (or with one the call
- * lacked) still finds its call: by id, else the first unanswered call of that name.
+ * The calls of the open round in order, so a response without an id (or with one the call
+ * lacked) still finds its call: by id, else the first unanswered call of that name. The
+ * builder matches id-less answers by position, so those are handed over in call order once
+ * every id-less call has its answer (a missing one leaves the batch unknown either way).
  */
 class CallBook {
-  private calls: { id: string | null; name: string; answered: boolean }[] = [];
+  private calls: { id: string | null; name: string; answer: ToolAnswer | null }[] = [];
+  private delivered = false;
 
   reset(): void {
     this.calls = [];
+    this.delivered = false;
   }
 
   add(id: string | null, name: string): void {
-    this.calls.push({ id, name, answered: false });
+    this.calls.push({ id, name, answer: null });
   }
 
   answer(sb: SessionBuilder, id: string | null, name: string | null, answer: ToolAnswer): void {
-    let call = id !== null ? this.calls.find((c) => !c.answered && c.id === id) : undefined;
-    call ??= this.calls.find((c) => !c.answered && (name === null || c.name === name));
+    let call = id !== null ? this.calls.find((c) => !c.answer && c.id === id) : undefined;
+    call ??= this.calls.find((c) => !c.answer && (name === null || c.name === name));
     if (!call) return;
-    call.answered = true;
-    sb.answer(call.id, answer);
+    call.answer = answer;
+    if (call.id !== null) {
+      sb.answer(call.id, answer);
+      return;
+    }
+    const idless = this.calls.filter((c) => c.id === null);
+    if (this.delivered || !idless.every((c) => c.answer)) return;
+    this.delivered = true;
+    for (const c of idless) sb.answer(null, c.answer!);
   }
 }
 

@@ -1,0 +1,52 @@
+// Every bundled fixture is detected as the format of its folder, whoever wrote it: the
+// adapters here must not claim Claude Code or Codex files, nor each other's.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ADAPTERS, detectFormat } from '../../src/formats/index.js';
+import type { Probe } from '../../src/formats/types.js';
+
+const fixturesDir = path.resolve(__dirname, '../../fixtures');
+
+function walk(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : /\.jsonl?$/.test(e.name) ? [p] : [];
+  });
+}
+
+function probeOf(file: string): Probe {
+  const text = fs.readFileSync(file, 'utf8');
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  try {
+    return { mode: 'jsonl', fileName: path.basename(file), records: lines.slice(0, 40).map((l) => JSON.parse(l) as unknown) };
+  } catch {
+    return { mode: 'document', fileName: path.basename(file), value: JSON.parse(text) as unknown };
+  }
+}
+
+const names = new Set(ADAPTERS.map((a) => a.name));
+const files = walk(fixturesDir).filter((f) => names.has(path.relative(fixturesDir, f).split(path.sep)[0] as never));
+
+describe('detection across all bundled fixtures', () => {
+  it('finds fixtures of the five message-list formats', () => {
+    const formats = new Set(files.map((f) => path.relative(fixturesDir, f).split(path.sep)[0]));
+    for (const f of ['openai', 'anthropic', 'gemini', 'chatgpt', 'canonical']) expect(formats).toContain(f);
+  });
+
+  for (const file of files) {
+    const expected = path.relative(fixturesDir, file).split(path.sep)[0]!;
+    it(`${path.relative(fixturesDir, file)} → ${expected}`, () => {
+      const probe = probeOf(file);
+      expect(detectFormat(probe)?.name).toBe(expected);
+      const mine = ['openai', 'anthropic', 'gemini', 'chatgpt', 'canonical'];
+      // A format this file is not scores strictly below the right one, and mine score 0 on
+      // other helpers' formats.
+      for (const a of ADAPTERS) {
+        if (a.name === expected) continue;
+        if (mine.includes(a.name) && !mine.includes(expected)) expect(a.detect(probe), a.name).toBe(0);
+      }
+    });
+  }
+});
