@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
 import { CONFIG_KEYS, defaultConfigValues } from '../../src/config/registry.js';
 import { clearedAt, parseClearDetection } from '../../src/ladder/clear.js';
 import { LADDER_KEYS, parseCycleLevel, parseMode, readLadderSettings } from '../../src/ladder/config.js';
@@ -16,6 +17,22 @@ describe('mode', () => {
     expect(parseMode('Enforce')).toBe('enforce');
     expect(parseMode(' telemetry ')).toBe('telemetry');
     expect(parseMode(undefined)).toBe('telemetry');
+  });
+
+  it('through the config loader, an unknown mode degrades to telemetry with a warning', async () => {
+    const loaded = await loadConfig({ sets: ['mode=autopilot'] });
+    expect(loaded.values['mode']).toBe('telemetry');
+    expect(loaded.warnings.join('\n')).toContain('autopilot');
+    expect((await loadConfig({ sets: ['mode=Enforce'] })).values['mode']).toBe('enforce');
+  });
+
+  it('the ladder keys round-trip through --set', async () => {
+    const loaded = await loadConfig({
+      sets: ['ladder.clear_detection=s1@2,s2@1.3', 'policy.scale=none', 'policy.model_capability=weak', 'judge.max_verdicts_per_turn=0'],
+    });
+    expect(loaded.values['ladder.clear_detection']).toEqual(['s1@2', 's2@1.3']);
+    expect(loaded.values['policy.scale']).toBeNull();
+    expect(readLadderSettings(loaded.values).judge.maxVerdictsPerTurn).toBe(0);
   });
 
   it('the mode key declares the telemetry default and fallback for the loader', () => {

@@ -118,7 +118,7 @@ export function replay(builder: LedgerBuilder, turns: RoundSpec[][], info: Sessi
 }
 
 export function build(
-  fakes: Fakes,
+  fakes: Pick<Fakes, 'factories'>,
   turns: RoundSpec[][],
   config: ConfigValues = {},
   extra: Partial<LedgerBuilderOptions> = {},
