@@ -1,0 +1,72 @@
+// `--labels FILE`: ground truth for a sweep, written by the person calibrating.
+// { "<session id or file name>": "loop" | "clean" | { "label": "loop", "turn": 3 } }
+// A label file is typed by hand, so anything it cannot mean is an error naming the entry, not a
+// guess: a silently dropped label would shift precision and recall without anyone noticing.
+
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '../errors.js';
+
+export type LabelKind = 'loop' | 'clean';
+
+export interface Label {
+  label: LabelKind;
+  /** For a loop: the 1-based turn where it starts; a stop before it does not count as detecting it. */
+  turn: number | null;
+}
+
+export type Labels = ReadonlyMap<string, Label>;
+
+export async function loadLabels(file: string): Promise<Labels> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read labels file ${file}: ${(e as Error).message}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`labels file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  return parseLabels(raw, file);
+}
+
+/** Validate an already-parsed labels object; `name` is what errors call it. */
+export function parseLabels(raw: unknown, name = 'labels'): Labels {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(`labels file ${name} must hold a JSON object: { "<session id or file name>": "loop" | "clean" }`);
+  }
+  const labels = new Map<string, Label>();
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === '$schema' || key === '$comment') continue;
+    labels.set(key, parseOne(key, value, name));
+  }
+  return labels;
+}
+
+function kindOf(value: unknown): LabelKind | null {
+  if (typeof value !== 'string') return null;
+  const v = value.trim().toLowerCase();
+  return v === 'loop' || v === 'clean' ? v : null;
+}
+
+function parseOne(key: string, value: unknown, name: string): Label {
+  const where = `labels file ${name}: ${JSON.stringify(key)}`;
+  const direct = kindOf(value);
+  if (direct) return { label: direct, turn: null };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`${where}: expected "loop", "clean" or { "label": "loop", "turn": N }`);
+  }
+  const obj = value as Record<string, unknown>;
+  const label = kindOf(obj['label']);
+  if (!label) throw new ConfigError(`${where}: "label" must be "loop" or "clean"`);
+  const turn = obj['turn'];
+  if (turn === undefined || turn === null) return { label, turn: null };
+  if (typeof turn !== 'number' || !Number.isInteger(turn) || turn < 1) {
+    throw new ConfigError(`${where}: "turn" must be a whole number of at least 1 (turns are 1-based)`);
+  }
+  if (label === 'clean') throw new ConfigError(`${where}: "turn" marks where a loop starts; a clean session has none`);
+  return { label, turn };
+}

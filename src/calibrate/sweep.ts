@@ -1,0 +1,337 @@
+// The sweep: replay the same corpus once per threshold value and count what would have fired,
+// steered and stopped, and, with labels, how well "would have stopped" matches "was a loop".
+//
+// Metric definitions (per grid point, over labeled items only):
+//   TP: a loop label whose sessions were predicted positive (at or after the labeled turn, if any)
+//   FN: a loop label not predicted positive (including one stopped only before its labeled turn)
+//   FP: a clean label predicted positive
+//   TN: a clean label not predicted positive
+//   precision = TP / (TP + FP)   null when nothing labeled was predicted positive
+//   recall    = TP / (TP + FN)   null when there are no labeled loops
+//   FPR       = FP / (FP + TN)   null when there are no labeled clean items
+// Predicted positive: some round reached the `positive` level under enforce (`stop` by default:
+// calibration is about the action that ends a turn; `steer` asks about the softer intervention).
+//
+// Items are labels, not sessions. A label names one session (by id) or one file (every session
+// read from it that has no label of its own, sub-agent threads included); a file is predicted
+// positive when any of its sessions is. So a labeled loop in a parent thread is not counted as
+// missed just because its sub-agent was clean. Unlabeled sessions appear in the counts only.
+
+import type { ConfigValues } from '../config/spec.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { EnforceLevel, SessionLedger } from '../ledger/types.js';
+import type { Label, Labels } from './labels.js';
+import { gridPoints, type SweepParam } from './param.js';
+
+export type PositiveLevel = 'noted' | 'steer' | 'stop';
+
+export interface SweepOptions {
+  params: readonly SweepParam[];
+  /** The effective configuration the swept keys are laid over. */
+  baseValues: ConfigValues;
+  /** Replays the corpus under one configuration (the real pipeline, or a fake in tests). */
+  analyze: (values: ConfigValues) => Promise<SessionLedger[]>;
+  labels?: Labels | null;
+  /** The bound for the recommendation; without it no value is recommended. */
+  maxFpr?: number | null;
+  /** What counts as predicting a loop; default `stop`. */
+  positive?: PositiveLevel;
+  /** After each point: progress for long sweeps. */
+  onPoint?: (done: number, total: number) => void;
+}
+
+/** Sessions and distinct rounds. */
+export interface SweepCount {
+  sessions: number;
+  rounds: number;
+}
+
+export interface SweepMetrics {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+  precision: number | null;
+  recall: number | null;
+  fpr: number | null;
+  /** Sessions no label matched: counted above, excluded here. */
+  unlabeled_sessions: number;
+}
+
+export interface SweepPoint {
+  /** The swept keys' values at this point. */
+  values: Record<string, number | null>;
+  sessions: number;
+  rounds: number;
+  /** Any entry at all (what telemetry would have logged). */
+  fired: SweepCount;
+  /** Rounds whose strongest enforce intervention is a steer. */
+  steered: SweepCount;
+  /** Rounds whose strongest enforce intervention is a stop. */
+  stopped: SweepCount;
+  /** Ids of the sessions predicted positive: diff two points to see which sessions flip. */
+  positive_sessions: string[];
+  metrics: SweepMetrics | null;
+}
+
+export interface SweepLabelSummary {
+  /** Labels that matched at least one session. */
+  loop: number;
+  clean: number;
+  /** Label keys that matched no session (typo, or a file outside the inputs). */
+  unmatched: string[];
+}
+
+export interface SweepRecommendation {
+  index: number;
+  values: Record<string, number | null>;
+  precision: number | null;
+  recall: number | null;
+  fpr: number | null;
+}
+
+export interface SweepResult {
+  params: SweepParam[];
+  positive: PositiveLevel;
+  max_fpr: number | null;
+  labels: SweepLabelSummary | null;
+  points: SweepPoint[];
+  /** The value with the best recall among those with FPR ≤ max_fpr; ties go to the most conservative. */
+  recommended: SweepRecommendation | null;
+  /** Why there is no recommendation, when there is none. */
+  note: string | null;
+  warnings: string[];
+}
+
+const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+
+/** `--max-fpr`: a ratio (`0.05`) or a percentage (`5%`). */
+export function parseMaxFpr(text: string): number {
+  const t = text.trim();
+  const pct = t.endsWith('%');
+  const body = pct ? t.slice(0, -1).trim() : t;
+  const n = /^(\d+\.?\d*|\.\d+)$/.test(body) ? Number(body) / (pct ? 100 : 1) : NaN;
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--max-fpr ${JSON.stringify(text)}: expected a rate between 0 and 1 (or 0% to 100%)`);
+  return n;
+}
+
+function basename(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] ?? path;
+}
+
+/** The label key a session answers to: its id first, then its path, then the path's file name. */
+function labelKeyFor(session: SessionLedger, labels: Labels): string | null {
+  if (labels.has(session.id)) return session.id;
+  if (labels.has(session.path)) return session.path;
+  const base = basename(session.path);
+  return labels.has(base) ? base : null;
+}
+
+function ratio(num: number, den: number): number | null {
+  return den === 0 ? null : num / den;
+}
+
+interface SessionTally {
+  firedRounds: number;
+  steeredRounds: number;
+  stoppedRounds: number;
+  /** Turns with a round at or above the positive level. */
+  positiveTurns: number[];
+}
+
+function tallySession(session: SessionLedger, positive: PositiveLevel): SessionTally {
+  const fired = new Set<number>();
+  const level = new Map<number, number>();
+  const positiveTurns = new Set<number>();
+  for (const e of session.entries) {
+    fired.add(e.round);
+    // Rounds after a stop would not have happened under enforce: they intervene in nothing.
+    if (e.after_stop) continue;
+    const r = RANK[e.intervention.enforce] ?? 0;
+    level.set(e.round, Math.max(level.get(e.round) ?? 0, r));
+    if (r >= RANK[positive]) positiveTurns.add(e.turn);
+  }
+  let steeredRounds = 0;
+  let stoppedRounds = 0;
+  for (const r of level.values()) {
+    if (r === RANK.steer) steeredRounds++;
+    else if (r === RANK.stop) stoppedRounds++;
+  }
+  return { firedRounds: fired.size, steeredRounds, stoppedRounds, positiveTurns: [...positiveTurns] };
+}
+
+/** Whether a labeled item was predicted positive, honouring a loop's starting turn. */
+function predicted(label: Label, turns: readonly number[]): boolean {
+  if (label.label === 'loop' && label.turn !== null) return turns.some((t) => t >= (label.turn ?? 1));
+  return turns.length > 0;
+}
+
+export function evaluatePoint(
+  values: Record<string, number | null>,
+  sessions: readonly SessionLedger[],
+  labels: Labels | null,
+  positive: PositiveLevel,
+): SweepPoint {
+  const fired: SweepCount = { sessions: 0, rounds: 0 };
+  const steered: SweepCount = { sessions: 0, rounds: 0 };
+  const stopped: SweepCount = { sessions: 0, rounds: 0 };
+  const positiveSessions: string[] = [];
+  let rounds = 0;
+  // label key → turns (across the item's sessions) that reached the positive level
+  const items = new Map<string, number[]>();
+  let unlabeled = 0;
+
+  for (const s of sessions) {
+    const t = tallySession(s, positive);
+    rounds += s.rounds;
+    if (t.firedRounds > 0) fired.sessions++;
+    if (t.steeredRounds > 0) steered.sessions++;
+    if (t.stoppedRounds > 0) stopped.sessions++;
+    fired.rounds += t.firedRounds;
+    steered.rounds += t.steeredRounds;
+    stopped.rounds += t.stoppedRounds;
+    if (t.positiveTurns.length > 0) positiveSessions.push(s.id);
+    if (labels) {
+      const key = labelKeyFor(s, labels);
+      if (key === null) unlabeled++;
+      else items.set(key, [...(items.get(key) ?? []), ...t.positiveTurns]);
+    }
+  }
+
+  let metrics: SweepMetrics | null = null;
+  if (labels) {
+    let tp = 0;
+    let fp = 0;
+    let tn = 0;
+    let fn = 0;
+    for (const [key, turns] of items) {
+      const label = labels.get(key);
+      if (!label) continue;
+      const hit = predicted(label, turns);
+      if (label.label === 'loop') {
+        if (hit) tp++;
+        else fn++;
+      } else if (hit) fp++;
+      else tn++;
+    }
+    metrics = {
+      tp,
+      fp,
+      tn,
+      fn,
+      precision: ratio(tp, tp + fp),
+      recall: ratio(tp, tp + fn),
+      fpr: ratio(fp, fp + tn),
+      unlabeled_sessions: unlabeled,
+    };
+  }
+
+  return {
+    values,
+    sessions: sessions.length,
+    rounds,
+    fired,
+    steered,
+    stopped,
+    positive_sessions: positiveSessions,
+    metrics,
+  };
+}
+
+function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels): SweepLabelSummary {
+  const matched = new Set<string>();
+  for (const s of sessions) {
+    const key = labelKeyFor(s, labels);
+    if (key !== null) matched.add(key);
+  }
+  let loop = 0;
+  let clean = 0;
+  const unmatched: string[] = [];
+  for (const [key, label] of labels) {
+    if (!matched.has(key)) unmatched.push(key);
+    else if (label.label === 'loop') loop++;
+    else clean++;
+  }
+  return { loop, clean, unmatched: unmatched.sort() };
+}
+
+/**
+ * Best recall among points with FPR ≤ maxFpr. Ties go to the most conservative point: the fewest
+ * labeled items flagged, then the fewest sessions and rounds stopped across the whole corpus,
+ * then the later point (a larger threshold is the more conservative one for every threshold
+ * registered so far, and a sweep runs from small to large).
+ */
+export function recommend(
+  points: readonly SweepPoint[],
+  maxFpr: number | null,
+): { recommended: SweepRecommendation | null; note: string | null } {
+  const labeled = points.filter((p) => p.metrics !== null);
+  if (labeled.length === 0) return { recommended: null, note: 'no labels: pass --labels to measure the false-positive rate' };
+  if (maxFpr === null) return { recommended: null, note: 'pass --max-fpr to get a recommended value' };
+  if (labeled.every((p) => p.metrics?.fpr === null)) {
+    return { recommended: null, note: 'no labeled clean session matched: the false-positive rate cannot be measured' };
+  }
+  let best = -1;
+  const key = (p: SweepPoint): number[] => {
+    const m = p.metrics as SweepMetrics;
+    return [m.recall ?? -1, -(m.tp + m.fp), -p.stopped.sessions, -p.stopped.rounds, -p.steered.rounds];
+  };
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i] as SweepPoint;
+    const fpr = p.metrics?.fpr;
+    if (fpr === null || fpr === undefined || fpr > maxFpr) continue;
+    if (best < 0) {
+      best = i;
+      continue;
+    }
+    const a = key(p);
+    const b = key(points[best] as SweepPoint);
+    let cmp = 0;
+    for (let k = 0; k < a.length && cmp === 0; k++) cmp = Math.sign((a[k] ?? 0) - (b[k] ?? 0));
+    if (cmp >= 0) best = i; // equal keys: the later point
+  }
+  if (best < 0) return { recommended: null, note: `no value keeps the false-positive rate at or under ${maxFpr}` };
+  const p = points[best] as SweepPoint;
+  const m = p.metrics as SweepMetrics;
+  return {
+    recommended: { index: best, values: p.values, precision: m.precision, recall: m.recall, fpr: m.fpr },
+    note: null,
+  };
+}
+
+export async function sweep(options: SweepOptions): Promise<SweepResult> {
+  const positive = options.positive ?? 'stop';
+  if (!(positive in RANK) || positive === ('none' as string)) throw new ConfigError(`unknown positive level ${positive}`);
+  const maxFpr = options.maxFpr ?? null;
+  if (maxFpr !== null && !(maxFpr >= 0 && maxFpr <= 1)) throw new UsageError(`--max-fpr ${maxFpr}: expected a rate between 0 and 1`);
+  const labels = options.labels ?? null;
+  const grid = gridPoints(options.params);
+  const points: SweepPoint[] = [];
+  let labelSummary: SweepLabelSummary | null = null;
+  const warnings: string[] = [];
+
+  // One point at a time: each replay holds a whole corpus's ledgers, and memory must stay bounded.
+  for (const [i, values] of grid.entries()) {
+    const config: ConfigValues = { ...options.baseValues, ...values };
+    const sessions = await options.analyze(config);
+    if (labels && labelSummary === null) {
+      labelSummary = summarizeLabels(sessions, labels);
+      for (const key of labelSummary.unmatched) warnings.push(`label ${JSON.stringify(key)} matched no session`);
+    }
+    points.push(evaluatePoint(values, sessions, labels, positive));
+    options.onPoint?.(i + 1, grid.length);
+  }
+
+  const { recommended, note } = recommend(points, maxFpr);
+  return {
+    params: options.params.map((p) => ({ key: p.key, values: [...p.values] })),
+    positive,
+    max_fpr: maxFpr,
+    labels: labelSummary,
+    points,
+    recommended,
+    note,
+    warnings,
+  };
+}

@@ -1,0 +1,126 @@
+// `loopledger sweep`: one row per value (or grid point) of what would have fired, steered and
+// stopped, with precision, recall and false-positive rate when labels were given.
+
+import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
+import { neutralize, painter, renderTable, type Column } from '../config/text.js';
+
+export interface RenderSweepOptions {
+  format: 'table' | 'json';
+  color: boolean;
+}
+
+function value(v: number | null | undefined): string {
+  return v === null || v === undefined ? 'none' : String(v);
+}
+
+/** Three decimals: an FPR bound of 0.01 must be readable off the table. */
+function rate(v: number | null | undefined): string {
+  return v === null || v === undefined ? '-' : v.toFixed(3);
+}
+
+function pair(c: { sessions: number; rounds: number }): string {
+  return `${c.sessions} / ${c.rounds}`;
+}
+
+function assignment(values: Record<string, number | null>): string {
+  return Object.entries(values)
+    .map(([k, v]) => `${k}=${value(v)}`)
+    .join(' ');
+}
+
+export function renderSweep(result: SweepResult, options: RenderSweepOptions): string {
+  if (options.format === 'json') {
+    return `${JSON.stringify({ schema: 'loopledger/sweep/1', ...result }, null, 2)}\n`;
+  }
+  const paint = painter(options.color);
+  const labeled = result.labels !== null;
+  const keys = result.params.map((p) => p.key);
+  const columns: Column[] = [
+    ...keys.map((k) => ({ header: neutralize(k), align: 'right' as const })),
+    { header: 'FIRED', align: 'right' },
+    { header: 'STEERED', align: 'right' },
+    { header: 'STOPPED', align: 'right' },
+  ];
+  if (labeled) {
+    columns.push(
+      { header: 'TP', align: 'right' },
+      { header: 'FP', align: 'right' },
+      { header: 'TN', align: 'right' },
+      { header: 'FN', align: 'right' },
+      { header: 'PRECISION', align: 'right' },
+      { header: 'RECALL', align: 'right' },
+      { header: 'FPR', align: 'right' },
+    );
+  }
+  columns.push({ header: '' });
+
+  const best = result.recommended?.index ?? -1;
+  const maxFpr = result.max_fpr;
+  const rows = result.points.map((p: SweepPoint, i) => {
+    const row = [...keys.map((k) => value(p.values[k])), pair(p.fired), pair(p.steered), pair(p.stopped)];
+    if (labeled) {
+      const m = p.metrics;
+      row.push(
+        String(m?.tp ?? '-'),
+        String(m?.fp ?? '-'),
+        String(m?.tn ?? '-'),
+        String(m?.fn ?? '-'),
+        rate(m?.precision),
+        rate(m?.recall),
+        rate(m?.fpr),
+      );
+    }
+    row.push(i === best ? '<- recommended' : '');
+    return row;
+  });
+  const fprColumn = labeled ? columns.length - 2 : -1;
+  const sessions = result.points[0]?.sessions ?? 0;
+  const rounds = result.points[0]?.rounds ?? 0;
+
+  const lines: string[] = [];
+  lines.push(
+    `sweep of ${keys.map(neutralize).join(' × ')}: ${result.points.length} point${result.points.length === 1 ? '' : 's'}, ` +
+      `${sessions} session${sessions === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}`,
+  );
+  lines.push(
+    `FIRED, STEERED, STOPPED are sessions / rounds under enforce` +
+      (labeled ? `; a labeled session is predicted a loop when it reaches ${result.positive}` : ''),
+  );
+  lines.push('');
+  let out = `${lines.join('\n')}\n`;
+  out += renderTable(
+    columns,
+    rows,
+    (r, c, text) => {
+      if (r === best) return paint.green.bold(text);
+      if (c === fprColumn && maxFpr !== null) {
+        const fpr = result.points[r]?.metrics?.fpr;
+        if (fpr !== null && fpr !== undefined && fpr > maxFpr) return paint.red(text);
+      }
+      return text;
+    },
+    (h) => paint.bold(h),
+  );
+
+  const tail: string[] = [];
+  if (result.labels) {
+    const unlabeled = result.points[0]?.metrics?.unlabeled_sessions ?? 0;
+    tail.push(
+      `labels: ${result.labels.loop} loop, ${result.labels.clean} clean; ${unlabeled} unlabeled session${unlabeled === 1 ? '' : 's'} counted above but not in the metrics`,
+    );
+    if (result.labels.unmatched.length > 0) {
+      tail.push(`labels that matched no session: ${result.labels.unmatched.map((k) => neutralize(k)).join(', ')}`);
+    }
+  }
+  if (result.recommended) {
+    const r = result.recommended;
+    tail.push(
+      paint.bold(`recommended: ${neutralize(assignment(r.values))}`) +
+        ` (recall ${rate(r.recall)}, FPR ${rate(r.fpr)} <= ${maxFpr}, precision ${rate(r.precision)})`,
+    );
+  } else if (result.note && (labeled || maxFpr !== null)) {
+    tail.push(`no recommendation: ${result.note}`);
+  }
+  if (tail.length > 0) out += `\n${tail.join('\n')}\n`;
+  return out;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { formatConfigValue, renderConfig } from '../../src/commands/config.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { ConfigKeySpec } from '../../src/config/spec.js';
+
+const SPECS: readonly ConfigKeySpec[] = [
+  { key: 'tool_batch.max_strikes', type: 'integer', default: 2, min: 0, reason: 'seed 000: two identical batches are allowed' },
+  { key: 'tool_batch.max_observation_steps', type: 'integer', default: 15, nullable: true, min: 0, reason: 'seed 000: read-only allowance' },
+  { key: 'tool_batch.observation_tools', type: 'list', default: ['snapshot', 'screenshot'], reason: 'seed 000: browser tools' },
+  { key: 'scope', type: 'enum', values: ['turn', 'replay'], default: 'turn', reason: 'per turn' },
+];
+
+describe('renderConfig', () => {
+  it('table: every key with value, default, source and reason; no colour codes when colour is off', async () => {
+    const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_observation_steps=none', 'tool_batch.observation_tools=a,\u001b[31mb'] });
+    const out = renderConfig(loaded, { format: 'table', color: false });
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^KEY\s+VALUE\s+DEFAULT\s+SOURCE\s+REASON$/);
+    expect(out).toMatch(/tool_batch\.max_strikes\s+2\s+2\s+default\s+seed 000: two identical batches are allowed/);
+    expect(out).toMatch(/tool_batch\.max_observation_steps\s+none\s+15\s+set\s+/);
+    expect(out).toMatch(/scope\s+turn\s+turn\s+default\s+per turn/);
+    expect(out).not.toContain('\u001b');
+    expect(out).toContain('\\u001b[31mb');
+    expect(out).toContain('4 keys: 2 default, 0 from the config file, 2 from --set or flags');
+    // columns line up: VALUE starts at the same offset on every row
+    const at = lines[0]?.indexOf('VALUE');
+    expect(lines[1]?.slice(at).startsWith('2 ')).toBe(true);
+  });
+
+  it('table with colour marks the changed values', async () => {
+    const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_strikes=3'] });
+    expect(renderConfig(loaded, { format: 'table', color: true })).toContain('\u001b[');
+  });
+
+  it('json: values, defaults, sources and reasons', async () => {
+    const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_strikes=-1'] });
+    const json = JSON.parse(renderConfig(loaded, { format: 'json', color: true }));
+    expect(json.config).toEqual({
+      'tool_batch.max_strikes': 0,
+      'tool_batch.max_observation_steps': 15,
+      'tool_batch.observation_tools': ['snapshot', 'screenshot'],
+      scope: 'turn',
+    });
+    expect(json.keys[0]).toEqual({ key: 'tool_batch.max_strikes', type: 'integer', value: 0, default: 2, source: 'set', min: 0, reason: 'seed 000: two identical batches are allowed' });
+    expect(json.keys[3].values).toEqual(['turn', 'replay']);
+    expect(json.warnings).toHaveLength(1);
+  });
+
+  it('values print the way --set reads them', () => {
+    expect(formatConfigValue(null)).toBe('none');
+    expect(formatConfigValue([])).toBe('[]');
+    expect(formatConfigValue(['a', 'b'])).toBe('a,b');
+    expect(formatConfigValue(0.85)).toBe('0.85');
+    expect(formatConfigValue(false)).toBe('false');
+  });
+});
