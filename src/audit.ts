@@ -1,8 +1,18 @@
-// The library's front door: paths in, one ledger out. (Placeholder: wired when the pieces land.)
+// The library's front door: paths in, one ledger out. One input line travels
+// read → format adapter → transcript model → detectors → ladder → ledger, file by file.
 
+import { defaultConfigValues } from './config/registry.js';
 import type { ConfigValues } from './config/spec.js';
-import type { LedgerReport, SkippedLine } from './ledger/types.js';
+import { InputError } from './errors.js';
+import { auditInWorkers, defaultJobs } from './jobs.js';
+import { ingestFile } from './formats/ingest.js';
+import { LedgerBuilder } from './ledger/build.js';
+import { DEFAULT_DETECTORS } from './ledger/detectors.js';
+import { assembleReport } from './ledger/summary.js';
+import type { InputSummary, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
+import { discoverInputs } from './read/discover.js';
+import { VERSION } from './version.js';
 
 export interface AuditOptions {
   /** Effective configuration (defaults when omitted). */
@@ -14,11 +24,61 @@ export interface AuditOptions {
   explain?: boolean;
   /** Attach every round's verdict and near misses. */
   verbose?: boolean;
+  /** Files analyzed at once (worker threads); 1 analyzes in this thread. */
+  jobs?: number;
   /** A line was skipped (diagnostics as they happen). */
   onSkip?: (path: string, skipped: SkippedLine) => void;
   onWarning?: (message: string) => void;
 }
 
-export async function audit(_paths: readonly string[], _options: AuditOptions = {}): Promise<LedgerReport> {
-  throw new Error('audit is not wired yet');
+export interface FileLedger {
+  input: InputSummary;
+  sessions: SessionLedger[];
+}
+
+/** Every file the paths name, sorted; missing paths and an empty result are input errors (exit 2). */
+export async function resolveInputs(paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) throw new InputError('no input: name at least one file or directory (or - for stdin)');
+  const { files, errors } = await discoverInputs(paths);
+  if (errors.length > 0) throw new InputError(errors.map((e) => `${e.path}: ${e.message}`).join('\n'));
+  if (files.length === 0) throw new InputError(`no input found: no .jsonl or .json files under ${paths.join(', ')}`);
+  return files;
+}
+
+/** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
+export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
+  const ledger = new LedgerBuilder({
+    config: options.config ?? defaultConfigValues(),
+    factories: DEFAULT_DETECTORS,
+    excerpts: options.excerpts ?? false,
+    explain: options.explain ?? false,
+    verbose: options.verbose ?? false,
+    onWarning: options.onWarning,
+  });
+  const input = await ingestFile(file, ledger, {
+    inputFormat: options.inputFormat ?? 'auto',
+    onSkip: options.onSkip ? (s: SkippedLine) => options.onSkip!(file, s) : undefined,
+  });
+  return { input, sessions: ledger.sessions() };
+}
+
+export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
+  const files = await resolveInputs(paths);
+  const config = options.config ?? defaultConfigValues();
+  const results = await auditFiles(files, { ...options, config });
+  return assembleReport({
+    version: VERSION,
+    config,
+    inputs: results.map((r) => r.input),
+    sessions: results.flatMap((r) => r.sessions),
+  });
+}
+
+/** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */
+export async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
+  const jobs = Math.min(options.jobs ?? defaultJobs(), files.length);
+  if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
+  const results: FileLedger[] = [];
+  for (const file of files) results.push(await auditFile(file, options));
+  return results;
 }

@@ -1,0 +1,290 @@
+// The command line: a thin shell over the library. It owns argument parsing, where output goes,
+// diagnostics on stderr and the exit code; everything else is a library call.
+
+import { writeFile } from 'node:fs/promises';
+import { Command, CommanderError, Option } from 'commander';
+import { audit, type AuditOptions } from './audit.js';
+import { loadConfig, type LoadedConfig } from './config/load.js';
+import { renderConfig } from './commands/config.js';
+import { renderFormats } from './commands/formats.js';
+import { runSweep } from './commands/sweep-run.js';
+import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
+import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
+import { resolveColor } from './report/color.js';
+import { reachedFailOn, renderReport, type ReportFormat } from './report/index.js';
+import { sanitizeText } from './report/sanitize.js';
+import { VERSION } from './version.js';
+
+const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
+const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
+type FailLevel = (typeof FAIL_LEVELS)[number];
+
+/** At most this many skipped-line diagnostics per file on stderr; the JSON keeps them all. */
+const MAX_SKIP_DIAGNOSTICS_PER_FILE = 20;
+
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+const defaultIO = (): CliIO => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
+interface CommonOptions {
+  config?: string;
+  set: string[];
+  scope?: string;
+  profile?: string;
+  modelCapability?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+interface AnalyzeOptions extends CommonOptions {
+  format: ReportFormat;
+  json?: boolean;
+  outputFile?: string;
+  failOn: FailLevel;
+  inputFormat: FormatName | 'auto';
+  strict?: boolean;
+  excerpts?: boolean;
+  explain?: boolean;
+  jobs?: number;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs takes a whole number of at least 1, not ${value}`);
+  return n;
+}
+
+function addConfigOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'configuration file (JSON)')
+    .option('--set <key=value>', 'set one configuration key (repeatable)', collect, [])
+    .addOption(new Option('--scope <scope>', 'detector state per user turn, or one tool-batch detector across the replayed conversation').choices(['turn', 'replay']))
+    .option('--profile <profile>', 'policy profile for threshold scaling')
+    .addOption(new Option('--model-capability <capability>', 'model capability tier').choices(['auto', 'strong', 'standard', 'weak']))
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .option('--quiet', 'only sessions with entries; fewer diagnostics')
+    .option('--verbose', "every round's verdict and near misses");
+}
+
+async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
+  const overrides: Record<string, string> = {};
+  if (opts.scope) overrides['scope'] = opts.scope;
+  if (opts.profile) overrides['policy.profile'] = opts.profile;
+  if (opts.modelCapability) overrides['policy.model_capability'] = opts.modelCapability;
+  return loadConfig({ file: opts.config, sets: opts.set, overrides });
+}
+
+function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {
+  return resolveColor({ flag: opts.color, env: io.env, isTTY: toTerminal && io.stdout.isTTY === true });
+}
+
+function warn(io: CliIO, message: string): void {
+  io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
+}
+
+async function writePayload(io: CliIO, payload: string, outputFile: string | undefined): Promise<void> {
+  if (outputFile) {
+    try {
+      await writeFile(outputFile, payload);
+    } catch (e) {
+      throw new LoopledgerError(`cannot write ${outputFile}: ${(e as Error).message}`);
+    }
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    if (io.stdout.write(payload)) resolve();
+    else io.stdout.once('drain', () => resolve());
+  });
+}
+
+async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO): Promise<number> {
+  const format: ReportFormat = opts.json ? 'json' : opts.format;
+  const loaded = await configFrom(opts);
+  for (const w of loaded.warnings) warn(io, w);
+
+  const skipCounts = new Map<string, number>();
+  let malformed = 0;
+  const options: AuditOptions = {
+    config: loaded.values,
+    inputFormat: opts.inputFormat,
+    excerpts: opts.excerpts ?? false,
+    explain: opts.explain ?? false,
+    verbose: opts.verbose ?? false,
+    jobs: opts.jobs,
+    onWarning: (m) => warn(io, m),
+    onSkip: (path, skipped) => {
+      malformed += 1;
+      const n = (skipCounts.get(path) ?? 0) + 1;
+      skipCounts.set(path, n);
+      if (n <= MAX_SKIP_DIAGNOSTICS_PER_FILE) {
+        io.stderr.write(`${sanitizeText(path)}:${skipped.line ?? '-'}: ${sanitizeText(skipped.reason)}\n`);
+      }
+    },
+  };
+  const report = await audit(paths, options);
+  for (const [path, n] of skipCounts) {
+    if (n > MAX_SKIP_DIAGNOSTICS_PER_FILE) {
+      warn(io, `${path}: ${n - MAX_SKIP_DIAGNOSTICS_PER_FILE} more skipped lines (all are listed in --format json)`);
+    }
+  }
+  let unreadable = 0;
+  for (const input of report.inputs) {
+    if (input.error) {
+      unreadable += 1;
+      warn(io, `${input.path}: ${input.error}`);
+    }
+  }
+
+  const payload = await renderReport(report, format, {
+    color: colorFor(opts, io, !opts.outputFile),
+    width: io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120,
+    verbose: opts.verbose ?? false,
+    quiet: opts.quiet ?? false,
+    explain: opts.explain ?? false,
+    excerpts: opts.excerpts ?? false,
+    failOn: opts.failOn,
+    mode: modeOf(loaded),
+  });
+  await writePayload(io, payload, opts.outputFile);
+
+  if (opts.strict && (malformed > 0 || unreadable > 0)) {
+    warn(io, `--strict: ${malformed} malformed line(s), ${unreadable} unreadable input(s)`);
+    return EXIT_USAGE;
+  }
+  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
+  if (failing.length > 0) {
+    if (!opts.quiet) warn(io, `${failing.length} session(s) reached --fail-on ${opts.failOn} under enforce`);
+    return EXIT_FAIL_ON;
+  }
+  return EXIT_OK;
+}
+
+function modeOf(loaded: LoadedConfig): 'off' | 'telemetry' | 'enforce' {
+  const mode = loaded.values['mode'];
+  return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
+}
+
+export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+  const program = new Command('loopledger');
+  program
+    .description(
+      'Audit recorded AI-agent sessions for loops: replay every round through the tool-batch, output and ' +
+        'thinking detectors and print a ledger of what Off, Telemetry and Enforce would have done.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run loopledger --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+
+  const analyze = program
+    .command('analyze', { isDefault: true })
+    .description('print the ledger of the transcripts under <paths> (files, directories, - for stdin)')
+    .argument('[paths...]', 'transcript files or directories; - reads stdin')
+    .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('--output-file <path>', 'write the payload to a file')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
+    .option('--strict', 'malformed input is an error (exit 2)')
+    .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
+    .option('--explain', 'show the statistics and threshold behind each entry')
+    .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt);
+  addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
+    setExit(await runAnalyze(paths, opts, io));
+  });
+
+  const sweep = program
+    .command('sweep')
+    .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
+    .argument('<paths...>', 'transcript files or directories')
+    .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
+    .option('--labels <file>', 'JSON: session id or file name → loop | clean')
+    .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .option('--json', 'same as --format json')
+    .option('--output-file <path>', 'write the payload to a file')
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
+    .option('--jobs <n>', 'files analyzed at once', positiveInt);
+  addConfigOptions(sweep).action(async (paths: string[], opts: CommonOptions & Record<string, unknown>) => {
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    const payload = await runSweep(paths, {
+      loaded,
+      params: opts['param'] as string[],
+      labels: opts['labels'] as string | undefined,
+      maxFpr: opts['maxFpr'] as string | undefined,
+      format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json'),
+      color: colorFor(opts, io, !opts['outputFile']),
+      inputFormat: opts['inputFormat'] as FormatName | 'auto',
+      onWarning: (m) => warn(io, m),
+    });
+    await writePayload(io, payload, opts['outputFile'] as string | undefined);
+    setExit(EXIT_OK);
+  });
+
+  const config = program
+    .command('config')
+    .description('the effective configuration: every key, its value, its default and where the value came from')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .option('--json', 'same as --format json');
+  addConfigOptions(config).action(async (opts: CommonOptions & { format: 'table' | 'json'; json?: boolean }) => {
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    await writePayload(io, renderConfig(loaded, { format: opts.json ? 'json' : opts.format, color: colorFor(opts, io, true) }), undefined);
+    setExit(EXIT_OK);
+  });
+
+  program
+    .command('formats')
+    .description('the supported input formats and how each is detected')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .option('--json', 'same as --format json')
+    .action(async (opts: { format: 'table' | 'json'; json?: boolean }) => {
+      await writePayload(io, renderFormats(opts.json ? 'json' : opts.format), undefined);
+      setExit(EXIT_OK);
+    });
+
+  return program;
+}
+
+/** Run the CLI; resolves to the exit code. Never throws and never prints a stack trace. */
+export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
+  let exitCode = EXIT_OK;
+  const onPipeError = (e: NodeJS.ErrnoException) => {
+    // `loopledger … | head` closes the pipe early: that is the reader's choice, not an error.
+    if (e.code === 'EPIPE') process.exit(exitCode);
+  };
+  io.stdout.on('error', onPipeError);
+  try {
+    await buildProgram(io, (code) => (exitCode = code)).parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version exit 0; every usage error is 2 (commander's own default is 1).
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
+      return EXIT_USAGE;
+    }
+    if (e instanceof LoopledgerError) {
+      io.stderr.write(`loopledger: ${sanitizeText(e.message)}\n`);
+      return e.exitCode;
+    }
+    const err = e as Error;
+    io.stderr.write(`loopledger: internal error: ${sanitizeText(err?.message ?? String(e))}\n`);
+    return EXIT_USAGE;
+  } finally {
+    io.stdout.off('error', onPipeError);
+  }
+}

@@ -1,0 +1,47 @@
+// `loopledger sweep`: read the corpus once, then replay it through the real ledger per value.
+
+import { resolveInputs } from '../audit.js';
+import { loadLabels } from '../calibrate/labels.js';
+import { parseParams } from '../calibrate/param.js';
+import { parseMaxFpr, sweep } from '../calibrate/sweep.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { ConfigValues } from '../config/spec.js';
+import { recordFile, replay, type RecordedFile } from '../corpus.js';
+import { LedgerBuilder } from '../ledger/build.js';
+import { DEFAULT_DETECTORS } from '../ledger/detectors.js';
+import type { SessionLedger } from '../ledger/types.js';
+import type { FormatName } from '../model/transcript.js';
+import { renderSweep } from './sweep.js';
+
+export interface SweepRunOptions {
+  loaded: LoadedConfig;
+  params: readonly string[];
+  labels?: string;
+  maxFpr?: string;
+  format: 'table' | 'json';
+  color: boolean;
+  inputFormat: FormatName | 'auto';
+  onWarning: (message: string) => void;
+}
+
+export async function runSweep(paths: readonly string[], options: SweepRunOptions): Promise<string> {
+  const params = parseParams(options.params);
+  const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : null;
+  const labels = options.labels ? await loadLabels(options.labels) : null;
+  const files = await resolveInputs(paths);
+  const corpus: RecordedFile[] = [];
+  for (const file of files) {
+    const recorded = await recordFile(file, { inputFormat: options.inputFormat });
+    if (recorded.input.error) options.onWarning(`${recorded.input.path}: ${recorded.input.error}`);
+    corpus.push(recorded);
+  }
+  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
+    corpus.flatMap((file) => {
+      const ledger = new LedgerBuilder({ config: values, factories: DEFAULT_DETECTORS });
+      replay(file, ledger);
+      return ledger.sessions();
+    });
+  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, maxFpr });
+  for (const w of result.warnings) options.onWarning(w);
+  return renderSweep(result, { format: options.format, color: options.color });
+}

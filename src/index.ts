@@ -1,0 +1,18 @@
+// The importable library: everything the CLI does is available here, without the CLI.
+
+export { audit, auditFile, resolveInputs, type AuditOptions, type FileLedger } from './audit.js';
+export { loadConfig } from './config/load.js';
+export { CONFIG_KEYS, defaultConfigValues } from './config/registry.js';
+export type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './config/spec.js';
+export type { DetectorName, Evidence, Finding, Measurement, RoundDetector, RoundObservation, Strike } from './detect/types.js';
+export { ConfigError, InputError, LoopledgerError, UsageError } from './errors.js';
+export { ADAPTERS, adapterFor, detectFormat } from './formats/index.js';
+export { ingestFile } from './formats/ingest.js';
+export type { AdapterContext, FormatAdapter, Probe, RecordParser } from './formats/types.js';
+export { LedgerBuilder } from './ledger/build.js';
+export type * from './ledger/types.js';
+export { SessionBuilder, TranscriptBuilder } from './model/builder.js';
+export type * from './model/transcript.js';
+export { FORMAT_NAMES } from './model/transcript.js';
+export { reachedFailOn, renderReport, type ReportFormat, type ReportOptions } from './report/index.js';
+export { VERSION } from './version.js';

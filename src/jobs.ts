@@ -1,0 +1,121 @@
+// Many files at once: each file goes through the whole pipeline in a worker thread, results come
+// back in input order, and each file's diagnostics are released in that same order, so the
+// output is identical whatever the number of jobs.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { AuditOptions, FileLedger } from './audit.js';
+import type { SkippedLine } from './ledger/types.js';
+
+export interface WorkerRequest {
+  file: string;
+  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'jobs'>;
+}
+
+export type WorkerMessage =
+  | { type: 'skip'; path: string; skipped: SkippedLine }
+  | { type: 'warning'; message: string }
+  | { type: 'done'; result: FileLedger }
+  | { type: 'failed'; message: string };
+
+export function defaultJobs(): number {
+  return availableParallelism();
+}
+
+type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };
+
+/**
+ * Analyze `files` with up to `jobs` workers. `runLocal` handles what a worker cannot (stdin) and
+ * is the fallback when a worker fails to start.
+ */
+export async function auditInWorkers(
+  files: readonly string[],
+  jobs: number,
+  options: AuditOptions,
+  runLocal: (file: string, options: AuditOptions) => Promise<FileLedger>,
+): Promise<FileLedger[]> {
+  const results: (FileLedger | undefined)[] = new Array(files.length);
+  const diagnostics: Diagnostic[][] = files.map(() => []);
+  const settled: boolean[] = files.map(() => false);
+  let released = 0;
+  // Diagnostics of file i go out only once files 0..i-1 are done: stderr stays deterministic.
+  const release = () => {
+    while (released < files.length && settled[released]) {
+      for (const d of diagnostics[released]!) {
+        if (d.type === 'skip') options.onSkip?.(d.path, d.skipped);
+        else options.onWarning?.(d.message);
+      }
+      diagnostics[released] = [];
+      released += 1;
+    }
+  };
+  const { onSkip: _s, onWarning: _w, jobs: _j, ...plain } = options;
+  const workerUrl = new URL('./worker.js', import.meta.url);
+
+  let next = 0;
+  const runOne = async (worker: Worker | null, index: number) => {
+    const file = files[index]!;
+    if (worker === null || file === '-') {
+      results[index] = await runLocal(file, {
+        ...plain,
+        onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
+        onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
+      });
+    } else {
+      results[index] = await inWorker(worker, index).catch(() => {
+        // A worker that dies must not lose the file: analyze it here instead.
+        diagnostics[index] = [];
+        return runLocal(file, {
+          ...plain,
+          onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
+          onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
+        });
+      });
+    }
+    settled[index] = true;
+    release();
+  };
+
+  const inWorker = (worker: Worker, index: number) => {
+    const file = files[index]!;
+    {
+      return new Promise<FileLedger>((resolve, reject) => {
+        const onMessage = (m: WorkerMessage) => {
+          if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
+          else {
+            worker.off('message', onMessage);
+            worker.off('error', onError);
+            if (m.type === 'done') resolve(m.result);
+            else reject(new Error(m.message));
+          }
+        };
+        const onError = (e: Error) => {
+          worker.off('message', onMessage);
+          reject(e);
+        };
+        worker.on('message', onMessage);
+        worker.once('error', onError);
+        worker.postMessage({ file, options: plain } satisfies WorkerRequest);
+      });
+    }
+  };
+
+  const lane = async () => {
+    let worker: Worker | null = null;
+    try {
+      worker = new Worker(workerUrl);
+    } catch {
+      worker = null;
+    }
+    try {
+      while (next < files.length) {
+        const index = next++;
+        await runOne(worker, index);
+      }
+    } finally {
+      await worker?.terminate();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, files.length)) }, lane));
+  return results as FileLedger[];
+}
