@@ -42,7 +42,7 @@ function spec(key: string) {
 function integer(values: ConfigValues, key: string): number | null {
   const s = spec(key);
   const v: ConfigValue | undefined = values[key];
-  if (v === null && s.nullable) return null;
+  if (s.nullable && (v === null || (typeof v === 'string' && ['none', 'null'].includes(v.trim().toLowerCase())))) return null;
   if (typeof v !== 'number' || !Number.isFinite(v)) return s.default as number | null;
   let n = Math.floor(v);
   if (s.min !== undefined) n = Math.max(s.min, n);

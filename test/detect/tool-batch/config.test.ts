@@ -34,6 +34,7 @@ describe('tool_batch config', () => {
       'tool_batch.cycle_enforce': 'bogus',
       'tool_batch.cycle_repeats': 'x',
     });
+    expect(readToolBatchConfig({ 'tool_batch.max_observation_steps': 'none' }).maxObservationSteps).toBeNull();
     expect(c).toMatchObject({ maxStrikes: 0, maxObservationSteps: null, costlyTools: ['paid_search'], cycleEnforce: 'noted', cycleRepeats: 3 });
   });
 });
