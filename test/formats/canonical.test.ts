@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,5 +106,22 @@ describe('canonical adapter', () => {
     const { sessions, skipped } = parseWith(canonicalAdapter, text);
     expect(skipped.map((s) => s.line)).toEqual([1]);
     expect(sessions[0]!.rounds[0]!.thinking).toEqual([{ text: null, opaque: true }]);
+  });
+});
+
+describe.skipIf(spawnSync('jq', ['--version']).status !== 0)('the jq conversion in docs/canonical-format.md', () => {
+  it('turns an OpenAI message array into canonical records that read the same as the openai adapter reads it', () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/canonical-format.md'), 'utf8');
+    const program = /```jq\n([\s\S]*?)```/.exec(doc)![1]!;
+    const source = read('openai/looping-leap-day.jsonl');
+    const messages = JSON.stringify(source.trim().split('\n').map((l) => JSON.parse(l) as unknown));
+    const out = spawnSync('jq', ['-c', '--arg', 'id', 'looping-leap-day', program], { input: messages, encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    const converted = parseWith(canonicalAdapter, out.stdout, { path: 'converted.jsonl' });
+    const native = parseWith(openaiAdapter, source, { path: 'looping-leap-day.jsonl' });
+    const strip = (rounds: Round[]) => rounds.map(({ line: _line, ...rest }) => rest);
+    expect(converted.sessions[0]!.info.id).toBe('looping-leap-day');
+    expect(converted.sessions[0]!.turns).toEqual(native.sessions[0]!.turns);
+    expect(strip(converted.sessions[0]!.rounds)).toEqual(strip(native.sessions[0]!.rounds));
   });
 });
