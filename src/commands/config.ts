@@ -17,6 +17,29 @@ export function formatConfigValue(value: ConfigValue): string {
   return String(value);
 }
 
+/**
+ * Long lists (capability patterns) would push every reason off the screen: the table shows the
+ * items that fit and how many more there are; `--format json` has them all.
+ */
+export const MAX_TABLE_VALUE_CHARS = 48;
+
+function cell(value: ConfigValue): string {
+  const full = formatConfigValue(value);
+  if (full.length <= MAX_TABLE_VALUE_CHARS) return full;
+  if (Array.isArray(value)) {
+    let shown = '';
+    let n = 0;
+    for (const item of value) {
+      const next = n === 0 ? item : `${shown},${item}`;
+      if (next.length > MAX_TABLE_VALUE_CHARS - 12 && n > 0) break;
+      shown = next;
+      n++;
+    }
+    if (n < value.length) return `${shown.slice(0, MAX_TABLE_VALUE_CHARS - 12)},… (+${value.length - n})`;
+  }
+  return `${full.slice(0, MAX_TABLE_VALUE_CHARS - 1)}…`;
+}
+
 export function renderConfig(result: LoadedConfig, options: RenderConfigOptions): string {
   const { specs, values, sources } = result;
   // Not `??`: null is a real value (`none`), not a missing one.
@@ -46,8 +69,8 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   const paint = painter(options.color);
   const rows = specs.map((s) => [
     s.key,
-    neutralize(formatConfigValue(valueOf(s.key, s.default))),
-    neutralize(formatConfigValue(s.default)),
+    neutralize(cell(valueOf(s.key, s.default))),
+    neutralize(cell(s.default)),
     sources[s.key] ?? 'default',
     neutralize(s.reason),
   ]);

@@ -46,6 +46,14 @@ describe('renderConfig', () => {
     expect(json.warnings).toHaveLength(1);
   });
 
+  it('table abbreviates long lists and json keeps them whole', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => `pattern-number-${i}`);
+    const loaded = await loadConfig({ specs: SPECS, sets: [`tool_batch.observation_tools=${items.join(',')}`] });
+    const out = renderConfig(loaded, { format: 'table', color: false });
+    expect(out).toMatch(/pattern-number-0,pattern-number-1,… \(\+10\)/);
+    expect(JSON.parse(renderConfig(loaded, { format: 'json', color: false })).config['tool_batch.observation_tools']).toEqual(items);
+  });
+
   it('values print the way --set reads them', () => {
     expect(formatConfigValue(null)).toBe('none');
     expect(formatConfigValue([])).toBe('[]');
