@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { escapeJsonText, sanitize } from '../../src/report/sanitize.js';
+
+// C0 and C1 controls, DEL, bidi controls, line/paragraph separators, lone surrogates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/u;
+const UNSAFE_BUT_NL_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/u;
+
+const nasty = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0x20ff }).map((c) => String.fromCharCode(c)) }),
+  fc.array(fc.constantFrom('\x1b', '[', ']', '0', ';', '\x07', '\x9b', '\u202e', '\r', '\n', '\t', 'a', '\ud800', '\udc00', '\\')).map((a) => a.join('')),
+);
+
+describe('sanitize', () => {
+  it('renders escape sequences and controls as visible escapes', () => {
+    expect(sanitize('\x1b]0;title\x07')).toBe('\\x1b]0;title\\x07');
+    expect(sanitize('\x1b[31mred\x1b[0m')).toBe('\\x1b[31mred\\x1b[0m');
+    expect(sanitize('a\x9b2Jb\x7f')).toBe('a\\x9b2Jb\\x7f');
+    expect(sanitize('\u202eevil\u2066')).toBe('\\u202eevil\\u2066');
+    expect(sanitize('a\r\nb\tc')).toBe('a\\x0d\\x0ab\\x09c');
+    expect(sanitize('a\r\nb\tc', { multiline: true })).toBe('a\\x0d\nb\tc');
+    expect(sanitize('lone \ud800 pair \ud83d\ude00')).toBe('lone \ufffd pair \ud83d\ude00');
+    expect(sanitize('C:\\Users\\x — 日本語 ✓')).toBe('C:\\Users\\x — 日本語 ✓');
+    expect(sanitize(null)).toBe('');
+    expect(sanitize(42)).toBe('42');
+  });
+
+  it('property: never leaves a C0/C1 control, bidi control or lone surrogate', () => {
+    fc.assert(
+      fc.property(nasty, (s) => {
+        expect(sanitize(s)).not.toMatch(UNSAFE);
+        expect(sanitize(s, { multiline: true })).not.toMatch(UNSAFE_BUT_NL_TAB);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('property: leaves safe text alone', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        if (!UNSAFE.test(s)) expect(sanitize(s)).toBe(s);
+      }),
+    );
+  });
+
+  it('property: JSON text re-escaped still parses to the same value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (v, s) => {
+        const doc = { v, s };
+        const text = escapeJsonText(JSON.stringify(doc));
+        expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(doc)));
+      }),
+    );
+  });
+});
