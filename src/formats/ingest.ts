@@ -103,6 +103,7 @@ class Ingestion {
   private builder: TranscriptBuilder | null = null;
   private parser: RecordParser | null = null;
   private format: FormatName | null = null;
+  private lastLine = 0;
 
   constructor(
     private readonly input: string,
@@ -143,11 +144,17 @@ class Ingestion {
       if (err instanceof SinkFailure) throw err.error;
       throw err;
     }
-    if (readError !== null) this.summary.error = readError;
+    if (readError !== null) {
+      this.summary.error = readError;
+      this.summary.lines = this.lastLine;
+    }
+    // Key names and parser snippets come from the file: they must not drive a terminal.
+    if (this.summary.error !== undefined) this.summary.error = neutralize(this.summary.error, 500);
     return this.summary;
   }
 
   private onLine(line: Line): boolean {
+    this.lastLine = line.line;
     if (line.tooLong) {
       const limit = this.options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
       const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : `${limit} characters`;
