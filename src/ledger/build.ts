@@ -4,7 +4,7 @@
 
 import { CONFIG_KEYS } from '../config/registry.js';
 import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
-import type { Finding, Measurement, RoundDetector } from '../detect/types.js';
+import type { Finding, Measurement, RoundDetector, RoundObservation } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
 import { boundedExcerpts } from '../ladder/judge.js';
@@ -55,6 +55,9 @@ interface SessionState {
 }
 
 const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+
+/** Stands in for a detector that failed, for the rest of its turn. */
+const SILENT: RoundDetector = { name: 'output', observe: () => ({ findings: [], measurements: [] }) };
 
 export class LedgerBuilder implements TranscriptSink {
   private readonly order: SessionLedger[] = [];
@@ -147,8 +150,21 @@ export class LedgerBuilder implements TranscriptSink {
 
     const findings: Finding[] = [];
     const measurements: Measurement[] = [];
-    for (const detector of t.detectors) {
-      const obs = detector.observe(round);
+    for (let i = 0; i < t.detectors.length; i++) {
+      const detector = t.detectors[i]!;
+      let obs: RoundObservation;
+      try {
+        obs = detector.observe(round);
+      } catch (e) {
+        // One detector's bug must not cost the other detectors, sessions and files their ledger
+        // ("never crash"); its state is suspect, so it sits out the rest of the turn.
+        this.options.onWarning?.(
+          `${ledger.path}: session ${ledger.id} round ${round.index}: the ${detector.name} detector failed (${(e as Error)?.message ?? String(e)}); it is skipped for the rest of turn ${round.turn}`,
+        );
+        t.detectors.splice(i, 1, SILENT);
+        if (detector === s.replayToolBatch) s.replayToolBatch = null;
+        continue;
+      }
       findings.push(...obs.findings);
       if (this.options.verbose) measurements.push(...obs.measurements);
     }

@@ -32,9 +32,9 @@ export function summarize(inputs: readonly InputSummary[], sessions: readonly Se
 }
 
 export function assembleReport(parts: ReportParts): LedgerReport {
-  // Keys sorted so the JSON is byte-for-byte stable however the config was assembled.
-  const config: Record<string, unknown> = {};
-  for (const key of Object.keys(parts.config).sort()) config[key] = parts.config[key];
+  // Copied in the loader's order (the registry's, so related keys stay together), which is
+  // already deterministic: the loader fills every key in spec order before applying overrides.
+  const config: Record<string, unknown> = { ...parts.config };
   return {
     schema: 'loopledger/1',
     tool: { name: 'loopledger', version: parts.version },

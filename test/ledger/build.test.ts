@@ -231,3 +231,20 @@ describe('LedgerBuilder: counters and options', () => {
     expect(b!.parent).toBe('s1');
   });
 });
+
+describe('LedgerBuilder: robustness', () => {
+  it('a detector that throws is skipped for the rest of its turn with a warning; the others go on', () => {
+    const fakes = fakeDetectors({
+      toolBatch: (r) => {
+        if (r.index === 2) throw new Error('boom');
+        return [];
+      },
+      output: repeatingOutput(),
+    });
+    const { ledger, warnings } = build(fakes, [same(3), same(2)]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('boom');
+    expect(fakes.created.toolBatch.map((d) => d.seen)).toEqual([[1, 2], [4, 5]]);
+    expect(ledger.entries.map((e) => e.round)).toEqual([2, 3, 5]);
+  });
+});
