@@ -319,3 +319,39 @@ describe('suggestKey', () => {
     expect(suggestKey('zzz', keys)).toBeNull();
   });
 });
+
+describe('file forms are equivalent', () => {
+  it('property: flat, nested and wrapped files with the same settings load the same values', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(['tool_batch.max_strikes', 'output.window_chars', 'judge.enabled', 'tool_batch.observation_tools', 'mode']),
+        fc.integer({ min: -5, max: 2_000_000 }),
+        fc.boolean(),
+        fc.array(fc.stringMatching(/^[a-z_]{1,8}$/), { maxLength: 4 }),
+        async (keys, n, b, list) => {
+          const pick = (k: string): unknown =>
+            k === 'judge.enabled' ? b : k === 'tool_batch.observation_tools' ? list : k === 'mode' ? 'Off' : n;
+          const flat: Record<string, unknown> = {};
+          const nested: Record<string, Record<string, unknown> | unknown> = {};
+          for (const k of keys) {
+            flat[k] = pick(k);
+            const [head, tail] = k.includes('.') ? [k.slice(0, k.indexOf('.')), k.slice(k.indexOf('.') + 1)] : [k, null];
+            if (tail === null) nested[head] = pick(k);
+            else nested[head] = { ...((nested[head] as Record<string, unknown>) ?? {}), [tail]: pick(k) };
+          }
+          const results = [];
+          for (const [i, content] of [flat, nested, { loop_detection: nested }, { ai: { loop_detection: flat } }].entries()) {
+            results.push(await loadConfig({ specs: SPECS, file: await file(`eq-${i}.json`, content) }));
+          }
+          for (const r of results.slice(1)) {
+            expect(r.values).toEqual(results[0]?.values);
+            expect(r.sources).toEqual(results[0]?.sources);
+            expect(r.warnings.length).toBe(results[0]?.warnings.length);
+          }
+          for (const k of keys) expect(results[0]?.sources[k]).toBe('file');
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
