@@ -35,6 +35,9 @@ export const DEFAULT_CAPABILITY_PATTERNS: readonly string[] = [
 
 /** `mode`, `ladder.*`, `judge.*` and `policy.*` keys. */
 export const LADDER_KEYS: readonly ConfigKeySpec[] = [
+  // The ledger is a replay, so computing every mode costs one extra column, and showing them side
+  // by side is the product. `mode` therefore does not switch anything off: it names the mode the
+  // user runs under, which reports emphasize (and `--fail-on` reads the enforce column regardless).
   {
     key: 'mode',
     type: 'enum',

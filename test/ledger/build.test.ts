@@ -40,7 +40,7 @@ describe('LedgerBuilder: the three columns', () => {
     expect(ledger.outcome.enforce).toEqual({ steers: 5, stops: [{ turn: 1, round: 5 }] });
   });
 
-  it('telemetry reports and never steers; off is none everywhere', () => {
+  it('"Telemetry reports without injecting": noted, never a steer; off is none everywhere', () => {
     const fakes = fakeDetectors({ output: repeatingOutput() });
     const { ledger } = build(fakes, [same(6)]);
     expect(ledger.entries.every((e) => e.intervention.telemetry === 'noted' && e.intervention.off === 'none')).toBe(true);
@@ -138,7 +138,7 @@ describe('LedgerBuilder: turn-owned state', () => {
     expect(fakes.created.toolCycle).toHaveLength(3);
   });
 
-  it('the escape hatch mid-turn drops detector state at once and detection stays cleared', () => {
+  it('escape hatch: "a mid-turn clear stops detection immediately and drops the detector state"', () => {
     const fakes = fakeDetectors({ output: repeatingOutput() });
     const { ledger } = build(fakes, [same(5), same(3)], { 'ladder.clear_detection': ['s1@1.3'] });
     expect(ledger.entries.map((e) => e.round)).toEqual([2]);
