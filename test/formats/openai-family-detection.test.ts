@@ -50,3 +50,17 @@ describe('detection across all bundled fixtures', () => {
     });
   }
 });
+
+const samples = path.resolve(__dirname, '../../../shared/research-samples');
+const foreign = ['claude-code', 'codex'].flatMap((d) => walk(path.join(samples, d)));
+
+describe.skipIf(foreign.length === 0)('research samples of other formats are not claimed', () => {
+  for (const file of foreign) {
+    it(path.relative(samples, file), () => {
+      const probe = probeOf(file);
+      for (const a of ADAPTERS.filter((x) => ['openai', 'anthropic', 'gemini', 'chatgpt', 'canonical'].includes(x.name))) {
+        expect(a.detect(probe), a.name).toBe(0);
+      }
+    });
+  }
+});
