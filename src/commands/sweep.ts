@@ -82,10 +82,8 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
     `sweep of ${keys.map(neutralize).join(' × ')}: ${result.points.length} point${result.points.length === 1 ? '' : 's'}, ` +
       `${sessions} session${sessions === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}`,
   );
-  lines.push(
-    `FIRED, STEERED, STOPPED are sessions / rounds under enforce` +
-      (labeled ? `; a labeled session is predicted a loop when it reaches ${result.positive}` : ''),
-  );
+  lines.push('FIRED: sessions / rounds with any entry; STEERED, STOPPED: sessions / rounds under enforce');
+  if (labeled) lines.push(`a labeled session or file counts as flagged when it reaches ${result.positive} under enforce`);
   lines.push('');
   let out = `${lines.join('\n')}\n`;
   out += renderTable(
