@@ -1,0 +1,634 @@
+// The output loop detector of seed 002: visible text in (as deltas, with segment boundaries),
+// findings out. Every signal is kept incrementally per character or per word, so an analysis
+// pass only reads counters; the one linear scan (the compression proxy) runs only when a near
+// repetition lands in the ambiguous band. Passes happen at fixed offsets of the normalized
+// stream (every `strideChars`), which is why chunking cannot change the verdict.
+
+import type { Finding } from '../types.js';
+import { isConnectorHash } from '../text/connectors.js';
+import { finding, MeasurementLog } from '../text/finding.js';
+import { lzRedundancy } from '../text/lz.js';
+import { JACCARD_SCALES, MultiScaleJaccard, NGRAM_CHARS } from '../text/ngram.js';
+import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
+import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import { ShingleIndex } from '../text/shingle.js';
+import { assignState, encodeState } from '../text/state.js';
+import { COUNTER_LETTER, WordTokenizer, type Word } from '../text/tokens.js';
+import { compressionThreshold, sanitizeOutputConfig, type OutputConfig } from './config.js';
+
+/** Seed 002: compression corroboration promotes an ambiguous near repetition at this confidence. */
+export const PROMOTED_CONFIDENCE = 0.88;
+/** A verbatim block at the minimum repeat count: high, since verbatim copies are not chance. */
+const EXACT_BASE_CONFIDENCE = 0.9;
+/** Each copy past the minimum adds this much (capped below certainty). */
+const PER_EXTRA_COPY = 0.02;
+/** Chanting at the minimum run: as certain as a verbatim block. */
+const SHORT_BASE_CONFIDENCE = 0.9;
+const PER_EXTRA_UNIT = 0.01;
+/** A connector-only run is degenerate but cheap; strong enough to steer, weaker than a block. */
+const CONNECTOR_RUN_CONFIDENCE = 0.85;
+/** Connector openings are a habit signal with content between: steer-level only. */
+const CONNECTOR_OPENING_CONFIDENCE = 0.7;
+/** No heuristic claims certainty. */
+const MAX_CONFIDENCE = 0.99;
+/** Parallel counter series tracked ("step 3 of 10": the "of 10" must not end the step series). */
+const PROGRESSION_SLOTS = 4;
+/** A progression silences a candidate when they share at least half of the shorter span. */
+const EXPLAINS_OVERLAP = 0.5;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+interface ExactRun {
+  /** First and last word index whose shingle was a repeat (positions of shingle ends). */
+  first: number;
+  last: number;
+  occurrences: number;
+  period: number;
+}
+
+interface PeriodRun {
+  period: number;
+  region: number;
+  last: number;
+}
+
+interface Progression {
+  kind: number;
+  last: number;
+  terms: number;
+  firstWord: number;
+  lastWord: number;
+  firstChar: number;
+  lastChar: number;
+  firstValue: number;
+}
+
+export interface OutputDetectorStats {
+  /** Analysis passes run (strided or forced). */
+  passes: number;
+  /** Normalized characters consumed. */
+  chars: number;
+  /** Words consumed. */
+  words: number;
+  /** Characters currently held by the text window (bounded by 2 × window_chars). */
+  windowChars: number;
+  /** Distinct shingles indexed (bounded by the word window). */
+  shingles: number;
+}
+
+export class OutputLoopDetector {
+  readonly config: OutputConfig;
+  private readonly warnings: string[];
+  private readonly sink: NormalizedSink;
+  private readonly onWord: (w: Word) => void;
+  private readonly log = new MeasurementLog('output');
+  private collected: Finding[] = [];
+  private st!: State;
+
+  constructor(config: Partial<OutputConfig> = {}) {
+    const { config: c, warnings } = sanitizeOutputConfig(config);
+    this.config = c;
+    this.warnings = warnings;
+    this.sink = {
+      text: (piece) => this.text(piece),
+      boundary: () => this.st.tok.boundary(this.onWord),
+    };
+    this.onWord = (w) => this.word(w);
+    this.reset();
+  }
+
+  /** What the sanitizing pass changed in the configuration this detector was given. */
+  configWarnings(): readonly string[] {
+    return this.warnings;
+  }
+
+  /** Feed a text delta. Runs an analysis pass each time `strideChars` more text is committed. */
+  feed(delta: string): Finding[] {
+    this.collected = [];
+    if (delta.length > 0) this.st.norm.push(delta, this.sink);
+    return this.drain();
+  }
+
+  /** A chunk boundary that ends a segment (a round's text): the unfinished line is committed. */
+  endSegment(): Finding[] {
+    this.collected = [];
+    this.st.norm.boundary(this.sink);
+    return this.drain();
+  }
+
+  /** Force an analysis pass over everything committed; returns what it found. */
+  analyze(): Finding[] {
+    this.collected = [];
+    this.pass();
+    return this.drain();
+  }
+
+  /** Measurements of every comparison since the last call, one per (kind, statistic). */
+  takeMeasurements() {
+    return this.log.take();
+  }
+
+  stats(): OutputDetectorStats {
+    const s = this.st;
+    return {
+      passes: s.passes,
+      chars: s.tok.pos,
+      words: s.words,
+      windowChars: s.win.length,
+      shingles: s.shingles.map.size,
+    };
+  }
+
+  /** The compression proxy over the current window (the statistic that corroborates). */
+  redundancy(): number {
+    return lzRedundancy(this.st.win);
+  }
+
+  reset(): void {
+    this.st = freshState(this.config);
+    this.log.take();
+    this.collected = [];
+  }
+
+  /** Plain JSON-able state; `restore` of it continues exactly where this left off. */
+  snapshot(): unknown {
+    const s = this.st;
+    return encodeState({
+      v: 1,
+      config: this.config,
+      scalars: {
+        words: s.words,
+        passes: s.passes,
+        nextPassAt: s.nextPassAt,
+        win: s.win,
+        winStart: s.winStart,
+        nearReportedAt: s.nearReportedAt,
+        exRun: s.exRun,
+        exBest: s.exBest,
+        exMax: s.exMax,
+        shBest: s.shBest,
+        shMax: s.shMax,
+        cnBest: s.cnBest,
+        cnMax: s.cnMax,
+        opBest: s.opBest,
+        opMax: s.opMax,
+        progressions: s.progressions,
+        drBest: s.drBest,
+        drMax: s.drMax,
+      },
+      wordStart: s.wordStart,
+      wordEnd: s.wordEnd,
+      norm: { ...s.norm },
+      tok: { ...s.tok },
+      jac: { ...s.jac },
+      shingles: { ...s.shingles },
+      period: { ...s.period },
+      openings: { ...s.openings },
+      measurements: this.log.entries(),
+    });
+  }
+
+  restore(snapshot: unknown): void {
+    const o = snapshot as Record<string, unknown>;
+    if (!o || typeof o !== 'object' || o['v'] !== 1) throw new Error('not an output detector snapshot');
+    const s = freshState(this.config);
+    assignState(s, o['scalars']);
+    const rest = { ...(o as Record<string, unknown>) };
+    assignState(s.norm, rest['norm']);
+    assignState(s.tok, rest['tok']);
+    assignState(s.jac, rest['jac']);
+    assignState(s.shingles, rest['shingles']);
+    assignState(s.period, rest['period']);
+    assignState(s.openings, rest['openings']);
+    const arrays = assignState({ wordStart: s.wordStart, wordEnd: s.wordEnd }, { wordStart: rest['wordStart'], wordEnd: rest['wordEnd'] });
+    s.wordStart = arrays.wordStart;
+    s.wordEnd = arrays.wordEnd;
+    this.st = s;
+    this.log.load((rest['measurements'] as Parameters<MeasurementLog['load']>[0]) ?? []);
+  }
+
+  private drain(): Finding[] {
+    const out = this.collected;
+    this.collected = [];
+    return out;
+  }
+
+  // ---- per piece / per word ----
+
+  private text(piece: string): void {
+    const s = this.st;
+    s.jac.push(piece);
+    s.tok.push(piece, this.onWord);
+    s.win += piece;
+    const keep = this.config.windowChars;
+    if (s.win.length > 2 * keep) {
+      const drop = s.win.length - keep;
+      s.win = s.win.slice(drop);
+      s.winStart += drop;
+    }
+    if (s.tok.pos >= s.nextPassAt) this.pass();
+  }
+
+  private word(w: Word): void {
+    const s = this.st;
+    const c = this.config;
+    const n = s.words++;
+    const cap = s.wordStart.length;
+    s.wordStart[n % cap] = w.start;
+    s.wordEnd[n % cap] = w.end;
+
+    // Exact blocks: a shingle seen min_repeats times, a period longer than a short period.
+    s.shingles.push(w.hash);
+    const occ = s.shingles.occurrences;
+    const per = s.shingles.period;
+    if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax) s.exMax = occ;
+    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits) {
+      const r = s.exRun;
+      if (r && r.last === n - 1) {
+        r.last = n;
+        r.occurrences = Math.max(r.occurrences, occ);
+        r.period = per;
+      } else {
+        s.exRun = { first: n, last: n, occurrences: occ, period: per };
+      }
+      const cur = s.exRun!;
+      if (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first) s.exBest = { ...cur };
+    } else {
+      s.exRun = null;
+    }
+
+    // Short periods and connector runs (a unit made only of connectors is stalling).
+    const p = s.period.push(w.hash);
+    if (p > 0) {
+      const region = s.period.regionWords(p);
+      const reps = Math.floor(region / p);
+      if (s.period.allConnectors(p)) {
+        if (reps > s.cnMax) s.cnMax = reps;
+        if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) s.cnBest = { period: p, region, last: n };
+      } else {
+        if (reps > s.shMax) s.shMax = reps;
+        if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) s.shBest = { period: p, region, last: n };
+      }
+    }
+
+    // Sentence openers.
+    if (w.sentenceStart) {
+      const conn = isConnectorHash(w.hash);
+      const same = s.openings.push(conn ? w.hash : 0);
+      if (same > s.opMax) s.opMax = same;
+      if (conn && same >= c.connectorOpeningMin && (!s.opBest || same >= s.opBest.region)) {
+        s.opBest = { period: 1, region: same, last: n };
+      }
+    }
+
+    if (w.counterKind !== 0) this.counter(w, n);
+  }
+
+  /** The counter-progression classifier: values rising by one, in up to four parallel series. */
+  private counter(w: Word, n: number): void {
+    const s = this.st;
+    const c = this.config;
+    const v = w.counterValue;
+    let hit: Progression | null = null;
+    let constant = false;
+    for (const pr of s.progressions) {
+      if (pr.kind !== w.counterKind || n - pr.lastWord > c.predictableDriftMaxGapWords) continue;
+      if (pr.last + 1 === v) {
+        hit = pr;
+        break;
+      }
+      if (pr.last === v) constant = true;
+    }
+    if (hit) {
+      hit.terms++;
+      hit.last = v;
+      hit.lastWord = n;
+      hit.lastChar = w.end;
+    } else if (!constant) {
+      // A constant counter ("batch 3", "of 10") neither extends nor displaces a series.
+      const fresh: Progression = {
+        kind: w.counterKind,
+        last: v,
+        terms: 1,
+        firstWord: n,
+        lastWord: n,
+        firstChar: w.start,
+        lastChar: w.end,
+        firstValue: v,
+      };
+      if (s.progressions.length < PROGRESSION_SLOTS) s.progressions.push(fresh);
+      else {
+        let oldest = 0;
+        for (let i = 1; i < s.progressions.length; i++) {
+          if (s.progressions[i]!.lastWord < s.progressions[oldest]!.lastWord) oldest = i;
+        }
+        s.progressions[oldest] = fresh;
+      }
+      hit = fresh;
+    }
+    if (hit) {
+      if (hit.terms > s.drMax) s.drMax = hit.terms;
+      if (hit.terms >= c.predictableDriftMinTerms && (!s.drBest || hit.terms >= s.drBest.terms)) s.drBest = { ...hit };
+    }
+  }
+
+  // ---- the analysis pass ----
+
+  private wordSpan(firstWord: number, lastWord: number): Span {
+    const s = this.st;
+    const cap = s.wordStart.length;
+    const first = Math.max(firstWord, s.words - cap, 0);
+    return { start: s.wordStart[first % cap]!, end: s.wordEnd[lastWord % cap]! };
+  }
+
+  private excerpt(span: Span): string[] {
+    const s = this.st;
+    const from = Math.max(span.start, s.winStart) - s.winStart;
+    const to = Math.min(span.end, s.winStart + s.win.length) - s.winStart;
+    if (to <= from) return [];
+    return [s.win.slice(from, Math.min(to, from + 80))];
+  }
+
+  private pass(): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
+    s.passes++;
+    const pos = s.tok.pos;
+    s.nextPassAt = pos + c.strideChars;
+    const out: Finding[] = [];
+
+    const drift = s.drBest;
+    const driftSpan: Span | null = drift ? { start: drift.firstChar, end: drift.lastChar } : null;
+    let explained = 0;
+    const silenced = (span: Span): boolean => {
+      if (!driftSpan) return false;
+      const overlap = Math.min(span.end, driftSpan.end) - Math.max(span.start, driftSpan.start);
+      const shorter = Math.min(span.end - span.start, driftSpan.end - driftSpan.start);
+      if (overlap > 0 && overlap >= EXPLAINS_OVERLAP * shorter) {
+        explained++;
+        return true;
+      }
+      return false;
+    };
+    let repetition = false;
+
+    if (s.exMax > 0) log.record('exact_block', 'repeats', s.exMax, c.exactBlockMinRepeats);
+    const ex = s.exBest;
+    if (ex) {
+      const m = log.record('exact_block', 'repeats', ex.occurrences, c.exactBlockMinRepeats);
+      const runWords = ex.last - ex.first + c.exactBlockMinWords;
+      const unitWords = Math.min(runWords, ex.period);
+      const firstWord = ex.first - c.exactBlockMinWords + 1;
+      const unit = this.wordSpan(firstWord, firstWord + unitWords - 1);
+      const run = this.wordSpan(firstWord, ex.last);
+      if (!silenced(run)) {
+        repetition = true;
+        out.push(
+          finding(
+            'output',
+            'exact_block',
+            Math.min(MAX_CONFIDENCE, EXACT_BASE_CONFIDENCE + PER_EXTRA_COPY * (ex.occurrences - c.exactBlockMinRepeats)),
+            {
+              unit_words: unitWords,
+              unit_chars: unit.end - unit.start,
+              repeats: ex.occurrences,
+              period_words: ex.period,
+              run_words: runWords,
+              run_chars: run.end - run.start,
+              offset: run.start,
+            },
+            [m],
+            this.excerpt(unit),
+          ),
+        );
+      }
+    }
+
+    if (s.shMax > 0) log.record('short_period', 'repeats', s.shMax, c.shortPeriodMinRepeats);
+    const sh = s.shBest;
+    if (sh) {
+      const reps = Math.floor(sh.region / sh.period);
+      const m = log.record('short_period', 'repeats', reps, c.shortPeriodMinRepeats);
+      const run = this.wordSpan(sh.last - sh.region + 1, sh.last);
+      const unit = this.wordSpan(sh.last - sh.period + 1, sh.last);
+      if (!silenced(run)) {
+        repetition = true;
+        out.push(
+          finding(
+            'output',
+            'short_period',
+            Math.min(MAX_CONFIDENCE, SHORT_BASE_CONFIDENCE + PER_EXTRA_UNIT * (reps - c.shortPeriodMinRepeats)),
+            {
+              period_units: sh.period,
+              repeats: reps,
+              run_words: sh.region,
+              run_chars: run.end - run.start,
+              offset: run.start,
+            },
+            [m],
+            this.excerpt(unit),
+          ),
+        );
+      }
+    }
+
+    if (s.cnMax > 0) log.record('connector_stalling', 'run_repeats', s.cnMax, c.connectorMinRepeats);
+    if (s.opMax > 0) log.record('connector_stalling', 'openings', s.opMax, c.connectorOpeningMin);
+    const cn = s.cnBest;
+    let connectorReported = false;
+    if (cn) {
+      const reps = Math.floor(cn.region / cn.period);
+      const m = log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
+      const run = this.wordSpan(cn.last - cn.region + 1, cn.last);
+      const unit = this.wordSpan(cn.last - cn.period + 1, cn.last);
+      if (!silenced(run)) {
+        repetition = true;
+        connectorReported = true;
+        out.push(
+          finding(
+            'output',
+            'connector_stalling',
+            CONNECTOR_RUN_CONFIDENCE,
+            { pattern: 'run', period_units: cn.period, repeats: reps, run_words: cn.region, offset: run.start },
+            [m],
+            this.excerpt(unit),
+          ),
+        );
+      }
+    }
+    const op = s.opBest;
+    if (op && !connectorReported) {
+      const m = log.record('connector_stalling', 'openings', op.region, c.connectorOpeningMin);
+      const at = this.wordSpan(op.last, op.last);
+      out.push(
+        finding(
+          'output',
+          'connector_stalling',
+          CONNECTOR_OPENING_CONFIDENCE,
+          { pattern: 'openings', openings: op.region, window_sentences: c.connectorOpeningWindow, offset: at.start },
+          [m],
+          this.excerpt(at),
+        ),
+      );
+    }
+
+    // Near repetition: the most similar scale that has two full windows.
+    let best = -1;
+    let bestLen = 0;
+    JACCARD_SCALES.forEach((len, i) => {
+      const j = s.jac.jaccard(i);
+      if (j < 0) return;
+      log.record('near_repetition', `jaccard_${len}`, j, c.nearRepetitionAmbiguous);
+      if (j > best) {
+        best = j;
+        bestLen = len;
+      }
+    });
+    if (best >= c.nearRepetitionAmbiguous && pos > s.nearReportedAt) {
+      const region: Span = { start: pos - 2 * bestLen, end: pos };
+      if (!repetition && !silenced(region)) {
+        const crossed = [log.record('near_repetition', `jaccard_${bestLen}`, best, c.nearRepetitionAmbiguous)];
+        let ambiguous = best < c.nearRepetitionStrong;
+        let confidence = Math.min(MAX_CONFIDENCE, best);
+        let redundancy: number | null = null;
+        let promoted = false;
+        if (ambiguous) {
+          const threshold = compressionThreshold(c);
+          redundancy = lzRedundancy(s.win.slice(Math.max(0, s.win.length - 2 * bestLen)));
+          const m = log.record('near_repetition', 'compression_redundancy', redundancy, threshold);
+          if (redundancy >= threshold) {
+            // Seed 002: compression is the one factor that promotes the ambiguous band.
+            ambiguous = false;
+            promoted = true;
+            confidence = PROMOTED_CONFIDENCE;
+            crossed.push(m);
+          }
+        } else {
+          crossed.push(log.record('near_repetition', `jaccard_${bestLen}`, best, c.nearRepetitionStrong));
+        }
+        out.push(
+          finding(
+            'output',
+            'near_repetition',
+            confidence,
+            {
+              similarity: Math.round(best * 1000) / 1000,
+              scale_chars: bestLen,
+              ngram_chars: NGRAM_CHARS,
+              compression_redundancy: redundancy === null ? null : Math.round(redundancy * 1000) / 1000,
+              promoted,
+              offset: Math.max(0, region.start),
+            },
+            crossed,
+            this.excerpt({ start: pos - bestLen, end: pos }),
+            ambiguous,
+          ),
+        );
+      }
+      s.nearReportedAt = pos;
+    } else if (repetition) {
+      s.nearReportedAt = pos;
+    }
+
+    if (s.drMax > 0) log.record('predictable_drift', 'terms', s.drMax, c.predictableDriftMinTerms);
+    if (drift && driftSpan) {
+      const m = log.record('predictable_drift', 'terms', drift.terms, c.predictableDriftMinTerms);
+      out.push(
+        finding(
+          'output',
+          'predictable_drift',
+          c.predictableDriftConfidence,
+          {
+            series: drift.kind === COUNTER_LETTER ? 'letter' : 'numeric',
+            terms: drift.terms,
+            first_value: drift.firstValue,
+            span_chars: driftSpan.end - driftSpan.start,
+            offset: driftSpan.start,
+            explains_repetition: explained > 0,
+          },
+          [m],
+          [],
+        ),
+      );
+    }
+
+    s.exBest = null;
+    s.shBest = null;
+    s.cnBest = null;
+    s.opBest = null;
+    s.drBest = null;
+    s.exMax = 0;
+    s.shMax = 0;
+    s.cnMax = 0;
+    s.opMax = 0;
+    s.drMax = 0;
+    for (const f of out) this.collected.push(f);
+  }
+}
+
+interface State {
+  norm: MarkdownNormalizer;
+  tok: WordTokenizer;
+  jac: MultiScaleJaccard;
+  shingles: ShingleIndex;
+  period: PeriodTracker;
+  openings: OpeningTracker;
+  wordStart: Float64Array;
+  wordEnd: Float64Array;
+  words: number;
+  passes: number;
+  nextPassAt: number;
+  /** The last stretch of normalized text (excerpts, compression); pruned to window_chars. */
+  win: string;
+  winStart: number;
+  nearReportedAt: number;
+  exRun: ExactRun | null;
+  exBest: ExactRun | null;
+  exMax: number;
+  shBest: PeriodRun | null;
+  shMax: number;
+  cnBest: PeriodRun | null;
+  cnMax: number;
+  opBest: PeriodRun | null;
+  opMax: number;
+  progressions: Progression[];
+  drBest: Progression | null;
+  drMax: number;
+}
+
+function freshState(c: OutputConfig): State {
+  // Words are at least two characters with their space, so half the window bounds them.
+  const wordCap = Math.ceil(c.windowChars / 2);
+  return {
+    norm: new MarkdownNormalizer(),
+    tok: new WordTokenizer(),
+    jac: new MultiScaleJaccard(),
+    shingles: new ShingleIndex(c.exactBlockMinWords, wordCap),
+    period: new PeriodTracker(c.shortPeriodMaxUnits),
+    openings: new OpeningTracker(c.connectorOpeningWindow),
+    wordStart: new Float64Array(wordCap),
+    wordEnd: new Float64Array(wordCap),
+    words: 0,
+    passes: 0,
+    nextPassAt: c.strideChars,
+    win: '',
+    winStart: 0,
+    nearReportedAt: 0,
+    exRun: null,
+    exBest: null,
+    exMax: 0,
+    shBest: null,
+    shMax: 0,
+    cnBest: null,
+    cnMax: 0,
+    opBest: null,
+    opMax: 0,
+    progressions: [],
+    drBest: null,
+    drMax: 0,
+  };
+}

@@ -1,0 +1,27 @@
+// The output detector as the ledger drives it: one instance per turn, each round's visible text
+// fed as one segment, then a forced pass. A round reports each kind at most once (its strongest
+// evidence), and a loop that continues into later rounds keeps reporting, which is what the
+// ladder counts as an unheeded steer.
+
+import type { ConfigValues } from '../../config/spec.js';
+import type { Round } from '../../model/transcript.js';
+import type { RoundDetector, RoundObservation } from '../types.js';
+import { strongestPerKind } from '../text/finding.js';
+import { readOutputConfig, type OutputConfig } from './config.js';
+import { OutputLoopDetector } from './detector.js';
+
+export function createOutputRoundDetector(config: OutputConfig): RoundDetector {
+  const detector = new OutputLoopDetector(config);
+  return {
+    name: 'output',
+    observe(round: Round): RoundObservation {
+      const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
+      return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };
+    },
+  };
+}
+
+/** Convenience for callers holding the flat configuration. */
+export function createOutputRoundDetectorFrom(values: ConfigValues): RoundDetector {
+  return createOutputRoundDetector(readOutputConfig(values));
+}

@@ -1,0 +1,81 @@
+// Building findings and measurements the same way for the output and thinking detectors.
+
+import type { DetectorName, Evidence, Finding, Measurement } from '../types.js';
+
+/** At most three excerpts of at most 80 characters (seed 002: the judge's bounded evidence). */
+export const MAX_EXCERPTS = 3;
+export const MAX_EXCERPT_CHARS = 80;
+
+/** Confidences and statistics are rounded so JSON output is stable and readable. */
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export function clip(text: string): string {
+  return text.length <= MAX_EXCERPT_CHARS ? text : text.slice(0, MAX_EXCERPT_CHARS);
+}
+
+export function finding(
+  detector: DetectorName,
+  kind: string,
+  confidence: number,
+  evidence: Evidence,
+  crossed: Measurement[],
+  excerpts: string[],
+  ambiguous = false,
+): Finding {
+  return {
+    detector,
+    kind,
+    confidence: round3(Math.min(1, Math.max(0, confidence))),
+    strike: null,
+    evidence,
+    loop: false,
+    ambiguous,
+    crossed,
+    excerpts: excerpts.filter((e) => e.length > 0).slice(0, MAX_EXCERPTS).map(clip),
+  };
+}
+
+/**
+ * Measurements of one round, one per (kind, statistic): the value closest to firing wins, so a
+ * near miss is the best the round came to its threshold.
+ */
+export class MeasurementLog {
+  private readonly byKey = new Map<string, Measurement>();
+
+  constructor(private readonly detector: DetectorName) {}
+
+  record(kind: string, statistic: string, value: number, threshold: number, direction: 'above' | 'below' = 'above'): Measurement {
+    const m: Measurement = { detector: this.detector, kind, statistic, value: round3(value), threshold, direction };
+    const key = `${kind}\u0000${statistic}`;
+    const prev = this.byKey.get(key);
+    if (!prev || (direction === 'above' ? m.value >= prev.value : m.value <= prev.value)) this.byKey.set(key, m);
+    return m;
+  }
+
+  take(): Measurement[] {
+    const out = Array.from(this.byKey.values());
+    this.byKey.clear();
+    return out;
+  }
+
+  entries(): Measurement[] {
+    return Array.from(this.byKey.values());
+  }
+
+  load(ms: readonly Measurement[]): void {
+    this.byKey.clear();
+    for (const m of ms) this.byKey.set(`${m.kind}\u0000${m.statistic}`, { ...m });
+  }
+}
+
+/** One finding per kind for a round: the most confident (the later one on ties). */
+export function strongestPerKind(findings: readonly Finding[]): Finding[] {
+  const byKind = new Map<string, Finding>();
+  for (const f of findings) {
+    const prev = byKind.get(f.kind);
+    if (!prev || (f.confidence ?? 0) >= (prev.confidence ?? 0)) byKind.set(f.kind, f);
+  }
+  return Array.from(byKind.values());
+}

@@ -1,0 +1,156 @@
+// Markdown-aware normalization: raw text in, one lowercase, whitespace-collapsed stream out, with
+// the seed's structural exclusion list (fenced code, tables, lists, headings, quotes, thematic
+// breaks) dropped line by line, so repetition inside them forms no blocks, n-grams, connector
+// runs or compression evidence. Streaming: the verdict must not depend on how text is chunked,
+// so lines are classified whole, and an over-long line is cut at fixed offsets from its start.
+
+export interface NormalizedSink {
+  /** Normalized text: lowercase ASCII, single spaces, no leading space after a boundary. */
+  text(piece: string): void;
+  /** A segment (round, block) ended: a hard sentence break. */
+  boundary(): void;
+}
+
+/**
+ * An unfinished line is classified and committed once it reaches this many characters, so one
+ * newline-free megabyte cannot sit unanalyzed in memory. 1024 is long past any markdown marker.
+ */
+export const LINE_SLICE = 1024;
+
+type LineClass = 'keep' | 'drop';
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const SETEXT_UNDERLINE = /^ {0,3}=+[ \t]*$/;
+const QUOTE = /^ {0,3}>/;
+// Three or more of the same marker with optional spaces and nothing else: "---", "* * *", "___".
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+// A bullet ("-", "*", "+", "•") or an ordered label ("1.", "2)", "a)", "B.") followed by content.
+const LIST_ITEM = /^[ \t]*(?:[-*+•]|\d{1,9}[.)]|[A-Za-z][.)])[ \t]+\S/;
+const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
+
+/** Whether a line is excluded structure. A table needs pipes; an all-caps sentence is prose. */
+export function classifyLine(line: string): LineClass {
+  if (HEADING.test(line) || QUOTE.test(line) || THEMATIC_BREAK.test(line) || SETEXT_UNDERLINE.test(line)) {
+    return 'drop';
+  }
+  if (LIST_ITEM.test(line)) return 'drop';
+  if (isTableRow(line)) return 'drop';
+  return 'keep';
+}
+
+function isTableRow(line: string): boolean {
+  const first = line.indexOf('|');
+  if (first < 0) return false;
+  if (TABLE_DELIMITER.test(line)) return true;
+  const t = line.trim();
+  if (t.startsWith('|') || t.endsWith('|')) return true;
+  // "a | b | c": two inner pipes make columns; one pipe is prose ("stdout | grep").
+  return line.indexOf('|', first + 1) >= 0;
+}
+
+interface Fence {
+  ch: string;
+  len: number;
+}
+
+export class MarkdownNormalizer {
+  // Fields are public plain data: a snapshot is a copy of them.
+  /** The unfinished raw line. */
+  pending = '';
+  /** Class of the current line once part of it was committed (over-long line), else null. */
+  lineClass: LineClass | null = null;
+  fence: Fence | null = null;
+  /** A space is owed before the next non-space output (collapses runs and line breaks). */
+  owedSpace = false;
+  /** Something was emitted since the last boundary (no leading space after a boundary). */
+  emitted = false;
+
+  push(raw: string, sink: NormalizedSink): void {
+    let start = 0;
+    for (;;) {
+      const nl = raw.indexOf('\n', start);
+      if (nl < 0) break;
+      this.pending += raw.slice(start, nl);
+      this.endLine(sink);
+      start = nl + 1;
+    }
+    if (start < raw.length) {
+      this.pending += raw.slice(start);
+      while (this.pending.length >= LINE_SLICE) {
+        const head = this.pending.slice(0, LINE_SLICE);
+        this.pending = this.pending.slice(LINE_SLICE);
+        this.commitPiece(head, sink);
+      }
+    }
+  }
+
+  /** End of a segment: the pending line is complete and an unclosed fence closes with it. */
+  boundary(sink: NormalizedSink): void {
+    if (this.pending.length > 0 || this.lineClass !== null) this.endLine(sink);
+    this.fence = null;
+    this.owedSpace = false;
+    this.emitted = false;
+    sink.boundary();
+  }
+
+  reset(): void {
+    this.pending = '';
+    this.lineClass = null;
+    this.fence = null;
+    this.owedSpace = false;
+    this.emitted = false;
+  }
+
+  /** Part of a line that is still open (cut at LINE_SLICE). */
+  private commitPiece(piece: string, sink: NormalizedSink): void {
+    if (this.lineClass === null) this.lineClass = this.classifyStart(piece);
+    if (this.lineClass === 'keep') this.emit(piece, sink);
+  }
+
+  private endLine(sink: NormalizedSink): void {
+    const line = this.pending;
+    this.pending = '';
+    const cls = this.lineClass ?? this.classifyStart(line);
+    this.lineClass = null;
+    if (cls === 'keep') this.emit(line, sink);
+    // A line break is whitespace: it separates words but is not a sentence end by itself.
+    this.owedSpace = this.emitted;
+  }
+
+  /** Classify a line from its start, tracking fences (their lines and contents are dropped). */
+  private classifyStart(line: string): LineClass {
+    if (this.fence) {
+      const t = line.replace(/^ {0,3}/, '');
+      const run = /^(`+|~+)[ \t]*$/.exec(t);
+      if (run && run[1]![0] === this.fence.ch && run[1]!.length >= this.fence.len) this.fence = null;
+      return 'drop';
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      this.fence = { ch: open[1]![0]!, len: open[1]!.length };
+      return 'drop';
+    }
+    return classifyLine(line);
+  }
+
+  private emit(text: string, sink: NormalizedSink): void {
+    if (text.length === 0) return;
+    // ASCII-only lowering: context-free, so a chunk boundary can never change the result.
+    const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+    const parts = lower.split(/[\s\u00a0\u2000-\u200b\u2028\u2029\u3000]+/);
+    let out = '';
+    const leadingSpace = parts[0] === '';
+    const trailingSpace = parts.length > 1 && parts[parts.length - 1] === '';
+    const words = parts.filter((p) => p.length > 0);
+    if (words.length === 0) {
+      if (this.emitted) this.owedSpace = true;
+      return;
+    }
+    if ((this.owedSpace || leadingSpace) && this.emitted) out = ' ';
+    out += words.join(' ');
+    this.owedSpace = trailingSpace;
+    this.emitted = true;
+    sink.text(out);
+  }
+}

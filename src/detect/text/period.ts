@@ -1,0 +1,85 @@
+// Short periods over word units: for each period p in 1..maxUnits, how long the stream has
+// matched itself p words back. "la la la" is period 1, "wait, but actually, wait, but actually"
+// period 3. Constant work per word, so chanting is found without any window scan.
+
+import { isConnectorHash } from './connectors.js';
+
+export class PeriodTracker {
+  readonly maxUnits: number;
+  /** Ring of the last maxUnits+1 word hashes and whether each is a connector. */
+  hashes: Int32Array;
+  conn: Uint8Array;
+  /** run[p]: consecutive words equal to the word p back. */
+  run: Int32Array;
+  count = 0;
+
+  constructor(maxUnits: number) {
+    this.maxUnits = maxUnits;
+    this.hashes = new Int32Array(maxUnits + 1);
+    this.conn = new Uint8Array(maxUnits + 1);
+    this.run = new Int32Array(maxUnits + 1);
+  }
+
+  /**
+   * Add a word. Returns the period (0 when none) whose repeated region ending here is longest,
+   * the smallest period on ties; `regionWords()` and `allConnectors()` describe it.
+   */
+  push(hash: number): number {
+    const size = this.maxUnits + 1;
+    const n = this.count;
+    const slot = n % size;
+    this.hashes[slot] = hash | 0;
+    this.conn[slot] = isConnectorHash(hash) ? 1 : 0;
+    let best = 0;
+    let bestRegion = 0;
+    for (let p = 1; p <= this.maxUnits; p++) {
+      if (n >= p && this.hashes[(n - p) % size] === (hash | 0)) this.run[p]!++;
+      else this.run[p] = 0;
+      const r = this.run[p]!;
+      if (r > 0 && r + p > bestRegion) {
+        bestRegion = r + p;
+        best = p;
+      }
+    }
+    this.count = n + 1;
+    return best;
+  }
+
+  /** Words in the repeated region of period p ending at the last word. */
+  regionWords(p: number): number {
+    return this.run[p]! + p;
+  }
+
+  /** Whether the unit (the last p words) is made only of connectors. */
+  allConnectors(p: number): boolean {
+    const size = this.maxUnits + 1;
+    const n = this.count;
+    for (let k = 1; k <= p; k++) if (this.conn[(n - k) % size] !== 1) return false;
+    return true;
+  }
+}
+
+/**
+ * Sentence openers over the last `window` sentences: how often the same connector opens them
+ * ("Wait, … Wait, … Wait, …"). Non-connector openers count as 0 and never match.
+ */
+export class OpeningTracker {
+  ring: Int32Array;
+  count = 0;
+
+  constructor(window: number) {
+    this.ring = new Int32Array(window);
+  }
+
+  /** Record an opener (its hash if a connector, else 0); returns how many of the window match it. */
+  push(connectorHash: number): number {
+    const w = this.ring.length;
+    this.ring[this.count % w] = connectorHash | 0;
+    this.count++;
+    if (connectorHash === 0) return 0;
+    let same = 0;
+    const filled = Math.min(this.count, w);
+    for (let i = 0; i < filled; i++) if (this.ring[i] === (connectorHash | 0)) same++;
+    return same;
+  }
+}
