@@ -49,15 +49,31 @@ function detect(probe: Probe): number {
   if (probe.mode !== 'jsonl') return 0;
   let envelopes = 0;
   let meta = false;
-  for (const r of probe.records) {
-    if (!isRec(r) || !isRec(r.payload)) continue;
+  let legacyHeader = false;
+  let legacyItems = 0;
+  probe.records.forEach((r, i) => {
+    if (!isRec(r)) return;
     const type = asString(r.type);
-    if (type === null || !ENVELOPE_TYPES.has(type)) continue;
-    envelopes += 1;
-    if (type === 'session_meta') meta = true;
-  }
+    if (isRec(r.payload) && type !== null && ENVELOPE_TYPES.has(type)) {
+      envelopes += 1;
+      if (type === 'session_meta') meta = true;
+    } else if (i === 0 && isLegacyHeader(r)) {
+      legacyHeader = true;
+    } else if (type !== null && (OUTPUT_ITEMS.has(type) || ANSWER_ITEMS.has(type))) {
+      legacyItems += 1;
+    }
+  });
   if (meta) return 0.98;
-  return envelopes > 0 ? 0.9 : 0;
+  if (envelopes > 0) return 0.9;
+  // Rollouts before the envelope (2025): a header line, then bare response items. The items
+  // alone look like OpenAI Responses output; the header makes them Codex's, so it outbids that.
+  if (legacyHeader) return legacyItems > 0 ? 0.95 : 0.6;
+  return 0;
+}
+
+/** The first line of a pre-envelope rollout: {id, timestamp, instructions, git?}. */
+function isLegacyHeader(r: Rec): boolean {
+  return typeof r.id === 'string' && typeof r.timestamp === 'string' && 'instructions' in r && !('type' in r);
 }
 
 class Thread {
@@ -170,7 +186,11 @@ class CodexParser implements RecordParser {
     }
     const type = asString(value.type);
     const payload = value.payload;
-    if (type === null || !isRec(payload)) return; // not a rollout envelope: nothing to read
+    if (!isRec(payload)) {
+      this.legacy(value, type, line);
+      return;
+    }
+    if (type === null) return;
     const timestamp = asString(value.timestamp);
     switch (type) {
       case 'session_meta':
@@ -201,6 +221,18 @@ class CodexParser implements RecordParser {
 
   end(): void {
     for (const t of this.threads.values()) t.finalize();
+  }
+
+  /**
+   * Pre-envelope rollouts: the header line is the session_meta, response items stand bare,
+   * `{record_type: "state"}` lines carry nothing. Anything else without a payload is not ours.
+   */
+  private legacy(value: Rec, type: string | null, line: number | null): void {
+    if (this.current === null && isLegacyHeader(value)) {
+      this.sessionMeta(value);
+    } else if (type !== null && (OUTPUT_ITEMS.has(type) || ANSWER_ITEMS.has(type) || type === 'agent_message')) {
+      this.responseItem(value, line, asString(value.timestamp));
+    }
   }
 
   /**

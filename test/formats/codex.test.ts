@@ -289,3 +289,29 @@ describe('codex fixtures', () => {
     expect(s.rounds[0]!.answers?.every((a) => !a.isError)).toBe(true);
   });
 });
+
+describe('codex pre-envelope rollouts', () => {
+  it('a 2025 rollout (header line, then bare response items) is detected and read', () => {
+    const records = [
+      { id: TID, timestamp: '2025-06-01T09:00:00.000Z', instructions: null, git: { branch: 'main' } },
+      { record_type: 'state' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run the tests' }] },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA…' },
+      { type: 'function_call', id: 'fc_1', name: 'shell', arguments: '{"command":["npm","test"]}', call_id: 'call_1' },
+      { record_type: 'state' },
+      { type: 'function_call_output', call_id: 'call_1', output: JSON.stringify({ output: '1 failing', metadata: { exit_code: 1, duration_seconds: 1.5 } }) },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'One test fails.' }] },
+    ];
+    expect(codexAdapter.detect({ mode: 'jsonl', fileName: 'rollout.jsonl', records })).toBeGreaterThan(0.5);
+    expect(claudeCodeAdapter.detect({ mode: 'jsonl', fileName: 'rollout.jsonl', records })).toBe(0);
+    const { sessions, skipped } = parse(records);
+    expect(skipped).toEqual([]);
+    expect(sessions.map((s) => s.info.id)).toEqual([TID]);
+    const s = sessions[0]!;
+    expect(s.turns).toEqual([1]);
+    expect(s.rounds.map((r) => r.text)).toEqual(['', 'One test fails.']);
+    expect(s.rounds[0]!.answers).toEqual([{ content: '1 failing', isError: true }]);
+    expect(s.rounds[0]!.thinking).toEqual([{ text: null, opaque: true }]);
+  });
+});
