@@ -22,10 +22,12 @@ const FOREIGN_KEYS = ['message', 'uuid', 'sessionId', 'payload', 'role', 'parent
 
 function detectCanonical(probe: Probe): number {
   if (probe.mode === 'document') return 0;
+  const isHeader = (r: unknown) =>
+    isObj(r) && r.type === 'session' && typeof r.schema === 'string' && r.schema.startsWith('loopledger-canonical/');
+  if (probe.records.some(isHeader)) return 1;
   let canonical = 0;
   for (const r of probe.records) {
     if (!isObj(r) || typeof r.type !== 'string') continue;
-    if (r.type === 'session' && typeof r.schema === 'string' && r.schema.startsWith('loopledger-canonical/')) return 1;
     if (!TYPES.has(r.type)) return 0;
     if (FOREIGN_KEYS.some((k) => k in r)) return 0;
     if (!looksCanonical(r)) return 0;

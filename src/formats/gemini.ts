@@ -136,9 +136,11 @@ class GeminiParser implements RecordParser {
 
   private current(): SessionBuilder {
     if (!this.session) {
-      const id = str(this.meta?.sessionId) ?? this.base;
-      this.sessionKey = id;
-      this.session = this.ctx.builder.session(id, { id, parent: this.parentOf(this.meta) });
+      const own = str(this.meta?.sessionId) ?? this.base;
+      const parent = this.parentOf(this.meta);
+      this.sessionKey = own;
+      // Sub-agent threads are named after their parent, as the other formats name them.
+      this.session = this.ctx.builder.session(own, { id: parent ? `${parent}/${own}` : own, parent });
     }
     return this.session;
   }

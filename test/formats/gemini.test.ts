@@ -123,7 +123,7 @@ describe('gemini adapter', () => {
     it('a sub-agent recording names the parent session from its folder', () => {
       const text = jsonl([{ ...meta, sessionId: 'child-1', kind: 'subagent' }, userRec('u', 'task'), { id: 'g', type: 'gemini', content: 'ok' }]);
       const { sessions } = parseWith(geminiAdapter, text, { path: '/h/.gemini/tmp/p/chats/parent-9/child-1.jsonl' });
-      expect(sessions[0]!.info).toMatchObject({ id: 'child-1', parent: 'parent-9' });
+      expect(sessions[0]!.info).toMatchObject({ id: 'parent-9/child-1', parent: 'parent-9' });
     });
   });
 
