@@ -127,6 +127,13 @@ class Thread {
   }
 
   private assistant(msg: Obj, meta: Obj, content: Obj): void {
+    const recipient = str(msg.recipient) ?? 'all';
+    const type = content.content_type;
+    // Blank placeholders and bookkeeping messages are not responses: they must not open a
+    // round (one before the first user message would otherwise shift every turn number).
+    // ("Thought for 12 seconds" recaps are a label, not reasoning; model_editable_context is memory.)
+    if (recipient === 'all' && (type === 'reasoning_recap' || type === 'model_editable_context')) return;
+    if (recipient === 'all' && type !== 'thoughts' && bodyText(content) === '') return;
     if (!this.roundOpen) {
       this.sb.round({ line: this.line, model: str(meta.model_slug), timestamp: timestampOf(msg.create_time) });
       this.roundOpen = true;
@@ -134,7 +141,6 @@ class Thread {
     } else {
       this.sb.model(str(meta.model_slug));
     }
-    const recipient = str(msg.recipient) ?? 'all';
     if (recipient !== 'all') {
       const id = str(msg.id) ?? `call-${this.calls.length + 1}`;
       const raw = bodyText(content);
@@ -145,7 +151,7 @@ class Thread {
       this.calls.push({ id, name: recipient, answered: false });
       return;
     }
-    switch (content.content_type) {
+    switch (type) {
       case 'thoughts':
         if (Array.isArray(content.thoughts)) {
           for (const t of content.thoughts) {
@@ -154,9 +160,6 @@ class Thread {
             if (text) this.sb.thinking({ text, opaque: false });
           }
         }
-        return;
-      case 'reasoning_recap': // "Thought for 12 seconds": a label, not reasoning
-      case 'model_editable_context': // memory bookkeeping
         return;
       default:
         this.sb.text(bodyText(content));

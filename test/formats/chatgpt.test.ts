@@ -97,9 +97,10 @@ describe('chatgpt adapter', () => {
     expect(looping.rounds[4]!.calls).toEqual([]);
   });
 
-  it('JSON tool arguments are parsed; hidden and system messages are not turns; a call without a tool reply is unknown', () => {
+  it('JSON tool arguments are parsed; hidden, system and blank messages are not turns or rounds; a call without a tool reply is unknown', () => {
     const conv = chain('c', [
       { role: 'system', text: '' },
+      { role: 'assistant', text: '' },
       { role: 'user', text: 'ctx', metadata: { is_visually_hidden_from_conversation: true } },
       { role: 'user', content: { content_type: 'user_editable_context', user_profile: 'x' } },
       { role: 'user', text: 'look it up' },
@@ -111,8 +112,8 @@ describe('chatgpt adapter', () => {
     const s = sessions[0]!;
     expect(s.turns).toEqual([1]);
     expect(s.rounds.map((r) => r.calls)).toEqual([
-      [{ id: 'n4', name: 'web.run', arguments: { search_query: [{ q: 'x' }] } }],
-      [{ id: 'n6', name: 'bio', arguments: 'remember this' }],
+      [{ id: 'n5', name: 'web.run', arguments: { search_query: [{ q: 'x' }] } }],
+      [{ id: 'n7', name: 'bio', arguments: 'remember this' }],
     ]);
     expect(s.rounds.map((r) => r.answers)).toEqual([[{ content: 'results', isError: false }], null]);
   });
