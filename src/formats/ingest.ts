@@ -117,6 +117,15 @@ class Ingestion {
   }
 
   async read(): Promise<InputSummary> {
+    try {
+      return await this.readAll();
+    } catch (err) {
+      if (err instanceof SinkFailure) throw err.error;
+      throw err;
+    }
+  }
+
+  private async readAll(): Promise<InputSummary> {
     let readError: string | null = null;
     try {
       const stats = await forEachLine(this.input, (line) => this.onLine(line), {
@@ -126,28 +135,14 @@ class Ingestion {
       this.summary.lines = stats.lines;
       if (stats.bytes === 0) readError = 'empty file';
     } catch (err) {
-      if (err instanceof SinkFailure) throw err.error;
       if (!(err instanceof ReadFailure)) throw err;
       readError = err.message;
-    }
-    if (readError === null) {
-      try {
-        this.finish();
-      } catch (err) {
-        if (err instanceof SinkFailure) throw err.error;
-        throw err;
-      }
-    }
-    try {
-      this.close();
-    } catch (err) {
-      if (err instanceof SinkFailure) throw err.error;
-      throw err;
-    }
-    if (readError !== null) {
-      this.summary.error = readError;
       this.summary.lines = this.lastLine;
     }
+    // After a failure mid-way (an I/O error), what was read still counts.
+    if (readError === null || this.lastLine > 0) this.finish();
+    this.close();
+    if (readError !== null) this.summary.error = readError;
     // Key names and parser snippets come from the file: they must not drive a terminal.
     if (this.summary.error !== undefined) this.summary.error = neutralize(this.summary.error, 500);
     return this.summary;

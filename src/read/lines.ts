@@ -210,9 +210,25 @@ function startLines(source: LineSource, onLine: LineHandler, options: LineOption
     finished = true;
     resolveDone(stats());
   });
-  input.on('error', (err) => fail(describeReadError(err)));
+  // The line held back was complete (readline only emits a line once its end is seen), so an
+  // I/O error after it does not take it away.
+  const failReading = (err: unknown) => {
+    if (finished) return;
+    const last = held;
+    held = null;
+    if (last) {
+      try {
+        deliver(last.text, last.line, false);
+      } catch (handlerErr) {
+        fail(handlerErr);
+        return;
+      }
+    }
+    fail(describeReadError(err));
+  };
+  input.on('error', failReading);
   gate.on('error', (err) => fail(describeReadError(err)));
-  rl.on('error', (err) => fail(describeReadError(err)));
+  rl.on('error', failReading);
   input.pipe(gate);
 
   return {

@@ -137,6 +137,28 @@ describe('ingestFile: files that cannot be read', () => {
     expect(summary).toMatchObject({ format: null, sessions: 0, error: 'no such file' });
   });
 
+  it('keeps what it read when the input fails mid-way, and ends the sessions it announced', async () => {
+    const stdin = new Readable({ read() {} });
+    // Past the first 64 KB, which are held back until they are known to be text.
+    stdin.push(`${HEAD}{"say":"a"}\n{"say":"${'b'.repeat(70 * 1024)}"}\n`);
+    setTimeout(() => stdin.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })), 10);
+    const sink = new RecordingSink();
+    const summary = await ingestFile('-', sink, { adapters: [fakeAdapter()], stdin });
+    expect(summary).toMatchObject({ format: 'canonical', sessions: 1, lines: 3, error: 'cannot read: EIO: i/o error, read' });
+    expect(sink.sessions[0]!.rounds.map((r) => r.text.length)).toEqual([1, 70 * 1024]);
+    expect(sink.sessions[0]!.ended).toBe(true);
+  });
+
+  it('reads past an invalid byte that comes after the sniffed start, as U+FFFD', async () => {
+    const filler = Array.from({ length: 2000 }, (_, i) => `{"say":"filler ${i} ${'.'.repeat(30)}"}`).join('\n');
+    const content = Buffer.concat([Buffer.from(`${HEAD}${filler}\n{"say":"caf`), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    expect(content.length).toBeGreaterThan(64 * 1024);
+    const { summary, texts } = await ingestText(content);
+    expect(summary.error).toBeUndefined();
+    expect(summary.skipped).toEqual([]);
+    expect(texts.at(-1)).toBe('caf\ufffd');
+  });
+
   it('names an unknown format instead of guessing', async () => {
     const { summary, adapter } = await ingestText('{"kind":"other"}\n{"x":1}\n');
     expect(summary.format).toBeNull();
