@@ -7,7 +7,7 @@ import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
 import { sanitize } from './sanitize.js';
-import { fmtConfidence, fmtStrike, plural } from './text.js';
+import { enforceWould, fmtConfidence, fmtStrike, plural } from './text.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
 
@@ -59,7 +59,7 @@ export function renderGithub(report: LedgerReport, o: ReportOptions): string {
     for (const e of s.entries) {
       const command = COMMAND[e.intervention.enforce];
       if (!command) continue;
-      const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, `enforce would ${e.intervention.enforce}`];
+      const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, enforceWould(e.intervention.enforce)];
       if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
       if (e.strike) bits.push(`strikes ${fmtStrike(e.strike, true)}`);
       all.push({

@@ -8,7 +8,7 @@ import { reachedFailOn } from './fail-on.js';
 import type { ReportOptions } from './index.js';
 import { sanitize } from './sanitize.js';
 import { relativePath } from './paths.js';
-import { fmtConfidence, fmtStrike, maxEnforce, outcomePhrase } from './text.js';
+import { enforceWould, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase } from './text.js';
 
 // Everything outside XML 1.0's Char production (#x9 | #xA | #xD | [#x20-#xD7FF] |
 // [#xE000-#xFFFD] | [#x10000-#x10FFFF]); sanitize() already escapes most of them visibly.
@@ -57,7 +57,7 @@ function testcase(s: SessionLedger, o: ReportOptions, classname: string): string
   const body: string[] = [];
   if (failing(s, o)) {
     const worst = maxEnforce(s);
-    const message = `enforce would ${worst}: ${outcomePhrase(s)}`;
+    const message = `${enforceWould(worst)}: ${outcomePhrase(s)}`;
     body.push(`      <failure${attrs({ message, type: worst })}>${xmlLines(s.entries.map(entryLine))}</failure>`);
   } else if (s.entries.length > 0) {
     body.push(`      <system-out>${xmlLines(s.entries.map(entryLine))}</system-out>`);

@@ -6,7 +6,7 @@ import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../
 import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
 import { escapeJsonText, sanitize } from './sanitize.js';
-import { fmtConfidence, fmtStrike } from './text.js';
+import { enforceWould, fmtConfidence, fmtStrike } from './text.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -63,7 +63,7 @@ export function artifactUri(p: string, cwd: string | undefined): string {
 function message(s: SessionLedger, e: LedgerEntry): string {
   const bits = [
     `${sanitize(e.detector)}/${sanitize(e.kind)} in session ${sanitize(s.id)} at turn ${e.turn} round ${e.round}`,
-    `enforce would ${e.intervention.enforce === 'none' ? 'do nothing' : e.intervention.enforce}`,
+    enforceWould(e.intervention.enforce),
     `telemetry ${e.intervention.telemetry}`,
   ];
   if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);

@@ -34,9 +34,11 @@ interface Layout {
   dropConf: boolean;
   /** Columns for the kind cell (content only), or null for its natural width. */
   kindWidth: number | null;
+  /** Content width of every column, shared by all sessions so their tables line up. */
+  widths: number[];
 }
 
-const LAYOUTS: Omit<Layout, 'kindWidth'>[] = [
+const LAYOUTS: Omit<Layout, 'kindWidth' | 'widths'>[] = [
   { abbrev: false, merge: false, dropOff: false, dropConf: false },
   { abbrev: true, merge: false, dropOff: false, dropConf: false },
   { abbrev: true, merge: true, dropOff: false, dropConf: false },
@@ -114,16 +116,19 @@ function naturalWidths(cols: Column[], entries: LedgerEntry[]): number[] {
 /** One layout for the whole report, so every session's table has the same columns. */
 function chooseLayout(entries: LedgerEntry[], width: number, mode: ModeName | undefined): Layout | null {
   for (const base of LAYOUTS) {
-    const layout: Layout = { ...base, kindWidth: null };
+    const layout: Layout = { ...base, kindWidth: null, widths: [] };
     const widths = naturalWidths(columns(layout, mode), entries);
-    if (tableWidth(widths) <= width) return layout;
+    if (tableWidth(widths) <= width) return { ...layout, widths };
   }
-  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, kindWidth: null };
+  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, kindWidth: null, widths: [] };
   const cols = columns(last, mode);
   const widths = naturalWidths(cols, entries);
   const k = cols.findIndex((c) => c.isKind);
   const spare = width - (tableWidth(widths) - widths[k]!);
-  if (spare >= MIN_KIND) return { ...last, kindWidth: spare };
+  if (spare >= MIN_KIND) {
+    widths[k] = spare;
+    return { ...last, kindWidth: spare, widths };
+  }
   return null;
 }
 
@@ -147,9 +152,7 @@ function sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode:
     colAligns: cols.map((c) => c.align),
     // cli-table3 would colour head and borders itself (and ignore NO_COLOR): we colour.
     style: { head: [], border: [], compact: true },
-    ...(layout.kindWidth !== null
-      ? { colWidths: cols.map((c) => (c.isKind ? layout.kindWidth! + 2 : null)) }
-      : {}),
+    colWidths: layout.widths.map((w) => w + 2),
   });
   for (const e of s.entries) {
     table.push(

@@ -165,3 +165,10 @@ export function wrap(text: string, width: number, indent = 2): string[] {
   if (line.trim() !== '' || lines.length === 0) lines.push(line);
   return lines;
 }
+
+const WOULD: Record<EnforceLevel, string> = { none: 'do nothing', noted: 'note it', steer: 'steer', stop: 'stop the turn' };
+
+/** "enforce would …" in plain words. */
+export function enforceWould(level: EnforceLevel): string {
+  return `enforce would ${WOULD[level]}`;
+}

@@ -177,7 +177,7 @@ describe('github', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines).toContain('::error file=runs/zz-broken.bin,title=loopledger%3A input not analyzed::binary file');
     expect(lines).toContain(
-      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop, confidence 1.00, strikes 2/2 2/4',
+      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop the turn, confidence 1.00, strikes 2/2 2/4',
     );
     expect(lines.filter((l) => l.startsWith('::warning file=runs/chat.json,title='))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(2);
