@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { SNIFF_BYTES, sniff } from './sniff.js';
 
+/** Lines end at LF, CRLF or a lone CR (readline's rule; JSON never holds a raw CR in a string). */
 export interface Line {
   /** 1-based, counting blank lines too, so that it matches what an editor shows. */
   line: number;
