@@ -95,7 +95,13 @@ class Thread {
   /** inter_agent_communication_metadata said the next agent message opens a turn. */
   triggerTurn = false;
 
-  constructor(readonly builder: SessionBuilder) {}
+  /** Threads this one was spawned or forked from (their copied session_meta is history). */
+  readonly ancestors = new Set<string>();
+
+  constructor(
+    readonly builder: SessionBuilder,
+    readonly threadId: string,
+  ) {}
 
   /**
    * An output item: part of the pending response, or the first of a new one. A new response
@@ -237,21 +243,31 @@ class CodexParser implements RecordParser {
 
   /**
    * Each thread id is its own session. A thread spawned by another (a sub-agent) or forked
-   * from one names that thread as parent, and its id is `<parent>/<thread id>`. A repeated
-   * session_meta of a known thread switches back to it.
+   * from one names that thread as parent, and its id is `<parent>/<thread id>`.
+   *
+   * A forked thread's rollout starts with its own session_meta and then copies the source
+   * thread's rollout, session_meta included. That copy is the context the fork's model sees,
+   * so a session_meta of an ancestor of the current thread does not switch threads: the copied
+   * history stays in the fork's session. A session_meta of any other known thread switches
+   * back to it; an unknown one opens a new session.
    */
   private sessionMeta(p: Rec): void {
     const id = nonEmpty(p.id) ?? nonEmpty(p.session_id);
     if (id === null) return;
+    const current = this.current;
+    if (current && (current.threadId === id || current.ancestors.has(id))) return;
     const existing = this.threads.get(id);
     if (existing) {
       this.current = existing;
       return;
     }
-    let parent = nonEmpty(p.parent_thread_id) ?? spawnParent(p.source) ?? nonEmpty(p.forked_from_id);
+    const spawnedBy = nonEmpty(p.parent_thread_id) ?? spawnParent(p.source);
+    const forkedFrom = nonEmpty(p.forked_from_id);
+    let parent = spawnedBy ?? forkedFrom;
     if (parent === id) parent = null;
     const builder = this.ctx.builder.session(id, { id: parent ? `${parent}/${id}` : id, parent });
-    const thread = new Thread(builder);
+    const thread = new Thread(builder, id);
+    for (const a of [spawnedBy, forkedFrom]) if (a !== null && a !== id) thread.ancestors.add(a);
     if (asString(p.model)) thread.model = asString(p.model);
     this.threads.set(id, thread);
     this.current = thread;
@@ -264,7 +280,7 @@ class CodexParser implements RecordParser {
     // rollout-2025-01-01T00-00-00-<uuid>: the thread id is the trailing uuid.
     const uuid = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(stem);
     const id = uuid ? uuid[1]! : stem;
-    const thread = new Thread(this.ctx.builder.session(id));
+    const thread = new Thread(this.ctx.builder.session(id), id);
     this.threads.set(id, thread);
     this.current = thread;
     return thread;

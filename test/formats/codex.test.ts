@@ -183,30 +183,36 @@ describe('codex adapter', () => {
 
   it('several session_meta lines are sub-threads: own sessions named <parent>/<thread>, naming the parent', () => {
     const child = '0199b2e0-aaaa-7d18-b3f5-000000000001';
-    const fork = '0199b2e0-bbbb-7d18-b3f5-000000000002';
-    const { sessions } = parse([
-      meta(),
-      userItem('delegate'),
-      fcall('c1', { task: 'x' }, 'spawn_agent'),
+    const other = '0199b2e0-cccc-7d18-b3f5-000000000003';
+    // a sub-agent's rollout: its session_meta names the spawning thread
+    const spawned = parse([
       meta({ id: child, parent_thread_id: TID, source: { subagent: { thread_spawn: { parent_thread_id: TID, depth: 1 } } } }),
       userItem('do x'),
       say('x done'),
-      meta(), // back to the parent thread
-      fout('c1', 'x done'),
-      say('all done'),
-      meta({ id: fork, forked_from_id: TID }),
-      userItem('try y instead'),
-      say('y'),
     ]);
+    expect(spawned.sessions.map((s) => [s.info.id, s.info.parent])).toEqual([[`${TID}/${child}`, TID]]);
+    // two unrelated threads in one file, and a repeated session_meta switching back
+    const { sessions } = parse([meta(), userItem('a'), say('a'), meta({ id: other }), userItem('b'), say('b'), meta(), userItem('c'), say('c')]);
     expect(sessions.map((s) => [s.info.id, s.info.parent])).toEqual([
       [TID, null],
-      [`${TID}/${child}`, TID],
-      [`${TID}/${fork}`, TID],
+      [other, null],
     ]);
-    expect(sessions[0]!.rounds.map((r) => r.text)).toEqual(['', 'all done']);
-    expect(sessions[0]!.rounds[0]!.answers).toEqual([{ content: 'x done', isError: false }]);
-    expect(sessions[1]!.rounds.map((r) => r.text)).toEqual(['x done']);
-    expect(sessions[2]!.turns).toEqual([1]);
+    expect(sessions.map((s) => s.rounds.map((r) => r.text))).toEqual([['a', 'c'], ['b']]);
+  });
+
+  it('a forked rollout keeps the copied source history (with its session_meta) in the fork session', () => {
+    const fork = '0199b2e0-bbbb-7d18-b3f5-000000000002';
+    const { sessions } = parse([
+      meta({ id: fork, forked_from_id: TID }),
+      meta(), // the source thread's rollout, copied
+      userItem('first question'),
+      say('first answer'),
+      userItem('try y instead'), // the fork's own turn
+      say('y'),
+    ]);
+    expect(sessions.map((s) => [s.info.id, s.info.parent])).toEqual([[`${TID}/${fork}`, TID]]);
+    expect(sessions[0]!.turns).toEqual([1, 2]);
+    expect(sessions[0]!.rounds.map((r) => r.text)).toEqual(['first answer', 'y']);
   });
 
   it('a rollout without session_meta takes its thread id from the rollout file name', () => {
