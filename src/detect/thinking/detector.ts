@@ -1,0 +1,293 @@
+// The thinking loop detector of seed 002: completed thinking blocks and per-round usage in,
+// findings out. Readable blocks are compared with the previous one (stagnation; an identical
+// block is stagnation with identical=true, as the seed folds it into adjacent-block similarity)
+// and scanned for connector stalling. Opaque reasoning (redacted or encrypted) can only be judged
+// by its usage: reasoning tokens growing against tiny visible output, capped so it only steers.
+
+import type { Finding } from '../types.js';
+import { isConnectorHash } from '../text/connectors.js';
+import { finding, MeasurementLog } from '../text/finding.js';
+import { fnvString } from '../text/hash.js';
+import { ngramSet, setJaccard } from '../text/ngram.js';
+import { MarkdownNormalizer } from '../text/normalize.js';
+import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import { assignState, encodeState } from '../text/state.js';
+import { WordTokenizer, type Word } from '../text/tokens.js';
+import { sanitizeThinkingConfig, type ThinkingConfig } from './config.js';
+
+/** A verbatim repeat of the previous block: as sure as text evidence gets. */
+const IDENTICAL_CONFIDENCE = 0.95;
+/** No heuristic claims certainty. */
+const MAX_CONFIDENCE = 0.99;
+/** Connector runs and openings: steer-level evidence (same as the output detector). */
+const CONNECTOR_RUN_CONFIDENCE = 0.85;
+const CONNECTOR_OPENING_CONFIDENCE = 0.7;
+/** Connector units: one to three words ("wait", "but actually", "wait, but actually"). */
+const CONNECTOR_MAX_UNITS = 3;
+/** Runaway confidence starts here at the minimum streak and grows per extra round, up to the cap. */
+const RUNAWAY_BASE_CONFIDENCE = 0.5;
+const RUNAWAY_PER_ROUND = 0.05;
+
+export interface UsageObservation {
+  /** Reasoning tokens of the round, null when the format does not report them. */
+  reasoningTokens: number | null;
+  /** Visible output of the round, in tokens (estimated from its text and tool arguments). */
+  visibleTokens: number;
+  /** The round's reasoning is not readable (redacted, encrypted, or absent while billed). */
+  opaque: boolean;
+}
+
+interface State {
+  blocks: number;
+  prevSet: Int32Array | null;
+  prevHash: number;
+  prevChars: number;
+  norm: MarkdownNormalizer;
+  tok: WordTokenizer;
+  period: PeriodTracker;
+  openings: OpeningTracker;
+  words: number;
+  runBest: { period: number; region: number } | null;
+  runMax: number;
+  openBest: number;
+  openMax: number;
+  streak: number;
+  streakTokens: number;
+}
+
+function fresh(c: ThinkingConfig): State {
+  return {
+    blocks: 0,
+    prevSet: null,
+    prevHash: 0,
+    prevChars: 0,
+    norm: new MarkdownNormalizer(),
+    tok: new WordTokenizer(),
+    period: new PeriodTracker(CONNECTOR_MAX_UNITS),
+    openings: new OpeningTracker(c.connectorOpeningWindow),
+    words: 0,
+    runBest: null,
+    runMax: 0,
+    openBest: 0,
+    openMax: 0,
+    streak: 0,
+    streakTokens: 0,
+  };
+}
+
+export class ThinkingLoopDetector {
+  readonly config: ThinkingConfig;
+  private readonly warnings: string[];
+  private readonly log = new MeasurementLog('thinking');
+  private st: State;
+  private normalized = '';
+  private readonly onWord: (w: Word) => void;
+
+  constructor(config: Partial<ThinkingConfig> = {}) {
+    const r = sanitizeThinkingConfig(config);
+    this.config = r.config;
+    this.warnings = r.warnings;
+    this.st = fresh(this.config);
+    this.onWord = (w) => this.word(w);
+  }
+
+  configWarnings(): readonly string[] {
+    return this.warnings;
+  }
+
+  /** A completed, readable thinking block. */
+  feedBlock(text: string): Finding[] {
+    const s = this.st;
+    const c = this.config;
+    const out: Finding[] = [];
+    s.blocks++;
+    this.normalized = '';
+    const sink = {
+      text: (piece: string) => {
+        s.tok.push(piece, this.onWord);
+        // Only the tail is compared, so a huge block cannot hold unbounded memory.
+        this.normalized += piece;
+        if (this.normalized.length > 2 * c.maxBlockChars) this.normalized = this.normalized.slice(-c.maxBlockChars);
+      },
+      boundary: () => s.tok.boundary(this.onWord),
+    };
+    s.norm.push(text, sink);
+    s.norm.boundary(sink);
+    const norm = this.normalized.length > c.maxBlockChars ? this.normalized.slice(-c.maxBlockChars) : this.normalized;
+    this.normalized = '';
+
+    // Adjacent-block similarity; blocks too short to say anything neither compare nor replace.
+    if (norm.length >= c.minBlockChars) {
+      const hash = fnvString(norm);
+      const set = ngramSet(norm);
+      if (s.prevSet) {
+        const identical = hash === s.prevHash && norm.length === s.prevChars;
+        const sim = identical ? 1 : setJaccard(set, s.prevSet);
+        const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
+        if (sim >= c.similarityAmbiguous) {
+          const ambiguous = !identical && sim < c.similarityStrong;
+          const crossed = [m];
+          if (!ambiguous) crossed.push(this.log.record('thinking_stagnation', 'similarity', sim, c.similarityStrong));
+          out.push(
+            finding(
+              'thinking',
+              'thinking_stagnation',
+              identical ? IDENTICAL_CONFIDENCE : Math.min(MAX_CONFIDENCE, sim),
+              {
+                similarity: Math.round(sim * 1000) / 1000,
+                identical,
+                block_chars: norm.length,
+                previous_chars: s.prevChars,
+                block: s.blocks,
+              },
+              crossed,
+              [norm.slice(0, 80)],
+              ambiguous,
+            ),
+          );
+        }
+      }
+      s.prevSet = set;
+      s.prevHash = hash;
+      s.prevChars = norm.length;
+    }
+
+    // Connector stalling inside the block (runs and openings carry across blocks of the turn).
+    if (s.runMax > 0) this.log.record('connector_stalling', 'run_repeats', s.runMax, c.connectorMinRepeats);
+    if (s.openMax > 0) this.log.record('connector_stalling', 'openings', s.openMax, c.connectorOpeningMin);
+    if (s.runBest) {
+      const reps = Math.floor(s.runBest.region / s.runBest.period);
+      const m = this.log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
+      out.push(
+        finding(
+          'thinking',
+          'connector_stalling',
+          CONNECTOR_RUN_CONFIDENCE,
+          { pattern: 'run', period_units: s.runBest.period, repeats: reps, run_words: s.runBest.region, block: s.blocks },
+          [m],
+          [],
+        ),
+      );
+    } else if (s.openBest > 0) {
+      const m = this.log.record('connector_stalling', 'openings', s.openBest, c.connectorOpeningMin);
+      out.push(
+        finding(
+          'thinking',
+          'connector_stalling',
+          CONNECTOR_OPENING_CONFIDENCE,
+          { pattern: 'openings', openings: s.openBest, window_sentences: c.connectorOpeningWindow, block: s.blocks },
+          [m],
+          [],
+        ),
+      );
+    }
+    s.runBest = null;
+    s.runMax = 0;
+    s.openBest = 0;
+    s.openMax = 0;
+    return out;
+  }
+
+  /** One round's usage: the bypass for reasoning that cannot be read. */
+  observeUsage(u: UsageObservation): Finding[] {
+    const s = this.st;
+    const c = this.config;
+    if (!u.opaque || u.reasoningTokens === null || u.reasoningTokens <= 0) {
+      // Readable reasoning is judged by its text; a round without figures breaks the streak.
+      s.streak = 0;
+      s.streakTokens = 0;
+      return [];
+    }
+    const visible = Math.max(1, u.visibleTokens);
+    const ratio = u.reasoningTokens / visible;
+    const mRatio = this.log.record('reasoning_runaway', 'reasoning_to_visible', ratio, c.runawayMinRatio);
+    if (ratio < c.runawayMinRatio) {
+      s.streak = 0;
+      s.streakTokens = 0;
+      return [];
+    }
+    s.streak++;
+    s.streakTokens += u.reasoningTokens;
+    const mTokens = this.log.record('reasoning_runaway', 'streak_reasoning_tokens', s.streakTokens, c.runawayMinReasoningTokens);
+    const mRounds = this.log.record('reasoning_runaway', 'streak_rounds', s.streak, c.runawayMinRounds);
+    if (s.streak < c.runawayMinRounds || s.streakTokens < c.runawayMinReasoningTokens) return [];
+    const confidence = Math.min(
+      c.runawayConfidenceCap,
+      RUNAWAY_BASE_CONFIDENCE + RUNAWAY_PER_ROUND * (s.streak - c.runawayMinRounds),
+    );
+    return [
+      finding(
+        'thinking',
+        'reasoning_runaway',
+        confidence,
+        {
+          reasoning_tokens: u.reasoningTokens,
+          visible_tokens: u.visibleTokens,
+          ratio: Math.round(ratio * 10) / 10,
+          streak_rounds: s.streak,
+          streak_reasoning_tokens: s.streakTokens,
+          confidence_cap: c.runawayConfidenceCap,
+          opaque: true,
+        },
+        [mRatio, mTokens, mRounds],
+        [],
+      ),
+    ];
+  }
+
+  takeMeasurements() {
+    return this.log.take();
+  }
+
+  reset(): void {
+    this.st = fresh(this.config);
+    this.log.take();
+  }
+
+  snapshot(): unknown {
+    const s = this.st;
+    return encodeState({
+      v: 1,
+      scalars: { ...s, norm: undefined, tok: undefined, period: undefined, openings: undefined },
+      norm: { ...s.norm },
+      tok: { ...s.tok },
+      period: { ...s.period },
+      openings: { ...s.openings },
+      measurements: this.log.entries(),
+    });
+  }
+
+  restore(snapshot: unknown): void {
+    const o = snapshot as Record<string, unknown>;
+    if (!o || typeof o !== 'object' || o['v'] !== 1) throw new Error('not a thinking detector snapshot');
+    const s = fresh(this.config);
+    const scalars = { ...(o['scalars'] as Record<string, unknown>) };
+    for (const k of ['norm', 'tok', 'period', 'openings']) delete scalars[k];
+    assignState(s, scalars);
+    assignState(s.norm, o['norm']);
+    assignState(s.tok, o['tok']);
+    assignState(s.period, o['period']);
+    assignState(s.openings, o['openings']);
+    this.st = s;
+    this.log.load((o['measurements'] as Parameters<MeasurementLog['load']>[0]) ?? []);
+  }
+
+  private word(w: Word): void {
+    const s = this.st;
+    const c = this.config;
+    s.words++;
+    const p = s.period.push(w.hash);
+    if (p > 0 && s.period.allConnectors(p)) {
+      const region = s.period.regionWords(p);
+      const reps = Math.floor(region / p);
+      if (reps > s.runMax) s.runMax = reps;
+      if (reps >= c.connectorMinRepeats && (!s.runBest || region >= s.runBest.region)) s.runBest = { period: p, region };
+    }
+    if (w.sentenceStart) {
+      const conn = isConnectorHash(w.hash);
+      const same = s.openings.push(conn ? w.hash : 0);
+      if (same > s.openMax) s.openMax = same;
+      if (conn && same >= c.connectorOpeningMin && same >= s.openBest) s.openBest = same;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './config.js';
+export * from './detector.js';
+export * from './round.js';

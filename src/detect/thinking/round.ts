@@ -1,0 +1,56 @@
+// The thinking detector as the ledger drives it: one instance per turn; each round's completed
+// thinking blocks in order, then its usage (reasoning tokens against visible output).
+
+import type { ConfigValues } from '../../config/spec.js';
+import type { Round } from '../../model/transcript.js';
+import type { RoundDetector, RoundObservation } from '../types.js';
+import { strongestPerKind } from '../text/finding.js';
+import { readThinkingConfig, type ThinkingConfig } from './config.js';
+import { ThinkingLoopDetector } from './detector.js';
+
+/** Visible output of a round in characters: its text and the arguments of its tool calls. */
+export function visibleChars(round: Round): number {
+  let n = round.text.length;
+  for (const call of round.calls) {
+    const a = call.arguments;
+    if (typeof a === 'string') n += a.length;
+    else if (a !== undefined && a !== null) n += safeLength(a);
+  }
+  return n;
+}
+
+function safeLength(v: unknown): number {
+  try {
+    return JSON.stringify(v)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function createThinkingRoundDetector(config: ThinkingConfig): RoundDetector {
+  const detector = new ThinkingLoopDetector(config);
+  return {
+    name: 'thinking',
+    observe(round: Round): RoundObservation {
+      const findings = [];
+      let readable = 0;
+      for (const block of round.thinking) {
+        if (block.opaque || block.text === null) continue;
+        readable++;
+        findings.push(...detector.feedBlock(block.text));
+      }
+      findings.push(
+        ...detector.observeUsage({
+          reasoningTokens: round.usage?.reasoningTokens ?? null,
+          visibleTokens: Math.ceil(visibleChars(round) / detector.config.charsPerToken),
+          opaque: readable === 0,
+        }),
+      );
+      return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };
+    },
+  };
+}
+
+export function createThinkingRoundDetectorFrom(values: ConfigValues): RoundDetector {
+  return createThinkingRoundDetector(readThinkingConfig(values));
+}
