@@ -115,6 +115,7 @@ class Thread {
       this.builder.round({ line, model: this.model, timestamp });
       this.open = true;
       this.closed = false;
+      this.awaiting.clear(); // the released round's unanswered calls stay unanswered
     }
     this.afterInput = false;
     this.userCounts.clear();

@@ -171,6 +171,21 @@ describe('codex adapter', () => {
     expect(rounds[0]!.answers?.map((a) => a.content)).toEqual(['a', '/w', 'today']);
   });
 
+  it('an unanswered call of a closed round does not glue the following rounds together', () => {
+    const { sessions } = parse([
+      meta(),
+      userItem('go'),
+      fcall('lost', { command: ['sleep', '999'] }),
+      tokens(10, 1, 0), // closed; its call is never answered (aborted)
+      fcall('c2', { command: ['ls'] }),
+      fout('c2', 'a'),
+      fcall('c3', { command: ['pwd'] }), // no token_count in between: the answered batch ends the round
+      fout('c3', '/w'),
+    ]);
+    expect(sessions[0]!.rounds.map((r) => r.calls.map((c) => c.id))).toEqual([['lost'], ['c2'], ['c3']]);
+    expect(sessions[0]!.rounds[0]!.answers).toBeNull();
+  });
+
   it('shell output noise (wall time) is dropped and a non-zero exit code marks the answer as an error', () => {
     const out = (wall: string) => `Exit code: 101\nWall time: ${wall} seconds\nOutput:\nerror: could not compile\nWall time: 9 seconds\n`;
     const { sessions } = parse([meta(), userItem('build'), fcall('c1', { command: ['cargo', 'build'] }), tokens(1, 1, 0), fout('c1', out('3.1')), fcall('c2', { command: ['cargo', 'build'] }), tokens(1, 1, 0), fout('c2', out('2.7'))]);
