@@ -57,7 +57,7 @@ const SYNTHETIC_MODEL = '<synthetic>';
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
 function detect(probe: Probe): number {
-  if (probe.mode !== 'jsonl') return 0;
+  if (probe.mode === 'document') return isAgentManifest(probe.value) ? 0.6 : 0;
   let conversation = 0;
   let side = 0;
   for (const r of probe.records) {
@@ -74,6 +74,15 @@ function detect(probe: Probe): number {
   // A file of only side records (a session with no exchange yet) is still Claude Code's.
   if (side > 0) return 0.6;
   return 0;
+}
+
+/**
+ * Claude Code 2.1 writes `agent-<id>.meta.json` ({agentType, description, …}) beside each
+ * sub-agent's JSONL. It carries no conversation; claiming it keeps a scan of
+ * ~/.claude/projects from reporting every manifest as an unknown format.
+ */
+function isAgentManifest(value: unknown): boolean {
+  return isRec(value) && typeof value.agentType === 'string' && ('description' in value || 'spawnDepth' in value || 'toolUseId' in value) && !('messages' in value);
 }
 
 class ClaudeCodeParser implements RecordParser {

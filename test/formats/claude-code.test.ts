@@ -254,6 +254,7 @@ describe('claude-code adapter', () => {
     expect(claudeCodeAdapter.detect(probe([{ timestamp: 't', type: 'session_meta', payload: { id: 'x' } }]))).toBe(0);
     expect(claudeCodeAdapter.detect(probe([{ role: 'user', content: 'hi' }]))).toBe(0);
     expect(claudeCodeAdapter.detect({ mode: 'document', fileName: 'x.json', value: [user('hi')] })).toBe(0);
+    expect(claudeCodeAdapter.detect({ mode: 'document', fileName: 'x.json', value: { messages: [] } })).toBe(0);
     expect(codexAdapter.detect(probe([user('hi'), assistant('m', { type: 'text', text: 'yo' })]))).toBe(0);
   });
 });
@@ -287,5 +288,13 @@ describe('claude-code fixtures', () => {
     expect(main.sessions[0]!.rounds.every((r) => r.answers !== null)).toBe(true);
     const sub = read('calm-readme-update/subagents/agent-a3f9c21.jsonl');
     expect(sub.sessions.map((s) => [s.info.id, s.info.parent])).toEqual([[`${main.sessions[0]!.info.id}/agent-a3f9c21`, main.sessions[0]!.info.id]]);
+  });
+
+  it('the sub-agent manifest (agent-<id>.meta.json) is claimed as Claude Code and holds no session', () => {
+    const text = readFileSync(path.join(repoRoot, 'fixtures/claude-code/calm-readme-update/subagents/agent-a3f9c21.meta.json'), 'utf8');
+    expect(claudeCodeAdapter.detect({ mode: 'document', fileName: 'agent-a3f9c21.meta.json', value: JSON.parse(text) })).toBeGreaterThan(0.5);
+    const parsed = parseWith(claudeCodeAdapter, text, { mode: 'document' });
+    expect(parsed.sessions).toEqual([]);
+    expect(parsed.skipped).toEqual([]);
   });
 });
