@@ -60,9 +60,9 @@ export async function renderReport(
     case 'table':
       return renderTable(report, opts);
     case 'json':
-      return renderJson(report);
+      return renderJson(report, opts.excerpts);
     case 'ndjson':
-      return renderNdjson(report);
+      return renderNdjson(report, opts.excerpts);
     case 'markdown':
       return renderMarkdown(report, opts);
     case 'junit':

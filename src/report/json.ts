@@ -4,20 +4,30 @@
 // without entries write nothing.
 
 import ndjson from 'ndjson';
-import type { LedgerReport } from '../ledger/types.js';
+import type { LedgerEntry, LedgerReport } from '../ledger/types.js';
 import { escapeJsonText } from './sanitize.js';
 
-export function renderJson(report: LedgerReport): string {
-  return escapeJsonText(JSON.stringify(report, null, 2)) + '\n';
+/** SPEC: the ledger never echoes looped text unless --excerpts is given. The ledger builder
+ *  should not have collected any; this is the last line of defence before output. */
+export function withoutExcerpts(report: LedgerReport): LedgerReport {
+  if (!report.sessions.some((s) => s.entries.some((e) => e.excerpts !== undefined))) return report;
+  const strip = ({ excerpts: _dropped, ...rest }: LedgerEntry): LedgerEntry => rest;
+  return { ...report, sessions: report.sessions.map((s) => ({ ...s, entries: s.entries.map(strip) })) };
 }
 
-export function ndjsonRecords(report: LedgerReport): Record<string, unknown>[] {
-  return report.sessions.flatMap((s) =>
+export function renderJson(report: LedgerReport, excerpts: boolean): string {
+  const r = excerpts ? report : withoutExcerpts(report);
+  return escapeJsonText(JSON.stringify(r, null, 2)) + '\n';
+}
+
+export function ndjsonRecords(report: LedgerReport, excerpts: boolean): Record<string, unknown>[] {
+  const r = excerpts ? report : withoutExcerpts(report);
+  return r.sessions.flatMap((s) =>
     s.entries.map((e) => ({ session: s.id, path: s.path, parent: s.parent, ...e })),
   );
 }
 
-export function renderNdjson(report: LedgerReport): Promise<string> {
+export function renderNdjson(report: LedgerReport, excerpts: boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: string[] = [];
     const out = ndjson.stringify();
@@ -25,7 +35,7 @@ export function renderNdjson(report: LedgerReport): Promise<string> {
     out.on('data', (c: string) => chunks.push(c));
     out.on('error', reject);
     out.on('end', () => resolve(escapeJsonText(chunks.join(''))));
-    for (const r of ndjsonRecords(report)) out.write(r);
+    for (const r of ndjsonRecords(report, excerpts)) out.write(r);
     out.end();
   });
 }

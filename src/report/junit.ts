@@ -67,15 +67,20 @@ function testcase(s: SessionLedger, o: ReportOptions, classname: string): string
 
 export function renderJunit(report: LedgerReport, o: ReportOptions): string {
   // Suites follow the inputs' (sorted) order; sessions whose path is not among them still get one.
-  const order: string[] = report.inputs.map((i) => i.path);
-  for (const s of report.sessions) if (!order.includes(s.path)) order.push(s.path);
+  // Maps, not scans: a chatgpt export can hold thousands of sessions in one input.
+  const inputs = new Map(report.inputs.map((i) => [i.path, i]));
+  const byPath = new Map<string, SessionLedger[]>(report.inputs.map((i) => [i.path, []]));
+  for (const s of report.sessions) {
+    const list = byPath.get(s.path);
+    if (list) list.push(s);
+    else byPath.set(s.path, [s]);
+  }
   const suites: string[] = [];
   let tests = 0;
   let failures = 0;
   let errors = 0;
-  for (const p of order) {
-    const input = report.inputs.find((i) => i.path === p);
-    const sessions = report.sessions.filter((s) => s.path === p);
+  for (const [p, sessions] of byPath) {
+    const input = inputs.get(p);
     const rel = relativePath(p, o.cwd);
     const cases = sessions.map((s) => testcase(s, o, rel));
     const f = sessions.filter((s) => failing(s, o)).length;

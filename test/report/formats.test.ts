@@ -55,6 +55,25 @@ describe('json', () => {
   });
 });
 
+describe('excerpts', () => {
+  it('json and ndjson echo looped text only with --excerpts', async () => {
+    for (const f of ['json', 'ndjson'] as const) {
+      const without = await renderReport(mixedReport(), f, opts());
+      expect(without, f).not.toContain('read_file');
+      expect(without, f).not.toContain('"excerpts"');
+      const withEx = await renderReport(mixedReport(), f, opts({ excerpts: true }));
+      expect(withEx, f).toContain('read_file');
+    }
+  });
+
+  it('no other format echoes them without the option', async () => {
+    for (const f of ['table', 'markdown', 'junit', 'sarif', 'github'] as const) {
+      const out = await renderReport(mixedReport(), f, opts({ explain: true, verbose: true }));
+      expect(out, f).not.toContain('read_file');
+    }
+  });
+});
+
 describe('ndjson', () => {
   it('writes one entry per line with its session id and path', async () => {
     const out = await renderReport(mixedReport(), 'ndjson', opts());
@@ -199,6 +218,17 @@ describe('github', () => {
     const summary = lines.filter((l) => l.includes('more not annotated'));
     expect(summary).toHaveLength(1);
     expect(summary[0]).toContain('5 errors, 2 warnings more');
+  });
+});
+
+describe('paths in CI formats', () => {
+  it('are relative to the working directory when the input was given absolute', async () => {
+    const r = report([session({ path: '/work/repo/runs/a.jsonl', entries: [entry({ line: 3, intervention: { off: 'none', telemetry: 'noted', enforce: 'stop' } })] })]);
+    const o = opts({ cwd: '/work/repo' });
+    const sarif = JSON.parse(await renderReport(r, 'sarif', o));
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('runs/a.jsonl');
+    expect(await renderReport(r, 'github', o)).toContain('::error file=runs/a.jsonl,line=3,');
+    expect(await renderReport(r, 'junit', o)).toContain('<testsuite name="runs/a.jsonl"');
   });
 });
 

@@ -52,7 +52,7 @@ describe('hostile transcript text', () => {
 
   it('json keeps the text lossless (escaped), so machines still see what was there', async () => {
     const r = hostileReport();
-    const out = await renderReport(r, 'json', opts());
+    const out = await renderReport(r, 'json', opts({ excerpts: true }));
     expect(JSON.parse(out)).toEqual(r);
   });
 });
