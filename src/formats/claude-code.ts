@@ -35,6 +35,7 @@ const SIDE_TYPES = new Set([
  * the model answers: they are not turns.
  */
 const INJECTED_TAGS = [
+  '<system-reminder>',
   '<command-name>',
   '<command-message>',
   '<command-args>',
@@ -94,6 +95,10 @@ class ClaudeCodeParser implements RecordParser {
       return;
     }
     const type = value.type;
+    if (type === 'attachment') {
+      this.attachment(value, line);
+      return;
+    }
     if (type !== 'user' && type !== 'assistant') return;
     const message = value.message;
     if (!isRec(message)) {
@@ -106,6 +111,17 @@ class ClaudeCodeParser implements RecordParser {
   }
 
   end(): void {}
+
+  /**
+   * Attachments are context Claude Code adds to the next request and are skipped, except a
+   * prompt the user typed while the agent was working (`queued_command` in prompt mode): it
+   * reaches the model mid-turn, but it is the user stepping in, so it opens a turn.
+   */
+  private attachment(r: Rec, line: number | null): void {
+    const a = r.attachment;
+    if (!isRec(a) || a.type !== 'queued_command' || a.commandMode !== 'prompt' || a.isMeta === true) return;
+    this.sessionFor(r).userTurn(line);
+  }
 
   /**
    * Sidechain lines are a sub-agent's thread: their own session, named after the main one.

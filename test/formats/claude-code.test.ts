@@ -135,6 +135,20 @@ describe('claude-code adapter', () => {
     expect(sessions[0]!.rounds.map((r) => r.turn)).toEqual([1, 2]);
   });
 
+  it('a prompt queued while the agent works (queued_command attachment) opens a turn; other attachments do not', () => {
+    const { sessions } = parse([
+      user('run the tests until they pass'),
+      assistant('msg_1', toolUse('t1', 'Bash', { command: 'npm test' })),
+      { type: 'attachment', sessionId: SID, uuid: 'at1', attachment: { type: 'todo_reminder', content: [] } },
+      toolResult('t1', '1 failing', true),
+      { type: 'attachment', sessionId: SID, uuid: 'at2', attachment: { type: 'queued_command', prompt: 'stop, the fixture is missing', commandMode: 'prompt' } },
+      assistant('msg_2', { type: 'text', text: 'Stopping.' }),
+    ]);
+    expect(sessions[0]!.turns).toEqual([1, 2]);
+    expect(sessions[0]!.rounds.map((r) => r.turn)).toEqual([1, 2]);
+    expect(sessions[0]!.rounds[0]!.answers).toEqual([{ content: '1 failing', isError: true }]);
+  });
+
   it('a user line holding only tool results is not a turn; an image-only prompt is', () => {
     const { sessions } = parse([
       user('go'),

@@ -69,6 +69,8 @@ describe.skipIf(!existsSync(ccDir))('research samples: claude-code', () => {
     expect(side.rounds.map((r) => r.text)).toEqual(["I'll list files.", 'Done.', 'Partial reply']);
     const main = byId.get('ses_stage0_small')!;
     expect(main.rounds[0]!.answers).toEqual([{ content: 'a.txt\nb.txt\n', isError: false }]);
+    // the queued_command attachment in prompt mode is the user stepping in: a second turn
+    expect(main.turns).toEqual([1, 2]);
     // the <synthetic> API-error line is no round; the `fallback` block adds nothing
     const trimmed = byId.get('[trimmed for fixture]')!;
     expect(trimmed.rounds.every((r) => r.model !== '<synthetic>')).toBe(true);
