@@ -59,6 +59,8 @@ const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
 function detect(probe: Probe): number {
   if (probe.mode === 'document') return isAgentManifest(probe.value) ? 0.6 : 0;
+  // A one-line manifest may be probed as JSONL too.
+  if (probe.records.length === 1 && isAgentManifest(probe.records[0])) return 0.6;
   let conversation = 0;
   let side = 0;
   for (const r of probe.records) {

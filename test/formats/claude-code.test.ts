@@ -307,6 +307,7 @@ describe('claude-code fixtures', () => {
   it('the sub-agent manifest (agent-<id>.meta.json) is claimed as Claude Code and holds no session', () => {
     const text = readFileSync(path.join(repoRoot, 'fixtures/claude-code/calm-readme-update/subagents/agent-a3f9c21.meta.json'), 'utf8');
     expect(claudeCodeAdapter.detect({ mode: 'document', fileName: 'agent-a3f9c21.meta.json', value: JSON.parse(text) })).toBeGreaterThan(0.5);
+    expect(claudeCodeAdapter.detect({ mode: 'jsonl', fileName: 'agent-a3f9c21.meta.json', records: [JSON.parse(text)] })).toBeGreaterThan(0.5);
     const parsed = parseWith(claudeCodeAdapter, text, { mode: 'document' });
     expect(parsed.sessions).toEqual([]);
     expect(parsed.skipped).toEqual([]);
