@@ -313,3 +313,14 @@ describe('claude-code fixtures', () => {
     expect(parsed.skipped).toEqual([]);
   });
 });
+
+describe('tool result flattening', () => {
+  it('is deterministic: text blocks joined, non-text parts as markers that keep their name', () => {
+    const { sessions } = parse([
+      user('go'),
+      assistant('m', toolUse('t1', 'ToolSearch', { query: 'notebook' })),
+      toolResult('t1', [{ type: 'tool_reference', tool_name: 'NotebookEdit' }, { type: 'text', text: 'found 1' }, { type: 'image', source: {} }]),
+    ]);
+    expect(sessions[0]!.rounds[0]!.answers).toEqual([{ content: '[tool_reference NotebookEdit]\nfound 1\n[image]', isError: false }]);
+  });
+});

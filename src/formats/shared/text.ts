@@ -45,9 +45,9 @@ export function parseJsonString(raw: unknown): unknown {
 
 /**
  * Content flattened to text, deterministically: a string as is; a list of blocks joined with
- * "\n", each block its `text` (or a `[type]` marker for images and other non-text parts); an
- * object with `text` its text. Only one level of lists is read: a result's shape never makes
- * this walk deep.
+ * "\n", each block its `text` (or a `[type name]` marker for images and other non-text
+ * parts); an object with `text` its text. Only one level of lists is read: a result's shape
+ * never makes this walk deep.
  */
 export function flattenContent(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -68,5 +68,8 @@ function blockText(block: Rec): string {
   if (typeof block.text === 'string') return block.text;
   if (typeof block.content === 'string') return block.content;
   const type = asString(block.type);
-  return type ? `[${type}]` : stringifySafe(block);
+  // A named non-text part (a tool reference, a file) keeps its name, so two differ.
+  const name = asString(block.tool_name) ?? asString(block.name) ?? asString(block.file_id);
+  if (type) return name ? `[${type} ${name}]` : `[${type}]`;
+  return stringifySafe(block);
 }
