@@ -33,6 +33,8 @@ const CONNECTOR_OPENING_CONFIDENCE = 0.7;
 const MAX_CONFIDENCE = 0.99;
 /** Parallel counter series tracked ("step 3 of 10": the "of 10" must not end the step series). */
 const PROGRESSION_SLOTS = 4;
+/** Digit words enter the data checksum modulo this prime, so prefix sums stay exact doubles. */
+const DATA_MODULUS = 1000003;
 /** A progression silences a candidate when they share at least half of the shorter span. */
 const EXPLAINS_OVERLAP = 0.5;
 
@@ -181,6 +183,7 @@ export class OutputLoopDetector {
       },
       wordStart: s.wordStart,
       wordEnd: s.wordEnd,
+      dataPrefix: s.dataPrefix,
       norm: { ...s.norm },
       tok: { ...s.tok },
       jac: { ...s.jac },
@@ -203,9 +206,13 @@ export class OutputLoopDetector {
     assignState(s.shingles, rest['shingles']);
     assignState(s.period, rest['period']);
     assignState(s.openings, rest['openings']);
-    const arrays = assignState({ wordStart: s.wordStart, wordEnd: s.wordEnd }, { wordStart: rest['wordStart'], wordEnd: rest['wordEnd'] });
+    const arrays = assignState(
+      { wordStart: s.wordStart, wordEnd: s.wordEnd, dataPrefix: s.dataPrefix },
+      { wordStart: rest['wordStart'], wordEnd: rest['wordEnd'], dataPrefix: rest['dataPrefix'] },
+    );
     s.wordStart = arrays.wordStart;
     s.wordEnd = arrays.wordEnd;
+    s.dataPrefix = arrays.dataPrefix;
     this.st = s;
     this.log.load((rest['measurements'] as Parameters<MeasurementLog['load']>[0]) ?? []);
   }
@@ -239,13 +246,15 @@ export class OutputLoopDetector {
     const cap = s.wordStart.length;
     s.wordStart[n % cap] = w.start;
     s.wordEnd[n % cap] = w.end;
+    const prevSum = n > 0 ? s.dataPrefix[(n - 1) % cap]! : 0;
+    s.dataPrefix[n % cap] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
 
     // Exact blocks: a shingle seen min_repeats times, a period longer than a short period.
     s.shingles.push(w.hash);
     const occ = s.shingles.occurrences;
     const per = s.shingles.period;
     if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax) s.exMax = occ;
-    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits) {
+    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits && !this.changingData(n)) {
       const r = s.exRun;
       if (r && r.last === n - 1) {
         r.last = n;
@@ -285,6 +294,24 @@ export class OutputLoopDetector {
     }
 
     if (w.counterKind !== 0) this.counter(w, n);
+  }
+
+  /**
+   * Templated records, not a loop: the text between this copy and the previous one carries
+   * different numbers than the text between the two copies before ("Batch 3: wrote orders.csv
+   * with 1204 rows …", polling lines with elapsed times). A verbatim loop repeats its numbers too.
+   */
+  private changingData(n: number): boolean {
+    const s = this.st;
+    const k = this.config.exactBlockMinWords;
+    const cap = s.dataPrefix.length;
+    const last = s.shingles.previous;
+    const prev = s.shingles.beforePrevious;
+    if (last < 0 || prev < 0 || n - prev >= cap) return false;
+    const sum = (a: number, b: number) => (b > a ? s.dataPrefix[b % cap]! - s.dataPrefix[a % cap]! : 0);
+    const current = sum(last, n - k);
+    const before = sum(prev, last - k);
+    return (current !== 0 || before !== 0) && current !== before;
   }
 
   /** The counter-progression classifier: values rising by one, in up to four parallel series. */
@@ -362,12 +389,21 @@ export class OutputLoopDetector {
     const out: Finding[] = [];
 
     const drift = s.drBest;
+    // Silencing uses the live series even when it gained no term since the last pass: a region
+    // it explained a moment ago is still explained.
+    let live: Progression | null = drift;
+    for (const pr of s.progressions) {
+      if (pr.terms >= c.predictableDriftMinTerms && s.words - 1 - pr.lastWord <= c.predictableDriftMaxGapWords) {
+        if (!live || pr.terms > live.terms) live = pr;
+      }
+    }
+    const liveSpan: Span | null = live ? { start: live.firstChar, end: live.lastChar } : null;
     const driftSpan: Span | null = drift ? { start: drift.firstChar, end: drift.lastChar } : null;
     let explained = 0;
     const silenced = (span: Span): boolean => {
-      if (!driftSpan) return false;
-      const overlap = Math.min(span.end, driftSpan.end) - Math.max(span.start, driftSpan.start);
-      const shorter = Math.min(span.end - span.start, driftSpan.end - driftSpan.start);
+      if (!liveSpan) return false;
+      const overlap = Math.min(span.end, liveSpan.end) - Math.max(span.start, liveSpan.start);
+      const shorter = Math.min(span.end - span.start, liveSpan.end - liveSpan.start);
       if (overlap > 0 && overlap >= EXPLAINS_OVERLAP * shorter) {
         explained++;
         return true;
@@ -579,6 +615,8 @@ interface State {
   openings: OpeningTracker;
   wordStart: Float64Array;
   wordEnd: Float64Array;
+  /** Prefix sums of digit-word hashes (ring): which numbers sit between two copies. */
+  dataPrefix: Float64Array;
   words: number;
   passes: number;
   nextPassAt: number;
@@ -612,6 +650,7 @@ function freshState(c: OutputConfig): State {
     openings: new OpeningTracker(c.connectorOpeningWindow),
     wordStart: new Float64Array(wordCap),
     wordEnd: new Float64Array(wordCap),
+    dataPrefix: new Float64Array(wordCap),
     words: 0,
     passes: 0,
     nextPassAt: c.strideChars,

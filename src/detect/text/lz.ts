@@ -11,8 +11,8 @@ const TABLE_BITS = 15;
 const PROBE = 4;
 
 /**
- * Redundancy of `text` in 0..1: covered characters over length. Natural prose scores roughly
- * 0.2–0.4; text built from copies of one unit approaches 1. Linear in the text length.
+ * Redundancy of `text` in 0..1: covered characters over length. Prose scores 0.1 on a sentence and up to
+ * about 0.5 on an 8k window; text built from copies of one unit approaches 1. Linear in the text length.
  */
 export function lzRedundancy(text: string, maxDistance = 32768): number {
   const n = text.length;

@@ -12,6 +12,8 @@ const K2 = 0x85ebca77;
 export interface ShingleEntry {
   c: number;
   last: number;
+  /** The occurrence before `last` (-1: none). */
+  prev: number;
 }
 
 export class ShingleIndex {
@@ -26,6 +28,9 @@ export class ShingleIndex {
   /** Set by push(): occurrences of the current shingle including this one, and its period. */
   occurrences = 0;
   period = 0;
+  /** Word indexes of the two previous occurrences' shingle ends (-1: none). */
+  previous = -1;
+  beforePrevious = -1;
 
   constructor(k: number, capacity: number) {
     this.k = k;
@@ -51,6 +56,8 @@ export class ShingleIndex {
     }
     this.occurrences = 0;
     this.period = 0;
+    this.previous = -1;
+    this.beforePrevious = -1;
     if (n + 1 < this.k) return;
     let h1 = 0;
     let h2 = 0;
@@ -65,10 +72,13 @@ export class ShingleIndex {
     if (e) {
       e.c++;
       this.period = n - e.last;
+      this.previous = e.last;
+      this.beforePrevious = e.prev;
+      e.prev = e.last;
       e.last = n;
       this.occurrences = e.c;
     } else {
-      this.map.set(key, { c: 1, last: n });
+      this.map.set(key, { c: 1, last: n, prev: -1 });
       this.occurrences = 1;
     }
   }

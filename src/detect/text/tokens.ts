@@ -19,6 +19,8 @@ export interface Word {
   end: number;
   /** First word of a sentence (after . ! ? or a segment boundary). */
   sentenceStart: boolean;
+  /** The core holds a digit: a numeric data slot (counts, sizes, times, ids). */
+  hasDigit: boolean;
   counterKind: number;
   counterValue: number;
 }
@@ -38,6 +40,7 @@ export class WordTokenizer {
   coreLen = 0;
   /** Core so far is digits only, with no punctuation between them. */
   digitsOnly = true;
+  hasDigit = false;
   value = 0;
   /** Punctuation seen after some core character (a later core char makes it inner). */
   punctAfterCore = false;
@@ -53,6 +56,7 @@ export class WordTokenizer {
     start: 0,
     end: 0,
     sentenceStart: false,
+    hasDigit: false,
     counterKind: 0,
     counterValue: 0,
   };
@@ -70,6 +74,7 @@ export class WordTokenizer {
           this.hash = fnvStep(this.hash, c);
           this.coreLen++;
           if (c >= 48 && c <= 57) {
+            this.hasDigit = true;
             if (this.coreLen <= MAX_COUNTER_DIGITS) this.value = this.value * 10 + (c - 48);
           } else {
             this.digitsOnly = false;
@@ -99,6 +104,7 @@ export class WordTokenizer {
     this.hash = FNV_OFFSET;
     this.coreLen = 0;
     this.digitsOnly = true;
+    this.hasDigit = false;
     this.value = 0;
     this.punctAfterCore = false;
     this.innerPunct = false;
@@ -115,6 +121,7 @@ export class WordTokenizer {
       w.start = this.start;
       w.end = this.pos;
       w.sentenceStart = this.sentenceStart;
+      w.hasDigit = this.hasDigit;
       w.counterKind = COUNTER_NONE;
       w.counterValue = 0;
       if (!this.innerPunct) {
@@ -123,10 +130,9 @@ export class WordTokenizer {
           w.counterValue = this.value;
         } else if (this.coreLen === 1 && this.letterCloser) {
           w.counterKind = COUNTER_LETTER;
-          w.counterValue = this.hash; // placeholder, replaced below
+          w.counterValue = letterValue(this.hash);
         }
       }
-      if (w.counterKind === COUNTER_LETTER) w.counterValue = letterValue(this.hash);
       this.sentenceStart = false;
       sink(w);
     }
