@@ -249,12 +249,28 @@ export class OutputLoopDetector {
     const prevSum = n > 0 ? s.dataPrefix[(n - 1) % cap]! : 0;
     s.dataPrefix[n % cap] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
 
+    // Short periods and connector runs (a unit made only of connectors is stalling).
+    const p = s.period.push(w.hash);
+    // A shingle inside a chant belongs to short_period: exact blocks are the longer units.
+    const inShortPeriod = p > 0 && s.period.regionWords(p) >= c.exactBlockMinWords;
+    if (p > 0) {
+      const region = s.period.regionWords(p);
+      const reps = Math.floor(region / p);
+      if (s.period.allConnectors(p)) {
+        if (reps > s.cnMax) s.cnMax = reps;
+        if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) s.cnBest = { period: p, region, last: n };
+      } else {
+        if (reps > s.shMax) s.shMax = reps;
+        if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) s.shBest = { period: p, region, last: n };
+      }
+    }
+
     // Exact blocks: a shingle seen min_repeats times, a period longer than a short period.
     s.shingles.push(w.hash);
     const occ = s.shingles.occurrences;
     const per = s.shingles.period;
     if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax) s.exMax = occ;
-    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits && !this.changingData(n)) {
+    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits && !inShortPeriod && !this.changingData(n)) {
       const r = s.exRun;
       if (r && r.last === n - 1) {
         r.last = n;
@@ -267,20 +283,6 @@ export class OutputLoopDetector {
       if (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first) s.exBest = { ...cur };
     } else {
       s.exRun = null;
-    }
-
-    // Short periods and connector runs (a unit made only of connectors is stalling).
-    const p = s.period.push(w.hash);
-    if (p > 0) {
-      const region = s.period.regionWords(p);
-      const reps = Math.floor(region / p);
-      if (s.period.allConnectors(p)) {
-        if (reps > s.cnMax) s.cnMax = reps;
-        if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) s.cnBest = { period: p, region, last: n };
-      } else {
-        if (reps > s.shMax) s.shMax = reps;
-        if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) s.shBest = { period: p, region, last: n };
-      }
     }
 
     // Sentence openers.
