@@ -102,6 +102,8 @@ export class ThinkingLoopDetector {
     const out: Finding[] = [];
     s.blocks++;
     this.normalized = '';
+    // Runs are inside one block ("ok" closing every block is no stall); openings carry over.
+    s.period = new PeriodTracker(CONNECTOR_MAX_UNITS);
     const sink = {
       text: (piece: string) => {
         s.tok.push(piece, this.onWord);
@@ -152,7 +154,7 @@ export class ThinkingLoopDetector {
       s.prevChars = norm.length;
     }
 
-    // Connector stalling inside the block (runs and openings carry across blocks of the turn).
+    // Connector stalling inside the block (runs within the block; openings across the turn's blocks).
     if (s.runMax > 0) this.log.record('connector_stalling', 'run_repeats', s.runMax, c.connectorMinRepeats);
     if (s.openMax > 0) this.log.record('connector_stalling', 'openings', s.openMax, c.connectorOpeningMin);
     if (s.runBest) {
