@@ -275,7 +275,9 @@ export function recommend(
   let best = -1;
   const key = (p: SweepPoint): number[] => {
     const m = p.metrics as SweepMetrics;
-    return [m.recall ?? -1, -(m.tp + m.fp), -p.stopped.sessions, -p.stopped.rounds, -p.steered.rounds];
+    // Not steers: a lower threshold can skip the steer and stop at once, so fewer steers is not
+    // more conservative.
+    return [m.recall ?? -1, -(m.tp + m.fp), -p.stopped.sessions, -p.stopped.rounds];
   };
   for (let i = 0; i < points.length; i++) {
     const p = points[i] as SweepPoint;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseLabels } from '../../src/calibrate/labels.js';
 import { parseParam, parseParams } from '../../src/calibrate/param.js';
-import { evaluatePoint, parseMaxFpr, sweep, type SweepPoint } from '../../src/calibrate/sweep.js';
+import { evaluatePoint, parseMaxFpr, recommend, sweep, type SweepPoint } from '../../src/calibrate/sweep.js';
 import type { ConfigKeySpec, ConfigValues } from '../../src/config/spec.js';
 import type { EnforceLevel, SessionLedger } from '../../src/ledger/types.js';
 import { UsageError } from '../../src/errors.js';
@@ -168,6 +168,22 @@ describe('sweep metrics on a hand-checked labeled set', () => {
     const zero = await run(0);
     expect(zero.recommended).toMatchObject({ index: 3, values: { 'tool_batch.max_strikes': 4 }, recall: 0.25, fpr: 0 });
     expect(zero.note).toBeNull();
+  });
+
+  it('equal recall, FPR and stops: the later (larger) value wins even when it steers more', () => {
+    const point = (v: number, steers: number): SweepPoint => ({
+      values: { 'tool_batch.max_strikes': v },
+      sessions: 2,
+      rounds: 10,
+      fired: { sessions: 1, rounds: 3 },
+      steered: { sessions: steers > 0 ? 1 : 0, rounds: steers },
+      stopped: { sessions: 1, rounds: 1 },
+      positive_sessions: ['a'],
+      metrics: { tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, fpr: 0, unlabeled_sessions: 0 },
+    });
+    // at 1 the loop stops at once; at 2 and 3 it is steered first, then stopped
+    const { recommended } = recommend([point(1, 0), point(2, 1), point(3, 2)], 0);
+    expect(recommended?.values).toEqual({ 'tool_batch.max_strikes': 3 });
   });
 
   it('positive = steer counts the softer intervention', async () => {
