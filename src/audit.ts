@@ -11,7 +11,7 @@ import { DEFAULT_DETECTORS } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
 import type { InputSummary, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
-import { discoverInputs } from './read/discover.js';
+import { compareCodePoints, discoverInputs } from './read/discover.js';
 import { VERSION } from './version.js';
 
 export interface AuditOptions {
@@ -36,13 +36,27 @@ export interface FileLedger {
   sessions: SessionLedger[];
 }
 
-/** Every file the paths name, sorted; missing paths and an empty result are input errors (exit 2). */
-export async function resolveInputs(paths: readonly string[]): Promise<string[]> {
+export interface ResolvedInputs {
+  files: string[];
+  /** Paths that could not be read: reported as inputs with `unreadable`, and the run exits 2. */
+  unreadable: InputSummary[];
+}
+
+/**
+ * Every file the paths name, sorted. Paths that cannot be read are returned apart so the rest is
+ * still analyzed; no paths at all, or nothing readable found, is an input error (exit 2).
+ */
+export async function resolveInputs(paths: readonly string[]): Promise<ResolvedInputs> {
   if (paths.length === 0) throw new InputError('no input: name at least one file or directory (or - for stdin)');
   const { files, errors } = await discoverInputs(paths);
-  if (errors.length > 0) throw new InputError(errors.map((e) => `${e.path}: ${e.message}`).join('\n'));
-  if (files.length === 0) throw new InputError(`no input found: no .jsonl or .json files under ${paths.join(', ')}`);
-  return files;
+  const unreadable = errors.map(
+    (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], error: e.message, unreadable: true }),
+  );
+  if (files.length === 0) {
+    const why = errors.map((e) => `${e.path}: ${e.message}`);
+    throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl or .json files under ${paths.join(', ')}`);
+  }
+  return { files, unreadable };
 }
 
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
@@ -63,13 +77,13 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
 }
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
-  const files = await resolveInputs(paths);
+  const { files, unreadable } = await resolveInputs(paths);
   const config = options.config ?? defaultConfigValues();
   const results = await auditFiles(files, { ...options, config });
   return assembleReport({
     version: VERSION,
     config,
-    inputs: results.map((r) => r.input),
+    inputs: [...unreadable, ...results.map((r) => r.input)].sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
   });
 }

@@ -138,9 +138,11 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO): Pro
     }
   }
   let unreadable = 0;
+  let unusable = 0;
   for (const input of report.inputs) {
     if (input.error) {
-      unreadable += 1;
+      if (input.unreadable) unreadable += 1;
+      else unusable += 1;
       warn(io, `${input.path}: ${input.error}`);
     }
   }
@@ -157,8 +159,9 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO): Pro
   });
   await writePayload(io, payload, opts.outputFile);
 
-  if (opts.strict && (malformed > 0 || unreadable > 0)) {
-    warn(io, `--strict: ${malformed} malformed line(s), ${unreadable} unreadable input(s)`);
+  if (unreadable > 0) return EXIT_USAGE;
+  if (opts.strict && (malformed > 0 || unusable > 0)) {
+    warn(io, `--strict: ${malformed} malformed line(s), ${unusable} input(s) that are no transcript`);
     return EXIT_USAGE;
   }
   const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));

@@ -104,6 +104,8 @@ export async function auditInWorkers(
     let worker: Worker | null = null;
     try {
       worker = new Worker(workerUrl);
+      // A worker that fails to load reports through 'error'; with no listener that would crash us.
+      worker.on('error', () => {});
     } catch {
       worker = null;
     }

@@ -28,7 +28,8 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
   const params = parseParams(options.params);
   const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : null;
   const labels = options.labels ? await loadLabels(options.labels) : null;
-  const files = await resolveInputs(paths);
+  const { files, unreadable } = await resolveInputs(paths);
+  for (const input of unreadable) options.onWarning(`${input.path}: ${input.error}`);
   const corpus: RecordedFile[] = [];
   for (const file of files) {
     const recorded = await recordFile(file, { inputFormat: options.inputFormat });

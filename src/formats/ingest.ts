@@ -137,6 +137,7 @@ class Ingestion {
     } catch (err) {
       if (!(err instanceof ReadFailure)) throw err;
       readError = err.message;
+      if (err.kind === 'unreadable') this.summary.unreadable = true;
       this.summary.lines = this.lastLine;
     }
     // After a failure mid-way (an I/O error), what was read still counts.

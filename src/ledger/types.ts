@@ -89,6 +89,8 @@ export interface InputSummary {
   skipped: SkippedLine[];
   /** Set when the file could not be analyzed at all (unreadable, binary, no known format). */
   error?: string;
+  /** The path could not be read at all (missing, permission denied, I/O error): exit 2. */
+  unreadable?: boolean;
 }
 
 export interface LedgerSummary {

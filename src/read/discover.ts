@@ -85,6 +85,9 @@ async function walk(
   }
   entries.sort((a, b) => compareCodePoints(a.name, b.name));
   for (const entry of entries) {
+    // Hidden entries (.git, editor state, a corpus's .labels.json) are not transcripts; a hidden
+    // path named explicitly is still read.
+    if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       await walk(path, visited, add, errors);

@@ -137,20 +137,23 @@ export class MarkdownNormalizer {
   private emit(text: string, sink: NormalizedSink): void {
     if (text.length === 0) return;
     // ASCII-only lowering: context-free, so a chunk boundary can never change the result.
-    const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-    const parts = lower.split(/[\s\u00a0\u2000-\u200b\u2028\u2029\u3000]+/);
-    let out = '';
-    const leadingSpace = parts[0] === '';
-    const trailingSpace = parts.length > 1 && parts[parts.length - 1] === '';
-    const words = parts.filter((p) => p.length > 0);
-    if (words.length === 0) {
+    const lower = HAS_UPPER.test(text) ? text.replace(UPPER_RUN, (x) => x.toLowerCase()) : text;
+    const collapsed = lower.replace(SPACE_RUN, ' ');
+    const leadingSpace = collapsed.charCodeAt(0) === 32;
+    const trailingSpace = collapsed.charCodeAt(collapsed.length - 1) === 32;
+    const body = collapsed.slice(leadingSpace ? 1 : 0, trailingSpace ? collapsed.length - 1 : collapsed.length);
+    if (body.length === 0) {
       if (this.emitted) this.owedSpace = true;
       return;
     }
-    if ((this.owedSpace || leadingSpace) && this.emitted) out = ' ';
-    out += words.join(' ');
+    const out = (this.owedSpace || leadingSpace) && this.emitted ? ' ' + body : body;
     this.owedSpace = trailingSpace;
     this.emitted = true;
     sink.text(out);
   }
 }
+
+const HAS_UPPER = /[A-Z]/;
+const UPPER_RUN = /[A-Z]+/g;
+/** Whitespace runs, including no-break and ideographic spaces and the Unicode line separators. */
+const SPACE_RUN = /[\s\u00a0\u2000-\u200b\u2028\u2029\u3000]+/g;

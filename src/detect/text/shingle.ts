@@ -5,9 +5,15 @@
 
 import { HIGH_MASK, TWO_POW_32 } from './hash.js';
 
-/** Multipliers for the two independent folds (odd, well-mixed constants). */
+/** Bases of the two independent rolling polynomial hashes (odd, well-mixed constants). */
 const K1 = 0x9e3779b1;
 const K2 = 0x85ebca77;
+
+function power(base: number, k: number): number {
+  let x = 1;
+  for (let i = 0; i < k; i++) x = Math.imul(x, base);
+  return x;
+}
 
 export interface ShingleEntry {
   c: number;
@@ -25,6 +31,11 @@ export class ShingleIndex {
   keys: Float64Array;
   map = new Map<number, ShingleEntry>();
   count = 0;
+  /** Rolling hashes of the last k words, and the bases raised to k (to remove the oldest word). */
+  h1 = 0;
+  h2 = 0;
+  private readonly out1: number;
+  private readonly out2: number;
   /** Set by push(): occurrences of the current shingle including this one, and its period. */
   occurrences = 0;
   period = 0;
@@ -37,20 +48,25 @@ export class ShingleIndex {
     this.capacity = capacity;
     this.words = new Int32Array(k);
     this.keys = new Float64Array(capacity).fill(Number.NaN);
+    this.out1 = power(K1, k);
+    this.out2 = power(K2, k);
   }
 
   push(hash: number): void {
     const n = this.count;
+    const old = n >= this.k ? this.words[n % this.k]! : 0;
     this.words[n % this.k] = hash | 0;
+    this.h1 = (Math.imul(this.h1, K1) + (hash | 0) - Math.imul(old, this.out1)) | 0;
+    this.h2 = (Math.imul(this.h2, K2) + (hash | 0) - Math.imul(old, this.out2)) | 0;
     this.count = n + 1;
     const slot = n % this.capacity;
     // The word leaving the window takes its shingle's count with it.
-    const old = this.keys[slot]!;
-    if (!Number.isNaN(old)) {
-      const e = this.map.get(old);
+    const leaving = this.keys[slot]!;
+    if (!Number.isNaN(leaving)) {
+      const e = this.map.get(leaving);
       if (e) {
         e.c--;
-        if (e.c <= 0) this.map.delete(old);
+        if (e.c <= 0) this.map.delete(leaving);
       }
       this.keys[slot] = Number.NaN;
     }
@@ -59,14 +75,7 @@ export class ShingleIndex {
     this.previous = -1;
     this.beforePrevious = -1;
     if (n + 1 < this.k) return;
-    let h1 = 0;
-    let h2 = 0;
-    for (let i = n + 1 - this.k; i <= n; i++) {
-      const w = this.words[i % this.k]!;
-      h1 = Math.imul(h1 ^ w, K1);
-      h2 = Math.imul(h2 + w, K2) ^ (h2 >>> 15);
-    }
-    const key = (h1 >>> 0) + ((h2 >>> 0) & HIGH_MASK) * TWO_POW_32;
+    const key = (this.h1 >>> 0) + ((this.h2 >>> 0) & HIGH_MASK) * TWO_POW_32;
     this.keys[slot] = key;
     const e = this.map.get(key);
     if (e) {

@@ -8,7 +8,7 @@ import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
 import { finding, MeasurementLog } from '../text/finding.js';
 import { fnvString } from '../text/hash.js';
-import { ngramSet, setJaccard } from '../text/ngram.js';
+import { blockMask, coarsen, ngramSet, setJaccard } from '../text/ngram.js';
 import { MarkdownNormalizer } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
 import { assignState, encodeState } from '../text/state.js';
@@ -40,6 +40,7 @@ export interface UsageObservation {
 interface State {
   blocks: number;
   prevSet: Int32Array | null;
+  prevMask: number;
   prevHash: number;
   prevChars: number;
   norm: MarkdownNormalizer;
@@ -59,6 +60,7 @@ function fresh(c: ThinkingConfig): State {
   return {
     blocks: 0,
     prevSet: null,
+    prevMask: 0,
     prevHash: 0,
     prevChars: 0,
     norm: new MarkdownNormalizer(),
@@ -121,10 +123,13 @@ export class ThinkingLoopDetector {
     // Adjacent-block similarity; blocks too short to say anything neither compare nor replace.
     if (norm.length >= c.minBlockChars) {
       const hash = fnvString(norm);
-      const set = ngramSet(norm);
+      const mask = blockMask(norm.length);
+      const set = ngramSet(norm, mask);
       if (s.prevSet) {
         const identical = hash === s.prevHash && norm.length === s.prevChars;
-        const sim = identical ? 1 : setJaccard(set, s.prevSet);
+        // Two blocks are compared at the coarser of their two samplings (the masks nest).
+        const common = Math.max(mask, s.prevMask);
+        const sim = identical ? 1 : setJaccard(coarsen(set, common), coarsen(s.prevSet, common));
         const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
         if (sim >= c.similarityAmbiguous) {
           const ambiguous = !identical && sim < c.similarityStrong;
@@ -150,6 +155,7 @@ export class ThinkingLoopDetector {
         }
       }
       s.prevSet = set;
+      s.prevMask = mask;
       s.prevHash = hash;
       s.prevChars = norm.length;
     }
