@@ -1,0 +1,105 @@
+// Detector cost per MB of text: the output and thinking detectors over prose without loops and
+// prose with loops, as MB/s. Run `npx tsc -p tsconfig.json` first; this imports the compiled
+// detectors from ../dist. The corpus is generated here (seeded), so runs are comparable.
+//   node bench/detectors.mjs [MB]
+
+import { OutputLoopDetector } from '../dist/detect/output/index.js';
+import { ThinkingLoopDetector } from '../dist/detect/thinking/index.js';
+
+const MB = Number(process.argv[2] ?? 16);
+
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COMMON = 'the a of to in is that for it with as was on be by this from are at which not have has its their can will more when'.split(' ');
+const SYL = 'ka ro mi tel sun dra ven lo pra zi mor qua bel fin gri sto nev ul tor es an vi den sar cor pil mut hex yon rab'.split(' ');
+
+function sentence(r) {
+  const n = 8 + Math.floor(r() * 13);
+  const w = [];
+  for (let i = 0; i < n; i++) {
+    if (r() < 0.45) w.push(COMMON[Math.floor(r() * COMMON.length)]);
+    else {
+      let x = '';
+      for (let k = 2 + Math.floor(r() * 2); k > 0; k--) x += SYL[Math.floor(r() * SYL.length)];
+      w.push(x);
+    }
+  }
+  const s = w.join(' ');
+  return s[0].toUpperCase() + s.slice(1) + '.';
+}
+
+/** Rounds of ~2 KB: paragraphs, with a fenced block and a list now and then. */
+function rounds(seed, totalChars, loops) {
+  const r = rng(seed);
+  const out = [];
+  let size = 0;
+  let loopUnit = '';
+  while (size < totalChars) {
+    let t = '';
+    while (t.length < 2000) {
+      t += sentence(r) + (r() < 0.2 ? '\n\n' : ' ');
+      if (r() < 0.02) t += '\n```\nconst x = load(config);\nconst x = load(config);\n```\n';
+      if (r() < 0.02) t += '\n- item one\n- item two\n';
+    }
+    if (loops) {
+      if (r() < 0.3 || loopUnit === '') loopUnit = t.slice(0, 300 + Math.floor(r() * 500));
+      t += '\n' + loopUnit.repeat(3) + ' ' + 'la '.repeat(20) + 'wait, but actually, '.repeat(4);
+    }
+    out.push(t);
+    size += t.length;
+  }
+  return { out, size };
+}
+
+function time(fn) {
+  const t0 = process.hrtime.bigint();
+  const n = fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, n };
+}
+
+function benchOutput(rs) {
+  return time(() => {
+    let findings = 0;
+    let d = new OutputLoopDetector();
+    rs.forEach((t, i) => {
+      // A fresh detector per turn of 50 rounds, as the ledger does.
+      if (i % 50 === 0) d = new OutputLoopDetector();
+      findings += d.feed(t).length + d.endSegment().length + d.analyze().length;
+      d.takeMeasurements();
+    });
+    return findings;
+  });
+}
+
+function benchThinking(rs) {
+  return time(() => {
+    let findings = 0;
+    let d = new ThinkingLoopDetector();
+    rs.forEach((t, i) => {
+      if (i % 50 === 0) d = new ThinkingLoopDetector();
+      findings += d.feedBlock(t).length;
+      d.takeMeasurements();
+    });
+    return findings;
+  });
+}
+
+const total = MB * 1024 * 1024;
+for (const [label, loops] of [['prose without loops', false], ['prose with loops', true]]) {
+  const { out, size } = rounds(7, total, loops);
+  const mb = size / 1024 / 1024;
+  benchOutput(out.slice(0, 200)); // warm-up
+  const o = benchOutput(out);
+  const t = benchThinking(out);
+  const fmt = (r) => `${(mb / (r.ms / 1000)).toFixed(1)} MB/s (${r.ms.toFixed(0)} ms, ${r.n} findings)`;
+  process.stdout.write(`${label.padEnd(20)} ${mb.toFixed(1)} MB  output ${fmt(o)}  thinking ${fmt(t)}\n`);
+}
