@@ -1,0 +1,275 @@
+// Drives the built binary the way a user or a CI job does: a real process, real streams, real
+// exit codes. Everything in test/cli goes through here, so the dist/ build is what is tested,
+// not the sources.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'loopledger.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Merged over the base environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+}
+
+/** The parent's environment minus anything that would steer colour (vitest itself may set
+ *  FORCE_COLOR), plus NO_COLOR=1 unless a test says otherwise. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ['FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS']) delete env[k];
+  env['NO_COLOR'] = '1';
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: cliEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** For a `beforeAll`: `npm test` builds first, a bare `vitest run test/cli` may not have. */
+export function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
+  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+  const r = spawnSync(tsc, ['-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+}
+
+/** A scratch directory under the OS temp dir, removed by the returned cleanup. */
+export function scratch(prefix = 'loopledger-cli-'): { dir: string; write(name: string, text: string): string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    write(name, text) {
+      const p = join(dir, name);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+      return p;
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcript generators: one small event list, written out in several input formats, so each
+// CLI case is a few lines and the same case is checked through more than one parser.
+
+export type Call = readonly [name: string, args?: Record<string, unknown>];
+
+export type Event =
+  | { user: string }
+  /** One model response. `answers` aligned with `calls`; null leaves every call unanswered. */
+  | { calls: readonly Call[]; answers: readonly string[] | null; text?: string }
+  | { prose: string };
+
+export const user = (text = 'next, please'): Event => ({ user: text });
+export const prose = (text: string): Event => ({ prose: text });
+export const batch = (calls: readonly Call[], answers: readonly string[] | null = calls.map(() => 'ok'), text?: string): Event =>
+  text === undefined ? { calls, answers } : { calls, answers, text };
+
+/** `n` occurrences of one batch with identical, changing (`out 1`, `out 2`…) or no answers. */
+export function repeat(calls: readonly Call[], n: number, answers: 'same' | 'changing' | 'unknown'): Event[] {
+  return Array.from({ length: n }, (_, i) =>
+    batch(calls, answers === 'unknown' ? null : calls.map(() => (answers === 'same' ? 'out' : `out ${i + 1}`))),
+  );
+}
+
+const jsonl = (records: readonly unknown[]): string => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** Every transcript opens with a user turn, as real ones do; events never need to say so. */
+function opened(events: readonly Event[]): Event[] {
+  return 'user' in (events[0] ?? {}) ? [...events] : [user('please fix the build'), ...events];
+}
+
+export interface CanonicalSession {
+  id: string;
+  events: readonly Event[];
+  model?: string;
+}
+
+/** loopledger's own JSONL (docs/canonical-format.md); many sessions per file. */
+export function canonical(sessions: readonly CanonicalSession[]): string {
+  const records: unknown[] = [];
+  let n = 0;
+  for (const s of sessions) {
+    records.push({ type: 'session', schema: 'loopledger-canonical/1', id: s.id, parent: null, model: s.model ?? 'test-model' });
+    for (const e of opened(s.events)) {
+      if ('user' in e) records.push({ type: 'user', text: e.user });
+      else if ('prose' in e) records.push({ type: 'assistant', text: e.prose });
+      else {
+        const ids = e.calls.map(() => `c${++n}`);
+        records.push({
+          type: 'assistant',
+          text: e.text ?? '',
+          tool_calls: e.calls.map(([name, args], i) => ({ id: ids[i], name, arguments: args ?? {} })),
+        });
+        e.answers?.forEach((content, i) => records.push({ type: 'tool_result', id: ids[i], content }));
+      }
+    }
+  }
+  return jsonl(records);
+}
+
+/** OpenAI Chat Completions, one message per line; the session is named after the file. Arguments
+ *  are JSON strings, as the API sends them, written with the keys in the order given. */
+export function openai(events: readonly Event[], model = 'gpt-4o'): string {
+  const records: unknown[] = [{ role: 'system', content: 'You are a coding agent.' }];
+  let n = 0;
+  for (const e of opened(events)) {
+    if ('user' in e) records.push({ role: 'user', content: e.user });
+    else if ('prose' in e) records.push({ role: 'assistant', content: e.prose, model });
+    else {
+      const ids = e.calls.map(() => `call_${++n}`);
+      records.push({
+        role: 'assistant',
+        content: e.text ?? '',
+        model,
+        tool_calls: e.calls.map(([name, args], i) => ({
+          id: ids[i],
+          type: 'function',
+          function: { name, arguments: JSON.stringify(args ?? {}) },
+        })),
+      });
+      e.answers?.forEach((content, i) => records.push({ role: 'tool', tool_call_id: ids[i], content }));
+    }
+  }
+  return jsonl(records);
+}
+
+/** Claude Code session JSONL: one line per content block, tool results inside user lines. */
+export function claudeCode(events: readonly Event[], sessionId = '0c1d2e3f-0000-4000-8000-000000000001'): string {
+  const records: unknown[] = [];
+  let n = 0;
+  let parent: string | null = null;
+  const base = () => {
+    const uuid = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+    const r = { parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/repo', sessionId, version: '2.1.34', uuid };
+    parent = uuid;
+    return r;
+  };
+  const model = 'claude-sonnet-4-5-20250929';
+  const assistant = (id: string, block: unknown) => ({
+    ...base(),
+    type: 'assistant',
+    message: { model, id, type: 'message', role: 'assistant', content: [block], usage: { input_tokens: 10, output_tokens: 5 } },
+  });
+  let m = 0;
+  for (const e of opened(events)) {
+    if ('user' in e) {
+      records.push({ ...base(), type: 'user', message: { role: 'user', content: e.user } });
+    } else if ('prose' in e) {
+      records.push(assistant(`msg_${++m}`, { type: 'text', text: e.prose }));
+    } else {
+      const id = `msg_${++m}`;
+      if (e.text) records.push(assistant(id, { type: 'text', text: e.text }));
+      const ids = e.calls.map((_, i) => `toolu_${m}_${i}`);
+      e.calls.forEach(([name, args], i) => records.push(assistant(id, { type: 'tool_use', id: ids[i], name, input: args ?? {} })));
+      e.answers?.forEach((content, i) =>
+        records.push({
+          ...base(),
+          type: 'user',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: ids[i], content }] },
+        }),
+      );
+    }
+  }
+  return jsonl(records);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The JSON ledger, typed just enough for the assertions.
+
+export interface Strike {
+  count: number;
+  threshold: number;
+  total: number;
+  ceiling: number | null;
+  read_only: boolean;
+}
+
+export interface Entry {
+  turn: number;
+  round: number;
+  line: number | null;
+  detector: string;
+  kind: string;
+  confidence: number | null;
+  strike: Strike | null;
+  evidence: Record<string, unknown>;
+  intervention: { off: string; telemetry: string; enforce: string };
+  after_stop: boolean;
+  excerpts?: string[];
+}
+
+export interface Session {
+  id: string;
+  path: string;
+  format: string;
+  parent: string | null;
+  model: string | null;
+  turns: number;
+  rounds: number;
+  tool_calls: number;
+  entries: Entry[];
+  outcome: { enforce: { steers: number; stops: Array<{ turn: number; round: number }> } };
+}
+
+export interface Ledger {
+  schema: string;
+  tool: { name: string; version: string };
+  config: Record<string, unknown>;
+  inputs: Array<{ path: string; format: string; sessions: number; lines: number; skipped: Array<{ line: number | null; reason: string }>; error?: string }>;
+  sessions: Session[];
+  summary: {
+    sessions: number;
+    rounds: number;
+    entries: number;
+    skipped_lines: number;
+    enforce: { sessions_stopped: number; sessions_steered: number };
+  };
+}
+
+export function parseLedger(r: RunResult): Ledger {
+  try {
+    return JSON.parse(r.stdout) as Ledger;
+  } catch (e) {
+    throw new Error(`stdout is not JSON (exit ${r.code}): ${(e as Error).message}\nstderr: ${r.stderr}\nstdout: ${r.stdout.slice(0, 400)}`);
+  }
+}
+
+export const ESC = '\x1b';
+export const BEL = '\x07';
