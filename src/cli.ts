@@ -188,7 +188,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .showHelpAfterError('(run loopledger --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      // commander echoes the offending argument, and a glob over hostile file names can put an
+      // escape sequence there: stderr gets the same neutralizing as every other diagnostic.
+      writeErr: (s) => io.stderr.write(sanitizeText(s, { multiline: true })),
     })
     .exitOverride();
 
