@@ -168,8 +168,9 @@ function startLines(source: LineSource, onLine: LineHandler, options: LineOption
     stopped,
   });
   const deliver = (text: string, line: number, unfinished: boolean): boolean => {
-    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    // Judged before the BOM goes: the gate counted it, so a cut line may be exactly limit long after.
     const tooLong = text.length > maxLineLength;
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (!tooLong && isBlank(text)) return true;
     return onLine({ line, text: tooLong ? '' : text, unfinished, tooLong }) !== false;
   };
@@ -345,25 +346,34 @@ class TextGate extends Transform {
     this.lastChar = text[n - 1]!;
     if (!this.dropping && this.lineLength + n <= this.maxLineLength) {
       // Fast path: no line in this text can exceed the limit.
-      const nl = text.lastIndexOf('\n');
-      this.lineLength = nl === -1 ? this.lineLength + n : n - nl - 1;
+      const end = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+      this.lineLength = end === -1 ? this.lineLength + n : n - end - 1;
       this.push(text);
       return;
     }
+    // A lone CR ends a line for readline too, so it must end one here: counted as one line, a
+    // CR-separated file would be cut mid-line and everything after the cut dropped unreported.
+    let lf = -2;
+    let cr = -2;
+    const nextEnd = (from: number): number => {
+      if (lf !== -1 && lf < from) lf = text.indexOf('\n', from);
+      if (cr !== -1 && cr < from) cr = text.indexOf('\r', from);
+      return lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+    };
     const out: string[] = [];
     let i = 0;
     while (i < n) {
       if (this.dropping) {
-        const nl = text.indexOf('\n', i);
+        const nl = nextEnd(i);
         if (nl === -1) break;
-        // The newline is kept: it ends the cut line for readline.
+        // The terminator is kept: it ends the cut line for readline.
         this.dropping = false;
         this.lineLength = 0;
-        out.push('\n');
+        out.push(text[nl]!);
         i = nl + 1;
         continue;
       }
-      const nl = text.indexOf('\n', i);
+      const nl = nextEnd(i);
       const end = nl === -1 ? n : nl;
       if (this.lineLength + (end - i) > this.maxLineLength) {
         const keep = this.maxLineLength + 1 - this.lineLength;
