@@ -1,0 +1,203 @@
+// Shared by the robustness tests: the CLI run in-process (fast enough for property tests) and as
+// the built binary (for the bad-input cases, where exit codes and real streams matter), scratch
+// files under the OS temp directory, and the fixture corpus.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURES = join(ROOT, 'fixtures');
+export const BIN = join(ROOT, 'bin', 'loopledger.js');
+
+export const ESC = '\u001b';
+
+/** Rejects when `promise` has not settled after `ms`: a hang fails the test instead of stalling it. */
+export async function within<T>(ms: number, promise: Promise<T>, what = 'run'): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms (a hang?)`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class Collector extends Writable {
+  chunks: Buffer[] = [];
+  isTTY = false;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    cb();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `main(argv)` in this process. With `stdin`, those chunks are what `-` reads: process.stdin is
+ * swapped for the run because the CLI has no other way in, and the CLI is the thing under test.
+ */
+export async function runMain(argv: readonly string[], opts: { stdin?: readonly (Buffer | string)[]; timeoutMs?: number } = {}): Promise<CliResult> {
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const original = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+  if (opts.stdin) {
+    const stream = Readable.from(opts.stdin.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+    Object.defineProperty(process, 'stdin', { value: stream, configurable: true, enumerable: true });
+  }
+  try {
+    const code = await within(opts.timeoutMs ?? 10_000, main(argv, { stdout, stderr, env: { NO_COLOR: '1' } }), `loopledger ${argv.join(' ')}`);
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  } finally {
+    if (opts.stdin) Object.defineProperty(process, 'stdin', original);
+  }
+}
+
+export interface SpawnResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: Buffer;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * The built binary. `stdin`: bytes to send then close, or 'open' for a pipe that is never
+ * written nor closed (a CLI that reads it would wait forever). Killed after `timeoutMs`.
+ */
+export function spawnCli(
+  args: readonly string[],
+  opts: { stdin?: Buffer | string | 'open' | readonly Buffer[]; timeoutMs?: number; cwd?: string } = {},
+): Promise<SpawnResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdin.on('error', () => {});
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started });
+    });
+    const input = opts.stdin;
+    if (input === 'open') return;
+    if (input === undefined) child.stdin.end();
+    else if (typeof input === 'string' || Buffer.isBuffer(input)) child.stdin.end(input);
+    else {
+      // Written with pauses, so the reader really sees them as separate chunks.
+      const parts = [...input];
+      const next = () => {
+        const part = parts.shift();
+        if (part === undefined) child.stdin.end();
+        else child.stdin.write(part, () => setTimeout(next, 2));
+      };
+      next();
+    }
+  });
+}
+
+/** The binary runs dist/: build it when it is missing (a fresh checkout). */
+export function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0 && !existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+}
+
+export interface Scratch {
+  dir: string;
+  file(name: string, content: string | Uint8Array): string;
+  cleanup(): void;
+}
+
+export function scratch(prefix = 'loopledger-robust-'): Scratch {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    file(name, content) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Fixture {
+  /** Relative to the repository root, e.g. fixtures/codex/rollout-….jsonl. */
+  path: string;
+  format: string;
+  bytes: Buffer;
+  /** JSON lines (as opposed to one JSON document). */
+  jsonl: boolean;
+}
+
+/** Every transcript under fixtures/, in sorted order. */
+export function fixtures(): Fixture[] {
+  const out: Fixture[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.jsonl?$/.test(name) && !name.endsWith('.meta.json')) {
+        const rel = relative(ROOT, path);
+        out.push({ path: rel, format: rel.split(/[\\/]/)[1]!, bytes: readFileSync(path), jsonl: name.endsWith('.jsonl') });
+      }
+    }
+  };
+  walk(FIXTURES);
+  return out;
+}
+
+/** Cut `bytes` at the given offsets (taken modulo its length) into chunks that concatenate back. */
+export function splitAt(bytes: Buffer, cuts: readonly number[]): Buffer[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const p of points) {
+    if (p > at) parts.push(bytes.subarray(at, p));
+    at = p;
+  }
+  if (at < bytes.length) parts.push(bytes.subarray(at));
+  return parts;
+}
+
+/** Chunks of the given sizes, cycling through them (a size of 0 counts as 1). */
+export function chunkBySizes(bytes: Buffer, sizes: readonly number[]): Buffer[] {
+  const parts: Buffer[] = [];
+  let at = 0;
+  let i = 0;
+  while (at < bytes.length) {
+    const n = Math.max(1, sizes.length > 0 ? sizes[i++ % sizes.length]! : bytes.length);
+    parts.push(bytes.subarray(at, at + n));
+    at += n;
+  }
+  return parts;
+}
+
+/** Characters a terminal would obey: C0 except tab and newline, DEL, C1 (U+009B is a CSI). */
+// eslint-disable-next-line no-control-regex
+export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
