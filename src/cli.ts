@@ -7,6 +7,7 @@ import { audit, type AuditOptions } from './audit.js';
 import { loadConfig, type LoadedConfig } from './config/load.js';
 import { renderConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';
+import type { PositiveLevel } from './calibrate/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
 import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
@@ -218,6 +219,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
     .option('--labels <file>', 'JSON: session id or file name → loop | clean')
     .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
+    .addOption(
+      new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
+        .choices(['noted', 'steer', 'stop'])
+        .default('stop'),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
     .option('--json', 'same as --format json')
     .option('--output-file <path>', 'write the payload to a file')
@@ -231,6 +237,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       params: opts['param'] as string[],
       labels: opts['labels'] as string | undefined,
       maxFpr: opts['maxFpr'] as string | undefined,
+      positive: opts['positive'] as PositiveLevel,
       format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json'),
       color: colorFor(opts, io, !opts['outputFile']),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',

@@ -3,7 +3,7 @@
 import { resolveInputs } from '../audit.js';
 import { loadLabels } from '../calibrate/labels.js';
 import { parseParams } from '../calibrate/param.js';
-import { parseMaxFpr, sweep } from '../calibrate/sweep.js';
+import { parseMaxFpr, sweep, type PositiveLevel } from '../calibrate/sweep.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigValues } from '../config/spec.js';
 import { recordFile, replay, type RecordedFile } from '../corpus.js';
@@ -18,6 +18,8 @@ export interface SweepRunOptions {
   params: readonly string[];
   labels?: string;
   maxFpr?: string;
+  /** What counts as flagging a labeled session; default `stop` (the intervention that ends a turn). */
+  positive?: PositiveLevel;
   format: 'table' | 'json';
   color: boolean;
   inputFormat: FormatName | 'auto';
@@ -42,7 +44,7 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
       replay(file, ledger);
       return ledger.sessions();
     });
-  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, maxFpr });
+  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, maxFpr, positive: options.positive });
   for (const w of result.warnings) options.onWarning(w);
   return renderSweep(result, { format: options.format, color: options.color });
 }
