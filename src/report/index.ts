@@ -52,10 +52,11 @@ export function isReportFormat(s: string): s is ReportFormat {
 export async function renderReport(
   report: LedgerReport,
   format: ReportFormat,
-  options: ReportOptions,
+  options: Partial<ReportOptions> = {},
 ): Promise<string> {
   const machine = MACHINE_FORMATS.includes(format);
-  const opts: ReportOptions = machine ? { ...options, color: false } : options;
+  const full: ReportOptions = { ...DEFAULT_REPORT_OPTIONS, ...options };
+  const opts: ReportOptions = machine ? { ...full, color: false } : full;
   switch (format) {
     case 'table':
       return renderTable(report, opts);
