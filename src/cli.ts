@@ -108,7 +108,7 @@ async function writePayload(io: CliIO, payload: string, outputFile: string | und
   });
 }
 
-async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO): Promise<number> {
+async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   const loaded = await configFrom(opts);
   for (const w of loaded.warnings) warn(io, w);
@@ -158,14 +158,18 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO): Pro
     failOn: opts.failOn,
     mode: modeOf(loaded),
   });
+  const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
+  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
+  // The verdict is known before the payload is written: a reader closing the pipe mid-write
+  // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
+  announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
   await writePayload(io, payload, opts.outputFile);
 
   if (unreadable > 0) return EXIT_USAGE;
-  if (opts.strict && (malformed > 0 || unusable > 0)) {
+  if (strictFailed) {
     warn(io, `--strict: ${malformed} malformed line(s), ${unusable} input(s) that are no transcript`);
     return EXIT_USAGE;
   }
-  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
   if (failing.length > 0) {
     if (!opts.quiet) warn(io, `${failing.length} session(s) reached --fail-on ${opts.failOn} under enforce`);
     return EXIT_FAIL_ON;
@@ -209,7 +213,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--explain', 'show the statistics and threshold behind each entry')
     .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt);
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
-    setExit(await runAnalyze(paths, opts, io));
+    setExit(await runAnalyze(paths, opts, io, setExit));
   });
 
   const sweep = program
