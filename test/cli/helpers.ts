@@ -2,7 +2,7 @@
 // exit codes. Everything in test/cli goes through here, so the dist/ build is what is tested,
 // not the sources.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,13 +37,14 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
   return env;
 }
 
+/** The raw child, for tests that play with the streams themselves (a reader closing early). */
+export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env'> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: cliEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(args, options);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
