@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
+import { FORMAT_NAMES } from '../../src/model/transcript.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(ROOT, 'fixtures');
@@ -160,11 +161,14 @@ export function fixtures(): Fixture[] {
   const out: Fixture[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
+      // Hidden files (labels) are not transcripts; discovery skips them too.
+      if (name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       else if (/\.jsonl?$/.test(name) && !name.endsWith('.meta.json')) {
         const rel = relative(ROOT, path);
-        out.push({ path: rel, format: rel.split(/[\\/]/)[1]!, bytes: readFileSync(path), jsonl: name.endsWith('.jsonl') });
+        const format = rel.split(/[\\/]/).find((part) => (FORMAT_NAMES as readonly string[]).includes(part));
+        if (format) out.push({ path: rel, format, bytes: readFileSync(path), jsonl: name.endsWith('.jsonl') });
       }
     }
   };
@@ -201,3 +205,9 @@ export function chunkBySizes(bytes: Buffer, sizes: readonly number[]): Buffer[] 
 /** Characters a terminal would obey: C0 except tab and newline, DEL, C1 (U+009B is a CSI). */
 // eslint-disable-next-line no-control-regex
 export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** numRuns for a property: modest by default so the suite stays fast; ROBUSTNESS_SCALE=20 digs deeper. */
+export function runs(n: number): number {
+  const scale = Number(process.env['ROBUSTNESS_SCALE'] ?? '1');
+  return Math.max(1, Math.round(n * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Line, ReadFailure, forEachLine } from '../../src/read/lines.js';
-import { splitAt, within } from './helpers.js';
+import { runs, splitAt, within } from './helpers.js';
 
 type Outcome = { ok: true; lines: Line[]; lineCount: number; endedWithNewline: boolean } | { ok: false; kind: string; message: string };
 
@@ -76,7 +76,7 @@ describe('reader properties', () => {
         const pieces = await read(splitAt(bytes, cutPoints), max);
         expect(pieces).toEqual(whole);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -89,7 +89,7 @@ describe('reader properties', () => {
         expect(got.lines).toEqual(want.lines);
         expect(got.lineCount).toBe(want.lineCount);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 });

@@ -1,0 +1,113 @@
+// The CLI, in-process, against arbitrary and damaged input. SPEC "Bad input": "Never crash, never
+// hang, never modify an input." and "Text from a transcript never reaches the terminal raw:
+// control characters and escape sequences are neutralized." Every run has a time limit; every
+// run must exit 0 (2 only where --strict asks for it) with a report on stdout.
+
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import { type CliResult, TERMINAL_CONTROL, fixtures, runMain, runs, scratch } from './helpers.js';
+import { type Json, hostileValue, mutate, mutation, parseTranscript, serializeTranscript } from './shapes.js';
+
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
+
+const FIXTURES = fixtures();
+const HUMAN = ['table', 'markdown', 'github'] as const;
+const ALL_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
+
+let fileNo = 0;
+function write(content: string | Uint8Array, ext = '.jsonl'): string {
+  fileNo += 1;
+  return tmp.file(`in-${fileNo}${ext}`, content);
+}
+
+/** What every run owes, whatever it was given. */
+function checkRun(r: CliResult, format: string, strict = false): void {
+  expect(strict ? [0, 2] : [0], r.stderr).toContain(r.code);
+  expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(r.stderr).not.toMatch(TERMINAL_CONTROL);
+  // No transcript text reaches a terminal raw, in any format: the machine ones are piped into
+  // terminals too (`| less -R`, CI logs).
+  expect(r.stdout).not.toMatch(TERMINAL_CONTROL);
+  if (format === 'json') {
+    const report = JSON.parse(r.stdout) as { schema: string; inputs: { lines: number; skipped: { line: number | null }[] }[]; sessions: unknown[]; summary: { sessions: number } };
+    expect(report.schema).toBe('loopledger/1');
+    expect(report.summary.sessions).toBe(report.sessions.length);
+    for (const input of report.inputs) {
+      for (const s of input.skipped) if (s.line !== null) expect(s.line).toBeLessThanOrEqual(input.lines);
+    }
+  }
+  if (format === 'ndjson') for (const line of r.stdout.split('\n').filter(Boolean)) JSON.parse(line);
+}
+
+const inputFormat = fc.constantFrom('auto', ...FORMAT_NAMES);
+const outputFormat = fc.constantFrom(...ALL_FORMATS);
+
+const jsonLines = fc
+  .array(fc.oneof(fc.jsonValue({ maxDepth: 4 }), hostileValue), { maxLength: 12 })
+  .chain((values) =>
+    fc.array(fc.constantFrom('\n', '\r\n', '\r', '\n\n', ''), { minLength: values.length, maxLength: values.length }).map((seps) =>
+      serializeTranscript(values as Json[], true)
+        .split('\n')
+        .slice(0, values.length)
+        .map((l, i) => l + seps[i])
+        .join(''),
+    ),
+  );
+const jsonDocument = fc.oneof(fc.jsonValue({ maxDepth: 5 }), hostileValue).map((v) => serializeTranscript(v as Json, false));
+
+describe('CLI properties: arbitrary input', () => {
+  it('arbitrary bytes: exit 0, a report, a clean stderr', async () => {
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 400 }),
+      fc.string({ maxLength: 200, unit: 'binary' }).map((s) => Buffer.from(s)),
+    );
+    await fc.assert(
+      fc.asyncProperty(bytes, inputFormat, fc.constantFrom(...HUMAN, 'json'), async (b, inFmt, outFmt) => {
+        const path = write(b);
+        const r = await runMain([path, '--jobs', '1', '--input-format', inFmt, '--format', outFmt]);
+        checkRun(r, outFmt);
+      }),
+      { numRuns: runs(60) },
+    );
+  });
+
+  it('arbitrary JSON values, as JSON lines and as one document, with every adapter forced or auto-detected', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(jsonLines, jsonDocument), fc.boolean(), inputFormat, outputFormat, fc.boolean(), async (text, asJson, inFmt, outFmt, strict) => {
+        const path = write(text, asJson ? '.json' : '.jsonl');
+        const r = await runMain([path, '--jobs', '1', '--input-format', inFmt, '--format', outFmt, ...(strict ? ['--strict'] : [])]);
+        checkRun(r, outFmt, strict);
+      }),
+      { numRuns: runs(120) },
+    );
+  });
+});
+
+describe('CLI properties: every fixture, damaged', () => {
+  for (const fx of FIXTURES) {
+    const original = parseTranscript(fx.bytes.toString('utf8'), fx.jsonl);
+
+    it(`${fx.path}: records with random fields replaced, dropped, retyped or renamed`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(mutation, { minLength: 1, maxLength: 6 }),
+          fc.constantFrom('auto', fx.format),
+          outputFormat,
+          fc.constantFrom<string[]>([], ['--scope', 'replay'], ['--excerpts', '--verbose', '--explain']),
+          async (mutations, inFmt, outFmt, extra) => {
+            const text = serializeTranscript(mutate(original, mutations), fx.jsonl);
+            const path = write(text, fx.jsonl ? '.jsonl' : '.json');
+            const r = await runMain([path, '--jobs', '1', '--input-format', inFmt, '--format', outFmt, ...extra]);
+            checkRun(r, outFmt);
+            // "never modify an input"
+            expect(readFileSync(path, 'utf8')).toBe(text);
+          },
+        ),
+        { numRuns: runs(25) },
+      );
+    });
+  }
+});
