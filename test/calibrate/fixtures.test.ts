@@ -1,19 +1,22 @@
-// The sweep over the bundled fixture corpus through the real pipeline (issue 7: "sweep over
-// tool_batch.max_strikes=1:4:1 on a fixture corpus gives monotone stop counts").
+// The sweep over the bundled corpus (fixtures/, labeled by fixtures/.labels.json) through the real
+// pipeline: read, replay, ledger, sweep. Issue 7: "sweep over tool_batch.max_strikes=1:4:1 on a
+// fixture corpus gives monotone stop counts; precision/recall/FPR computed right on a hand-checked
+// labeled set".
 
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadLabels } from '../../src/calibrate/labels.js';
 import { runSweep } from '../../src/commands/sweep-run.js';
 import { loadConfig } from '../../src/config/load.js';
-import type { SweepResult } from '../../src/calibrate/sweep.js';
+import type { PositiveLevel, SweepPoint, SweepResult } from '../../src/calibrate/sweep.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures', import.meta.url));
-const LABELS = fileURLToPath(new URL('./fixture-labels.json', import.meta.url));
+const LABELS = fileURLToPath(new URL('../../fixtures/.labels.json', import.meta.url));
 
-async function run(params: string[], extra: { labels?: string; maxFpr?: string } = {}): Promise<SweepResult> {
+async function run(params: string[], extra: { labels?: string; maxFpr?: string; positive?: PositiveLevel } = {}): Promise<SweepResult> {
   const warnings: string[] = [];
   const out = await runSweep([FIXTURES], {
-    loaded: await loadConfig({ sets: ['mode=enforce'] }),
+    loaded: await loadConfig({}),
     params,
     format: 'json',
     color: false,
@@ -21,11 +24,64 @@ async function run(params: string[], extra: { labels?: string; maxFpr?: string }
     onWarning: (m) => warnings.push(m),
     ...extra,
   });
-  expect(warnings.filter((w) => w.includes('matched no session'))).toEqual([]);
+  // A label that matches nothing would silently drop out of the metrics below.
+  expect(warnings).toEqual([]);
   return JSON.parse(out) as SweepResult;
 }
 
-describe('sweep over the fixture corpus', () => {
+function at(r: SweepResult, strikes: number): SweepPoint {
+  const p = r.points.find((q) => q.values['tool_batch.max_strikes'] === strikes);
+  if (!p) throw new Error(`no point for max_strikes=${strikes}`);
+  return p;
+}
+
+/**
+ * The hand check: every labeled item, the session id the ledger gives it, and whether it reaches
+ * `stop` under enforce at tool_batch.max_strikes=1 and at the default 2, each worked out by reading
+ * the transcript against seed 000 (a batch is refused when its run count exceeds max_strikes; a
+ * changed answer restarts the run, but only once it is known, i.e. after the check) and the ladder
+ * (an output/thinking stop needs three unheeded steers and confidence >= 0.88).
+ */
+const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: boolean; stop2: boolean; why: string }[] = [
+  // loops
+  { key: 'looping-deploy.json', id: 'looping-deploy', label: 'loop', stop1: true, stop2: true, why: 'same failing deploy 5x' },
+  { key: 'canon-chanting', id: 'canon-chanting', label: 'loop', stop1: false, stop2: false, why: 'only 3 copies in turn 2: below exact_block_min_repeats (a miss)' },
+  { key: '7b1d2f3a-0000-4000-8000-000000001000', id: '7b1d2f3a-0000-4000-8000-000000001000', label: 'loop', stop1: true, stop2: true, why: 'same KeyError 4x' },
+  { key: 'looping-test-fix.jsonl', id: '7c2d41e9-5b08-4f3a-8e61-0d93a7b2c4f5', label: 'loop', stop1: true, stop2: true, why: 'same failing test batch' },
+  { key: 'rollout-2026-02-20T16-41-09-0199a1c4-7e21-7b30-9d4f-5c8e2a6b1d37.jsonl', id: '0199a1c4-7e21-7b30-9d4f-5c8e2a6b1d37', label: 'loop', stop1: true, stop2: true, why: 'same cargo error 4x' },
+  { key: 'session-2026-03-02T10-15-6f1c2d3e.jsonl', id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f', label: 'loop', stop1: true, stop2: true, why: 'same build failure 4x' },
+  { key: 'conversations:2', id: 'conversations:2', label: 'loop', stop1: false, stop2: false, why: 'apology chanted 3x in turn 2: below threshold (a miss)' },
+  { key: 'looping-leap-day.jsonl', id: 'looping-leap-day', label: 'loop', stop1: true, stop2: true, why: 'same failing test run 4x after the edit' },
+  { key: 'loop-migrate-retry.jsonl', id: 'loop-migrate-retry', label: 'loop', stop1: true, stop2: true, why: 'turn 2: same migration error 5x' },
+  { key: 'loop-ab-cycle.jsonl', id: 'loop-ab-cycle', label: 'loop', stop1: false, stop2: false, why: 'A-B cycle: tool_cycle is only noted (cycle_enforce)' },
+  { key: 'loop-lint-edit.jsonl', id: 'e3f7a912-6c4b-4d21-8a0e-51b9c2d7f430', label: 'loop', stop1: true, stop2: true, why: 'same failing Edit 4x' },
+  { key: 'loop-thinking-rehash.jsonl', id: 'loop-thinking-rehash', label: 'loop', stop1: true, stop2: true, why: 'identical thinking: three steers, then stop' },
+  { key: 'loop-health-check.json', id: 'loop-health-check', label: 'loop', stop1: true, stop2: true, why: 'same parallel batch (order shuffled) 6x' },
+  { key: 'loop-chant-export.json', id: 'loop-chant-export', label: 'loop', stop1: true, stop2: true, why: 'paragraph chanted 6x: three steers, then stop' },
+  // clean
+  { key: 'calm-rename.json', id: 'calm-rename', label: 'clean', stop1: false, stop2: false, why: 'three different calls' },
+  { key: 'canon-calm', id: 'canon-calm', label: 'clean', stop1: false, stop2: false, why: 'one call' },
+  { key: '6a0c1f2e-0000-4000-8000-00000000c0a1', id: '6a0c1f2e-0000-4000-8000-00000000c0a1', label: 'clean', stop1: false, stop2: false, why: 'two haiku' },
+  { key: 'calm-readme-update.jsonl', id: 'b4e8a2f6-19c3-4d7e-a05b-6f2c8d1e3a97', label: 'clean', stop1: false, stop2: false, why: 'different calls' },
+  { key: 'agent-a3f9c21.jsonl', id: 'b4e8a2f6-19c3-4d7e-a05b-6f2c8d1e3a97/agent-a3f9c21', label: 'clean', stop1: false, stop2: false, why: 'one call' },
+  { key: 'rollout-2026-02-21T10-02-47-0199a7f0-1b3d-7c52-8e6a-2f4d9b0c7e15.jsonl', id: '0199a7f0-1b3d-7c52-8e6a-2f4d9b0c7e15', label: 'clean', stop1: false, stop2: false, why: 'one parallel batch' },
+  { key: 'checkpoint-refactor.json', id: 'checkpoint-refactor', label: 'clean', stop1: false, stop2: false, why: 'one call' },
+  { key: 'session-2026-03-01T09-00-9a8b7c6d.json', id: '9a8b7c6d-1111-4222-8333-944455556666', label: 'clean', stop1: false, stop2: false, why: 'one call' },
+  { key: 'calm-weather.json', id: 'calm-weather', label: 'clean', stop1: false, stop2: false, why: 'one call' },
+  { key: 'conversations:1', id: 'conversations:1', label: 'clean', stop1: false, stop2: false, why: 'one answer' },
+  { key: 'clean-poll-build.jsonl', id: 'clean-poll-build', label: 'clean', stop1: true, stop2: false, why: 'polls with changing answers: at 1 the second poll is refused before its answer is known' },
+  { key: 'clean-numbered-list.jsonl', id: 'clean-numbered-list', label: 'clean', stop1: false, stop2: false, why: 'markdown list is excluded' },
+  { key: 'clean-rerun-per-turn.jsonl', id: 'clean-rerun-per-turn', label: 'clean', stop1: false, stop2: false, why: 'each repeat is its own user turn' },
+  { key: 'clean-read-files.jsonl', id: '0b5d8e21-9f3a-4e67-b2c4-7a1e6d9f8c03', label: 'clean', stop1: false, stop2: false, why: 'five different files' },
+  { key: 'clean-retry-once.jsonl', id: '7d2a4c90-3e18-4b5f-a6d7-c8e9f0a1b2c4', label: 'clean', stop1: true, stop2: false, why: 'npm ci twice: at 1 the single retry is refused' },
+  { key: 'clean-status-counter.jsonl', id: 'clean-status-counter', label: 'clean', stop1: false, stop2: false, why: 'counter changes, offsets change' },
+  { key: 'clean-table-report.json', id: 'clean-table-report', label: 'clean', stop1: false, stop2: false, why: 'table rows are excluded' },
+  { key: 'clean-fenced-code.json', id: 'clean-fenced-code', label: 'clean', stop1: false, stop2: false, why: 'fenced code is excluded' },
+  { key: 'clean-wait-rollout.json', id: 'clean-wait-rollout', label: 'clean', stop1: true, stop2: false, why: 'status polls: at 1 refused; its repeated sentence only steers (3 steers, never a 4th)' },
+  { key: 'clean-review-template.jsonl', id: '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', label: 'clean', stop1: false, stop2: false, why: 'templated thinking steers, but 0.87-0.89 is under the 0.88 stop bar after the third steer' },
+];
+
+describe('sweep over the bundled corpus', () => {
   it('tool_batch.max_strikes=1:4:1: stop counts never increase with the threshold, and the tightest value stops something', async () => {
     const r = await run(['tool_batch.max_strikes=1:4:1']);
     expect(r.points.map((p) => p.values['tool_batch.max_strikes'])).toEqual([1, 2, 3, 4]);
@@ -35,23 +91,69 @@ describe('sweep over the fixture corpus', () => {
       expect(sessions[i]).toBeLessThanOrEqual(sessions[i - 1] as number);
       expect(rounds[i]).toBeLessThanOrEqual(rounds[i - 1] as number);
     }
-    expect(sessions[0]).toBeGreaterThan(0);
+    expect(sessions[0]).toBeGreaterThan(sessions[3] as number);
     expect(new Set(r.points.map((p) => p.sessions)).size).toBe(1);
   });
 
-  it('with the hand labels: the confusion matrix covers every label at every value', async () => {
-    const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0' });
-    expect(r.labels).toEqual({ loop: 3, clean: 3, unmatched: [] });
-    for (const p of r.points) {
-      const m = p.metrics;
-      expect(m).not.toBeNull();
-      if (!m) continue;
-      expect(m.tp + m.fn).toBe(3);
-      expect(m.fp + m.tn).toBe(3);
-      expect(m.recall).toBeCloseTo(m.tp / 3, 12);
-      expect(m.fpr).toBeCloseTo(m.fp / 3, 12);
-    }
-    const recalls = r.points.map((p) => p.metrics?.recall ?? 0);
-    for (let i = 1; i < recalls.length; i++) expect(recalls[i]).toBeLessThanOrEqual(recalls[i - 1] as number);
+  it('every session under fixtures/ is labeled, and every label matches a session', async () => {
+    const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
+    expect(r.labels).toEqual({ loop: 14, clean: 20, unmatched: [] });
+    expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
+    expect(r.points[0]?.sessions).toBe(HAND.length);
+  });
+
+  it('the hand-checked table agrees with the labels file', async () => {
+    const labels = await loadLabels(LABELS);
+    expect([...labels.keys()].sort()).toEqual(HAND.map((h) => h.key).sort());
+    for (const h of HAND) expect(labels.get(h.key)?.label, h.key).toBe(h.label);
+  });
+
+  it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
+    // From HAND: loops stopped 11 (all but canon-chanting, conversations:2, loop-ab-cycle);
+    // clean stopped 3 (clean-poll-build, clean-retry-once, clean-wait-rollout).
+    //            predicted loop   predicted clean
+    //   loop         TP 11             FN 3
+    //   clean        FP 3              TN 17
+    // precision 11/14, recall 11/14, FPR 3/20
+    const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
+    const p = at(r, 1);
+    expect(p.metrics).toMatchObject({ tp: 11, fp: 3, tn: 17, fn: 3, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(11 / 14, 12);
+    expect(p.metrics?.recall).toBeCloseTo(11 / 14, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(3 / 20, 12);
+    expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
+
+    // The default: the three polls and the single retry are no longer refused.
+    const d = at(r, 2);
+    expect(d.metrics).toMatchObject({ tp: 11, fp: 0, tn: 20, fn: 3 });
+    expect(d.metrics?.precision).toBe(1);
+    expect(d.metrics?.fpr).toBe(0);
+    expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
+
+    // 1 breaks the bound; among the rest recall ties, so the most conservative tied point wins.
+    expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 3 });
+    expect(r.recommended?.fpr).toBe(0);
+  });
+
+  it('--positive changes the predicate: steer adds the steered clean sessions, noted adds the noted cycle', async () => {
+    const stop = at(await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS }), 2);
+    const steer = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS, positive: 'steer' });
+    const noted = at(await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS, positive: 'noted' }), 2);
+    expect(steer.positive).toBe('steer');
+    const s = at(steer, 2);
+
+    // The replay is the same; only what counts as "flagged" moves.
+    expect(s.stopped).toEqual(stop.stopped);
+    expect(s.steered).toEqual(stop.steered);
+
+    expect(stop.metrics).toMatchObject({ tp: 11, fp: 0 });
+    // Steer: the two legitimate sessions that steer (repeated status sentence, templated thinking)
+    // become false positives; no loop that merely steers is left to gain.
+    expect(s.metrics).toMatchObject({ tp: 11, fp: 2, tn: 18, fn: 3 });
+    const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
+    expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', 'clean-wait-rollout']);
+    // Noted: the A-B cycle, reported but never acted on, now counts as caught.
+    expect(noted.metrics).toMatchObject({ tp: 12, fp: 2, tn: 18, fn: 2 });
+    expect(noted.positive_sessions).toContain('loop-ab-cycle');
   });
 });
