@@ -307,7 +307,7 @@ class TextGate extends Transform {
         callback();
         return;
       }
-      const err = this.sniffPrefix(false);
+      const err = this.sniffPrefix();
       if (err) {
         callback(err);
         return;
@@ -320,7 +320,7 @@ class TextGate extends Transform {
 
   override _flush(callback: TransformCallback): void {
     if (!this.sniffed) {
-      const err = this.sniffPrefix(true);
+      const err = this.sniffPrefix();
       if (err) {
         callback(err);
         return;
@@ -330,11 +330,13 @@ class TextGate extends Transform {
     callback();
   }
 
-  private sniffPrefix(complete: boolean): ReadFailure | null {
+  private sniffPrefix(): ReadFailure | null {
     this.sniffed = true;
     const all = Buffer.concat(this.prefix, this.prefixLength);
     this.prefix = [];
-    const verdict = sniff(all.subarray(0, SNIFF_BYTES), complete && all.length <= SNIFF_BYTES);
+    // Never judged as complete: a small file that ends inside a character is a file still being
+    // written, whose last line is reported truncated (as in a large file), not a non-UTF-8 file.
+    const verdict = sniff(all.subarray(0, SNIFF_BYTES), false);
     if (!verdict.ok) return new ReadFailure(verdict.kind, verdict.message);
     this.forward(this.decoder.decode(all, { stream: true }));
     return null;
