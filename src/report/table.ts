@@ -145,26 +145,39 @@ function levelColor(ch: ChalkInstance, level: EnforceLevel, text: string): strin
   }
 }
 
+// cli-table3 lays a table out in time quadratic in its rows (every cell is checked against every
+// earlier row for spans), so a session with thousands of entries took many seconds. Slices of
+// this many rows are rendered on their own and stitched at their borders: the columns have fixed
+// widths, so the result is the same table, in linear time.
+const ROWS_PER_SLICE = 200;
+
 function sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: ModeName | undefined): string {
   const cols = columns(layout, mode);
-  const table = new Table({
-    head: cols.map((c) => ch.bold(c.head)),
-    colAligns: cols.map((c) => c.align),
-    // cli-table3 would colour head and borders itself (and ignore NO_COLOR): we colour.
-    style: { head: [], border: [], compact: true },
-    colWidths: layout.widths.map((w) => w + 2),
-  });
-  for (const e of s.entries) {
-    table.push(
-      cols.map((c) => {
-        let text = c.text(e);
-        if (c.isKind && layout.kindWidth !== null) text = truncateTo(text, layout.kindWidth);
-        if (c.level) return levelColor(ch, c.level(e), text);
-        return e.after_stop ? ch.dim(text) : text;
-      }),
-    );
+  const rows = s.entries.map((e) =>
+    cols.map((c) => {
+      let text = c.text(e);
+      if (c.isKind && layout.kindWidth !== null) text = truncateTo(text, layout.kindWidth);
+      if (c.level) return levelColor(ch, c.level(e), text);
+      return e.after_stop ? ch.dim(text) : text;
+    }),
+  );
+  const slices: string[][] = [];
+  for (let i = 0; i === 0 || i < rows.length; i += ROWS_PER_SLICE) {
+    const table = new Table({
+      head: i === 0 ? cols.map((c) => ch.bold(c.head)) : [],
+      colAligns: cols.map((c) => c.align),
+      // cli-table3 would colour head and borders itself (and ignore NO_COLOR): we colour.
+      style: { head: [], border: [], compact: true },
+      colWidths: layout.widths.map((w) => w + 2),
+    });
+    table.push(...rows.slice(i, i + ROWS_PER_SLICE));
+    slices.push(table.toString().split('\n'));
   }
-  return table.toString();
+  // Drop the bottom border of every slice but the last and the top border of every slice but the first.
+  return slices
+    .map((lines, k) => lines.slice(k === 0 ? 0 : 1, k === slices.length - 1 ? lines.length : -1))
+    .flat()
+    .join('\n');
 }
 
 function listLines(s: SessionLedger, width: number, ch: ChalkInstance, mode: ModeName | undefined): string[] {
