@@ -92,6 +92,21 @@ describe.concurrent('formats through the CLI', () => {
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });
 
+  // The table is rendered in slices of 200 rows (cli-table3's layout is quadratic); the seams must not show.
+  it('table: a session with hundreds of entries is still one table with aligned rows', async () => {
+    const long = tmp.write('long.jsonl', canonical([{ id: 'long', events: repeat(WRITE, 451, 'same') }]));
+    const r = ok(await runCli([long, ...J1]));
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('└'))).toHaveLength(1);
+    const rows = lines.filter((l) => /^│\s+\d/.test(l));
+    expect(rows).toHaveLength(450);
+    expect(new Set(lines.filter((l) => /^[│┌├└]/.test(l)).map((l) => l.length)).size).toBe(1);
+    expect(rows[0]).toMatch(/^│\s+1 │\s+2 │ tool_batch/);
+    expect(rows.at(-1)).toMatch(/^│\s+1 │\s+451\* │ tool_batch/);
+  });
+
   it('--json is --format json, byte for byte', async () => {
     const [a, b] = await Promise.all([runCli([LOOPING, CALM, '--json', ...J1]), runCli([LOOPING, CALM, '--format', 'json', ...J1])]);
     ok(a);
