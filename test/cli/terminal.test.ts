@@ -64,6 +64,7 @@ describe.concurrent('escape sequences from a transcript never reach the terminal
 
   it('the table shows the tool name neutralized in --explain evidence', async () => {
     const r = await runCli([hostileDir, '--explain', '--jobs', '1']);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('tools=run\\x1b]0;pwned\\x07');
   });
 
@@ -111,12 +112,14 @@ describe.concurrent('colour', () => {
 
   it('NO_COLOR=1 (and a pipe): no escape in the table', async () => {
     const r = await runCli([LOOPING]);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('stop');
     expect(r.stdout).not.toContain(ESC);
   });
 
   it('FORCE_COLOR=1 colours the table (a stop in red) even through a pipe', async () => {
     const r = await runCli([LOOPING], { env: { ...noColorEnv, FORCE_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${ESC}[31m`);
     expect(r.stdout).toMatch(/\x1b\[31m(\x1b\[1m)?stop/);
   });
