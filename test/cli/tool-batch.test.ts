@@ -52,6 +52,9 @@ interface Case {
   args?: string[];
 }
 
+const tmp = scratch('loopledger-cli-toolbatch-');
+const CONFIG_FILE = tmp.write('loopledger.json', JSON.stringify({ tool_batch: { max_strikes: 0 } }));
+
 const cases = new Map<string, Case>();
 function def(slug: string, c: Case): string {
   cases.set(slug, c);
@@ -83,6 +86,21 @@ const CYCLE2 = def('cycle2', { events: letters('ABABAB', 'same') });
 const CYCLE3 = def('cycle3', { events: letters('ABCABCABC', 'same') });
 const CYCLE2_CHANGING = def('cycle2-changing', { events: letters('AB'.repeat(8), 'changing') });
 const CYCLE3_CHANGING = def('cycle3-changing', { events: letters('ABC'.repeat(5), 'changing') });
+const CEILING_FOLLOWS = def('ceiling-follows', {
+  events: repeat(BUILD, 8, 'changing'),
+  args: ['--set', 'tool_batch.max_observation_steps=5'],
+});
+const NEVER_TIGHTER = def('never-tighter', {
+  events: repeat(BUILD, 5, 'changing'),
+  args: ['--set', 'tool_batch.max_observation_steps=1', '--set', 'tool_batch.max_strikes=3'],
+});
+const OBSERVATION_LIST = def('observation-list', {
+  events: repeat([['web_search', { q: 'loop' }]], 4, 'same'),
+  args: ['--set', 'tool_batch.observation_tools=snapshot,web_search'],
+});
+const MIXED = def('mixed', { events: repeat([['browser_snapshot', {}], ['write_file', { p: 1 }]], 3, 'same') });
+const CYCLE_STOP = def('cycle-stop', { events: letters('ABABABAB', 'same'), args: ['--set', 'tool_batch.cycle_enforce=stop'] });
+const FROM_CONFIG = def('from-config', { events: repeat(WRITE, 2, 'same'), args: ['--config', CONFIG_FILE] });
 // Scope: the same transcripts under --scope turn and --scope replay.
 const SCOPE_STOP = def('scope-stop', { events: [...repeat(WRITE, 5, 'same'), user(), ...repeat(WRITE, 2, 'same')] });
 const SCOPE_CEILING = def('scope-ceiling', {
@@ -93,7 +111,6 @@ const SCOPE_CASES = [SCOPE_STOP, SCOPE_CEILING, SCOPE_BREAK];
 const SCOPES = ['turn', 'replay'] as const;
 
 // --- one spawn per command line ---------------------------------------------------------------
-const tmp = scratch('loopledger-cli-toolbatch-');
 const ledgers = new Map<string, Ledger>();
 
 function groupKey(args: readonly string[]): string {
@@ -255,6 +272,62 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
       const s = sessionOf(UNKNOWN, format);
       expectStop(s, { round: 3 }, 'repeated_batch', { count: 3, threshold: 2, total: 3, ceiling: 15, read_only: false });
       expect(toolBatch(s).find((e) => e.round === 3)!.evidence).toMatchObject({ answers_known: false });
+    });
+  });
+
+  describe('the settings behind the tiers', () => {
+    it('"Reusing that number rather than inventing one is deliberate" (--set tool_batch.max_observation_steps=5: the ceiling follows, a mutating batch with changing answers stops at 6)', () => {
+      expectStop(sessionOf(CEILING_FOLLOWS, format), { round: 6 }, 'ceiling', {
+        count: 2,
+        threshold: 2,
+        total: 6,
+        ceiling: 5,
+        read_only: false,
+      });
+    });
+
+    it('"The ceiling is never tighter than max_strikes" (max_observation_steps=1, max_strikes=3: changing answers stop at 4, not 2)', () => {
+      expectStop(sessionOf(NEVER_TIGHTER, format), { round: 4 }, 'ceiling', {
+        count: 2,
+        threshold: 3,
+        total: 4,
+        ceiling: 3,
+        read_only: false,
+      });
+    });
+
+    it('"if every call matches an observation pattern … max_observation_steps is used" (--set tool_batch.observation_tools=snapshot,web_search)', () => {
+      const s = sessionOf(OBSERVATION_LIST, format);
+      expectNoStop(s);
+      expect(toolBatch(s).map((e) => e.strike)).toEqual(
+        [2, 3, 4].map((n) => ({ count: n, threshold: 15, total: n, ceiling: null, read_only: true })),
+      );
+    });
+
+    it('"Otherwise max_strikes": one mutating call beside a snapshot makes the batch mutating', () => {
+      expectStop(sessionOf(MIXED, format), { round: 3 }, 'repeated_batch', {
+        count: 3,
+        threshold: 2,
+        total: 3,
+        ceiling: 15,
+        read_only: false,
+      });
+    });
+
+    it('--config FILE sets tool_batch keys like --set: {"tool_batch":{"max_strikes":0}} stops the first batch', () => {
+      const s = sessionOf(FROM_CONFIG, format);
+      expectStop(s, { round: 1 }, 'repeated_batch', { count: 1, threshold: 0, total: 1, ceiling: 15, read_only: false });
+      expect(ledgers.get(groupKey(['--config', CONFIG_FILE]))!.config['tool_batch.max_strikes']).toBe(0);
+    });
+
+    it('issue 3: tool_cycle\'s "enforce level is a setting" (--set tool_batch.cycle_enforce=stop ends the turn at the cycle)', () => {
+      const s = sessionOf(CYCLE_STOP, format);
+      expect(stopRounds(s)).toEqual([6]);
+      expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 6 }]);
+      expect(cyclesOf(s).map((e) => [e.round, e.intervention.enforce, e.after_stop])).toEqual([
+        [6, 'stop', false],
+        [8, 'none', true],
+      ]);
     });
   });
 
