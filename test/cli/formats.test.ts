@@ -18,11 +18,17 @@ const WRITE: Call[] = [['write_file', { path: 'a.txt', content: 'x' }]];
 const tmp = scratch('loopledger-cli-formats-');
 let notedOnly: string;
 let manyStops: string;
+let malformed: string;
 
 beforeAll(() => {
   ensureBuilt();
   // Two identical batches: a strike that is noted, never a stop.
   notedOnly = tmp.write('noted-only.jsonl', canonical([{ id: 'noted-only', events: [...repeat(WRITE, 2, 'same'), batch([['ls']])] }]));
+  // A good session, then a line that is no JSON and an unfinished last line (a run still being written).
+  malformed = tmp.write(
+    'malformed.jsonl',
+    canonical([{ id: 'malformed', events: repeat(WRITE, 3, 'same') }]) + 'not json\n{"type":"assistant","text":"x"',
+  );
   // Twelve sessions that each stop once (and note once before): more than GitHub shows per level.
   manyStops = tmp.write(
     'many-stops.jsonl',
@@ -203,6 +209,56 @@ describe.concurrent('formats through the CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe.concurrent('options that shape the ledger', () => {
+  it('junit: with --fail-on noted a noted-only session is a failure too', async () => {
+    const r = await runCli([notedOnly, CALM, '--format', 'junit', '--fail-on', 'noted', ...J1]);
+    expect(r.code).toBe(1);
+    const failures = findAll(parseXml(r.stdout), 'failure');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.attrs['type']).toBe('noted');
+  });
+
+  it('--quiet keeps only sessions with entries; --verbose adds every round\'s verdict', async () => {
+    const [quiet, verbose] = await Promise.all([
+      runCli([LOOPING, CALM, '--quiet', ...J1]),
+      runCli([LOOPING, CALM, '--verbose', ...J1]),
+    ]);
+    expect(ok(quiet).stdout).toContain('looping-leap-day');
+    expect(quiet.stdout).not.toContain('calm-weather');
+    expect(ok(verbose).stdout).toContain('calm-weather');
+    expect(verbose.stdout).toMatch(/^\s+t1 r5 \(line 11\): enforce stop$/m);
+    expect(verbose.stdout).toMatch(/^\s+t1 r6 \(line 13\): enforce none \(after stop\)$/m);
+  });
+
+  it('malformed and unfinished lines: skipped, reported as path:line on stderr and in inputs[].skipped, exit 0; the session is still analyzed', async () => {
+    const r = ok(await runCli([malformed, '--json', ...J1]));
+    expect(r.stderr).toMatch(/malformed\.jsonl:\d+: malformed JSON/);
+    expect(r.stderr).toMatch(/malformed\.jsonl:\d+: truncated/);
+    const j = parseLedger(r);
+    expect(j.inputs[0]!.skipped.map((k) => k.line)).toEqual([9, 10]);
+    expect(j.summary.skipped_lines).toBe(2);
+    expect(j.sessions[0]!.outcome.enforce.stops).toEqual([{ turn: 1, round: 3 }]);
+  });
+
+  it('--strict makes malformed input exit 2, still after printing the ledger', async () => {
+    const r = await runCli([malformed, '--strict', ...J1]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--strict: 2 malformed line/);
+    expect(r.stdout).toContain('session malformed');
+  });
+
+  it('config and formats subcommands exit 0 with their payload on stdout', async () => {
+    const [config, formats] = await Promise.all([
+      runCli(['config', '--json', '--set', 'tool_batch.max_strikes=3']),
+      runCli(['formats']),
+    ]);
+    expect(JSON.parse(ok(config).stdout).config['tool_batch.max_strikes']).toBe(3);
+    for (const name of ['claude-code', 'codex', 'openai', 'anthropic', 'gemini', 'chatgpt', 'canonical']) {
+      expect(ok(formats).stdout).toContain(name);
+    }
   });
 });
 
