@@ -27,7 +27,7 @@ beforeAll(() => {
   const events = Array.from({ length: 8 }, () => batch([[tool, { x: HOSTILE }]], [`out${HOSTILE}`], text));
   hostileFile = tmp.write(
     `hostile/evil${HOSTILE}.jsonl`,
-    canonical([{ id: `sess${HOSTILE}`, events, model: `model${HOSTILE}` }]) + `{"type":"user", broken ${HOSTILE}\n`,
+    canonical([{ id: `sess${HOSTILE}|x`, events, model: `model${HOSTILE}` }]) + `{"type":"user", broken ${HOSTILE}\n`,
   );
   hostileDir = `${tmp.dir}/hostile`;
   // Big enough that the payload outlasts a pipe buffer many times over.
@@ -60,6 +60,11 @@ describe.concurrent('escape sequences from a transcript never reach the terminal
     // The malformed line is reported on stderr with the (neutralized) file name.
     expect(r.stderr).toMatch(/evil\\x1b.*\.jsonl:\d+: /);
     if (extra.includes('--excerpts') && format !== 'github') expect(r.stdout).toMatch(/excerpt: /);
+    if (format === 'markdown') {
+      // A `|` in the session id must not split the cell: the sessions table keeps its 6 columns.
+      const row = r.stdout.split('\n').find((l) => l.startsWith('| sess'))!;
+      expect(row.match(/(?<!\\)\|/g)).toHaveLength(7);
+    }
   });
 
   it('the table shows the tool name neutralized in --explain evidence', async () => {
@@ -77,10 +82,17 @@ describe.concurrent('escape sequences from a transcript never reach the terminal
       expectClean(name, r!.stdout);
     }
     const s = parseLedger(json!).sessions[0]!;
-    expect(s.id).toBe(`sess${HOSTILE}`);
+    expect(s.id).toBe(`sess${HOSTILE}|x`);
+    // SPEC: "at most 3 excerpts of at most 80 characters per entry".
+    const excerpts = s.entries.map((e) => e.excerpts ?? []);
+    expect(excerpts.some((x) => x.length > 0)).toBe(true);
+    for (const x of excerpts) {
+      expect(x.length).toBeLessThanOrEqual(3);
+      for (const t of x) expect([...t].length).toBeLessThanOrEqual(80);
+    }
     expect(s.model).toBe(`model${HOSTILE}`);
     expect(s.entries.some((e) => e.evidence['tools'] === `run${HOSTILE}`)).toBe(true);
-    for (const line of ndjson!.stdout.trim().split('\n')) expect(JSON.parse(line).session).toBe(`sess${HOSTILE}`);
+    for (const line of ndjson!.stdout.trim().split('\n')) expect(JSON.parse(line).session).toBe(`sess${HOSTILE}|x`);
     JSON.parse(sarif!.stdout);
     parseXml(junit!.stdout);
   });
