@@ -250,6 +250,16 @@ describe.concurrent('options that shape the ledger', () => {
     expect(r.stdout).toContain('session malformed');
   });
 
+  it('SPEC: "Inputs are processed in sorted order, so output is deterministic": --jobs 2 prints what --jobs 1 prints', async () => {
+    const [one, two] = await Promise.all([
+      runCli(['fixtures', '--json', '--jobs', '1']),
+      runCli(['fixtures', '--json', '--jobs', '2']),
+    ]);
+    expect(ok(two).stdout).toBe(ok(one).stdout);
+    const paths = parseLedger(one).inputs.map((i) => i.path);
+    expect(paths).toEqual([...paths].sort());
+  });
+
   it('config and formats subcommands exit 0 with their payload on stdout', async () => {
     const [config, formats] = await Promise.all([
       runCli(['config', '--json', '--set', 'tool_batch.max_strikes=3']),
