@@ -118,6 +118,15 @@ describe.concurrent('escape sequences from a transcript never reach the terminal
   });
 });
 
+describe.concurrent('width', () => {
+  it.each([[40], [72], [140]])('the table fits COLUMNS=%i when stdout is no terminal, hostile names included', async (width) => {
+    const r = await runCli([LOOPING, hostileDir, '--explain', '--jobs', '1'], { env: { COLUMNS: String(width) } });
+    expect(r.code, r.stderr).toBe(0);
+    const widest = Math.max(...r.stdout.split('\n').map((l) => [...l].length));
+    expect(widest).toBeLessThanOrEqual(width);
+  });
+});
+
 describe.concurrent('colour', () => {
   const ESC = '\x1b';
   const noColorEnv = { NO_COLOR: undefined };
