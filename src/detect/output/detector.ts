@@ -11,6 +11,7 @@ import { lzRedundancy } from '../text/lz.js';
 import { JACCARD_SCALES, MultiScaleJaccard, NGRAM_CHARS } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import { growRing, INITIAL_RING } from '../text/ring.js';
 import { ShingleIndex } from '../text/shingle.js';
 import { assignState, encodeState } from '../text/state.js';
 import { COUNTER_LETTER, WordTokenizer, type Word } from '../text/tokens.js';
@@ -140,7 +141,7 @@ export class OutputLoopDetector {
       chars: s.tok.pos,
       words: s.words,
       windowChars: s.win.length,
-      shingles: s.shingles.map.size,
+      shingles: s.shingles.used,
     };
   }
 
@@ -243,6 +244,12 @@ export class OutputLoopDetector {
     const s = this.st;
     const c = this.config;
     const n = s.words++;
+    if (n >= s.wordStart.length && s.wordStart.length < wordCapacity(c)) {
+      const size = Math.min(wordCapacity(c), s.wordStart.length * 2);
+      s.wordStart = growRing(s.wordStart, n, size);
+      s.wordEnd = growRing(s.wordEnd, n, size);
+      s.dataPrefix = growRing(s.dataPrefix, n, size);
+    }
     const cap = s.wordStart.length;
     s.wordStart[n % cap] = w.start;
     s.wordEnd[n % cap] = w.end;
@@ -640,9 +647,14 @@ interface State {
   drMax: number;
 }
 
+/** Words are at least two characters with their space, so half the window bounds them. */
+function wordCapacity(c: OutputConfig): number {
+  return Math.ceil(c.windowChars / 2);
+}
+
 function freshState(c: OutputConfig): State {
-  // Words are at least two characters with their space, so half the window bounds them.
-  const wordCap = Math.ceil(c.windowChars / 2);
+  const wordCap = wordCapacity(c);
+  const initial = Math.min(wordCap, INITIAL_RING);
   return {
     norm: new MarkdownNormalizer(),
     tok: new WordTokenizer(),
@@ -650,9 +662,9 @@ function freshState(c: OutputConfig): State {
     shingles: new ShingleIndex(c.exactBlockMinWords, wordCap),
     period: new PeriodTracker(c.shortPeriodMaxUnits),
     openings: new OpeningTracker(c.connectorOpeningWindow),
-    wordStart: new Float64Array(wordCap),
-    wordEnd: new Float64Array(wordCap),
-    dataPrefix: new Float64Array(wordCap),
+    wordStart: new Float64Array(initial),
+    wordEnd: new Float64Array(initial),
+    dataPrefix: new Float64Array(initial),
     words: 0,
     passes: 0,
     nextPassAt: c.strideChars,

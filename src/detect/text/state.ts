@@ -8,7 +8,8 @@ type Tagged =
 export function encodeState(v: unknown): unknown {
   if (v instanceof Int32Array) return { $ta: 'i32', v: Array.from(v) };
   if (v instanceof Uint32Array) return { $ta: 'u32', v: Array.from(v) };
-  if (v instanceof Float64Array) return { $ta: 'f64', v: Array.from(v) };
+  // JSON has no NaN (it writes null): empty slots are NaN, so they travel as null and come back.
+  if (v instanceof Float64Array) return { $ta: 'f64', v: Array.from(v, (x) => (Number.isNaN(x) ? null : x)) };
   if (v instanceof Uint8Array) return { $ta: 'u8', v: Array.from(v) };
   if (v instanceof Uint16Array) return { $ta: 'u16', v: Array.from(v) };
   if (v instanceof Map) return { $map: Array.from(v.entries(), ([k, x]) => [encodeState(k), encodeState(x)]) };
@@ -32,7 +33,7 @@ export function decodeState(v: unknown): unknown {
         case 'u32':
           return Uint32Array.from(t.v);
         case 'f64':
-          return Float64Array.from(t.v);
+          return Float64Array.from(t.v as (number | null)[], (x) => (x === null ? Number.NaN : x));
         case 'u8':
           return Uint8Array.from(t.v);
         case 'u16':

@@ -1,0 +1,17 @@
+// Rings indexed by an absolute counter (slot = i % length) that start small and double up to
+// their bound: a turn with little text allocates little, and a long one still stops at the bound.
+
+/** Initial slots: a few paragraphs of words. Most turns never grow past it. */
+export const INITIAL_RING = 256;
+
+/**
+ * A copy of `ring` with `size` slots holding the same entries for absolute indexes
+ * [count - ring.length, count), so `ring[i % length]` reads stay valid after growth.
+ */
+export function growRing(ring: Float64Array, count: number, size: number, fill = 0): Float64Array {
+  const out = new Float64Array(size);
+  if (fill !== 0) out.fill(fill);
+  const from = Math.max(0, count - ring.length);
+  for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
+  return out;
+}
