@@ -647,9 +647,13 @@ interface State {
   drMax: number;
 }
 
-/** Words are at least two characters with their space, so half the window bounds them. */
+/**
+ * Words held for exact blocks: a quarter of the window in characters. Prose averages five to six
+ * characters a word with its space, so this spans the whole window; text of two-letter words
+ * spans half of it, which still holds four ~936-token copies. Smaller rings are less to allocate.
+ */
 function wordCapacity(c: OutputConfig): number {
-  return Math.ceil(c.windowChars / 2);
+  return Math.ceil(c.windowChars / 4);
 }
 
 function freshState(c: OutputConfig): State {

@@ -12,7 +12,7 @@ export const CONNECTOR_WORDS: readonly string[] = [
   'wait', 'but', 'actually', 'hmm', 'hm', 'hmmm', 'however', 'so', 'well', 'okay', 'ok',
   'alternatively', 'again', 'anyway', 'though', 'although', 'maybe', 'perhaps', 'right', 'also',
   'then', 'now', 'or', 'and', 'um', 'uh', 'oh', 'still', 'yet', 'instead', 'therefore', 'thus',
-  'hence', 'besides', 'hold', 'on', 'like', 'really', 'just',
+  'hence', 'besides', 'like', 'really', 'just',
 ];
 
 /** Core hashes of the connectors (built once from the constant list above). */

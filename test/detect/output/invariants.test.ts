@@ -99,7 +99,7 @@ describe('output invariants (seed 002)', () => {
     const st = d.stats();
     expect(st.chars).toBeGreaterThan(290_000);
     expect(st.windowChars).toBeLessThanOrEqual(2 * 8192);
-    expect(st.shingles).toBeLessThanOrEqual(4096);
+    expect(st.shingles).toBeLessThanOrEqual(2048);
     const unit = prose(6, 420).replace(/\n/g, ' ');
     const late = [...d.feed((unit + ' ').repeat(8)), ...d.endSegment(), ...d.analyze()];
     expect(kinds(late)).toContain('exact_block');
