@@ -86,7 +86,10 @@ async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
 }
 
 function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {
-  return resolveColor({ flag: opts.color, env: io.env, isTTY: toTerminal && io.stdout.isTTY === true });
+  // A file is read later, by tools: FORCE_COLOR (common in CI) should colour the log, not the
+  // artifact. Only an explicit --color puts escape codes in a file.
+  if (!toTerminal) return opts.color === true;
+  return resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
 }
 
 function warn(io: CliIO, message: string): void {
