@@ -140,14 +140,14 @@ export class OutputLoopDetector {
       passes: s.passes,
       chars: s.tok.pos,
       words: s.words,
-      windowChars: s.win.length,
+      windowChars: Math.min(s.tok.pos, s.chars.length),
       shingles: s.shingles.used,
     };
   }
 
   /** The compression proxy over the current window (the statistic that corroborates). */
   redundancy(): number {
-    return lzRedundancy(this.st.win);
+    return lzRedundancy(this.tail(this.config.windowChars));
   }
 
   reset(): void {
@@ -166,8 +166,6 @@ export class OutputLoopDetector {
         words: s.words,
         passes: s.passes,
         nextPassAt: s.nextPassAt,
-        win: s.win,
-        winStart: s.winStart,
         nearReportedAt: s.nearReportedAt,
         exRun: s.exRun,
         exBest: s.exBest,
@@ -185,6 +183,7 @@ export class OutputLoopDetector {
       wordStart: s.wordStart,
       wordEnd: s.wordEnd,
       dataPrefix: s.dataPrefix,
+      chars: s.chars,
       norm: { ...s.norm },
       tok: { ...s.tok },
       jac: { ...s.jac },
@@ -208,9 +207,10 @@ export class OutputLoopDetector {
     assignState(s.period, rest['period']);
     assignState(s.openings, rest['openings']);
     const arrays = assignState(
-      { wordStart: s.wordStart, wordEnd: s.wordEnd, dataPrefix: s.dataPrefix },
-      { wordStart: rest['wordStart'], wordEnd: rest['wordEnd'], dataPrefix: rest['dataPrefix'] },
+      { wordStart: s.wordStart, wordEnd: s.wordEnd, dataPrefix: s.dataPrefix, chars: s.chars },
+      { wordStart: rest['wordStart'], wordEnd: rest['wordEnd'], dataPrefix: rest['dataPrefix'], chars: rest['chars'] },
     );
+    s.chars = arrays.chars;
     s.wordStart = arrays.wordStart;
     s.wordEnd = arrays.wordEnd;
     s.dataPrefix = arrays.dataPrefix;
@@ -230,13 +230,11 @@ export class OutputLoopDetector {
     const s = this.st;
     s.jac.push(piece);
     s.tok.push(piece, this.onWord);
-    s.win += piece;
-    const keep = this.config.windowChars;
-    if (s.win.length > 2 * keep) {
-      const drop = s.win.length - keep;
-      s.win = s.win.slice(drop);
-      s.winStart += drop;
-    }
+    // The text itself is kept in a character ring, not a growing string: no garbage per piece.
+    const ring = s.chars;
+    const rm = ring.length - 1;
+    const base = s.tok.pos - piece.length;
+    for (let i = 0; i < piece.length; i++) ring[(base + i) & rm] = piece.charCodeAt(i);
     if (s.tok.pos >= s.nextPassAt) this.pass();
   }
 
@@ -380,12 +378,33 @@ export class OutputLoopDetector {
     return { start: s.wordStart[first % cap]!, end: s.wordEnd[lastWord % cap]! };
   }
 
+  /** Normalized text at absolute offsets [from, to), which must lie within the ring. */
+  private text_(from: number, to: number): string {
+    const ring = this.st.chars;
+    const rm = ring.length - 1;
+    let out = '';
+    // In slices, so a long tail never hits the argument limit of fromCharCode.
+    for (let i = from; i < to; i += 4096) {
+      const end = Math.min(to, i + 4096);
+      const codes: number[] = [];
+      for (let k = i; k < end; k++) codes.push(ring[k & rm]!);
+      out += String.fromCharCode(...codes);
+    }
+    return out;
+  }
+
+  /** The last `n` normalized characters held. */
+  private tail(n: number): string {
+    const pos = this.st.tok.pos;
+    return this.text_(Math.max(0, pos - Math.min(n, this.st.chars.length)), pos);
+  }
+
   private excerpt(span: Span): string[] {
     const s = this.st;
-    const from = Math.max(span.start, s.winStart) - s.winStart;
-    const to = Math.min(span.end, s.winStart + s.win.length) - s.winStart;
+    const from = Math.max(span.start, s.tok.pos - s.chars.length, 0);
+    const to = Math.min(span.end, s.tok.pos, from + 80);
     if (to <= from) return [];
-    return [s.win.slice(from, Math.min(to, from + 80))];
+    return [this.text_(from, to)];
   }
 
   private pass(): void {
@@ -543,7 +562,7 @@ export class OutputLoopDetector {
         let promoted = false;
         if (ambiguous) {
           const threshold = compressionThreshold(c);
-          redundancy = lzRedundancy(s.win.slice(Math.max(0, s.win.length - 2 * bestLen)));
+          redundancy = lzRedundancy(this.tail(2 * bestLen));
           const m = log.record('near_repetition', 'compression_redundancy', redundancy, threshold);
           if (redundancy >= threshold) {
             // Seed 002: compression is the one factor that promotes the ambiguous band.
@@ -630,8 +649,8 @@ interface State {
   passes: number;
   nextPassAt: number;
   /** The last stretch of normalized text (excerpts, compression); pruned to window_chars. */
-  win: string;
-  winStart: number;
+  /** The last stretch of normalized text (excerpts, compression), a ring of window_chars or more. */
+  chars: Uint16Array;
   nearReportedAt: number;
   exRun: ExactRun | null;
   exBest: ExactRun | null;
@@ -645,6 +664,12 @@ interface State {
   progressions: Progression[];
   drBest: Progression | null;
   drMax: number;
+}
+
+function pow2(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 /**
@@ -672,8 +697,7 @@ function freshState(c: OutputConfig): State {
     words: 0,
     passes: 0,
     nextPassAt: c.strideChars,
-    win: '',
-    winStart: 0,
+    chars: new Uint16Array(pow2(c.windowChars)),
     nearReportedAt: 0,
     exRun: null,
     exBest: null,
