@@ -111,3 +111,28 @@ describe('CLI properties: every fixture, damaged', () => {
     });
   }
 });
+
+describe('CLI properties: arbitrary arguments', () => {
+  const value = fc.oneof(
+    fc.constantFrom('json', 'table', 'none', 'stop', 'auto', 'replay', 'weak', '0', '-1', '2', '1e9', '', 'tool_batch.max_strikes=3', 'tool_batch.max_observation_steps=none', 'nope=1', '=', 'a.b.c=[', 'tool_batch.observation_tools=[1,{}]', '\u001b[31m'),
+    fc.string({ maxLength: 12 }),
+  );
+  const flag = fc.constantFrom('--format', '--fail-on', '--input-format', '--scope', '--profile', '--model-capability', '--set', '--jobs', '--config', '--strict', '--excerpts', '--explain', '--quiet', '--verbose', '--no-color', '--color', '--json', '--bogus', '-x');
+  const valued = new Set(['--format', '--fail-on', '--input-format', '--scope', '--profile', '--model-capability', '--set', '--jobs', '--config']);
+  const args = fc.array(fc.tuple(flag, value), { maxLength: 6 }).map((pairs) => pairs.flatMap(([f, v]) => (valued.has(f) ? [f, v] : [f])));
+
+  it('random flags and values around a valid fixture: a usage error (2) or a run (0/1), never an internal error or a raw control character', async () => {
+    const fixture = FIXTURES.find((f) => f.path.includes('looping-test-fix'))!.path;
+    await fc.assert(
+      fc.asyncProperty(args, fc.constantFrom('analyze', 'sweep', 'config', ''), async (argv, command) => {
+        const full = [...(command ? [command] : []), ...(command === 'config' ? [] : [fixture]), ...argv, ...(command === 'sweep' ? ['--param', 'tool_batch.max_strikes=1:3:1'] : []), '--jobs', '1'];
+        const r = await runMain(full);
+        expect([0, 1, 2], r.stderr).toContain(r.code);
+        expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+        expect(r.stderr).not.toMatch(TERMINAL_CONTROL);
+        if (r.code !== 2) expect(r.stdout.length).toBeGreaterThan(0);
+      }),
+      { numRuns: runs(60) },
+    );
+  });
+});
