@@ -7,7 +7,6 @@
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
 import { finding, MeasurementLog } from '../text/finding.js';
-import { fnvString } from '../text/hash.js';
 import { blockMask, coarsen, ngramSet, setJaccard } from '../text/ngram.js';
 import { MarkdownNormalizer } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
@@ -41,7 +40,8 @@ interface State {
   blocks: number;
   prevSet: Int32Array | null;
   prevMask: number;
-  prevHash: number;
+  /** The previous block's normalized tail (bounded by max_block_chars), for the identity check. */
+  prevText: string;
   prevChars: number;
   norm: MarkdownNormalizer;
   tok: WordTokenizer;
@@ -61,7 +61,7 @@ function fresh(c: ThinkingConfig): State {
     blocks: 0,
     prevSet: null,
     prevMask: 0,
-    prevHash: 0,
+    prevText: '',
     prevChars: 0,
     norm: new MarkdownNormalizer(),
     tok: new WordTokenizer(),
@@ -122,14 +122,13 @@ export class ThinkingLoopDetector {
 
     // Adjacent-block similarity; blocks too short to say anything neither compare nor replace.
     if (norm.length >= c.minBlockChars) {
-      const hash = fnvString(norm);
       const mask = blockMask(norm.length);
       const set = ngramSet(norm, mask);
       if (s.prevSet) {
-        const identical = hash === s.prevHash && norm.length === s.prevChars;
+        const identical = norm === s.prevText;
         // Two blocks are compared at the coarser of their two samplings (the masks nest).
         const common = Math.max(mask, s.prevMask);
-        const sim = identical ? 1 : setJaccard(coarsen(set, common), coarsen(s.prevSet, common));
+        const sim = identical ? 1 : setJaccard(coarsen(set, mask, common), coarsen(s.prevSet, s.prevMask, common));
         const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
         if (sim >= c.similarityAmbiguous) {
           const ambiguous = !identical && sim < c.similarityStrong;
@@ -156,7 +155,7 @@ export class ThinkingLoopDetector {
       }
       s.prevSet = set;
       s.prevMask = mask;
-      s.prevHash = hash;
+      s.prevText = norm;
       s.prevChars = norm.length;
     }
 
