@@ -97,10 +97,15 @@ class GeminiParser implements RecordParser {
 
   push(value: unknown, line: number | null): void {
     if (value === null) return;
-    if (isObj(value) && Array.isArray(value.messages) && (line === null || !isMetadata(value))) {
-      return this.readLegacy(value, line);
+    const whole = isObj(value) && Array.isArray(value.messages) && (line === null || !isMetadata(value));
+    const history = whole ? null : checkpointHistory(value);
+    // A whole chat or checkpoint on a line of a JSONL recording that is under way is not part of
+    // it: read as one, it would end the recording's session, and every later round of that
+    // session would arrive for an ended session and be lost.
+    if ((whole || history) && line !== null && (this.session !== null || this.pending !== null)) {
+      return this.ctx.skip(line, 'not a Gemini CLI record: a whole chat or checkpoint inside a JSONL recording');
     }
-    const history = checkpointHistory(value);
+    if (whole) return this.readLegacy(value as Obj, line);
     if (history) return this.readCheckpoint(history, line);
     if (!isObj(value)) return this.ctx.skip(line, 'not a Gemini CLI record');
     if (isMetadata(value)) {
