@@ -27,6 +27,8 @@ function write(content: string | Uint8Array, ext = '.jsonl'): string {
 function checkRun(r: CliResult, format: string, strict = false): void {
   expect(strict ? [0, 2] : [0], r.stderr).toContain(r.code);
   expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  // Caught and reported, but each is a bug: a detector that threw, an adapter out of order.
+  expect(r.stderr).not.toMatch(/detector failed|event for unknown or ended session/);
   expect(r.stderr).not.toMatch(TERMINAL_CONTROL);
   // No transcript text reaches a terminal raw, in any format: the machine ones are piped into
   // terminals too (`| less -R`, CI logs).
@@ -94,7 +96,8 @@ describe('CLI properties: every fixture, damaged', () => {
       await fc.assert(
         fc.asyncProperty(
           fc.array(mutation, { minLength: 1, maxLength: 6 }),
-          fc.constantFrom('auto', fx.format),
+          // Mostly its own format; sometimes another adapter forced onto it.
+          fc.oneof({ weight: 3, arbitrary: fc.constantFrom('auto', fx.format) }, { weight: 1, arbitrary: inputFormat }),
           outputFormat,
           fc.constantFrom<string[]>([], ['--scope', 'replay'], ['--excerpts', '--verbose', '--explain']),
           async (mutations, inFmt, outFmt, extra) => {
