@@ -82,9 +82,9 @@ export class MultiScaleJaccard {
       return { len, mask, a: new Uint16Array(buckets), b: new Uint16Array(buckets), distinctA: 0, distinctB: 0, inter: 0, tailA: 0, tailB: 0 };
     });
     this.anyMask = Math.min(...this.scales.map((s) => s.mask));
-    // A ring holds at most the samples of 2L characters; hash sampling can exceed the mean, so 4x.
+    // Room for twice the expected samples of 2L characters; a ring grows if text exceeds it.
     this.rings = this.scales.map((s) => {
-      const cap = pow2(4 * Math.ceil((2 * s.len) / (s.mask + 1)) + 64);
+      const cap = pow2(2 * Math.ceil((2 * s.len) / (s.mask + 1)) + 64);
       return { pos: new Float64Array(cap), hash: new Int32Array(cap), count: 0 };
     });
   }
@@ -117,16 +117,16 @@ export class MultiScaleJaccard {
   }
 
   private advance(s: ScaleState, ring: { pos: Float64Array; hash: Int32Array; count: number }, h: number, p: number): void {
-    const cap = ring.pos.length;
-    const rm = cap - 1;
     const idx = ring.count++;
+    let cap = ring.pos.length;
+    if (idx - s.tailB >= cap) {
+      this.grow(ring, s.tailB, idx);
+      cap = ring.pos.length;
+    }
+    const rm = cap - 1;
     ring.pos[idx & rm] = p;
     ring.hash[idx & rm] = h | 0;
     const nb = s.a.length - 1;
-    // Ring overflow (a pathological run of kept n-grams): the oldest sample leaves both windows.
-    if (idx - s.tailB >= cap) {
-      this.dropOldest(s, ring);
-    }
     const bucket = h & nb;
     if (s.a[bucket]++ === 0) {
       s.distinctA++;
@@ -155,29 +155,35 @@ export class MultiScaleJaccard {
     }
   }
 
-  private dropOldest(s: ScaleState, ring: { pos: Float64Array; hash: Int32Array }): void {
-    const bk = ring.hash[s.tailB & (ring.pos.length - 1)]! & (s.a.length - 1);
-    if (s.tailB < s.tailA) {
-      if (--s.b[bk]! === 0) {
-        s.distinctB--;
-        if (s.a[bk]! > 0) s.inter--;
-      }
-    } else {
-      if (--s.a[bk]! === 0) {
-        s.distinctA--;
-        if (s.b[bk]! > 0) s.inter--;
-      }
-      s.tailA++;
+  /**
+   * Double a ring, keeping samples [from, to): more samples than slots happens when one repeated
+   * n-gram is kept at every position; the ring never needs more than 2L + 1 slots.
+   */
+  private grow(ring: { pos: Float64Array; hash: Int32Array }, from: number, to: number): void {
+    const size = ring.pos.length * 2;
+    const pos = new Float64Array(size);
+    const hash = new Int32Array(size);
+    const om = ring.pos.length - 1;
+    const nm = size - 1;
+    for (let i = from; i < to; i++) {
+      pos[i & nm] = ring.pos[i & om]!;
+      hash[i & nm] = ring.hash[i & om]!;
     }
-    s.tailB++;
+    ring.pos = pos;
+    ring.hash = hash;
   }
 
-  /** Jaccard of the last two windows at scale i, or -1 until 2L characters were seen. */
+
+  /**
+   * Jaccard of the last two windows at scale i, or -1 when there is nothing to compare: fewer
+   * than 2L characters seen, or no n-gram of the windows sampled at this scale (one repeated
+   * n-gram that the hash drops; the smaller scales and the short-period tracker still see it).
+   */
   jaccard(i: number): number {
     const s = this.scales[i]!;
     if (this.pos < 2 * s.len) return -1;
     const union = s.distinctA + s.distinctB - s.inter;
-    return union === 0 ? 0 : s.inter / union;
+    return union === 0 ? -1 : s.inter / union;
   }
 }
 
