@@ -176,6 +176,17 @@ describe('output invariants (seed 002)', () => {
   });
 });
 
+describe('degenerate input', () => {
+  it('one huge token, one-character lines, pipes, fences, control and astral characters: no throw, sane kinds', () => {
+    expect(kinds(detect('a'.repeat(100_000)))).toEqual(['near_repetition']);
+    expect(kinds(detect('x\n'.repeat(20_000)))).toEqual(['short_period']);
+    expect(detect('|'.repeat(5000))).toEqual([]);
+    expect(detect('```\n'.repeat(1000))).toEqual([]);
+    expect(detect('\u0000\u0001 \u001b[31m '.repeat(100))).toEqual(detect('\u0000\u0001 \u001b[31m '.repeat(100)));
+    expect(kinds(detect('𝒳𝒴 '.repeat(3000)))).toContain('short_period');
+  });
+});
+
 describe('output findings and config contract', () => {
   it('evidence is statistics only; at most three excerpts of at most 80 characters', () => {
     const texts = [...SAMPLES, variedLoop(14, 4, 99), (prose(13, 3744) + '\n').repeat(4)];
