@@ -108,7 +108,8 @@ describe.each(FIXTURES)('$path through stdin', (fx) => {
     );
   });
 
-  it.runIf(fx.jsonl)('random lines split in two: every broken piece is named by line, the rest is still analyzed', async () => {
+  if (fx.jsonl)
+  it('random lines split in two: every broken piece is named by line, the rest is still analyzed', async () => {
     const lines = fx.bytes.toString('utf8').split('\n');
     const candidates = lines.map((l, i) => (l.length > 2 ? i : -1)).filter((i) => i >= 0);
     await fc.assert(
