@@ -1,6 +1,7 @@
 // One input file through the reader and its format adapter into a TranscriptSink. Bad content
 // never throws out of here: it becomes a skipped line or the summary's `error`.
 
+import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { InputSummary, SkippedLine } from '../ledger/types.js';
@@ -13,6 +14,8 @@ import type { FormatAdapter, Probe, RecordParser } from './types.js';
 
 /** Records detection sees before the format is chosen; they are held, then replayed. */
 export const PROBE_RECORDS = 50;
+
+const { MAX_STRING_LENGTH } = constants;
 
 export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
 
@@ -251,6 +254,14 @@ class Ingestion {
   private finishDocument(): void {
     const lines = this.documentLines;
     this.documentLines = [];
+    // Joined, a document past V8's string limit would throw a RangeError that ends the whole
+    // run, other inputs included: it gets its own message instead.
+    const size = lines.reduce((n, l) => n + l.text.length + 1, 0);
+    if (size > MAX_STRING_LENGTH) {
+      this.phase = 'done';
+      this.summary.error = `too large to read as one JSON document (${Math.round(size / 2 ** 20)} MB of text; at most ${Math.floor(MAX_STRING_LENGTH / 2 ** 20)} MB can be read whole): convert it to JSON lines`;
+      return;
+    }
     const parsed = parseJson(lines.map((l) => l.text).join('\n'));
     if (parsed.ok) {
       this.openDocument(parsed.value);
