@@ -7,7 +7,7 @@
 // result, and the other inputs are still analyzed. Text from a transcript never reaches the
 // terminal raw: control characters and escape sequences are neutralized."
 
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRUNCATED_REASON } from '../../src/formats/ingest.js';
@@ -245,6 +245,27 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const rep = report(r);
     expect(rep.inputs[0]!.skipped).toEqual([]);
     expect(rep.sessions[0]!).toMatchObject({ rounds: 4, tool_calls: 2 });
+  }, 90_000);
+
+  it('a JSON document past the string limit (over 512 MB) is named, and the other inputs are still analyzed', async () => {
+    // Joining it used to throw a RangeError that ended the whole run as an internal error.
+    const path = join(tmp.dir, 'huge-export.json');
+    const fd = openSync(path, 'w');
+    const line = `  ${JSON.stringify({ role: 'user', content: 'x'.repeat(4000) })},\n`;
+    const block = line.repeat(1000);
+    writeSync(fd, '[\n');
+    for (let written = 0; written < 540 * 1024 * 1024; written += block.length) writeSync(fd, block);
+    writeSync(fd, '  {"role":"assistant","content":"ok"}\n]\n');
+    closeSync(fd);
+    const good = tmp.file('good-beside-huge.jsonl', LOOPING);
+    try {
+      const r = await spawnCli([path, good, '--format', 'json', '--jobs', '1'], { timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`${path}: too large to read as one JSON document`);
+      expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
+    } finally {
+      rmSync(path, { force: true });
+    }
   }, 90_000);
 
   it('"escape sequences are neutralized": no ESC byte (nor any other control) in table, markdown, github or stderr', async () => {
