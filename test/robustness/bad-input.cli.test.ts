@@ -64,6 +64,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
   });
 
   it('a small file cut inside a multi-byte character is truncated, not refused as non-UTF-8', async () => {
+    // SPEC: "An unfinished last line (a session still being written) is reported as truncated."
     const text = `${LOOPING_LINES.slice(0, 10).join('\n')}\n{"type":"assistant","message":{"content":"héllo 🦀`;
     const bytes = Buffer.from(text);
     const path = tmp.file('cut-char.jsonl', bytes.subarray(0, bytes.length - 2));
@@ -127,6 +128,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
   });
 
   it('an empty file, and one of blank lines, get a clear message; the good file beside them is analyzed', async () => {
+    // SPEC: "Blank lines, … : each gets a clear message or a correct result, and the other inputs are still analyzed."
     const empty = tmp.file('empty.jsonl', '');
     const blank = tmp.file('blank.jsonl', '\n  \r\n\t\n');
     const good = tmp.file('good-beside-empty.jsonl', LOOPING);
@@ -140,6 +142,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
   });
 
   it('a missing path: exit 2, named on stderr, and the other inputs are still analyzed', async () => {
+    // SPEC exit codes: "**2** usage error, a path that cannot be read, no input found".
     const missing = join(tmp.dir, 'no-such-file.jsonl');
     const good = tmp.file('good-beside-missing.jsonl', LOOPING);
     const r = await spawnCli([missing, good, '--format', 'json']);
@@ -248,6 +251,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
   }, 90_000);
 
   it('a JSON document past the string limit (over 512 MB) is named, and the other inputs are still analyzed', async () => {
+    // SPEC: "Never crash" … "and the other inputs are still analyzed."
     // Joining it used to throw a RangeError that ended the whole run as an internal error.
     const path = join(tmp.dir, 'huge-export.json');
     const fd = openSync(path, 'w');
@@ -313,6 +317,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
   });
 
   it('a directory mixing transcripts with other files: only .jsonl/.json are read, nested dirs searched, hidden files (.labels.json) skipped', async () => {
+    // SPEC: "Paths may be files, directories (searched recursively for `.jsonl`/`.json`)".
     const dir = join(tmp.dir, 'mixed');
     mkdirSync(join(dir, 'nested', 'deeper'), { recursive: true });
     mkdirSync(join(dir, '.hidden-dir'), { recursive: true });
@@ -357,6 +362,7 @@ describe('stdin and jobs (the built CLI)', () => {
   });
 
   it('`-` reads stdin; chunks written with pauses give the same ledger as one write', async () => {
+    // SPEC: "the same transcript gives the same ledger, byte for byte, however the input is chunked."
     const whole = await spawnCli(['-', '--format', 'json'], { stdin: LOOPING });
     expect(whole.code, whole.stderr).toBe(0);
     expect(report(whole).inputs[0]).toMatchObject({ path: '-', format: 'claude-code' });
@@ -368,6 +374,7 @@ describe('stdin and jobs (the built CLI)', () => {
   });
 
   it('`--jobs 1` and `--jobs 2` give byte-identical JSON (and stderr) over fixtures/', async () => {
+    // SPEC: "Inputs are processed in sorted order, so output is deterministic."; issue 8: "with output still in sorted, deterministic order".
     const one = await spawnCli(['fixtures', '--format', 'json', '--jobs', '1'], { cwd: ROOT });
     const two = await spawnCli(['fixtures', '--format', 'json', '--jobs', '2'], { cwd: ROOT });
     expect(one.code, one.stderr).toBe(0);
@@ -378,6 +385,7 @@ describe('stdin and jobs (the built CLI)', () => {
   });
 
   it('`--jobs 2` over bad and good files alike: the same report and diagnostics, in the same order, as `--jobs 1`', async () => {
+    // SPEC: "Inputs are processed in sorted order, so output is deterministic."
     const dir = join(tmp.dir, 'jobs-mix');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'a-good.jsonl'), LOOPING);
