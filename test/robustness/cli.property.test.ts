@@ -139,3 +139,33 @@ describe('CLI properties: arbitrary arguments', () => {
     );
   });
 });
+
+describe('CLI: no transcript text without --excerpts', () => {
+  // SPEC "Bad input": "The ledger never echoes looped text unless `--excerpts` is given."
+  const MARK = 'ZQXMARK';
+  const TEXT_KEYS = new Set(['text', 'content', 'thinking', 'reasoning', 'reasoning_content', 'description', 'output', 'message', 'summary']);
+  function mark(value: Json, key: string | null): Json {
+    if (typeof value === 'string') return key !== null && TEXT_KEYS.has(key) ? `${MARK} ${value}` : value;
+    if (Array.isArray(value)) return value.map((v) => mark(v, key));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mark(v, k)]));
+    return value;
+  }
+
+  // Excerpts are normalized (lower-cased): the mark is looked for in any case.
+  let excerptsShowedMark = false;
+  it.each(FIXTURES.map((f) => [f.path, f] as const))('%s: every text field marked, no format shows the mark', async (_, fx) => {
+    const text = serializeTranscript(mark(parseTranscript(fx.bytes.toString('utf8'), fx.jsonl), null), fx.jsonl);
+    const path = write(text, fx.jsonl ? '.jsonl' : '.json');
+    for (const format of ALL_FORMATS) {
+      const r = await runMain([path, '--jobs', '1', '--format', format, '--verbose', '--explain']);
+      checkRun(r, format);
+      expect((r.stdout + r.stderr).toLowerCase(), format).not.toContain(MARK.toLowerCase());
+      const excerpts = await runMain([path, '--jobs', '1', '--format', format, '--excerpts']);
+      if (excerpts.stdout.toLowerCase().includes(MARK.toLowerCase())) excerptsShowedMark = true;
+    }
+  });
+
+  it('the mark did reach the rounds: with --excerpts some loop shows it', () => {
+    expect(excerptsShowedMark).toBe(true);
+  });
+});
