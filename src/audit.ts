@@ -7,7 +7,7 @@ import { InputError } from './errors.js';
 import { auditInWorkers, defaultJobs } from './jobs.js';
 import { ingestFile } from './formats/ingest.js';
 import { LedgerBuilder } from './ledger/build.js';
-import { DEFAULT_DETECTORS } from './ledger/detectors.js';
+import { createDetectorFactories } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
 import type { InputSummary, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
@@ -63,7 +63,7 @@ export async function resolveInputs(paths: readonly string[]): Promise<ResolvedI
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
   const ledger = new LedgerBuilder({
     config: options.config ?? defaultConfigValues(),
-    factories: DEFAULT_DETECTORS,
+    factories: createDetectorFactories(),
     excerpts: options.excerpts ?? false,
     explain: options.explain ?? false,
     verbose: options.verbose ?? false,

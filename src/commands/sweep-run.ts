@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { ConfigValues } from '../config/spec.js';
 import { recordFile, replay, type RecordedFile } from '../corpus.js';
 import { LedgerBuilder } from '../ledger/build.js';
-import { DEFAULT_DETECTORS } from '../ledger/detectors.js';
+import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { renderSweep } from './sweep.js';
@@ -40,7 +40,7 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
   }
   const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
     corpus.flatMap((file) => {
-      const ledger = new LedgerBuilder({ config: values, factories: DEFAULT_DETECTORS });
+      const ledger = new LedgerBuilder({ config: values, factories: createDetectorFactories() });
       replay(file, ledger);
       return ledger.sessions();
     });

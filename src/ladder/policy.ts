@@ -24,8 +24,11 @@ export const PROFILE_SCALE: Readonly<Record<Profile, number>> = {
  * fewer false positives"), the opposite direction from context compaction. Strong is the baseline.
  */
 export const CAPABILITY_SCALE: Readonly<Record<Capability, number>> = {
+  // Strong and standard models get the seed's thresholds as they are: an unknown model maps to
+  // standard, and the seed's own positives (a block repeated four times) must fire for it.
   strong: 1,
-  standard: 1.1,
+  standard: 1,
+  // Weak models drift into legitimate-looking repetition more often: strictly more conservative.
   weak: 1.25,
 };
 

@@ -273,7 +273,10 @@ export class LedgerBuilder implements TranscriptSink {
 
 /** Did not fire, and within NEAR_MISS_FRACTION of its threshold. */
 export function isNearMiss(m: Measurement): boolean {
-  const margin = Math.abs(m.threshold) * NEAR_MISS_FRACTION;
+  // A count moves in whole steps: 10% of a threshold of 5 is less than one repeat, so for
+  // integer statistics one step short of the line is a near miss too.
+  const wholeSteps = Number.isInteger(m.value) && Number.isInteger(m.threshold);
+  const margin = Math.max(Math.abs(m.threshold) * NEAR_MISS_FRACTION, wholeSteps ? 1 : 0);
   if (m.direction === 'above') return m.value < m.threshold && m.value >= m.threshold - margin;
   return m.value > m.threshold && m.value <= m.threshold + margin;
 }

@@ -6,12 +6,20 @@ import {
   createToolBatchDetector,
   createToolCycleDetector,
   readToolBatchConfig,
+  RoundDigester,
 } from '../detect/tool-batch/index.js';
 import type { DetectorFactories } from './build.js';
 
-export const DEFAULT_DETECTORS: DetectorFactories = {
-  toolBatch: (values) => createToolBatchDetector(readToolBatchConfig(values)),
-  toolCycle: (values) => createToolCycleDetector(readToolBatchConfig(values)),
-  output: (values) => createOutputRoundDetector(readOutputConfig(values)),
-  thinking: (values) => createThinkingRoundDetector(readThinkingConfig(values)),
-};
+/**
+ * Factories for one ledger (one file). The tool-batch and cycle detectors share one digester, so
+ * each round's batch is canonicalized once and its tool results hashed at most once.
+ */
+export function createDetectorFactories(): DetectorFactories {
+  const digester = new RoundDigester();
+  return {
+    toolBatch: (values) => createToolBatchDetector(readToolBatchConfig(values), digester),
+    toolCycle: (values) => createToolCycleDetector(readToolBatchConfig(values), digester),
+    output: (values) => createOutputRoundDetector(readOutputConfig(values)),
+    thinking: (values) => createThinkingRoundDetector(readThinkingConfig(values)),
+  };
+}

@@ -213,6 +213,13 @@ describe('LedgerBuilder: counters and options', () => {
     expect(isNearMiss(measurement({ direction: 'below', value: 1.2, threshold: 1 }))).toBe(false);
   });
 
+  it('near misses on counts: one whole step short of an integer threshold counts, two steps do not', () => {
+    expect(isNearMiss(measurement({ value: 4, threshold: 5 }))).toBe(true);
+    expect(isNearMiss(measurement({ value: 3, threshold: 5 }))).toBe(false);
+    expect(isNearMiss(measurement({ value: 5, threshold: 5 }))).toBe(false);
+    expect(isNearMiss(measurement({ value: 0.8, threshold: 1 }))).toBe(false);
+  });
+
   it('sessions come back in the order they were announced, each with its own state', () => {
     const fakes = fakeDetectors({ output: repeatingOutput() });
     const builder = new LedgerBuilder({ config: {}, factories: fakes.factories });

@@ -16,7 +16,6 @@ import type { Round } from '../../model/transcript.js';
 import type { Finding, Measurement, RoundObservation } from '../types.js';
 import { MAX_CYCLE_PERIOD, MIN_CYCLE_PERIOD } from './config.js';
 import type { LazyAnswers, RoundDigest } from './digest.js';
-import { SIGNATURE_PREFIX_LENGTH } from './signature.js';
 
 export interface CycleOptions {
   /** Recent batches a cycle must fit in (`repeats × period ≤ window`). */
@@ -27,6 +26,7 @@ export interface CycleOptions {
 
 interface Entry {
   signature: string;
+  display: string;
   answersKnown: boolean;
   answers: LazyAnswers;
   names: readonly string[];
@@ -61,6 +61,7 @@ export class CycleTracker {
   push(digest: RoundDigest): { finding: Finding | null; measurement: Measurement | null } {
     const entry: Entry = {
       signature: digest.batch.signature,
+      display: digest.batch.display,
       answersKnown: digest.answersKnown,
       answers: digest.answers,
       names: digest.batch.names,
@@ -132,7 +133,7 @@ export class CycleTracker {
         window: this.options.window,
         distinct_batches: distinct,
         answers_known: block.every((e) => e.answersKnown),
-        signatures: block.map((e) => e.signature.slice(0, SIGNATURE_PREFIX_LENGTH)).join('>'),
+        signatures: block.map((e) => e.display).join('>'),
         tools: block.map((e) => e.names.join('+')).join('>'),
       },
       loop: false,

@@ -7,7 +7,6 @@ import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './conf
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { LoopDetector, type BatchRecord, type RepeatOutcome } from './loop-detector.js';
-import { SIGNATURE_PREFIX_LENGTH } from './signature.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export type { BatchRecord, CheckResult, LoopDetected, LoopKind, RepeatOutcome } from './loop-detector.js';
@@ -110,7 +109,7 @@ function measurementsFor(record: BatchRecord, count: number, total: number): Mea
 
 function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome | 'refused'): Evidence {
   return {
-    signature: record.batch.signature.slice(0, SIGNATURE_PREFIX_LENGTH),
+    signature: record.batch.display,
     calls: record.batch.order.length,
     tools: [...new Set(record.batch.names)].join(','),
     read_only: record.readOnly,

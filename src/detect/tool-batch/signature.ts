@@ -27,86 +27,92 @@ const HASH = 'sha256';
 /** How many hex characters of a signature are shown as evidence: enough to tell batches apart by eye. */
 export const SIGNATURE_PREFIX_LENGTH = 12;
 
-class ChunkedHash {
-  private buffer = '';
-  constructor(private readonly hash: Hash) {}
-  write(text: string): void {
-    this.buffer += text;
-    if (this.buffer.length >= CHUNK) this.flush();
-  }
-  flush(): void {
-    if (this.buffer.length > 0) this.hash.update(this.buffer, 'utf8');
-    this.buffer = '';
-  }
-  digest(): string {
-    this.flush();
-    return this.hash.digest('hex');
-  }
-}
+/**
+ * A call key up to this many characters is used as it is: comparing short strings is cheaper than
+ * hashing them (three hashes a round cost a tenth of the whole ledger). Longer keys are hashed so
+ * a run never holds megabytes of arguments.
+ */
+const MAX_PLAIN_KEY = 512;
 
 /**
- * Writes the canonical form of `value` (JSON with object keys sorted, values deeper than
- * MAX_ARGUMENT_DEPTH replaced by the sentinel). Iterative: an explicit stack, so no input depth
- * can overflow the call stack.
+ * The canonical form of `value`: JSON with object keys sorted, values deeper than
+ * MAX_ARGUMENT_DEPTH replaced by the sentinel. Iterative (an explicit stack, so no input depth can
+ * overflow the call stack); pieces are collected and joined once.
  */
-function writeCanonical(out: ChunkedHash, value: unknown): void {
-  // A frame is either a value to write at a depth, or literal text to emit (closing brackets,
-  // separators) once the values before it are written.
-  type Frame = { text: string } | { value: unknown; depth: number };
-  const stack: Frame[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    if ('text' in frame) {
-      out.write(frame.text);
+function canonical(value: unknown): string {
+  const parts: string[] = [];
+  // Two parallel stacks instead of frame objects: a value to write at a depth, or (depth -1) a
+  // literal to emit once the values before it are written.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
+    if (depth < 0) {
+      parts.push(v as string);
       continue;
     }
-    const v = frame.value;
     if (v === null || v === undefined) {
-      out.write('null');
+      parts.push('null');
     } else if (typeof v === 'string') {
-      out.write(JSON.stringify(v));
+      parts.push(JSON.stringify(v));
     } else if (typeof v === 'number') {
       // JSON has no NaN/Infinity; keep them distinct from null rather than merging them.
-      out.write(Number.isFinite(v) ? JSON.stringify(v) : `~${String(v)}`);
+      parts.push(Number.isFinite(v) ? JSON.stringify(v) : `~${String(v)}`);
     } else if (typeof v === 'boolean') {
-      out.write(v ? 'true' : 'false');
+      parts.push(v ? 'true' : 'false');
     } else if (typeof v === 'bigint') {
-      out.write(`${v.toString()}n`);
+      parts.push(`${v.toString()}n`);
     } else if (typeof v !== 'object') {
-      // Functions and symbols never come out of JSON.parse; one tag keeps the hash total.
-      out.write(`~${typeof v}`);
-    } else if (frame.depth >= MAX_ARGUMENT_DEPTH) {
-      out.write(DEPTH_SENTINEL);
+      // Functions and symbols never come out of JSON.parse; one tag keeps the key total.
+      parts.push(`~${typeof v}`);
+    } else if (depth >= MAX_ARGUMENT_DEPTH) {
+      parts.push(DEPTH_SENTINEL);
     } else if (Array.isArray(v)) {
-      out.write('[');
-      stack.push({ text: ']' });
+      parts.push('[');
+      values.push(']');
+      depths.push(-1);
       for (let i = v.length - 1; i >= 0; i -= 1) {
-        stack.push({ value: v[i], depth: frame.depth + 1 });
-        if (i > 0) stack.push({ text: ',' });
+        values.push(v[i]);
+        depths.push(depth + 1);
+        if (i > 0) {
+          values.push(',');
+          depths.push(-1);
+        }
       }
     } else {
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj).sort();
-      out.write('{');
-      stack.push({ text: '}' });
+      parts.push('{');
+      values.push('}');
+      depths.push(-1);
       for (let i = keys.length - 1; i >= 0; i -= 1) {
         const key = keys[i]!;
-        stack.push({ value: obj[key], depth: frame.depth + 1 });
-        stack.push({ text: `${JSON.stringify(key)}:` });
-        if (i > 0) stack.push({ text: ',' });
+        values.push(obj[key]);
+        depths.push(depth + 1);
+        values.push(`${JSON.stringify(key)}:`);
+        depths.push(-1);
+        if (i > 0) {
+          values.push(',');
+          depths.push(-1);
+        }
       }
     }
   }
+  return parts.join('');
+}
+
+function hashHex(text: string): string {
+  return createHash(HASH).update(text, 'utf8').digest('hex');
 }
 
 /**
- * Digest of one call: its name and its canonical arguments. Arguments given as a JSON string are
+ * Key of one call: its name and its canonical arguments. Arguments given as a JSON string are
  * parsed first (so `"{\"a\":1}"` and `{a: 1}` are the same call); a string that does not parse is
- * hashed as the raw string, tagged so it cannot collide with a parsed value.
+ * keyed as the raw string, tagged so it cannot collide with a parsed value. Short keys are the
+ * text itself (prefixed `=`), long ones a hash (prefixed `#`): the two can never be equal.
  */
 export function callDigest(call: ToolCall): string {
-  const out = new ChunkedHash(createHash(HASH));
-  out.write(`${call.name.length}:${call.name}|`);
   let args: unknown = call.arguments;
   let raw = false;
   if (typeof args === 'string') {
@@ -116,14 +122,22 @@ export function callDigest(call: ToolCall): string {
       raw = true;
     }
   }
-  if (raw) {
-    out.write('R');
-    out.write(call.arguments as string);
-  } else {
-    out.write('J');
-    writeCanonical(out, args);
+  const key = `${call.name.length}:${call.name}|${raw ? `R${call.arguments as string}` : `J${canonical(args)}`}`;
+  return key.length <= MAX_PLAIN_KEY ? `=${key}` : `#${hashHex(key)}`;
+}
+
+/** A short display id for evidence: never the arguments themselves, only a hash of them. */
+function displayId(signature: string): string {
+  // FNV-1a over UTF-16 units in two 32-bit lanes: cheap, deterministic, and plenty to tell
+  // batches apart by eye (it identifies nothing: run identity compares whole signatures).
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ signature.length;
+  for (let i = 0; i < signature.length; i += 1) {
+    const c = signature.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 13);
   }
-  return out.digest();
+  return ((a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0')).slice(0, SIGNATURE_PREFIX_LENGTH);
 }
 
 /** One answer: the error flag and the text, hashed once and never re-serialized. */
@@ -135,9 +149,11 @@ export function answerDigest(answer: ToolAnswer): string {
 }
 
 export interface BatchSignature {
-  /** Hex digest of the batch, independent of call order and argument key order. */
+  /** Identity of the batch, independent of call order and argument key order (compare whole). */
   signature: string;
-  /** Per-call digests in canonical order. */
+  /** A short hex id of the signature, for evidence (the signature itself may hold arguments). */
+  display: string;
+  /** Per-call keys in canonical order. */
   calls: readonly string[];
   /** Tool names in canonical order (evidence: names are fine, arguments never). */
   names: readonly string[];
@@ -145,16 +161,19 @@ export interface BatchSignature {
   order: readonly number[];
 }
 
-/** The batch signature: per-call digests sorted, then hashed together. */
+/** The batch signature: per-call keys sorted, then joined (hashed when long). */
 export function batchSignature(calls: readonly ToolCall[]): BatchSignature {
   const digests = calls.map(callDigest);
-  const order = digests.map((_, i) => i).sort((a, b) => compare(digests[a]!, digests[b]!) || a - b);
+  const order = digests.map((_, i) => i);
+  if (order.length > 1) order.sort((a, b) => compare(digests[a]!, digests[b]!) || a - b);
   const sorted = order.map((i) => digests[i]!);
-  const hash = createHash(HASH);
-  hash.update(`batch:${sorted.length}|`);
-  for (const d of sorted) hash.update(d);
+  // A newline cannot occur inside a key (JSON escapes it; a raw key is hashed when it holds one
+  // only if long, so tag the count too): the join is unambiguous.
+  const joined = `batch:${sorted.length}|${sorted.join('\n')}`;
+  const signature = joined.length <= MAX_PLAIN_KEY * 2 ? joined : `#${hashHex(joined)}`;
   return {
-    signature: hash.digest('hex'),
+    signature,
+    display: displayId(signature),
     calls: sorted,
     names: order.map((i) => calls[i]!.name),
     order,
