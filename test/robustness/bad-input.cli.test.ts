@@ -293,6 +293,13 @@ describe('bad input, one case at a time (the built CLI)', () => {
       // The diagnostics still say which file and line, in a visible form.
       expect(r.stderr).toMatch(/evil.*\.jsonl:\d+: /);
     }
+    // With colour forced, the only escape sequences are the tool's own colours.
+    for (const format of ['table', 'markdown']) {
+      const r = await spawnCli([path, unknown, '--format', format, '--color', '--excerpts']);
+      expect(r.code, r.stderr).toBe(0);
+      const stripped = r.stdout.toString('utf8').replace(/\u001b\[[0-9;]*m/g, '');
+      expect(stripped).not.toMatch(TERMINAL_CONTROL);
+    }
   });
 
   it('"an unrecognized JSON document" is named, and the other inputs are analyzed', async () => {
