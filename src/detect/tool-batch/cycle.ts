@@ -13,6 +13,7 @@
 // and starts again is a new occurrence and counts from zero.
 
 import type { Round } from '../../model/transcript.js';
+import { displayId } from './signature.js';
 import type { Finding, Measurement, RoundObservation } from '../types.js';
 import { MAX_CYCLE_PERIOD, MIN_CYCLE_PERIOD } from './config.js';
 import type { LazyAnswers, RoundDigest } from './digest.js';
@@ -26,7 +27,6 @@ export interface CycleOptions {
 
 interface Entry {
   signature: string;
-  display: string;
   answersKnown: boolean;
   answers: LazyAnswers;
   names: readonly string[];
@@ -61,7 +61,6 @@ export class CycleTracker {
   push(digest: RoundDigest): { finding: Finding | null; measurement: Measurement | null } {
     const entry: Entry = {
       signature: digest.batch.signature,
-      display: digest.batch.display,
       answersKnown: digest.answersKnown,
       answers: digest.answers,
       names: digest.batch.names,
@@ -133,7 +132,7 @@ export class CycleTracker {
         window: this.options.window,
         distinct_batches: distinct,
         answers_known: block.every((e) => e.answersKnown),
-        signatures: block.map((e) => e.display).join('>'),
+        signatures: block.map((e) => displayId(e.signature)).join('>'),
         tools: block.map((e) => e.names.join('+')).join('>'),
       },
       loop: false,

@@ -6,11 +6,12 @@ import type { Evidence, Finding, Measurement, RoundDetector, RoundObservation, S
 import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './config.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
+import { displayId } from './signature.js';
 import { LoopDetector, type BatchRecord, type RepeatOutcome } from './loop-detector.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export type { BatchRecord, CheckResult, LoopDetected, LoopKind, RepeatOutcome } from './loop-detector.js';
-export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
+export { answerDigest, answersDigest, batchSignature, callDigest, displayId, MAX_ARGUMENT_DEPTH } from './signature.js';
 export type { BatchSignature } from './signature.js';
 export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
 export type { CycleEnforce } from './config.js';
@@ -109,7 +110,7 @@ function measurementsFor(record: BatchRecord, count: number, total: number): Mea
 
 function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome | 'refused'): Evidence {
   return {
-    signature: record.batch.display,
+    signature: displayId(record.batch.signature),
     calls: record.batch.order.length,
     tools: [...new Set(record.batch.names)].join(','),
     read_only: record.readOnly,

@@ -40,6 +40,8 @@ const MAX_PLAIN_KEY = 512;
  * overflow the call stack); pieces are collected and joined once.
  */
 function canonical(value: unknown): string {
+  const flat = flatObject(value);
+  if (flat !== null) return flat;
   const parts: string[] = [];
   // Two parallel stacks instead of frame objects: a value to write at a depth, or (depth -1) a
   // literal to emit once the values before it are written.
@@ -102,6 +104,31 @@ function canonical(value: unknown): string {
   return parts.join('');
 }
 
+/**
+ * Most tool arguments are one flat object of strings, numbers and booleans: written directly, in
+ * exactly the form the general walk below would produce, without its stacks.
+ */
+function flatObject(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length > 32) return null;
+  keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const v = obj[key];
+    let text: string;
+    if (typeof v === 'string') text = JSON.stringify(v);
+    else if (typeof v === 'number' && Number.isFinite(v)) text = JSON.stringify(v);
+    else if (typeof v === 'boolean') text = v ? 'true' : 'false';
+    else if (v === null) text = 'null';
+    else return null;
+    out += `${i > 0 ? ',' : ''}${JSON.stringify(key)}:${text}`;
+  }
+  return `${out}}`;
+}
+
 function hashHex(text: string): string {
   return createHash(HASH).update(text, 'utf8').digest('hex');
 }
@@ -126,8 +153,11 @@ export function callDigest(call: ToolCall): string {
   return key.length <= MAX_PLAIN_KEY ? `=${key}` : `#${hashHex(key)}`;
 }
 
-/** A short display id for evidence: never the arguments themselves, only a hash of them. */
-function displayId(signature: string): string {
+/**
+ * A short id of a signature for evidence (the signature itself may hold arguments, which the
+ * ledger never shows). Computed only when a finding is written.
+ */
+export function displayId(signature: string): string {
   // FNV-1a over UTF-16 units in two 32-bit lanes: cheap, deterministic, and plenty to tell
   // batches apart by eye (it identifies nothing: run identity compares whole signatures).
   let a = 0x811c9dc5;
@@ -151,8 +181,6 @@ export function answerDigest(answer: ToolAnswer): string {
 export interface BatchSignature {
   /** Identity of the batch, independent of call order and argument key order (compare whole). */
   signature: string;
-  /** A short hex id of the signature, for evidence (the signature itself may hold arguments). */
-  display: string;
   /** Per-call keys in canonical order. */
   calls: readonly string[];
   /** Tool names in canonical order (evidence: names are fine, arguments never). */
@@ -173,7 +201,6 @@ export function batchSignature(calls: readonly ToolCall[]): BatchSignature {
   const signature = joined.length <= MAX_PLAIN_KEY * 2 ? joined : `#${hashHex(joined)}`;
   return {
     signature,
-    display: displayId(signature),
     calls: sorted,
     names: order.map((i) => calls[i]!.name),
     order,
