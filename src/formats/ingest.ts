@@ -262,7 +262,8 @@ class Ingestion {
       this.summary.error = `too large to read as one JSON document (${Math.round(size / 2 ** 20)} MB of text; at most ${Math.floor(MAX_STRING_LENGTH / 2 ** 20)} MB can be read whole): convert it to JSON lines`;
       return;
     }
-    const parsed = parseJson(lines.map((l) => l.text).join('\n'));
+    const text = lines.map((l) => l.text).join('\n');
+    const parsed = parseJson(text);
     if (parsed.ok) {
       this.openDocument(parsed.value);
       return;
@@ -280,7 +281,10 @@ class Ingestion {
       return;
     }
     this.phase = 'done';
-    this.summary.error = `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
+    // Cut at a line end or not, a document the parser ran out of is a truncated one.
+    this.summary.error = endsEarly(text, parsed.message)
+      ? `not JSON: truncated, a JSON document that stops before its end (a file still being written?): ${neutralize(parsed.message, 200)}`
+      : `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
   }
 
   private openDocument(value: unknown): void {
@@ -427,6 +431,16 @@ class Ingestion {
       end: (sessionId: string) => call(() => sink.end(sessionId)),
     };
   }
+}
+
+/**
+ * Whether JSON.parse failed only for want of more text: V8 says "end of JSON input" or points at
+ * the very end. A document with an error inside it (a trailing comma) is malformed, not cut.
+ */
+function endsEarly(text: string, message: string): boolean {
+  if (/end of JSON input/.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
 }
 
 /** A few words on what the file looked like, for the "not recognized" message (no content). */
