@@ -75,6 +75,17 @@ describe('bad input, one case at a time (the built CLI)', () => {
     expect(rep.inputs[0]!.skipped).toEqual([{ line: 11, reason: TRUNCATED_REASON }]);
   });
 
+  it('a pretty-printed JSON document cut short is named as truncated; the good file beside it is analyzed', async () => {
+    // SPEC: "An unfinished last line (a session still being written) is reported as truncated."
+    const doc = readFileSync(join(FIXTURES, 'anthropic', 'looping-deploy.json'));
+    const cut = tmp.file('cut-export.json', doc.subarray(0, Math.floor(doc.length / 2)));
+    const good = tmp.file('good-beside-cut.jsonl', LOOPING);
+    const r = await spawnCli([cut, good, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`cut-export\\.json: not JSON: truncated`));
+    expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
+  });
+
   it('"A malformed line is skipped and reported (`path:line: reason` on stderr, and in `inputs[].skipped`)": the rest is analyzed', async () => {
     const path = withBadMiddle();
     const r = await spawnCli([path, '--format', 'json']);

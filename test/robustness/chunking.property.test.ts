@@ -77,8 +77,11 @@ describe.each(FIXTURES)('$path through stdin', (fx) => {
         const input = r.report.inputs[0]!;
         expect(input.path).toBe('-');
         if (!fx.jsonl) {
-          // A cut JSON document is no JSON at all: it must be named, not crash anything.
-          if (input.format === null) expect(input.error).toBeTruthy();
+          // A cut JSON document is named as truncated (unless nothing but blanks is left, or a
+          // line of it happens to hold a whole record and it is read as JSON lines).
+          if (input.format === null && prefix.toString('utf8').trim() !== '') {
+            expect(input.error).toMatch(/truncated|not a recognized transcript format|no JSON records/);
+          }
           return;
         }
         const lastNl = prefix.lastIndexOf(10);
