@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import { type CliResult, TERMINAL_CONTROL, fixtures, runMain, runs, scratch } from './helpers.js';
+import { parseXml } from '../report/xml.js';
 import { type Json, hostileValue, mutate, mutation, parseTranscript, serializeTranscript } from './shapes.js';
 
 const tmp = scratch();
@@ -42,6 +43,9 @@ function checkRun(r: CliResult, format: string, strict = false): void {
     }
   }
   if (format === 'ndjson') for (const line of r.stdout.split('\n').filter(Boolean)) JSON.parse(line);
+  if (format === 'sarif') expect((JSON.parse(r.stdout) as { version: string }).version).toBe('2.1.0');
+  // Whatever a transcript holds, the junit report stays well-formed XML 1.0.
+  if (format === 'junit') parseXml(r.stdout);
 }
 
 const inputFormat = fc.constantFrom('auto', ...FORMAT_NAMES);
