@@ -46,14 +46,14 @@ export const hostileValue: fc.Arbitrary<Json> = fc.oneof(
 
 export interface Mutation {
   at: number;
-  op: 'replace' | 'delete' | 'retype' | 'duplicate' | 'rename';
+  op: 'replace' | 'delete' | 'retype' | 'duplicate' | 'rename' | 'swap';
   value: Json;
   key: string;
 }
 
 export const mutation: fc.Arbitrary<Mutation> = fc.record({
   at: fc.nat(),
-  op: fc.constantFrom<Mutation['op']>('replace', 'replace', 'delete', 'retype', 'duplicate', 'rename'),
+  op: fc.constantFrom<Mutation['op']>('replace', 'replace', 'delete', 'retype', 'duplicate', 'rename', 'swap'),
   value: hostileValue,
   key: fc.oneof(fc.constantFrom('__proto__', 'type', 'id', 'role', 'content', 'name', '\u001b[2J'), fc.string({ maxLength: 6 })),
 });
@@ -116,6 +116,13 @@ export function mutate(root: Json, mutations: readonly Mutation[]): Json {
       case 'duplicate':
         if (Array.isArray(parent)) parent.splice(key as number, 0, structuredClone(get()));
         else Object.defineProperty(parent, `${String(key)}_copy`, { value: structuredClone(get()), enumerable: true, writable: true, configurable: true });
+        break;
+      case 'swap':
+        // Records (or blocks) out of order: what a writer that interleaves threads produces.
+        if (Array.isArray(parent) && (key as number) + 1 < parent.length) {
+          const i = key as number;
+          [parent[i], parent[i + 1]] = [parent[i + 1]!, parent[i]!];
+        }
         break;
       case 'rename':
         if (!Array.isArray(parent)) {
