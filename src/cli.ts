@@ -1,7 +1,8 @@
 // The command line: a thin shell over the library. It owns argument parsing, where output goes,
 // diagnostics on stderr and the exit code; everything else is a library call.
 
-import { writeFile } from 'node:fs/promises';
+import { realpath, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { audit, type AuditOptions } from './audit.js';
 import { loadConfig, type LoadedConfig } from './config/load.js';
@@ -166,6 +167,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
   // The verdict is known before the payload is written: a reader closing the pipe mid-write
   // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
   announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
+  if (opts.outputFile) await refuseToOverwriteInput(opts.outputFile, report.inputs.map((i) => i.path));
   await writePayload(io, payload, opts.outputFile);
 
   if (unreadable > 0) return EXIT_USAGE;
@@ -178,6 +180,16 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
     return EXIT_FAIL_ON;
   }
   return EXIT_OK;
+}
+
+/** SPEC: never modify an input. `--output-file` naming one of the transcripts is a usage error. */
+async function refuseToOverwriteInput(outputFile: string, inputs: readonly string[]): Promise<void> {
+  const target = await realpath(outputFile).catch(() => resolve(outputFile));
+  for (const input of inputs) {
+    if (input === '-') continue;
+    const source = await realpath(input).catch(() => resolve(input));
+    if (source === target) throw new UsageError(`--output-file ${outputFile} is one of the inputs; refusing to overwrite it`);
+  }
 }
 
 function modeOf(loaded: LoadedConfig): 'off' | 'telemetry' | 'enforce' {
