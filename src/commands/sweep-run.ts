@@ -36,6 +36,13 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
   for (const file of files) {
     const recorded = await recordFile(file, { inputFormat: options.inputFormat });
     if (recorded.input.error) options.onWarning(`${recorded.input.path}: ${recorded.input.error}`);
+    const skipped = recorded.input.skipped;
+    if (skipped.length > 0) {
+      const first = skipped[0]!;
+      options.onWarning(
+        `${recorded.input.path}: ${skipped.length} skipped line(s), the first at line ${first.line ?? '-'}: ${first.reason} (loopledger analyze lists them all)`,
+      );
+    }
     corpus.push(recorded);
   }
   const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
