@@ -96,7 +96,12 @@ export class OutputLoopDetector {
     this.config = c;
     this.warnings = warnings;
     this.sink = {
-      text: (piece) => this.text(piece),
+      text: (piece) => {
+        const codes = new Uint16Array(piece.length);
+        for (let i = 0; i < piece.length; i++) codes[i] = piece.charCodeAt(i);
+        this.text(codes, 0, codes.length);
+      },
+      codes: (buf, from, to) => this.text(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
     };
     this.onWord = (w) => this.word(w);
@@ -226,15 +231,15 @@ export class OutputLoopDetector {
 
   // ---- per piece / per word ----
 
-  private text(piece: string): void {
+  private text(buf: Uint16Array, from: number, to: number): void {
     const s = this.st;
-    s.jac.push(piece);
-    s.tok.push(piece, this.onWord);
+    s.jac.pushCodes(buf, from, to);
+    s.tok.pushCodes(buf, from, to, this.onWord);
     // The text itself is kept in a character ring, not a growing string: no garbage per piece.
     const ring = s.chars;
     const rm = ring.length - 1;
-    const base = s.tok.pos - piece.length;
-    for (let i = 0; i < piece.length; i++) ring[(base + i) & rm] = piece.charCodeAt(i);
+    const base = s.tok.pos - (to - from);
+    for (let i = from; i < to; i++) ring[(base + i - from) & rm] = buf[i]!;
     if (s.tok.pos >= s.nextPassAt) this.pass();
   }
 

@@ -90,13 +90,20 @@ export class MultiScaleJaccard {
   }
 
   push(piece: string): void {
+    const codes = new Uint16Array(piece.length);
+    for (let i = 0; i < piece.length; i++) codes[i] = piece.charCodeAt(i);
+    this.pushCodes(codes, 0, codes.length);
+  }
+
+  /** `push` of the codes in `buf[from, to)`. */
+  pushCodes(buf: Uint16Array, from: number, to: number): void {
     const codes = this.codes;
     const scales = this.scales;
     const any = this.anyMask;
     let p = this.pos;
     let rolling = this.rolling;
-    for (let i = 0; i < piece.length; i++) {
-      const c = piece.charCodeAt(i);
+    for (let i = from; i < to; i++) {
+      const c = buf[i]!;
       const slot = p & RING_MASK;
       // The character leaving the n-gram was written NGRAM_CHARS positions ago.
       const out = codes[(p - NGRAM_CHARS) & RING_MASK]!;
@@ -198,17 +205,32 @@ const BLOCK_SAMPLES = 128;
  * hash-sampled down to ~BLOCK_SAMPLES; pass the same `mask` for two texts to compare them.
  */
 export function ngramSet(text: string, mask = blockMask(text.length)): Int32Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return ngramSetOf(codes, mask);
+}
+
+/** `ngramSet` of text held as UTF-16 codes. */
+export function ngramSetOf(text: Uint16Array, mask = blockMask(text.length)): Int32Array {
   const n = text.length - NGRAM_CHARS + 1;
   if (n <= 0) return new Int32Array(0);
-  const all = new Int32Array(n);
+  // Sized for the sampling rate (2x headroom, grown if the hash is unkind), not for every n-gram.
+  let all = new Int32Array(Math.min(n, 2 * Math.ceil(n / (mask + 1)) + 16));
   let k = 0;
   let h = 0;
   for (let i = 0; i < text.length; i++) {
-    const out = i >= NGRAM_CHARS ? text.charCodeAt(i - NGRAM_CHARS) : 0;
-    h = (Math.imul(h, NG_BASE) + text.charCodeAt(i) - Math.imul(out, NG_BASE_OUT)) | 0;
+    const out = i >= NGRAM_CHARS ? text[i - NGRAM_CHARS]! : 0;
+    h = (Math.imul(h, NG_BASE) + text[i]! - Math.imul(out, NG_BASE_OUT)) | 0;
     if (i + 1 >= NGRAM_CHARS) {
       const m = Math.imul(h ^ (h >>> 15), MIX);
-      if (((m >>> SAMPLE_SHIFT) & mask) === 0) all[k++] = m;
+      if (((m >>> SAMPLE_SHIFT) & mask) === 0) {
+        if (k === all.length) {
+          const grown = new Int32Array(Math.min(n, all.length * 2));
+          grown.set(all);
+          all = grown;
+        }
+        all[k++] = m;
+      }
     }
   }
   const kept = all.subarray(0, k).sort();
@@ -248,4 +270,111 @@ export function setJaccard(a: Int32Array, b: Int32Array): number {
     else j++;
   }
   return inter / (a.length + b.length - inter);
+}
+
+/**
+ * Block n-gram sets without sorting: distinct samples are found with a scratch open-addressing
+ * table (a generation stamp per slot, so it is never cleared), and `jaccard` counts the shared
+ * members through the same table. Sorting each block's samples cost more than hashing its text.
+ * The sets are unordered, and the similarity is the same number `setJaccard` gives sorted ones.
+ */
+export class BlockSets {
+  private keys = new Int32Array(1024);
+  private stamps = new Int32Array(1024);
+  private gen = 0;
+  private found = new Int32Array(256);
+
+  /** Distinct hash-sampled n-grams of `text` (unordered); the same members as `ngramSetOf`. */
+  set(text: Uint16Array, mask: number): Int32Array {
+    const n = text.length - NGRAM_CHARS + 1;
+    if (n <= 0) return new Int32Array(0);
+    this.prepare(2 * Math.ceil(n / (mask + 1)) + 16);
+    let keys = this.keys;
+    let stamps = this.stamps;
+    let tm = keys.length - 1;
+    let gen = this.gen;
+    let found = this.found;
+    let k = 0;
+    let h = 0;
+    for (let i = 0; i < text.length; i++) {
+      const out = i >= NGRAM_CHARS ? text[i - NGRAM_CHARS]! : 0;
+      h = (Math.imul(h, NG_BASE) + text[i]! - Math.imul(out, NG_BASE_OUT)) | 0;
+      if (i + 1 < NGRAM_CHARS) continue;
+      const m = Math.imul(h ^ (h >>> 15), MIX);
+      if (((m >>> SAMPLE_SHIFT) & mask) !== 0) continue;
+      let at = Math.imul(m ^ (m >>> 16), 0x85ebca6b) & tm;
+      while (stamps[at] === gen && keys[at] !== m) at = (at + 1) & tm;
+      if (stamps[at] === gen) continue;
+      stamps[at] = gen;
+      keys[at] = m;
+      if (k === found.length) {
+        const grown = new Int32Array(k * 2);
+        grown.set(found);
+        found = this.found = grown;
+      }
+      found[k++] = m;
+      if (2 * k > keys.length) {
+        this.rehash(found, k);
+        keys = this.keys;
+        stamps = this.stamps;
+        tm = keys.length - 1;
+        gen = this.gen;
+      }
+    }
+    return found.slice(0, k);
+  }
+
+  /** Jaccard similarity of two distinct sets, in any order. Two empty sets are identical (1). */
+  jaccard(a: Int32Array, b: Int32Array): number {
+    if (a.length === 0 && b.length === 0) return 1;
+    this.prepare(a.length);
+    for (let i = 0; i < a.length; i++) this.add(a[i]!);
+    let inter = 0;
+    for (let i = 0; i < b.length; i++) if (this.has(b[i]!)) inter++;
+    return inter / (a.length + b.length - inter);
+  }
+
+  /** A fresh generation with room for `count` members at load one half. */
+  private prepare(count: number): void {
+    let size = this.keys.length;
+    while (size < 2 * count) size *= 2;
+    if (size !== this.keys.length) {
+      this.keys = new Int32Array(size);
+      this.stamps = new Int32Array(size);
+      this.gen = 0;
+    }
+    this.gen++;
+  }
+
+  private slot(v: number): number {
+    return Math.imul(v ^ (v >>> 16), 0x85ebca6b);
+  }
+
+  /** Inserts `v`; false when it is already a member. */
+  private add(v: number): boolean {
+    const mask = this.keys.length - 1;
+    for (let i = this.slot(v) & mask; ; i = (i + 1) & mask) {
+      if (this.stamps[i] !== this.gen) {
+        this.stamps[i] = this.gen;
+        this.keys[i] = v;
+        return true;
+      }
+      if (this.keys[i] === v) return false;
+    }
+  }
+
+  private has(v: number): boolean {
+    const mask = this.keys.length - 1;
+    for (let i = this.slot(v) & mask; ; i = (i + 1) & mask) {
+      if (this.stamps[i] !== this.gen) return false;
+      if (this.keys[i] === v) return true;
+    }
+  }
+
+  private rehash(members: Int32Array, k: number): void {
+    this.keys = new Int32Array(this.keys.length * 2);
+    this.stamps = new Int32Array(this.keys.length);
+    this.gen = 1;
+    for (let i = 0; i < k; i++) this.add(members[i]!);
+  }
 }

@@ -7,6 +7,12 @@
 export interface NormalizedSink {
   /** Normalized text: lowercase ASCII, single spaces, no leading space after a boundary. */
   text(piece: string): void;
+  /**
+   * The same piece as UTF-16 codes in `buf[from, to)`, valid only during the call. A sink that
+   * has this is given codes instead of `text`: its consumers read codes anyway, and building a
+   * string per line (lowering and collapsing by regex) cost more than all of them.
+   */
+  codes?(buf: Uint16Array, from: number, to: number): void;
   /** A segment (round, block) ended: a hard sentence break. */
   boundary(): void;
 }
@@ -31,6 +37,15 @@ const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|
 
 /** Whether a line is excluded structure. A table needs pipes; an all-caps sentence is prose. */
 export function classifyLine(line: string): LineClass {
+  // Most lines open with a word: after spaces and tabs an ASCII letter not followed by '.' or ')'
+  // can start no heading, quote, break, underline or list item (each needs its marker there),
+  // so only the table test is left. Six anchored regex calls per prose line were most of a line.
+  let i = 0;
+  let c = line.charCodeAt(0);
+  while (c === 32 || c === 9) c = line.charCodeAt(++i);
+  if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && line.charCodeAt(i + 1) !== 46 && line.charCodeAt(i + 1) !== 41) {
+    return isTableRow(line) ? 'drop' : 'keep';
+  }
   if (HEADING.test(line) || QUOTE.test(line) || THEMATIC_BREAK.test(line) || SETEXT_UNDERLINE.test(line)) {
     return 'drop';
   }
@@ -65,6 +80,8 @@ export class MarkdownNormalizer {
   owedSpace = false;
   /** Something was emitted since the last boundary (no leading space after a boundary). */
   emitted = false;
+  /** Scratch for `codes` sinks; #private so snapshots (a spread of the fields) skip it. */
+  #scratch = new Uint16Array(256);
 
   push(raw: string, sink: NormalizedSink): void {
     let start = 0;
@@ -126,7 +143,11 @@ export class MarkdownNormalizer {
       if (run && run[1]![0] === this.fence.ch && run[1]!.length >= this.fence.len) this.fence = null;
       return 'drop';
     }
-    const open = FENCE_OPEN.exec(line);
+    // A fence opens with ` or ~ after at most three spaces: skip the regex for any other start.
+    let i = 0;
+    while (i < 3 && line.charCodeAt(i) === 32) i++;
+    const first = line.charCodeAt(i);
+    const open = first === 96 || first === 126 || first === 32 ? FENCE_OPEN.exec(line) : null;
     if (open) {
       this.fence = { ch: open[1]![0]!, len: open[1]!.length };
       return 'drop';
@@ -136,6 +157,10 @@ export class MarkdownNormalizer {
 
   private emit(text: string, sink: NormalizedSink): void {
     if (text.length === 0) return;
+    if (sink.codes) {
+      this.emitCodes(text, sink);
+      return;
+    }
     // ASCII-only lowering: context-free, so a chunk boundary can never change the result.
     const lower = HAS_UPPER.test(text) ? text.replace(UPPER_RUN, (x) => x.toLowerCase()) : text;
     const collapsed = lower.replace(SPACE_RUN, ' ');
@@ -151,6 +176,60 @@ export class MarkdownNormalizer {
     this.emitted = true;
     sink.text(out);
   }
+
+  /** `emit` as one pass over the codes: the same lowering, collapsing and trimming. */
+  private emitCodes(text: string, sink: NormalizedSink): void {
+    const n = text.length;
+    let buf = this.#scratch;
+    if (buf.length < n + 1) {
+      let size = buf.length * 2;
+      while (size < n + 1) size *= 2;
+      buf = this.#scratch = new Uint16Array(size);
+    }
+    // Slot 0 is left for the separating space, so the body is never moved.
+    let k = 1;
+    let leadingSpace = false;
+    let pendingSpace = false;
+    let content = false;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (isSpace(c)) {
+        if (!content) leadingSpace = true;
+        pendingSpace = true;
+      } else {
+        if (pendingSpace && content) buf[k++] = 32;
+        pendingSpace = false;
+        content = true;
+        buf[k++] = c >= 65 && c <= 90 ? c + 32 : c;
+      }
+    }
+    if (!content) {
+      if (this.emitted) this.owedSpace = true;
+      return;
+    }
+    const from = (this.owedSpace || leadingSpace) && this.emitted ? 0 : 1;
+    buf[0] = 32;
+    this.owedSpace = pendingSpace;
+    this.emitted = true;
+    sink.codes!(buf, from, k);
+  }
+}
+
+/** The characters SPACE_RUN matches (\s plus the listed no-break, zero-width and ideographic spaces). */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 const HAS_UPPER = /[A-Z]/;

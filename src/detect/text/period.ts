@@ -20,6 +20,14 @@ export class PeriodTracker {
     this.run = new Int32Array(maxUnits + 1);
   }
 
+  /** Back to empty, in place (a fresh tracker per thinking block was an allocation per block). */
+  reset(): void {
+    this.hashes.fill(0);
+    this.conn.fill(0);
+    this.run.fill(0);
+    this.count = 0;
+  }
+
   /**
    * Add a word. Returns the period (0 when none) whose repeated region ending here is longest,
    * the smallest period on ties; `regionWords()` and `allConnectors()` describe it.
@@ -32,10 +40,16 @@ export class PeriodTracker {
     this.conn[slot] = isConnectorHash(hash) ? 1 : 0;
     let best = 0;
     let bestRegion = 0;
+    const hashes = this.hashes;
+    const run = this.run;
+    const x = hash | 0;
+    // The slot p words back, stepped down from this one (no division per period).
+    let back = slot;
     for (let p = 1; p <= this.maxUnits; p++) {
-      if (n >= p && this.hashes[(n - p) % size] === (hash | 0)) this.run[p]!++;
-      else this.run[p] = 0;
-      const r = this.run[p]!;
+      back = back === 0 ? size - 1 : back - 1;
+      if (n >= p && hashes[back] === x) run[p]!++;
+      else run[p] = 0;
+      const r = run[p]!;
       if (r > 0 && r + p > bestRegion) {
         bestRegion = r + p;
         best = p;

@@ -2,7 +2,7 @@
 // "actually," and "actually." are the same unit; punctuation only marks sentence ends and
 // counter labels ("a)", "3.").
 
-import { FNV_OFFSET, fnvStep } from './hash.js';
+import { FNV_OFFSET, FNV_PRIME, fnvStep } from './hash.js';
 
 export const COUNTER_NONE = 0;
 export const COUNTER_NUMBER = 1;
@@ -26,10 +26,6 @@ export interface Word {
 }
 
 export type WordSink = (w: Word) => void;
-
-function isCore(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0xc0;
-}
 
 export class WordTokenizer {
   /** Normalized characters consumed so far (absolute offset of the next one). */
@@ -62,54 +58,97 @@ export class WordTokenizer {
   };
 
   push(piece: string, sink: WordSink): void {
-    for (let i = 0; i < piece.length; i++) {
-      const c = piece.charCodeAt(i);
+    const codes = new Uint16Array(piece.length);
+    for (let i = 0; i < piece.length; i++) codes[i] = piece.charCodeAt(i);
+    this.pushCodes(codes, 0, codes.length, sink);
+  }
+
+  /**
+   * `push` of codes in `buf[from, to)`. The token state lives in locals through the loop and is
+   * written back only around a finished word: field traffic per character was most of its cost.
+   */
+  pushCodes(buf: Uint16Array, from: number, to: number, sink: WordSink): void {
+    let pos = this.pos;
+    let inToken = this.inToken;
+    // Int32 inside the loop (a uint32 above 2^31 would make the loop's hash a double).
+    let hash = this.hash | 0;
+    let coreLen = this.coreLen;
+    let digitsOnly = this.digitsOnly;
+    let hasDigit = this.hasDigit;
+    let value = this.value;
+    let punctAfterCore = this.punctAfterCore;
+    let innerPunct = this.innerPunct;
+    let letterCloser = this.letterCloser;
+    let terminal = this.terminal;
+    for (let i = from; i < to; i++) {
+      const c = buf[i]!;
       if (c === 32) {
-        if (this.inToken) this.finish(sink);
+        if (inToken) {
+          this.pos = pos;
+          this.hash = hash >>> 0;
+          this.coreLen = coreLen;
+          this.digitsOnly = digitsOnly;
+          this.hasDigit = hasDigit;
+          this.value = value;
+          this.innerPunct = innerPunct;
+          this.letterCloser = letterCloser;
+          this.terminal = terminal;
+          this.finish(sink);
+          inToken = false;
+        }
       } else {
-        if (!this.inToken) this.begin();
-        if (isCore(c)) {
-          if (this.punctAfterCore) this.innerPunct = true;
-          this.punctAfterCore = false;
-          this.hash = fnvStep(this.hash, c);
-          this.coreLen++;
-          if (c >= 48 && c <= 57) {
-            this.hasDigit = true;
-            if (this.coreLen <= MAX_COUNTER_DIGITS) this.value = this.value * 10 + (c - 48);
+        if (!inToken) {
+          inToken = true;
+          this.start = pos;
+          hash = FNV_OFFSET | 0;
+          coreLen = 0;
+          digitsOnly = true;
+          hasDigit = false;
+          value = 0;
+          punctAfterCore = false;
+          innerPunct = false;
+          letterCloser = false;
+          terminal = false;
+        }
+        if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0xc0) {
+          if (punctAfterCore) innerPunct = true;
+          punctAfterCore = false;
+          hash = Math.imul(hash ^ c, FNV_PRIME);
+          coreLen++;
+          if (c <= 57) {
+            hasDigit = true;
+            if (coreLen <= MAX_COUNTER_DIGITS) value = value * 10 + (c - 48);
           } else {
-            this.digitsOnly = false;
+            digitsOnly = false;
           }
-          this.terminal = false;
+          terminal = false;
         } else {
-          if (this.coreLen > 0) {
-            this.punctAfterCore = true;
-            if (this.coreLen === 1 && !this.innerPunct && (c === 41 || c === 46 || c === 58)) this.letterCloser = true;
+          if (coreLen > 0) {
+            punctAfterCore = true;
+            if (coreLen === 1 && !innerPunct && (c === 41 || c === 46 || c === 58)) letterCloser = true;
           }
-          if (c === 46 || c === 33 || c === 63) this.terminal = true;
+          if (c === 46 || c === 33 || c === 63) terminal = true;
         }
       }
-      this.pos++;
+      pos++;
     }
+    this.pos = pos;
+    this.inToken = inToken;
+    this.hash = hash >>> 0;
+    this.coreLen = coreLen;
+    this.digitsOnly = digitsOnly;
+    this.hasDigit = hasDigit;
+    this.value = value;
+    this.punctAfterCore = punctAfterCore;
+    this.innerPunct = innerPunct;
+    this.letterCloser = letterCloser;
+    this.terminal = terminal;
   }
 
   /** Segment end: the open word completes and the next word starts a sentence. */
   boundary(sink: WordSink): void {
     if (this.inToken) this.finish(sink);
     this.sentenceStart = true;
-  }
-
-  private begin(): void {
-    this.inToken = true;
-    this.start = this.pos;
-    this.hash = FNV_OFFSET;
-    this.coreLen = 0;
-    this.digitsOnly = true;
-    this.hasDigit = false;
-    this.value = 0;
-    this.punctAfterCore = false;
-    this.innerPunct = false;
-    this.letterCloser = false;
-    this.terminal = false;
   }
 
   private finish(sink: WordSink): void {

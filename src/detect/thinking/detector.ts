@@ -7,8 +7,8 @@
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
 import { finding, MeasurementLog } from '../text/finding.js';
-import { blockMask, coarsen, ngramSet, setJaccard } from '../text/ngram.js';
-import { MarkdownNormalizer } from '../text/normalize.js';
+import { blockMask, BlockSets, coarsen } from '../text/ngram.js';
+import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
 import { assignState, encodeState } from '../text/state.js';
 import { WordTokenizer, type Word } from '../text/tokens.js';
@@ -41,7 +41,7 @@ interface State {
   prevSet: Int32Array | null;
   prevMask: number;
   /** The previous block's normalized tail (bounded by max_block_chars), for the identity check. */
-  prevText: string;
+  prevText: Uint16Array;
   prevChars: number;
   norm: MarkdownNormalizer;
   tok: WordTokenizer;
@@ -61,7 +61,7 @@ function fresh(c: ThinkingConfig): State {
     blocks: 0,
     prevSet: null,
     prevMask: 0,
-    prevText: '',
+    prevText: new Uint16Array(0),
     prevChars: 0,
     norm: new MarkdownNormalizer(),
     tok: new WordTokenizer(),
@@ -82,8 +82,16 @@ export class ThinkingLoopDetector {
   private readonly warnings: string[];
   private readonly log = new MeasurementLog('thinking');
   private st: State;
-  private normalized = '';
+  /**
+   * The block's normalized characters as codes, not a growing string: concatenated pieces are
+   * rope strings that every later char read would flatten. Holds at most 2 × max_block_chars
+   * before the tail is shifted down, so memory stays bounded by the comparison window.
+   */
+  private buf = new Uint16Array(1024);
+  private len = 0;
+  private readonly sets = new BlockSets();
   private readonly onWord: (w: Word) => void;
+  private readonly sink: NormalizedSink;
 
   constructor(config: Partial<ThinkingConfig> = {}) {
     const r = sanitizeThinkingConfig(config);
@@ -91,6 +99,46 @@ export class ThinkingLoopDetector {
     this.warnings = r.warnings;
     this.st = fresh(this.config);
     this.onWord = (w) => this.word(w);
+    this.sink = {
+      text: (piece: string) => {
+        const codes = new Uint16Array(piece.length);
+        for (let i = 0; i < piece.length; i++) codes[i] = piece.charCodeAt(i);
+        this.codes(codes, 0, codes.length);
+      },
+      codes: (buf, from, to) => this.codes(buf, from, to),
+      boundary: () => this.st.tok.boundary(this.onWord),
+    };
+  }
+
+  private codes(piece: Uint16Array, start: number, end: number): void {
+    this.st.tok.pushCodes(piece, start, end, this.onWord);
+    let n = end - start;
+    const max = this.config.maxBlockChars;
+    let skip = start;
+    if (n >= max) {
+      // A piece as long as the window replaces it: only its own tail can be compared.
+      skip = end - max;
+      n = max;
+      this.len = 0;
+    }
+    if (this.len + n > this.buf.length) {
+      // Only the tail is compared: shift it down before growing past twice the window.
+      if (this.len > max) {
+        this.buf.copyWithin(0, this.len - max, this.len);
+        this.len = max;
+      }
+      if (this.len + n > this.buf.length) {
+        let size = this.buf.length * 2;
+        while (size < this.len + n) size *= 2;
+        const next = new Uint16Array(size);
+        next.set(this.buf.subarray(0, this.len));
+        this.buf = next;
+      }
+    }
+    const buf = this.buf;
+    let at = this.len;
+    for (let i = skip; i < end; i++) buf[at++] = piece[i]!;
+    this.len = at;
   }
 
   configWarnings(): readonly string[] {
@@ -103,32 +151,24 @@ export class ThinkingLoopDetector {
     const c = this.config;
     const out: Finding[] = [];
     s.blocks++;
-    this.normalized = '';
+    this.len = 0;
     // Runs are inside one block ("ok" closing every block is no stall); openings carry over.
-    s.period = new PeriodTracker(CONNECTOR_MAX_UNITS);
-    const sink = {
-      text: (piece: string) => {
-        s.tok.push(piece, this.onWord);
-        // Only the tail is compared, so a huge block cannot hold unbounded memory.
-        this.normalized += piece;
-        if (this.normalized.length > 2 * c.maxBlockChars) this.normalized = this.normalized.slice(-c.maxBlockChars);
-      },
-      boundary: () => s.tok.boundary(this.onWord),
-    };
-    s.norm.push(text, sink);
-    s.norm.boundary(sink);
-    const norm = this.normalized.length > c.maxBlockChars ? this.normalized.slice(-c.maxBlockChars) : this.normalized;
-    this.normalized = '';
+    s.period.reset();
+    s.norm.push(text, this.sink);
+    s.norm.boundary(this.sink);
+    const from = Math.max(0, this.len - c.maxBlockChars);
+    const normLen = this.len - from;
 
     // Adjacent-block similarity; blocks too short to say anything neither compare nor replace.
-    if (norm.length >= c.minBlockChars) {
-      const mask = blockMask(norm.length);
-      const set = ngramSet(norm, mask);
+    if (normLen >= c.minBlockChars) {
+      const norm = this.buf.subarray(from, this.len);
+      const mask = blockMask(normLen);
+      const set = this.sets.set(norm, mask);
       if (s.prevSet) {
-        const identical = norm === s.prevText;
+        const identical = sameCodes(norm, s.prevText);
         // Two blocks are compared at the coarser of their two samplings (the masks nest).
         const common = Math.max(mask, s.prevMask);
-        const sim = identical ? 1 : setJaccard(coarsen(set, mask, common), coarsen(s.prevSet, s.prevMask, common));
+        const sim = identical ? 1 : this.sets.jaccard(coarsen(set, mask, common), coarsen(s.prevSet, s.prevMask, common));
         const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
         if (sim >= c.similarityAmbiguous) {
           const ambiguous = !identical && sim < c.similarityStrong;
@@ -142,12 +182,12 @@ export class ThinkingLoopDetector {
               {
                 similarity: Math.round(sim * 1000) / 1000,
                 identical,
-                block_chars: norm.length,
+                block_chars: normLen,
                 previous_chars: s.prevChars,
                 block: s.blocks,
               },
               crossed,
-              [norm.slice(0, 80)],
+              [String.fromCharCode(...norm.subarray(0, 80))],
               ambiguous,
             ),
           );
@@ -155,8 +195,8 @@ export class ThinkingLoopDetector {
       }
       s.prevSet = set;
       s.prevMask = mask;
-      s.prevText = norm;
-      s.prevChars = norm.length;
+      s.prevText = norm.slice();
+      s.prevChars = normLen;
     }
 
     // Connector stalling inside the block (runs within the block; openings across the turn's blocks).
@@ -248,6 +288,7 @@ export class ThinkingLoopDetector {
 
   reset(): void {
     this.st = fresh(this.config);
+    this.len = 0;
     this.log.take();
   }
 
@@ -297,4 +338,10 @@ export class ThinkingLoopDetector {
       if (conn && same >= c.connectorOpeningMin && same >= s.openBest) s.openBest = same;
     }
   }
+}
+
+function sameCodes(a: Uint16Array, b: Uint16Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

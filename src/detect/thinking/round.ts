@@ -39,11 +39,16 @@ export function createThinkingRoundDetector(config: ThinkingConfig): RoundDetect
         readable++;
         findings.push(...detector.feedBlock(block.text));
       }
+      const reasoningTokens = round.usage?.reasoningTokens ?? null;
+      const opaque = readable === 0;
+      // Visible size (which serializes tool arguments) only matters to the opaque-reasoning
+      // bypass; observeUsage ignores it otherwise, so it is not computed for readable rounds.
+      const judged = opaque && reasoningTokens !== null && reasoningTokens > 0;
       findings.push(
         ...detector.observeUsage({
-          reasoningTokens: round.usage?.reasoningTokens ?? null,
-          visibleTokens: Math.ceil(visibleChars(round) / detector.config.charsPerToken),
-          opaque: readable === 0,
+          reasoningTokens,
+          visibleTokens: judged ? Math.ceil(visibleChars(round) / detector.config.charsPerToken) : 0,
+          opaque,
         }),
       );
       return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };
