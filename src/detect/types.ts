@@ -46,12 +46,19 @@ export interface Finding {
   crossed: Measurement[];
   /** At most three excerpts of at most 80 characters, for the judge; printed only with --excerpts. */
   excerpts: string[];
+  /** Set by the ledger: the round's tool answers showed progress (see RoundObservation.progress). */
+  progress?: boolean;
 }
 
 export interface RoundObservation {
   findings: Finding[];
   /** Every statistic compared this round, fired or not (near misses come from here). */
   measurements: Measurement[];
+  /**
+   * The round repeated the previous tool batch and got a different answer back: progress that
+   * happens to look alike (seed 000), as when an agent polls a build.
+   */
+  progress?: boolean;
 }
 
 /** One detector as the ledger drives it: one call per round, in order. */

@@ -56,6 +56,13 @@ export const LADDER_KEYS: readonly ConfigKeySpec[] = [
     reason: 'seed 002: "hard-stops only after 3 unheeded steers"',
   },
   {
+    key: 'ladder.progress_notes_only',
+    type: 'boolean',
+    default: true,
+    reason:
+      'seed 000: "the same call with a different answer is progress that happens to look alike"; text repeated while a repeated tool batch gets new answers (polling) is noted, not steered',
+  },
+  {
     key: 'ladder.steer_confidence_min',
     type: 'ratio',
     default: 0.5,
@@ -151,6 +158,8 @@ export interface LadderSettings {
   stopConfidenceMin: number;
   cappedKinds: ReadonlySet<string>;
   cycleEnforce: CycleLevel;
+  /** Output/thinking findings in a round whose repeated tool batch got new answers: noted only. */
+  progressNotesOnly: boolean;
   judge: JudgeSettings;
 }
 
@@ -213,6 +222,7 @@ export function readLadderSettings(values: ConfigValues, warn: (m: string) => vo
     stopConfidenceMin: num(values, 'ladder.stop_confidence_min', warn),
     cappedKinds: new Set(list(values, 'ladder.capped_kinds', warn)),
     cycleEnforce: parseCycleLevel(values['tool_batch.cycle_enforce'], warn),
+    progressNotesOnly: values['ladder.progress_notes_only'] !== false,
     judge: {
       enabled: typeof enabled === 'boolean' ? enabled : true,
       maxVerdictsPerTurn: num(values, 'judge.max_verdicts_per_turn', warn, true),

@@ -179,6 +179,9 @@ export class EnforceLadder implements Ladder {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
     if (!this.steerWorthy(finding)) return { index, finding, level: 'noted', judgeCanStop: false };
+    // Text repeated while the tool answers progress is the seed's "progress that happens to look
+    // alike": noted for the record, never steered (the tool-batch ceiling still bounds the poll).
+    if (finding.progress && s.progressNotesOnly) return { index, finding, level: 'noted', judgeCanStop: false };
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
     const heuristicStop =

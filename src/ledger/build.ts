@@ -150,6 +150,7 @@ export class LedgerBuilder implements TranscriptSink {
 
     const findings: Finding[] = [];
     const measurements: Measurement[] = [];
+    let progress = false;
     for (let i = 0; i < t.detectors.length; i++) {
       const detector = t.detectors[i]!;
       let obs: RoundObservation;
@@ -166,7 +167,17 @@ export class LedgerBuilder implements TranscriptSink {
         continue;
       }
       findings.push(...obs.findings);
+      if (obs.progress) progress = true;
       if (this.options.verbose) measurements.push(...obs.measurements);
+    }
+    if (progress) {
+      // The agent repeated its tool batch and the answer moved on (polling a build, waiting for
+      // a rollout): text that repeats alongside is narration of progress, not yet a loop.
+      for (const f of findings) {
+        if (f.detector === 'tool_batch') continue;
+        f.progress = true;
+        f.evidence = { ...f.evidence, progress: true };
+      }
     }
 
     const afterStop = t.ladders.enforce.stopped;

@@ -187,7 +187,8 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
       const now = detector.current ?? { count: record.count, total: record.total };
       const measurements = measurementsFor(record, now.count, now.total);
       // A strike: an occurrence whose answers matched (or could not be told from) the previous one's.
-      if (now.count < 2) return { findings: [], measurements };
+      const progress = outcome === 'changed';
+      if (now.count < 2) return { findings: [], measurements, progress };
       const strike: Strike = {
         count: now.count,
         threshold: record.threshold,
@@ -198,6 +199,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
       return {
         findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome), [])],
         measurements,
+        progress,
       };
     },
   };
