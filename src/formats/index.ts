@@ -8,6 +8,7 @@ import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { openaiAdapter } from './openai.js';
+import { sweAgentAdapter } from './swe-agent.js';
 import type { FormatAdapter, Probe } from './types.js';
 
 export const ADAPTERS: readonly FormatAdapter[] = [
@@ -18,6 +19,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   geminiAdapter,
   chatgptAdapter,
   canonicalAdapter,
+  sweAgentAdapter,
 ];
 
 export function adapterFor(name: FormatName, adapters: readonly FormatAdapter[] = ADAPTERS): FormatAdapter {

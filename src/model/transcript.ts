@@ -9,6 +9,7 @@ export const FORMAT_NAMES = [
   'gemini',
   'chatgpt',
   'canonical',
+  'swe-agent',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -16,10 +16,13 @@ export interface Discovery {
   errors: DiscoveryError[];
 }
 
-/** What a directory search picks up; a file named explicitly is read whatever its name. */
+/**
+ * What a directory search picks up; a file named explicitly is read whatever its name. `.traj`
+ * is SWE-agent's name for its run files, which are JSON documents.
+ */
 export function isTranscriptName(name: string): boolean {
   const lower = name.toLowerCase();
-  return lower.endsWith('.jsonl') || lower.endsWith('.json');
+  return lower.endsWith('.jsonl') || lower.endsWith('.json') || lower.endsWith('.traj');
 }
 
 export async function discoverInputs(paths: readonly string[]): Promise<Discovery> {

@@ -59,6 +59,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'loop-health-check.json', id: 'loop-health-check', label: 'loop', stop1: true, stop2: true, why: 'same parallel batch (order shuffled) 6x' },
   { key: 'loop-restate-plan.jsonl', id: 'loop-restate-plan', label: 'loop', stop1: false, stop2: false, why: 'plan paraphrased 5x: window similarity ~0.75, under the band (a miss)' },
   { key: 'loop-chant-export.json', id: 'loop-chant-export', label: 'loop', stop1: true, stop2: true, why: 'paragraph chanted 6x: three steers, then stop' },
+  { key: 'rerun-failing-check.traj', id: 'rerun-failing-check', label: 'loop', stop1: true, stop2: true, why: 'same failing check rerun 4x (SWE-agent)' },
   // clean
   { key: 'calm-rename.json', id: 'calm-rename', label: 'clean', stop1: false, stop2: false, why: 'three different calls' },
   { key: 'canon-calm', id: 'canon-calm', label: 'clean', stop1: false, stop2: false, why: 'one call' },
@@ -80,6 +81,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-fenced-code.json', id: 'clean-fenced-code', label: 'clean', stop1: false, stop2: false, why: 'fenced code is excluded' },
   { key: 'clean-wait-rollout.json', id: 'clean-wait-rollout', label: 'clean', stop1: true, stop2: false, why: 'status polls: at 1 refused; its repeated sentence only steers (3 steers, never a 4th)' },
   { key: 'clean-review-template.jsonl', id: '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', label: 'clean', stop1: false, stop2: false, why: 'templated thinking steers, but 0.87-0.89 is under the 0.88 stop bar after the third steer' },
+  { key: 'calm-fix.traj', id: 'calm-fix', label: 'clean', stop1: false, stop2: false, why: 'six different commands (SWE-agent)' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -98,7 +100,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toEqual({ loop: 15, clean: 20, unmatched: [] });
+    expect(r.labels).toEqual({ loop: 16, clean: 21, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -110,24 +112,24 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 11 of 15 (not canon-chanting, conversations:2, loop-ab-cycle,
-    // loop-restate-plan); clean stopped 3 of 20 (clean-poll-build, clean-retry-once, clean-wait-rollout).
+    // From HAND: loops stopped 12 of 16 (not canon-chanting, conversations:2, loop-ab-cycle,
+    // loop-restate-plan); clean stopped 3 of 21 (clean-poll-build, clean-retry-once, clean-wait-rollout).
     //            predicted loop   predicted clean
-    //   loop         TP 11             FN 4
-    //   clean        FP 3              TN 17
-    // precision 11/14, recall 11/15, FPR 3/20
+    //   loop         TP 12             FN 4
+    //   clean        FP 3              TN 18
+    // precision 12/15, recall 12/16, FPR 3/21
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 11, fp: 3, tn: 17, fn: 4, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(11 / 14, 12);
-    expect(p.metrics?.recall).toBeCloseTo(11 / 15, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(3 / 20, 12);
+    expect(p.metrics).toMatchObject({ tp: 12, fp: 3, tn: 18, fn: 4, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(12 / 15, 12);
+    expect(p.metrics?.recall).toBeCloseTo(12 / 16, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(3 / 21, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the three polls and the single retry are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 11, fp: 0, tn: 20, fn: 4 });
-    expect(d.metrics?.recall).toBeCloseTo(11 / 15, 12);
+    expect(d.metrics).toMatchObject({ tp: 12, fp: 0, tn: 21, fn: 4 });
+    expect(d.metrics?.recall).toBeCloseTo(12 / 16, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -148,14 +150,14 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 11, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 12, fp: 0 });
     // Steer: the two legitimate sessions that steer (repeated status sentence, templated thinking)
     // become false positives; no loop that merely steers is left to gain.
-    expect(s.metrics).toMatchObject({ tp: 11, fp: 2, tn: 18, fn: 4 });
+    expect(s.metrics).toMatchObject({ tp: 12, fp: 2, tn: 19, fn: 4 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', 'clean-wait-rollout']);
     // Noted: the A-B cycle, reported but never acted on, now counts as caught.
-    expect(noted.metrics).toMatchObject({ tp: 12, fp: 2, tn: 18, fn: 3 });
+    expect(noted.metrics).toMatchObject({ tp: 13, fp: 2, tn: 19, fn: 3 });
     expect(noted.positive_sessions).toContain('loop-ab-cycle');
   });
 

@@ -32,6 +32,14 @@ describe('discoverInputs', () => {
     ]);
   });
 
+  it('also picks up SWE-agent .traj run files in a directory, and nothing merely named like one', async () => {
+    tree('swe', ['run-1.traj', 'RUN-2.TRAJ', 'sub/run-3.traj', 'run.traj.bak', 'trajectories.txt', 'a.json']);
+    const root = join(scratch.dir, 'swe');
+    const { files, errors } = await discoverInputs([root]);
+    expect(errors).toEqual([]);
+    expect(files.map((f) => f.slice(root.length + 1))).toEqual(['RUN-2.TRAJ', 'a.json', 'run-1.traj', 'sub/run-3.traj']);
+  });
+
   it('takes a named file whatever its extension, and reads it once however often it is named', async () => {
     const traj = scratch.file('run.traj', '{}\n');
     const jsonl = scratch.file('one.jsonl', '{}\n');
