@@ -54,7 +54,7 @@ export async function resolveInputs(paths: readonly string[]): Promise<ResolvedI
   );
   if (files.length === 0) {
     const why = errors.map((e) => `${e.path}: ${e.message}`);
-    throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl or .json files under ${paths.join(', ')}`);
+    throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl, .json or .traj files under ${paths.join(', ')}`);
   }
   return { files, unreadable };
 }

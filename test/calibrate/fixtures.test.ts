@@ -79,7 +79,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-status-counter.jsonl', id: 'clean-status-counter', label: 'clean', stop1: false, stop2: false, why: 'counter changes, offsets change' },
   { key: 'clean-table-report.json', id: 'clean-table-report', label: 'clean', stop1: false, stop2: false, why: 'table rows are excluded' },
   { key: 'clean-fenced-code.json', id: 'clean-fenced-code', label: 'clean', stop1: false, stop2: false, why: 'fenced code is excluded' },
-  { key: 'clean-wait-rollout.json', id: 'clean-wait-rollout', label: 'clean', stop1: true, stop2: false, why: 'status polls: at 1 refused; its repeated sentence only steers (3 steers, never a 4th)' },
+  { key: 'clean-wait-rollout.json', id: 'clean-wait-rollout', label: 'clean', stop1: true, stop2: false, why: 'status polls: at 1 refused; its repeated sentence is noted, not steered, because the polled answers progress' },
   { key: 'clean-review-template.jsonl', id: '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', label: 'clean', stop1: false, stop2: false, why: 'templated thinking steers, but 0.87-0.89 is under the 0.88 stop bar after the third steer' },
   { key: 'calm-fix.traj', id: 'calm-fix', label: 'clean', stop1: false, stop2: false, why: 'six different commands (SWE-agent)' },
 ];
@@ -151,11 +151,12 @@ describe('sweep over the bundled corpus', () => {
     expect(s.steered).toEqual(stop.steered);
 
     expect(stop.metrics).toMatchObject({ tp: 12, fp: 0 });
-    // Steer: the two legitimate sessions that steer (repeated status sentence, templated thinking)
-    // become false positives; no loop that merely steers is left to gain.
-    expect(s.metrics).toMatchObject({ tp: 12, fp: 2, tn: 19, fn: 4 });
+    // Steer: the one legitimate session that steers (templated thinking) becomes a false positive;
+    // the repeated status sentence of a poll whose answers progress is only noted (seed 000's
+    // "progress that happens to look alike"); no loop that merely steers is left to gain.
+    expect(s.metrics).toMatchObject({ tp: 12, fp: 1, tn: 20, fn: 4 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
-    expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', 'clean-wait-rollout']);
+    expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280']);
     // Noted: the A-B cycle, reported but never acted on, now counts as caught.
     expect(noted.metrics).toMatchObject({ tp: 13, fp: 2, tn: 19, fn: 3 });
     expect(noted.positive_sessions).toContain('loop-ab-cycle');
