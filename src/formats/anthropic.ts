@@ -4,15 +4,15 @@
 import type { SessionBuilder } from '../model/builder.js';
 import {
   answerOf,
-  baseName,
-  isObj,
+  fileStem,
+  isRec,
   messagesOf,
   probeEvidence,
   responseMessageOf,
-  str,
+  asString,
   timestampOf,
   usageOf,
-  type Obj,
+  type Rec,
 } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -34,7 +34,7 @@ function detectAnthropic(probe: Probe): number {
 }
 
 function documentRecords(value: unknown): readonly unknown[] {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => isObj(v) && messagesOf(v) !== null)) return value;
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => isRec(v) && messagesOf(v) !== null)) return value;
   return [value];
 }
 
@@ -43,22 +43,22 @@ class AnthropicParser implements RecordParser {
   private readonly base: string;
 
   constructor(private readonly ctx: AdapterContext) {
-    this.base = baseName(ctx.path);
+    this.base = fileStem(ctx.path);
   }
 
   push(value: unknown, line: number | null): void {
     if (line === null) return this.pushDocument(value);
     if (value === null) return;
-    if (!isObj(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an Anthropic message or conversation');
+    if (!isRec(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an Anthropic message or conversation');
     if (messagesOf(value) !== null) {
       const key = `line:${line}`;
       readConversation(this.ctx.builder.session(key, { id: `${this.base}:${line}` }), value, line);
       this.ctx.builder.endSession(key);
       return;
     }
-    if (isObj(value) && typeof value.role === 'string') {
+    if (isRec(value) && typeof value.role === 'string') {
       readMessage(this.file(), value, line, null);
-    } else if (isObj(value)) {
+    } else if (isRec(value)) {
       const response = responseMessageOf(value);
       if (response) readMessage(this.file(), response.message, line, response.model, response.usage);
     }
@@ -73,7 +73,7 @@ class AnthropicParser implements RecordParser {
     }
     records.forEach((conversation, i) => {
       const key = `conversation:${i}`;
-      const id = isObj(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
+      const id = isRec(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
       readConversation(this.ctx.builder.session(key, { id }), conversation, null);
       this.ctx.builder.endSession(key);
     });
@@ -88,15 +88,15 @@ class AnthropicParser implements RecordParser {
 }
 
 function readConversation(sb: SessionBuilder, container: unknown, line: number | null): void {
-  const outer = isObj(container) ? container : null;
-  const model = outer ? (str(outer.model) ?? (isObj(outer.request) ? str(outer.request.model) : null)) : null;
+  const outer = isRec(container) ? container : null;
+  const model = outer ? (asString(outer.model) ?? (isRec(outer.request) ? asString(outer.request.model) : null)) : null;
   for (const m of messagesOf(container) ?? []) readMessage(sb, m, line, model);
   const response = outer ? responseMessageOf(outer) : null;
   if (response) readMessage(sb, response.message, line, response.model ?? model, response.usage);
 }
 
 function readMessage(sb: SessionBuilder, m: unknown, line: number | null, model: string | null, usage?: unknown): void {
-  if (!isObj(m)) return;
+  if (!isRec(m)) return;
   if (m.role === 'user') return readUser(sb, m, line);
   if (m.role === 'assistant') return readAssistant(sb, m, line, model, usage);
 }
@@ -106,36 +106,36 @@ function readMessage(sb: SessionBuilder, m: unknown, line: number | null, model:
  * and any text beside them is what a harness appends to a result (reminders, hook output),
  * not a person starting a new request.
  */
-function readUser(sb: SessionBuilder, m: Obj, line: number | null): void {
+function readUser(sb: SessionBuilder, m: Rec, line: number | null): void {
   if (!Array.isArray(m.content)) {
     sb.userTurn(line);
     return;
   }
   let results = 0;
   for (const block of m.content) {
-    if (isObj(block) && block.type === 'tool_result') {
+    if (isRec(block) && block.type === 'tool_result') {
       results += 1;
-      const id = str(block.tool_use_id);
+      const id = asString(block.tool_use_id);
       if (id !== null) sb.answer(id, answerOf(block.content ?? '', block.is_error === true));
     }
   }
   if (results === 0) sb.userTurn(line);
 }
 
-function readAssistant(sb: SessionBuilder, m: Obj, line: number | null, model: string | null, usage: unknown): void {
-  sb.round({ line, model: str(m.model) ?? model, timestamp: timestampOf(m.timestamp) });
+function readAssistant(sb: SessionBuilder, m: Rec, line: number | null, model: string | null, usage: unknown): void {
+  sb.round({ line, model: asString(m.model) ?? model, timestamp: timestampOf(m.timestamp) });
   if (typeof m.content === 'string') {
     sb.text(m.content);
   } else if (Array.isArray(m.content)) {
     for (const block of m.content) {
-      if (!isObj(block)) continue;
+      if (!isRec(block)) continue;
       switch (block.type) {
         case 'text':
           if (typeof block.text === 'string') sb.text(block.text);
           break;
         case 'thinking': {
           // An empty thinking text with a signature is reasoning the API chose not to show.
-          const text = str(block.thinking);
+          const text = asString(block.thinking);
           sb.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
           break;
         }
@@ -145,14 +145,14 @@ function readAssistant(sb: SessionBuilder, m: Obj, line: number | null, model: s
         case 'tool_use':
         case 'server_tool_use':
         case 'mcp_tool_use':
-          sb.call({ id: str(block.id), name: str(block.name) ?? 'unknown', arguments: block.input ?? null });
+          sb.call({ id: asString(block.id), name: asString(block.name) ?? 'unknown', arguments: block.input ?? null });
           break;
         default: {
           // Server-side tools answer inside the assistant message (web_search_tool_result, …).
-          const id = str(block.tool_use_id);
+          const id = asString(block.tool_use_id);
           if (id !== null && typeof block.type === 'string' && block.type.endsWith('_tool_result')) {
             const content = block.content;
-            const isError = block.is_error === true || (isObj(content) && /error/.test(String(content.type)));
+            const isError = block.is_error === true || (isRec(content) && /error/.test(String(content.type)));
             sb.answer(id, answerOf(content ?? '', isError));
           }
         }

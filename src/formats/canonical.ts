@@ -3,7 +3,7 @@
 
 import type { SessionBuilder } from '../model/builder.js';
 import type { Round, SessionInfo, ThinkingBlock } from '../model/transcript.js';
-import { answerOf, baseName, isObj, num, str, timestampOf, type Obj } from './shared/messages.js';
+import { answerOf, fileStem, isRec, asNumber, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const CANONICAL_SCHEMA = 'loopledger-canonical/1';
@@ -23,11 +23,11 @@ const FOREIGN_KEYS = ['message', 'uuid', 'sessionId', 'payload', 'role', 'parent
 function detectCanonical(probe: Probe): number {
   if (probe.mode === 'document') return 0;
   const isHeader = (r: unknown) =>
-    isObj(r) && r.type === 'session' && typeof r.schema === 'string' && r.schema.startsWith('loopledger-canonical/');
+    isRec(r) && r.type === 'session' && typeof r.schema === 'string' && r.schema.startsWith('loopledger-canonical/');
   if (probe.records.some(isHeader)) return 1;
   let canonical = 0;
   for (const r of probe.records) {
-    if (!isObj(r) || typeof r.type !== 'string') continue;
+    if (!isRec(r) || typeof r.type !== 'string') continue;
     if (!TYPES.has(r.type)) return 0;
     if (FOREIGN_KEYS.some((k) => k in r)) return 0;
     if (!looksCanonical(r)) return 0;
@@ -36,7 +36,7 @@ function detectCanonical(probe: Probe): number {
   return canonical > 0 ? 0.7 : 0;
 }
 
-function looksCanonical(r: Obj): boolean {
+function looksCanonical(r: Rec): boolean {
   switch (r.type) {
     case 'session':
       return 'id' in r || 'model' in r || 'parent' in r;
@@ -59,12 +59,12 @@ class CanonicalParser implements RecordParser {
   private headers = 0;
 
   constructor(private readonly ctx: AdapterContext) {
-    this.base = baseName(ctx.path);
+    this.base = fileStem(ctx.path);
   }
 
   push(value: unknown, line: number | null): void {
     if (value === null) return;
-    if (!isObj(value)) return this.ctx.skip(line, 'not a canonical record (expected an object)');
+    if (!isRec(value)) return this.ctx.skip(line, 'not a canonical record (expected an object)');
     switch (value.type) {
       case 'session':
         return this.header(value);
@@ -75,7 +75,7 @@ class CanonicalParser implements RecordParser {
       case 'assistant':
         return this.assistant(value, line);
       case 'tool_result': {
-        const id = str(value.id);
+        const id = asString(value.id);
         this.current().answer(id, answerOf(value.content ?? '', value.is_error === true));
         return;
       }
@@ -86,14 +86,14 @@ class CanonicalParser implements RecordParser {
   }
 
   /** A header ends the previous session: sessions in one file are contiguous. */
-  private header(h: Obj): void {
+  private header(h: Rec): void {
     if (this.sessionKey !== null) this.ctx.builder.endSession(this.sessionKey);
     this.headers += 1;
     this.sessionKey = `session:${this.headers}`;
-    this.model = str(h.model);
+    this.model = asString(h.model);
     this.session = this.ctx.builder.session(this.sessionKey, {
-      id: str(h.id) ?? (this.headers === 1 ? this.base : `${this.base}#${this.headers}`),
-      parent: str(h.parent),
+      id: asString(h.id) ?? (this.headers === 1 ? this.base : `${this.base}#${this.headers}`),
+      parent: asString(h.parent),
     });
   }
 
@@ -105,9 +105,9 @@ class CanonicalParser implements RecordParser {
     return this.session;
   }
 
-  private assistant(r: Obj, line: number | null): void {
+  private assistant(r: Rec, line: number | null): void {
     const sb = this.current();
-    sb.round({ line, model: str(r.model) ?? this.model, timestamp: timestampOf(r.timestamp) });
+    sb.round({ line, model: asString(r.model) ?? this.model, timestamp: timestampOf(r.timestamp) });
     for (const t of Array.isArray(r.thinking) ? r.thinking : typeof r.thinking === 'string' ? [r.thinking] : []) {
       const block = thinkingBlock(t);
       if (block) sb.thinking(block);
@@ -115,13 +115,13 @@ class CanonicalParser implements RecordParser {
     if (typeof r.text === 'string') sb.text(r.text);
     if (Array.isArray(r.tool_calls)) {
       for (const c of r.tool_calls) {
-        if (!isObj(c)) continue;
+        if (!isRec(c)) continue;
         // Arguments are taken exactly as written: a string stays a string (see the doc).
-        sb.call({ id: str(c.id), name: str(c.name) ?? 'unknown', arguments: c.arguments ?? null });
+        sb.call({ id: asString(c.id), name: asString(c.name) ?? 'unknown', arguments: c.arguments ?? null });
       }
     }
-    if (isObj(r.usage)) {
-      sb.usage({ inputTokens: num(r.usage.input), outputTokens: num(r.usage.output), reasoningTokens: num(r.usage.reasoning) });
+    if (isRec(r.usage)) {
+      sb.usage({ inputTokens: asNumber(r.usage.input), outputTokens: asNumber(r.usage.output), reasoningTokens: asNumber(r.usage.reasoning) });
     }
   }
 
@@ -130,7 +130,7 @@ class CanonicalParser implements RecordParser {
 
 function thinkingBlock(t: unknown): ThinkingBlock | null {
   if (typeof t === 'string') return { text: t, opaque: false };
-  if (!isObj(t)) return null;
+  if (!isRec(t)) return null;
   if (t.opaque === true || typeof t.text !== 'string') return { text: null, opaque: true };
   return { text: t.text, opaque: false };
 }
@@ -140,8 +140,8 @@ function thinkingBlock(t: unknown): ThinkingBlock | null {
  * the number of turns it announced and its rounds. User text is not part of the model, so user
  * records carry an empty text; reading the records back gives the same turns and rounds.
  */
-export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: readonly Round[]): Obj[] {
-  const out: Obj[] = [{ type: 'session', schema: CANONICAL_SCHEMA, id: info.id, parent: info.parent }];
+export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: readonly Round[]): Rec[] {
+  const out: Rec[] = [{ type: 'session', schema: CANONICAL_SCHEMA, id: info.id, parent: info.parent }];
   let turn = 0;
   const openTurnsUpTo = (n: number) => {
     while (turn < n) {
@@ -151,7 +151,7 @@ export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: rea
   };
   for (const r of rounds) {
     openTurnsUpTo(r.turn);
-    const rec: Obj = { type: 'assistant', text: r.text };
+    const rec: Rec = { type: 'assistant', text: r.text };
     if (r.thinking.length > 0) rec.thinking = r.thinking.map((t) => (t.opaque ? { opaque: true } : { text: t.text }));
     if (r.calls.length > 0) rec.tool_calls = r.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
     if (r.usage) rec.usage = { input: r.usage.inputTokens, output: r.usage.outputTokens, reasoning: r.usage.reasoningTokens };

@@ -4,7 +4,7 @@
 
 import type { SessionBuilder } from '../model/builder.js';
 import type { ToolAnswer } from '../model/transcript.js';
-import { baseName, isObj, parseArguments, safeStringify, str, timestampOf, type Obj } from './shared/messages.js';
+import { fileStem, isRec, parseJsonString, stringifySafe, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const chatgptAdapter: FormatAdapter = {
@@ -15,8 +15,8 @@ export const chatgptAdapter: FormatAdapter = {
   open: (ctx) => new ChatGPTParser(ctx),
 };
 
-function isConversation(v: unknown): v is Obj {
-  return isObj(v) && isObj(v.mapping);
+function isConversation(v: unknown): v is Rec {
+  return isRec(v) && isRec(v.mapping);
 }
 
 function detectChatGPT(probe: Probe): number {
@@ -38,7 +38,7 @@ class ChatGPTParser implements RecordParser {
   private count = 0;
 
   constructor(private readonly ctx: AdapterContext) {
-    this.base = baseName(ctx.path);
+    this.base = fileStem(ctx.path);
   }
 
   push(value: unknown, line: number | null): void {
@@ -50,10 +50,10 @@ class ChatGPTParser implements RecordParser {
     }
   }
 
-  private readConversation(conv: Obj, line: number | null): void {
+  private readConversation(conv: Rec, line: number | null): void {
     this.count += 1;
     const key = `conversation:${this.count}`;
-    const id = str(conv.conversation_id) ?? str(conv.id) ?? `${this.base}#${this.count}`;
+    const id = asString(conv.conversation_id) ?? asString(conv.id) ?? `${this.base}#${this.count}`;
     const sb = this.ctx.builder.session(key, { id });
     const thread = new Thread(sb, line);
     for (const node of threadPath(conv)) thread.message(node.message);
@@ -68,23 +68,23 @@ class ChatGPTParser implements RecordParser {
  * a hand-edited or truncated export can contain; without a usable `current_node` the last leaf
  * of the mapping stands in (it is the newest message in exports that omit it).
  */
-function threadPath(conv: Obj): Obj[] {
-  const mapping = conv.mapping as Obj;
-  let nodeId = str(conv.current_node);
-  if (nodeId === null || !isObj(mapping[nodeId])) {
+function threadPath(conv: Rec): Rec[] {
+  const mapping = conv.mapping as Rec;
+  let nodeId = asString(conv.current_node);
+  if (nodeId === null || !isRec(mapping[nodeId])) {
     nodeId = null;
     for (const [id, node] of Object.entries(mapping)) {
-      if (isObj(node) && (!Array.isArray(node.children) || node.children.length === 0)) nodeId = id;
+      if (isRec(node) && (!Array.isArray(node.children) || node.children.length === 0)) nodeId = id;
     }
   }
-  const path: Obj[] = [];
+  const path: Rec[] = [];
   const seen = new Set<string>();
   while (nodeId !== null && !seen.has(nodeId)) {
     seen.add(nodeId);
     const node = mapping[nodeId];
-    if (!isObj(node)) break;
+    if (!isRec(node)) break;
     path.push(node);
-    nodeId = str(node.parent);
+    nodeId = asString(node.parent);
   }
   return path.reverse();
 }
@@ -105,11 +105,11 @@ class Thread {
   ) {}
 
   message(msg: unknown): void {
-    if (!isObj(msg)) return;
-    const meta = isObj(msg.metadata) ? msg.metadata : {};
+    if (!isRec(msg)) return;
+    const meta = isRec(msg.metadata) ? msg.metadata : {};
     if (meta.is_visually_hidden_from_conversation === true) return;
-    const author = isObj(msg.author) ? msg.author : {};
-    const content = isObj(msg.content) ? msg.content : {};
+    const author = isRec(msg.author) ? msg.author : {};
+    const content = isRec(msg.content) ? msg.content : {};
     switch (author.role) {
       case 'user':
         if (content.content_type === 'user_editable_context') return; // custom instructions
@@ -126,8 +126,8 @@ class Thread {
     }
   }
 
-  private assistant(msg: Obj, meta: Obj, content: Obj): void {
-    const recipient = str(msg.recipient) ?? 'all';
+  private assistant(msg: Rec, meta: Rec, content: Rec): void {
+    const recipient = asString(msg.recipient) ?? 'all';
     const type = content.content_type;
     // Blank placeholders and bookkeeping messages are not responses: they must not open a
     // round (one before the first user message would otherwise shift every turn number).
@@ -135,18 +135,18 @@ class Thread {
     if (recipient === 'all' && (type === 'reasoning_recap' || type === 'model_editable_context')) return;
     if (recipient === 'all' && type !== 'thoughts' && bodyText(content) === '') return;
     if (!this.roundOpen) {
-      this.sb.round({ line: this.line, model: str(meta.model_slug), timestamp: timestampOf(msg.create_time) });
+      this.sb.round({ line: this.line, model: asString(meta.model_slug), timestamp: timestampOf(msg.create_time) });
       this.roundOpen = true;
       this.calls = [];
     } else {
-      this.sb.model(str(meta.model_slug));
+      this.sb.model(asString(meta.model_slug));
     }
     if (recipient !== 'all') {
-      const id = str(msg.id) ?? `call-${this.calls.length + 1}`;
+      const id = asString(msg.id) ?? `call-${this.calls.length + 1}`;
       const raw = bodyText(content);
       // Tool calls are free text (code, a browser command) or JSON; only JSON is parsed, so
       // identical JSON calls compare equal whatever their key order.
-      const args = /^\s*[[{]/.test(raw) ? parseArguments(raw) : raw;
+      const args = /^\s*[[{]/.test(raw) ? parseJsonString(raw) : raw;
       this.sb.call({ id, name: recipient, arguments: args });
       this.calls.push({ id, name: recipient, answered: false });
       return;
@@ -155,8 +155,8 @@ class Thread {
       case 'thoughts':
         if (Array.isArray(content.thoughts)) {
           for (const t of content.thoughts) {
-            if (!isObj(t)) continue;
-            const text = [str(t.summary), str(t.content)].filter((s) => s).join('\n');
+            if (!isRec(t)) continue;
+            const text = [asString(t.summary), asString(t.content)].filter((s) => s).join('\n');
             if (text) this.sb.thinking({ text, opaque: false });
           }
         }
@@ -166,9 +166,9 @@ class Thread {
     }
   }
 
-  private tool(author: Obj, meta: Obj, content: Obj): void {
+  private tool(author: Rec, meta: Rec, content: Rec): void {
     this.roundOpen = false;
-    const name = str(author.name);
+    const name = asString(author.name);
     const call =
       this.calls.find((c) => !c.answered && c.name === name) ??
       this.calls.find((c) => !c.answered && name !== null && (c.name.startsWith(`${name}.`) || name.startsWith(`${c.name}.`))) ??
@@ -179,25 +179,25 @@ class Thread {
   }
 }
 
-function toolAnswer(meta: Obj, content: Obj): ToolAnswer {
-  const aggregate = isObj(meta.aggregate_result) ? meta.aggregate_result : null;
+function toolAnswer(meta: Rec, content: Rec): ToolAnswer {
+  const aggregate = isRec(meta.aggregate_result) ? meta.aggregate_result : null;
   const failed = aggregate !== null && typeof aggregate.status === 'string' && aggregate.status !== 'success';
   return { content: bodyText(content), isError: content.content_type === 'system_error' || failed };
 }
 
 /** The text of a message body, whatever its content_type. */
-function bodyText(content: Obj): string {
+function bodyText(content: Rec): string {
   if (Array.isArray(content.parts)) {
     const out: string[] = [];
     for (const p of content.parts) {
       if (typeof p === 'string') out.push(p);
-      else if (isObj(p) && typeof p.text === 'string') out.push(p.text);
+      else if (isRec(p) && typeof p.text === 'string') out.push(p.text);
     }
     return out.filter((s) => s !== '').join('\n');
   }
-  const text = str(content.text) ?? str(content.result) ?? str(content.summary) ?? str(content.content);
+  const text = asString(content.text) ?? asString(content.result) ?? asString(content.summary) ?? asString(content.content);
   if (text !== null) return text;
   const rest = { ...content };
   delete rest.content_type;
-  return Object.keys(rest).length > 0 ? safeStringify(rest) : '';
+  return Object.keys(rest).length > 0 ? stringifySafe(rest) : '';
 }

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import type { SessionBuilder } from '../model/builder.js';
 import type { ToolAnswer } from '../model/transcript.js';
-import { baseName, contentText, isObj, num, safeStringify, str, timestampOf, type Obj } from './shared/messages.js';
+import { fileStem, contentText, isRec, asNumber, stringifySafe, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const geminiAdapter: FormatAdapter = {
@@ -35,9 +35,9 @@ function detectGemini(probe: Probe): number {
   let best = 0;
   for (const record of probe.records) {
     let score = detectValue(record);
-    if (isObj(record)) {
+    if (isRec(record)) {
       if (isMetadata(record)) score = Math.max(score, 0.95);
-      else if (isObj(record.$set) || typeof record.$rewindTo === 'string') score = Math.max(score, 0.9);
+      else if (isRec(record.$set) || typeof record.$rewindTo === 'string') score = Math.max(score, 0.9);
       else if (isMessageRecord(record) && record.type === 'gemini') score = Math.max(score, 0.9);
     }
     best = Math.max(best, score);
@@ -46,17 +46,17 @@ function detectGemini(probe: Probe): number {
 }
 
 function detectValue(value: unknown): number {
-  if (isObj(value) && Array.isArray(value.messages)) {
-    const typed = value.messages.slice(0, 50).filter((m) => isObj(m) && typeof m.type === 'string' && MESSAGE_TYPES.has(m.type));
+  if (isRec(value) && Array.isArray(value.messages)) {
+    const typed = value.messages.slice(0, 50).filter((m) => isRec(m) && typeof m.type === 'string' && MESSAGE_TYPES.has(m.type));
     if (typed.length === 0) return 0;
     if (typeof value.sessionId === 'string' || typeof value.projectHash === 'string') return 1;
-    return typed.some((m) => (m as Obj).type === 'gemini') ? 0.8 : 0;
+    return typed.some((m) => (m as Rec).type === 'gemini') ? 0.8 : 0;
   }
   const history = checkpointHistory(value);
   if (history && history.length > 0) {
     const contents = history.slice(0, 50);
-    if (!contents.every((c) => isObj(c) && (c.role === 'user' || c.role === 'model') && Array.isArray(c.parts))) return 0;
-    return contents.some((c) => (c as Obj).role === 'model') ? 0.95 : 0.6;
+    if (!contents.every((c) => isRec(c) && (c.role === 'user' || c.role === 'model') && Array.isArray(c.parts))) return 0;
+    return contents.some((c) => (c as Rec).role === 'model') ? 0.95 : 0.6;
   }
   return 0;
 }
@@ -64,12 +64,12 @@ function detectValue(value: unknown): number {
 /** A checkpoint is a bare `Content[]` or `{history: Content[]}`. */
 function checkpointHistory(value: unknown): unknown[] | null {
   if (Array.isArray(value)) return value;
-  if (isObj(value) && Array.isArray(value.history) && !('messages' in value)) return value.history;
+  if (isRec(value) && Array.isArray(value.history) && !('messages' in value)) return value.history;
   return null;
 }
 
 /** The JSONL header line (it may carry an empty `messages` list, never a filled one). */
-function isMetadata(r: Obj): boolean {
+function isMetadata(r: Rec): boolean {
   return (
     typeof r.sessionId === 'string' &&
     typeof r.projectHash === 'string' &&
@@ -78,7 +78,7 @@ function isMetadata(r: Obj): boolean {
   );
 }
 
-function isMessageRecord(r: Obj): boolean {
+function isMessageRecord(r: Rec): boolean {
   return typeof r.id === 'string' && typeof r.type === 'string';
 }
 
@@ -86,18 +86,18 @@ class GeminiParser implements RecordParser {
   private readonly base: string;
   private session: SessionBuilder | null = null;
   private sessionKey: string | null = null;
-  private meta: Obj | null = null;
-  private pending: { id: string; record: Obj; line: number | null } | null = null;
+  private meta: Rec | null = null;
+  private pending: { id: string; record: Rec; line: number | null } | null = null;
   private readonly released = new Set<string>();
   private readonly calls = new CallBook();
 
   constructor(private readonly ctx: AdapterContext) {
-    this.base = baseName(ctx.path);
+    this.base = fileStem(ctx.path);
   }
 
   push(value: unknown, line: number | null): void {
     if (value === null) return;
-    const whole = isObj(value) && Array.isArray(value.messages) && (line === null || !isMetadata(value));
+    const whole = isRec(value) && Array.isArray(value.messages) && (line === null || !isMetadata(value));
     const history = whole ? null : checkpointHistory(value);
     // A whole chat or checkpoint on a line of a JSONL recording that is under way is not part of
     // it: read as one, it would end the recording's session, and every later round of that
@@ -105,9 +105,9 @@ class GeminiParser implements RecordParser {
     if ((whole || history) && line !== null && (this.session !== null || this.pending !== null)) {
       return this.ctx.skip(line, 'not a Gemini CLI record: a whole chat or checkpoint inside a JSONL recording');
     }
-    if (whole) return this.readLegacy(value as Obj, line);
+    if (whole) return this.readLegacy(value as Rec, line);
     if (history) return this.readCheckpoint(history, line);
-    if (!isObj(value)) return this.ctx.skip(line, 'not a Gemini CLI record');
+    if (!isRec(value)) return this.ctx.skip(line, 'not a Gemini CLI record');
     if (isMetadata(value)) {
       if (this.session && this.sessionKey !== value.sessionId) this.endCurrent();
       this.meta = value;
@@ -117,7 +117,7 @@ class GeminiParser implements RecordParser {
     // `$set`, `$rewindTo` and anything else: see the header comment.
   }
 
-  private upsert(record: Obj, line: number | null): void {
+  private upsert(record: Rec, line: number | null): void {
     const id = record.id as string;
     if (this.pending && this.pending.id === id) {
       this.pending.record = record;
@@ -141,7 +141,7 @@ class GeminiParser implements RecordParser {
 
   private current(): SessionBuilder {
     if (!this.session) {
-      const own = str(this.meta?.sessionId) ?? this.base;
+      const own = asString(this.meta?.sessionId) ?? this.base;
       const parent = this.parentOf(this.meta);
       this.sessionKey = own;
       // Sub-agent threads are named after their parent, as the other formats name them.
@@ -151,7 +151,7 @@ class GeminiParser implements RecordParser {
   }
 
   /** Sub-agent recordings live in chats/<parent session id>/<id>.jsonl. */
-  private parentOf(meta: Obj | null): string | null {
+  private parentOf(meta: Rec | null): string | null {
     if (!meta || meta.kind !== 'subagent') return null;
     const dir = path.basename(path.dirname(this.ctx.path));
     return dir && dir !== '.' && dir !== 'chats' ? dir : null;
@@ -165,11 +165,11 @@ class GeminiParser implements RecordParser {
     this.released.clear();
   }
 
-  private readLegacy(doc: Obj, line: number | null): void {
+  private readLegacy(doc: Rec, line: number | null): void {
     this.endCurrent();
     this.meta = doc;
     const sb = this.current();
-    for (const m of doc.messages as unknown[]) if (isObj(m)) readMessage(sb, m, line, this.calls);
+    for (const m of doc.messages as unknown[]) if (isRec(m)) readMessage(sb, m, line, this.calls);
     this.endCurrent();
     this.meta = null;
   }
@@ -178,7 +178,7 @@ class GeminiParser implements RecordParser {
     this.endCurrent();
     const key = line === null ? this.base : `${this.base}:${line}`;
     const sb = this.ctx.builder.session(key, { id: key });
-    for (const c of history) if (isObj(c)) readContent(sb, c, line, this.calls);
+    for (const c of history) if (isRec(c)) readContent(sb, c, line, this.calls);
     this.ctx.builder.endSession(key);
   }
 
@@ -234,12 +234,12 @@ function isInjected(text: string): boolean {
   );
 }
 
-function readMessage(sb: SessionBuilder, m: Obj, line: number | null, calls: CallBook): void {
+function readMessage(sb: SessionBuilder, m: Rec, line: number | null, calls: CallBook): void {
   const type = m.type;
   if (type === 'user') {
     const parts = Array.isArray(m.content) ? m.content : [];
-    const responses = parts.filter((p) => isObj(p) && isObj(p.functionResponse));
-    for (const p of responses) answerResponse(sb, (p as Obj).functionResponse as Obj, calls);
+    const responses = parts.filter((p) => isRec(p) && isRec(p.functionResponse));
+    for (const p of responses) answerResponse(sb, (p as Rec).functionResponse as Rec, calls);
     if (responses.length === 0 && !isInjected(contentText(m.content))) {
       sb.userTurn(line);
       calls.reset();
@@ -247,12 +247,12 @@ function readMessage(sb: SessionBuilder, m: Obj, line: number | null, calls: Cal
     return;
   }
   if (type !== 'gemini' && type !== 'model') return; // info / error / warning: client notices
-  sb.round({ line, model: str(m.model), timestamp: timestampOf(m.timestamp) });
+  sb.round({ line, model: asString(m.model), timestamp: timestampOf(m.timestamp) });
   calls.reset();
   if (Array.isArray(m.thoughts)) {
     for (const t of m.thoughts) {
-      if (!isObj(t)) continue;
-      const text = [str(t.subject), str(t.description)].filter((s) => s).join('\n');
+      if (!isRec(t)) continue;
+      const text = [asString(t.subject), asString(t.description)].filter((s) => s).join('\n');
       if (text) sb.thinking({ text, opaque: false });
     }
   }
@@ -260,17 +260,17 @@ function readMessage(sb: SessionBuilder, m: Obj, line: number | null, calls: Cal
   readParts(sb, content, Array.isArray(m.toolCalls), calls);
   if (Array.isArray(m.toolCalls)) {
     for (const tc of m.toolCalls) {
-      if (!isObj(tc)) continue;
-      const id = str(tc.id);
-      const name = str(tc.name) ?? 'unknown';
+      if (!isRec(tc)) continue;
+      const id = asString(tc.id);
+      const name = asString(tc.name) ?? 'unknown';
       sb.call({ id, name, arguments: tc.args ?? null });
       calls.add(id, name);
       const answer = toolCallAnswer(tc);
       if (answer) calls.answer(sb, id, name, answer);
     }
   }
-  if (isObj(m.tokens)) {
-    sb.usage({ inputTokens: num(m.tokens.input), outputTokens: num(m.tokens.output), reasoningTokens: num(m.tokens.thoughts) });
+  if (isRec(m.tokens)) {
+    sb.usage({ inputTokens: asNumber(m.tokens.input), outputTokens: asNumber(m.tokens.output), reasoningTokens: asNumber(m.tokens.thoughts) });
   }
 }
 
@@ -280,32 +280,32 @@ function readParts(sb: SessionBuilder, content: unknown, callsElsewhere: boolean
     sb.text(content);
     return;
   }
-  const parts = Array.isArray(content) ? content : isObj(content) ? [content] : [];
+  const parts = Array.isArray(content) ? content : isRec(content) ? [content] : [];
   for (const p of parts) {
     if (typeof p === 'string') sb.text(p);
-    if (!isObj(p)) continue;
+    if (!isRec(p)) continue;
     if (p.thought === true) {
-      const text = str(p.text);
+      const text = asString(p.text);
       sb.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
     } else if (typeof p.text === 'string') {
       sb.text(p.text);
-    } else if (isObj(p.functionCall) && !callsElsewhere) {
-      const id = str(p.functionCall.id);
-      const name = str(p.functionCall.name) ?? 'unknown';
+    } else if (isRec(p.functionCall) && !callsElsewhere) {
+      const id = asString(p.functionCall.id);
+      const name = asString(p.functionCall.name) ?? 'unknown';
       sb.call({ id, name, arguments: p.functionCall.args ?? null });
       calls.add(id, name);
     }
   }
 }
 
-function toolCallAnswer(tc: Obj): ToolAnswer | null {
+function toolCallAnswer(tc: Rec): ToolAnswer | null {
   const isError = tc.status === 'error' || tc.status === 'cancelled';
   if (Array.isArray(tc.result)) {
     const texts: string[] = [];
     let error = isError;
     for (const part of tc.result) {
-      if (!isObj(part)) continue;
-      if (isObj(part.functionResponse)) {
+      if (!isRec(part)) continue;
+      if (isRec(part.functionResponse)) {
         const a = responseAnswer(part.functionResponse);
         texts.push(a.content);
         error ||= a.isError;
@@ -323,24 +323,24 @@ function toolCallAnswer(tc: Obj): ToolAnswer | null {
   return null;
 }
 
-function responseAnswer(fr: Obj): ToolAnswer {
+function responseAnswer(fr: Rec): ToolAnswer {
   const r = fr.response;
-  if (isObj(r)) {
-    if (typeof r.error === 'string' || isObj(r.error)) {
-      return { content: str(r.error) ?? safeStringify(r.error), isError: true };
+  if (isRec(r)) {
+    if (typeof r.error === 'string' || isRec(r.error)) {
+      return { content: asString(r.error) ?? stringifySafe(r.error), isError: true };
     }
-    const text = str(r.output) ?? str(r.content) ?? str(r.result);
-    return { content: text ?? safeStringify(r), isError: false };
+    const text = asString(r.output) ?? asString(r.content) ?? asString(r.result);
+    return { content: text ?? stringifySafe(r), isError: false };
   }
-  return { content: typeof r === 'string' ? r : safeStringify(r ?? ''), isError: false };
+  return { content: typeof r === 'string' ? r : stringifySafe(r ?? ''), isError: false };
 }
 
-function answerResponse(sb: SessionBuilder, fr: Obj, calls: CallBook): void {
-  calls.answer(sb, str(fr.id), str(fr.name), responseAnswer(fr));
+function answerResponse(sb: SessionBuilder, fr: Rec, calls: CallBook): void {
+  calls.answer(sb, asString(fr.id), asString(fr.name), responseAnswer(fr));
 }
 
 /** One checkpoint `Content`: a user turn, function responses, or a model round. */
-function readContent(sb: SessionBuilder, c: Obj, line: number | null, calls: CallBook): void {
+function readContent(sb: SessionBuilder, c: Rec, line: number | null, calls: CallBook): void {
   const parts = Array.isArray(c.parts) ? c.parts : [];
   if (c.role === 'model') {
     sb.round({ line });
@@ -349,8 +349,8 @@ function readContent(sb: SessionBuilder, c: Obj, line: number | null, calls: Cal
     return;
   }
   if (c.role !== 'user') return;
-  const responses = parts.filter((p) => isObj(p) && isObj(p.functionResponse));
-  for (const p of responses) answerResponse(sb, (p as Obj).functionResponse as Obj, calls);
+  const responses = parts.filter((p) => isRec(p) && isRec(p.functionResponse));
+  for (const p of responses) answerResponse(sb, (p as Rec).functionResponse as Rec, calls);
   if (responses.length === 0 && !isInjected(contentText(parts))) {
     sb.userTurn(line);
     calls.reset();

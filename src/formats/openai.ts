@@ -5,17 +5,17 @@ import type { SessionBuilder } from '../model/builder.js';
 import type { ThinkingBlock } from '../model/transcript.js';
 import {
   answerOf,
-  baseName,
+  fileStem,
   contentText,
-  isObj,
+  isRec,
   messagesOf,
-  parseArguments,
+  parseJsonString,
   probeEvidence,
   responseMessageOf,
-  str,
+  asString,
   timestampOf,
   usageOf,
-  type Obj,
+  type Rec,
 } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -39,7 +39,7 @@ function detectOpenAI(probe: Probe): number {
 
 /** A document is a conversation, or an array of conversations (a dataset of `{messages}`). */
 function documentRecords(value: unknown): readonly unknown[] {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => isObj(v) && messagesOf(v) !== null)) return value;
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => isRec(v) && messagesOf(v) !== null)) return value;
   return [value];
 }
 
@@ -54,13 +54,13 @@ class OpenAIParser implements RecordParser {
   private readonly base: string;
 
   constructor(private readonly ctx: AdapterContext) {
-    this.base = baseName(ctx.path);
+    this.base = fileStem(ctx.path);
   }
 
   push(value: unknown, line: number | null): void {
     if (line === null) return this.pushDocument(value);
     if (value === null) return;
-    if (!isObj(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an OpenAI message or conversation');
+    if (!isRec(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an OpenAI message or conversation');
     if (messagesOf(value) !== null) {
       const key = `line:${line}`;
       const thread = { sb: this.ctx.builder.session(key, { id: `${this.base}:${line}` }), callIds: [] };
@@ -68,7 +68,7 @@ class OpenAIParser implements RecordParser {
       this.ctx.builder.endSession(key);
       return;
     }
-    if (isObj(value)) {
+    if (isRec(value)) {
       const response = responseMessageOf(value);
       if (response) {
         readMessage(this.file(), response.message, line, { usage: response.usage, model: response.model, timestamp: response.timestamp });
@@ -88,7 +88,7 @@ class OpenAIParser implements RecordParser {
     }
     records.forEach((conversation, i) => {
       const key = `conversation:${i}`;
-      const id = isObj(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
+      const id = isRec(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
       readConversation({ sb: this.ctx.builder.session(key, { id }), callIds: [] }, conversation, null);
       this.ctx.builder.endSession(key);
     });
@@ -110,8 +110,8 @@ interface Defaults {
 
 function readConversation(thread: Thread, container: unknown, line: number | null): void {
   const messages = messagesOf(container) ?? [];
-  const outer = isObj(container) ? container : null;
-  const model = outer ? (str(outer.model) ?? (isObj(outer.request) ? str(outer.request.model) : null)) : null;
+  const outer = isRec(container) ? container : null;
+  const model = outer ? (asString(outer.model) ?? (isRec(outer.request) ? asString(outer.request.model) : null)) : null;
   for (const m of messages) readMessage(thread, m, line, { model });
   const response = outer ? responseMessageOf(outer) : null;
   if (response) {
@@ -124,7 +124,7 @@ function readConversation(thread: Thread, container: unknown, line: number | nul
 }
 
 function readMessage(thread: Thread, m: unknown, line: number | null, defaults: Defaults = {}): void {
-  if (!isObj(m)) return;
+  if (!isRec(m)) return;
   const { sb } = thread;
   switch (m.role) {
     case 'user':
@@ -134,7 +134,7 @@ function readMessage(thread: Thread, m: unknown, line: number | null, defaults: 
     case 'assistant':
       return readAssistant(thread, m, line, defaults);
     case 'tool': {
-      let id = str(m.tool_call_id);
+      let id = asString(m.tool_call_id);
       // A result without an id answers the first call still waiting, which is what a
       // sequential tool loop means by it.
       if (id === null || !sb.awaits(id)) id = thread.callIds.find((c) => sb.awaits(c)) ?? id;
@@ -150,11 +150,11 @@ function readMessage(thread: Thread, m: unknown, line: number | null, defaults: 
   }
 }
 
-function readAssistant(thread: Thread, m: Obj, line: number | null, defaults: Defaults): void {
+function readAssistant(thread: Thread, m: Rec, line: number | null, defaults: Defaults): void {
   const { sb } = thread;
   sb.round({
     line,
-    model: str(m.model) ?? defaults.model ?? null,
+    model: asString(m.model) ?? defaults.model ?? null,
     timestamp: timestampOf(m.timestamp) ?? timestampOf(m.created_at) ?? defaults.timestamp ?? null,
   });
   thread.callIds = [];
@@ -163,18 +163,18 @@ function readAssistant(thread: Thread, m: Obj, line: number | null, defaults: De
   if (typeof m.refusal === 'string') sb.text(m.refusal);
   if (Array.isArray(m.tool_calls)) {
     for (const tc of m.tool_calls) {
-      if (!isObj(tc)) continue;
-      const fn = isObj(tc.function) ? tc.function : isObj(tc.custom) ? tc.custom : null;
-      const name = (fn && str(fn.name)) ?? str(tc.name) ?? 'unknown';
+      if (!isRec(tc)) continue;
+      const fn = isRec(tc.function) ? tc.function : isRec(tc.custom) ? tc.custom : null;
+      const name = (fn && asString(fn.name)) ?? asString(tc.name) ?? 'unknown';
       const raw = fn ? (fn.arguments ?? fn.input) : (tc.arguments ?? tc.input);
-      const id = str(tc.id);
+      const id = asString(tc.id);
       if (id !== null) thread.callIds.push(id);
       // Custom tools take free text: only function arguments are a JSON string to parse.
-      sb.call({ id, name, arguments: isObj(tc.custom) ? (raw ?? null) : parseArguments(raw) });
+      sb.call({ id, name, arguments: isRec(tc.custom) ? (raw ?? null) : parseJsonString(raw) });
     }
   }
-  if (isObj(m.function_call)) {
-    sb.call({ id: null, name: str(m.function_call.name) ?? 'unknown', arguments: parseArguments(m.function_call.arguments) });
+  if (isRec(m.function_call)) {
+    sb.call({ id: null, name: asString(m.function_call.name) ?? 'unknown', arguments: parseJsonString(m.function_call.arguments) });
   }
   const usage = usageOf(m.usage) ?? usageOf(defaults.usage);
   if (usage) sb.usage(usage);
@@ -184,12 +184,12 @@ function readAssistant(thread: Thread, m: Obj, line: number | null, defaults: De
  * Thinking carried beside the content. Providers put the same reasoning in several fields at
  * once (OpenRouter sends `reasoning` and `reasoning_details`), so only the richest one is read.
  */
-function thinkingOf(m: Obj): ThinkingBlock[] {
+function thinkingOf(m: Rec): ThinkingBlock[] {
   if (Array.isArray(m.reasoning_details) && m.reasoning_details.length > 0) {
     const blocks: ThinkingBlock[] = [];
     for (const d of m.reasoning_details) {
-      if (!isObj(d)) continue;
-      const text = str(d.text) ?? summaryText(d.summary);
+      if (!isRec(d)) continue;
+      const text = asString(d.text) ?? summaryText(d.summary);
       if (text) blocks.push({ text, opaque: false });
       else if (d.data !== undefined || d.encrypted_content !== undefined || /encrypted/.test(String(d.type))) {
         blocks.push({ text: null, opaque: true });
@@ -197,12 +197,12 @@ function thinkingOf(m: Obj): ThinkingBlock[] {
     }
     if (blocks.length > 0) return blocks;
   }
-  const rc = str(m.reasoning_content);
+  const rc = asString(m.reasoning_content);
   if (rc) return [{ text: rc, opaque: false }];
   const r = m.reasoning;
   if (typeof r === 'string') return r ? [{ text: r, opaque: false }] : [];
-  if (isObj(r)) {
-    const text = str(r.text) ?? summaryText(r.summary) ?? summaryText(r.content);
+  if (isRec(r)) {
+    const text = asString(r.text) ?? summaryText(r.summary) ?? summaryText(r.content);
     if (text) return [{ text, opaque: false }];
     if (r.encrypted_content !== undefined) return [{ text: null, opaque: true }];
   }

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { SessionBuilder } from '../model/builder.js';
 import type { Usage } from '../model/transcript.js';
-import { contentText, isObj, num, safeStringify, str, type Obj } from './shared/messages.js';
+import { contentText, isRec, asNumber, stringifySafe, asString, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const sweAgentAdapter: FormatAdapter = {
@@ -32,9 +32,9 @@ function detectSweAgent(probe: Probe): number {
   // reading must win (the line reading ties, and ties go to the line reading).
   if (probe.mode !== 'document') return 0;
   const doc = probe.value;
-  if (!isObj(doc)) return 0;
+  if (!isRec(doc)) return 0;
   if (Array.isArray(doc.trajectory)) {
-    const steps = doc.trajectory.slice(0, PROBE_STEPS).filter(isObj);
+    const steps = doc.trajectory.slice(0, PROBE_STEPS).filter(isRec);
     if (steps.length === 0) return doc.trajectory.length === 0 && isSweHistory(doc.history) ? 0.8 : 0;
     const shaped = steps.filter((s) => 'action' in s && 'observation' in s).length;
     return shaped === steps.length ? 0.95 : shaped > 0 ? 0.6 : 0;
@@ -47,7 +47,7 @@ function isSweHistory(history: unknown): boolean {
   if (!Array.isArray(history)) return false;
   return history
     .slice(0, PROBE_STEPS * 2)
-    .some((m) => isObj(m) && m.role === 'assistant' && typeof m.action === 'string');
+    .some((m) => isRec(m) && m.role === 'assistant' && typeof m.action === 'string');
 }
 
 class SweAgentParser implements RecordParser {
@@ -62,7 +62,7 @@ class SweAgentParser implements RecordParser {
     // A forced --input-format on a JSONL file, or a file of several documents: each document is
     // a run of its own.
     this.documents += 1;
-    if (!isObj(value)) return this.ctx.skip(line, 'not a SWE-agent trajectory (expected a JSON object)');
+    if (!isRec(value)) return this.ctx.skip(line, 'not a SWE-agent trajectory (expected a JSON object)');
     const hasSteps = Array.isArray(value.trajectory);
     const hasHistory = Array.isArray(value.history);
     if (!hasSteps && !hasHistory) return this.ctx.skip(line, 'not a SWE-agent trajectory: no "trajectory" or "history" list');
@@ -84,13 +84,13 @@ function runName(filePath: string): string {
   return path.basename(filePath).replace(/(\.traj)?(\.jsonl?)?$/i, '') || 'session';
 }
 
-function readSteps(sb: SessionBuilder, doc: Obj, model: string | null): void {
+function readSteps(sb: SessionBuilder, doc: Rec, model: string | null): void {
   openTaskTurn(sb, doc.history);
   for (const step of doc.trajectory as unknown[]) {
-    if (!isObj(step)) continue;
+    if (!isRec(step)) continue;
     sb.round({ line: null, model });
     visibleText(sb, textOf(step.thought) ?? textOf(step.response));
-    const action = str(step.action);
+    const action = asString(step.action);
     if (action !== null && action.trim() !== '') {
       sb.call({ id: null, name: commandName(action), arguments: action });
       // A step without an observation never got one back: its answer stays unknown.
@@ -111,7 +111,7 @@ function openTaskTurn(sb: SessionBuilder, history: unknown): void {
 }
 
 function isTaskPrompt(m: unknown): boolean {
-  return isObj(m) && m.role === 'user' && m.is_demo !== true;
+  return isRec(m) && m.role === 'user' && m.is_demo !== true;
 }
 
 /**
@@ -123,10 +123,10 @@ function readHistory(sb: SessionBuilder, history: unknown[], model: string | nul
   let prompted = false;
   let awaiting = false;
   for (const m of history) {
-    if (!isObj(m) || m.is_demo === true) continue;
+    if (!isRec(m) || m.is_demo === true) continue;
     if (m.role === 'assistant') {
       sb.round({ line: null, model });
-      const action = str(m.action);
+      const action = asString(m.action);
       visibleText(sb, textOf(m.thought) ?? contentText(m.content));
       awaiting = action !== null && action.trim() !== '';
       if (awaiting) sb.call({ id: null, name: commandName(action!), arguments: action });
@@ -150,7 +150,7 @@ function textOf(value: unknown): string | null {
 
 function observationOf(value: unknown): { content: string; isError: boolean } {
   // SWE-agent has no error flag: a failing command is just its output.
-  const content = typeof value === 'string' ? value : value === null ? '' : contentText(value) || safeStringify(value);
+  const content = typeof value === 'string' ? value : value === null ? '' : contentText(value) || stringifySafe(value);
   return { content, isError: false };
 }
 
@@ -179,11 +179,11 @@ export function commandName(action: string): string {
  * Per-step figures only. `info.model_stats` is the run's total (tokens_sent counts every prompt
  * resent in full), which says nothing about any one round, so it is not spread over them.
  */
-function stepUsage(step: Obj): Partial<Usage> | null {
-  for (const raw of [step.usage, step.model_stats, isObj(step.extra_info) ? step.extra_info.model_stats : undefined]) {
-    if (!isObj(raw)) continue;
-    const input = num(raw.tokens_sent) ?? num(raw.input_tokens) ?? num(raw.prompt_tokens);
-    const output = num(raw.tokens_received) ?? num(raw.output_tokens) ?? num(raw.completion_tokens);
+function stepUsage(step: Rec): Partial<Usage> | null {
+  for (const raw of [step.usage, step.model_stats, isRec(step.extra_info) ? step.extra_info.model_stats : undefined]) {
+    if (!isRec(raw)) continue;
+    const input = asNumber(raw.tokens_sent) ?? asNumber(raw.input_tokens) ?? asNumber(raw.prompt_tokens);
+    const output = asNumber(raw.tokens_received) ?? asNumber(raw.output_tokens) ?? asNumber(raw.completion_tokens);
     if (input !== null || output !== null) return { inputTokens: input, outputTokens: output, reasoningTokens: null };
   }
   return null;
@@ -194,9 +194,9 @@ function stepUsage(step: Obj): Partial<Usage> | null {
  * (`info.config` / `config`, `replay_config` as an object or its JSON string). The demonstration
  * files ship none.
  */
-function modelOf(doc: Obj): string | null {
-  const info = isObj(doc.info) ? doc.info : {};
-  const direct = str(info.model_name) ?? str(info.model);
+function modelOf(doc: Rec): string | null {
+  const info = isRec(doc.info) ? doc.info : {};
+  const direct = asString(info.model_name) ?? asString(info.model);
   if (direct) return direct;
   let replay: unknown = doc.replay_config;
   if (typeof replay === 'string') {
@@ -214,16 +214,16 @@ function modelOf(doc: Obj): string | null {
 }
 
 function modelInConfig(config: unknown): string | null {
-  if (!isObj(config)) return null;
-  const holders = [config.model, isObj(config.agent) ? config.agent.model : undefined];
+  if (!isRec(config)) return null;
+  const holders = [config.model, isRec(config.agent) ? config.agent.model : undefined];
   for (const m of holders) {
     if (typeof m === 'string' && m !== '') return m;
-    if (isObj(m)) {
-      const name = str(m.name) ?? str(m.model_name);
+    if (isRec(m)) {
+      const name = asString(m.name) ?? asString(m.model_name);
       if (name) return name;
     }
   }
-  return str(config.model_name);
+  return asString(config.model_name);
 }
 
 // A step that went straight to its command logs a bare newline as its thought: no text at all.
