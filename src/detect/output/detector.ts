@@ -236,9 +236,19 @@ export class OutputLoopDetector {
     s.jac.pushCodes(buf, from, to);
     s.tok.pushCodes(buf, from, to, this.onWord);
     // The text itself is kept in a character ring, not a growing string: no garbage per piece.
+    // The ring starts small and doubles up to the window while it still holds everything seen,
+    // so every read of it sees what a full-size ring would hold.
+    const base = s.tok.pos - (to - from);
+    if (s.tok.pos > s.chars.length && s.chars.length < pow2(this.config.windowChars)) {
+      let size = s.chars.length * 2;
+      while (size < s.tok.pos && size < pow2(this.config.windowChars)) size *= 2;
+      const next = new Uint16Array(size);
+      // Positions [0, base) are all held, at their own index (the ring never wrapped).
+      next.set(s.chars.subarray(0, base));
+      s.chars = next;
+    }
     const ring = s.chars;
     const rm = ring.length - 1;
-    const base = s.tok.pos - (to - from);
     for (let i = from; i < to; i++) ring[(base + i - from) & rm] = buf[i]!;
     if (s.tok.pos >= s.nextPassAt) this.pass();
   }
@@ -671,6 +681,9 @@ interface State {
   drMax: number;
 }
 
+/** Initial text ring: a typical round or two; it doubles up to the window as a turn grows. */
+const INITIAL_CHARS = 4096;
+
 function pow2(n: number): number {
   let p = 1;
   while (p < n) p *= 2;
@@ -702,7 +715,7 @@ function freshState(c: OutputConfig): State {
     words: 0,
     passes: 0,
     nextPassAt: c.strideChars,
-    chars: new Uint16Array(pow2(c.windowChars)),
+    chars: new Uint16Array(Math.min(pow2(c.windowChars), INITIAL_CHARS)),
     nearReportedAt: 0,
     exRun: null,
     exBest: null,

@@ -50,15 +50,28 @@ export interface ScaleState {
   len: number;
   /** Keep an n-gram at this scale when (hash & mask) === 0; nested across scales. */
   mask: number;
-  a: Uint16Array;
-  b: Uint16Array;
+  /** Bucket count of A and of B. */
+  buckets: number;
+  /**
+   * Bucket counts, null until this scale can first be compared (2L characters seen): a turn
+   * shorter than that never pays for them, and until then samples only go into the ring.
+   */
+  a: Uint16Array | null;
+  b: Uint16Array | null;
   distinctA: number;
   distinctB: number;
   inter: number;
   /** Absolute sample index of the oldest sample in A, and in B. */
   tailA: number;
   tailB: number;
+  /** Position of the newest sample (-1: none), which the windows are measured back from. */
+  last: number;
 }
+
+type SampleRing = { pos: Float64Array; hash: Int32Array; count: number };
+
+/** Initial ring slots: a turn's first paragraph; rings double on demand. */
+const INITIAL_SAMPLES = 256;
 
 /**
  * Per scale, a ring of its own samples (position, hash) and bucket counts for window A (the last
@@ -73,20 +86,17 @@ export class MultiScaleJaccard {
   /** Loosest mask of all scales: an n-gram failing it is kept by none. */
   anyMask: number;
   scales: ScaleState[];
-  rings: { pos: Float64Array; hash: Int32Array; count: number }[];
+  rings: SampleRing[];
 
   constructor(scales: readonly number[] = JACCARD_SCALES) {
     this.scales = scales.map((len) => {
       const mask = maskFor(len);
       const buckets = pow2(BUCKETS_PER_SAMPLE * Math.ceil((2 * len) / (mask + 1)));
-      return { len, mask, a: new Uint16Array(buckets), b: new Uint16Array(buckets), distinctA: 0, distinctB: 0, inter: 0, tailA: 0, tailB: 0 };
+      return { len, mask, buckets, a: null, b: null, distinctA: 0, distinctB: 0, inter: 0, tailA: 0, tailB: 0, last: -1 };
     });
     this.anyMask = Math.min(...this.scales.map((s) => s.mask));
-    // Room for twice the expected samples of 2L characters; a ring grows if text exceeds it.
-    this.rings = this.scales.map((s) => {
-      const cap = pow2(2 * Math.ceil((2 * s.len) / (s.mask + 1)) + 64);
-      return { pos: new Float64Array(cap), hash: new Int32Array(cap), count: 0 };
-    });
+    // Rings start small (allocation per turn was most of a short turn's cost) and grow.
+    this.rings = this.scales.map(() => ({ pos: new Float64Array(INITIAL_SAMPLES), hash: new Int32Array(INITIAL_SAMPLES), count: 0 }));
   }
 
   push(piece: string): void {
@@ -123,7 +133,7 @@ export class MultiScaleJaccard {
     this.rolling = rolling;
   }
 
-  private advance(s: ScaleState, ring: { pos: Float64Array; hash: Int32Array; count: number }, h: number, p: number): void {
+  private advance(s: ScaleState, ring: SampleRing, h: number, p: number): void {
     const idx = ring.count++;
     let cap = ring.pos.length;
     if (idx - s.tailB >= cap) {
@@ -133,33 +143,71 @@ export class MultiScaleJaccard {
     const rm = cap - 1;
     ring.pos[idx & rm] = p;
     ring.hash[idx & rm] = h | 0;
-    const nb = s.a.length - 1;
-    const bucket = h & nb;
-    if (s.a[bucket]++ === 0) {
-      s.distinctA++;
-      if (s.b[bucket]! > 0) s.inter++;
+    s.last = p;
+    if (s.a === null) {
+      if (p + 1 >= 2 * s.len) this.materialize(s, ring);
+      return;
     }
-    // Samples older than L move from window A to window B; older than 2L leave B.
-    while (s.tailA <= idx && ring.pos[s.tailA & rm]! <= p - s.len) {
-      const bk = ring.hash[s.tailA & rm]! & nb;
-      if (--s.a[bk]! === 0) {
-        s.distinctA--;
-        if (s.b[bk]! > 0) s.inter--;
-      }
-      if (s.b[bk]++ === 0) {
-        s.distinctB++;
-        if (s.a[bk]! > 0) s.inter++;
-      }
-      s.tailA++;
+    this.enter(s, ring, idx);
+  }
+
+  /** Sample `idx` enters A; samples older than L move from A to B, older than 2L leave B. */
+  private enter(s: ScaleState, ring: SampleRing, idx: number): void {
+    const a = s.a!;
+    const b = s.b!;
+    const pos = ring.pos;
+    const hash = ring.hash;
+    const rm = pos.length - 1;
+    const nb = s.buckets - 1;
+    const edgeA = s.last - s.len;
+    const edgeB = edgeA - s.len;
+    let distinctA = s.distinctA;
+    let distinctB = s.distinctB;
+    let inter = s.inter;
+    let tailA = s.tailA;
+    let tailB = s.tailB;
+    const bucket = hash[idx & rm]! & nb;
+    if (a[bucket]++ === 0) {
+      distinctA++;
+      if (b[bucket]! > 0) inter++;
     }
-    while (s.tailB < s.tailA && ring.pos[s.tailB & rm]! <= p - 2 * s.len) {
-      const bk = ring.hash[s.tailB & rm]! & nb;
-      if (--s.b[bk]! === 0) {
-        s.distinctB--;
-        if (s.a[bk]! > 0) s.inter--;
+    while (tailA <= idx && pos[tailA & rm]! <= edgeA) {
+      const bk = hash[tailA & rm]! & nb;
+      if (--a[bk]! === 0) {
+        distinctA--;
+        if (b[bk]! > 0) inter--;
       }
-      s.tailB++;
+      if (b[bk]++ === 0) {
+        distinctB++;
+        if (a[bk]! > 0) inter++;
+      }
+      tailA++;
     }
+    while (tailB < tailA && pos[tailB & rm]! <= edgeB) {
+      const bk = hash[tailB & rm]! & nb;
+      if (--b[bk]! === 0) {
+        distinctB--;
+        if (a[bk]! > 0) inter--;
+      }
+      tailB++;
+    }
+    s.distinctA = distinctA;
+    s.distinctB = distinctB;
+    s.inter = inter;
+    s.tailA = tailA;
+    s.tailB = tailB;
+  }
+
+  /**
+   * Build a scale's counts from its ring: every sample so far entering in order, measured back
+   * from the newest, which is exactly the state incremental entry would have reached. Nothing
+   * has left the ring before this (tails stay at 0 while there are no counts).
+   */
+  private materialize(s: ScaleState, ring: SampleRing): void {
+    const counts = new Uint16Array(2 * s.buckets);
+    s.a = counts.subarray(0, s.buckets);
+    s.b = counts.subarray(s.buckets);
+    for (let idx = s.tailB; idx < ring.count; idx++) this.enter(s, ring, idx);
   }
 
   /**
@@ -189,6 +237,7 @@ export class MultiScaleJaccard {
   jaccard(i: number): number {
     const s = this.scales[i]!;
     if (this.pos < 2 * s.len) return -1;
+    if (s.a === null) this.materialize(s, this.rings[i]!);
     const union = s.distinctA + s.distinctB - s.inter;
     return union === 0 ? -1 : s.inter / union;
   }

@@ -10,6 +10,12 @@ export const INITIAL_RING = 256;
  */
 export function growRing(ring: Float64Array, count: number, size: number, fill = 0): Float64Array {
   const out = new Float64Array(size);
+  if (count <= ring.length && count <= size) {
+    // Never wrapped: entries sit at their own index in both rings, one block copy.
+    out.set(ring.subarray(0, count));
+    if (fill !== 0) out.fill(fill, count);
+    return out;
+  }
   if (fill !== 0) out.fill(fill);
   const from = Math.max(0, count - ring.length);
   for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
