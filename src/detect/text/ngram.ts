@@ -373,6 +373,30 @@ export class BlockSets {
     return found.slice(0, k);
   }
 
+  /**
+   * `setJaccard(coarsen(cur, curMask, m), coarsen(prev, prevMask, m))` with m the coarser mask,
+   * where `cur` is what the last `set` call returned: its members are still in the table, so
+   * nothing is re-inserted or copied; a coarsened member is one whose sampling bits pass `m`.
+   */
+  similarityToLast(cur: Int32Array, curMask: number, prev: Int32Array, prevMask: number): number {
+    const common = Math.max(curMask, prevMask);
+    let na = cur.length;
+    if (common !== curMask) {
+      na = 0;
+      for (let i = 0; i < cur.length; i++) if (((cur[i]! >>> SAMPLE_SHIFT) & common) === 0) na++;
+    }
+    let nb = 0;
+    let inter = 0;
+    for (let i = 0; i < prev.length; i++) {
+      const x = prev[i]!;
+      if (((x >>> SAMPLE_SHIFT) & common) !== 0) continue;
+      nb++;
+      if (this.has(x)) inter++;
+    }
+    if (na === 0 && nb === 0) return 1;
+    return inter / (na + nb - inter);
+  }
+
   /** Jaccard similarity of two distinct sets, in any order. Two empty sets are identical (1). */
   jaccard(a: Int32Array, b: Int32Array): number {
     if (a.length === 0 && b.length === 0) return 1;

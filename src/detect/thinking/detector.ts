@@ -7,7 +7,7 @@
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
 import { finding, MeasurementLog } from '../text/finding.js';
-import { blockMask, BlockSets, coarsen } from '../text/ngram.js';
+import { blockMask, BlockSets } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
 import { assignState, encodeState } from '../text/state.js';
@@ -167,8 +167,7 @@ export class ThinkingLoopDetector {
       if (s.prevSet) {
         const identical = sameCodes(norm, s.prevText);
         // Two blocks are compared at the coarser of their two samplings (the masks nest).
-        const common = Math.max(mask, s.prevMask);
-        const sim = identical ? 1 : this.sets.jaccard(coarsen(set, mask, common), coarsen(s.prevSet, s.prevMask, common));
+        const sim = identical ? 1 : this.sets.similarityToLast(set, mask, s.prevSet, s.prevMask);
         const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
         if (sim >= c.similarityAmbiguous) {
           const ambiguous = !identical && sim < c.similarityStrong;
