@@ -121,8 +121,9 @@ export class MultiScaleJaccard {
       rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(out, NG_BASE_OUT)) | 0;
       p++;
       if (p < NGRAM_CHARS) continue;
-      // Multiplicative mixing: the high bits decide sampling and buckets.
-      const h = Math.imul(rolling ^ (rolling >>> 15), MIX) >>> 0;
+      // Multiplicative mixing: the high bits decide sampling and buckets. Kept int32 (the
+      // samples are stored as int32 anyway): a uint32 here made the hot loop's value a double.
+      const h = Math.imul(rolling ^ (rolling >>> 15), MIX);
       if ((h >>> SAMPLE_SHIFT) & any) continue;
       for (let k = 0; k < scales.length; k++) {
         const s = scales[k]!;

@@ -80,26 +80,41 @@ export class WordTokenizer {
     let innerPunct = this.innerPunct;
     let letterCloser = this.letterCloser;
     let terminal = this.terminal;
+    let start = this.start;
+    let sentenceStart = this.sentenceStart;
     for (let i = from; i < to; i++) {
       const c = buf[i]!;
       if (c === 32) {
         if (inToken) {
-          this.pos = pos;
-          this.hash = hash >>> 0;
-          this.coreLen = coreLen;
-          this.digitsOnly = digitsOnly;
-          this.hasDigit = hasDigit;
-          this.value = value;
-          this.innerPunct = innerPunct;
-          this.letterCloser = letterCloser;
-          this.terminal = terminal;
-          this.finish(sink);
+          // `finish`, on the locals.
           inToken = false;
+          if (coreLen > 0) {
+            const w = this.word;
+            w.hash = hash >>> 0;
+            w.start = start;
+            w.end = pos;
+            w.sentenceStart = sentenceStart;
+            w.hasDigit = hasDigit;
+            w.counterKind = COUNTER_NONE;
+            w.counterValue = 0;
+            if (!innerPunct) {
+              if (digitsOnly && coreLen <= MAX_COUNTER_DIGITS) {
+                w.counterKind = COUNTER_NUMBER;
+                w.counterValue = value;
+              } else if (coreLen === 1 && letterCloser) {
+                w.counterKind = COUNTER_LETTER;
+                w.counterValue = letterValue(hash >>> 0);
+              }
+            }
+            sentenceStart = false;
+            sink(w);
+          }
+          if (terminal) sentenceStart = true;
         }
       } else {
         if (!inToken) {
           inToken = true;
-          this.start = pos;
+          start = pos;
           hash = FNV_OFFSET | 0;
           coreLen = 0;
           digitsOnly = true;
@@ -143,6 +158,8 @@ export class WordTokenizer {
     this.innerPunct = innerPunct;
     this.letterCloser = letterCloser;
     this.terminal = terminal;
+    this.start = start;
+    this.sentenceStart = sentenceStart;
   }
 
   /** Segment end: the open word completes and the next word starts a sentence. */
