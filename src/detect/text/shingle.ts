@@ -5,8 +5,8 @@
 // The counts live in an open-addressing table of typed arrays: one allocation per growth, not
 // one object per word, which is what keeps the per-word cost flat.
 
-import { HIGH_MASK, TWO_POW_32 } from './hash.js';
-import { growRing, INITIAL_RING } from './ring.js';
+import { HIGH_MASK } from './hash.js';
+import { INITIAL_RING } from './ring.js';
 
 /** Bases of the two independent rolling polynomial hashes (odd, well-mixed constants). */
 const K1 = 0x9e3779b1;
@@ -27,10 +27,16 @@ export class ShingleIndex {
   readonly capacity: number;
   /** Last k word hashes (ring). */
   words: Int32Array;
-  /** Key of the shingle ending at each word index (ring over the window, grown on demand); NaN: none. */
-  keys: Float64Array;
-  /** Open-addressing table: key (NaN empty), occurrences in the window, last and previous word. */
-  tKey: Float64Array;
+  /**
+   * Key of the shingle ending at each word index (ring over the window, grown on demand), as its
+   * low 32 bits and its high 20 bits; high -1: none. Keys are two int32 halves, not one 52-bit
+   * double: hashing and comparing doubles above 2^32 went through slow conversions per word.
+   */
+  keysLo: Int32Array;
+  keysHi: Int32Array;
+  /** Open-addressing table: key halves (high -1 empty), occurrences, last and previous word. */
+  tLo: Int32Array;
+  tHi: Int32Array;
   tCount: Int32Array;
   tLast: Int32Array;
   tPrev: Int32Array;
@@ -53,8 +59,11 @@ export class ShingleIndex {
     this.k = k;
     this.capacity = capacity;
     this.words = new Int32Array(k);
-    this.keys = new Float64Array(Math.min(capacity, INITIAL_RING)).fill(Number.NaN);
-    this.tKey = new Float64Array(INITIAL_SLOTS).fill(Number.NaN);
+    const ring = Math.min(capacity, INITIAL_RING);
+    this.keysLo = new Int32Array(ring);
+    this.keysHi = new Int32Array(ring).fill(-1);
+    this.tLo = new Int32Array(INITIAL_SLOTS);
+    this.tHi = new Int32Array(INITIAL_SLOTS).fill(-1);
     this.tCount = new Int32Array(INITIAL_SLOTS);
     this.tLast = new Int32Array(INITIAL_SLOTS);
     this.tPrev = new Int32Array(INITIAL_SLOTS);
@@ -69,25 +78,29 @@ export class ShingleIndex {
     this.h1 = (Math.imul(this.h1, K1) + (hash | 0) - Math.imul(old, this.out1)) | 0;
     this.h2 = (Math.imul(this.h2, K2) + (hash | 0) - Math.imul(old, this.out2)) | 0;
     this.count = n + 1;
-    if (n >= this.keys.length && this.keys.length < this.capacity) {
-      this.keys = growRing(this.keys, n, Math.min(this.capacity, this.keys.length * 2), Number.NaN);
+    if (n >= this.keysLo.length && this.keysLo.length < this.capacity) {
+      const size = Math.min(this.capacity, this.keysLo.length * 2);
+      this.keysLo = growRing32(this.keysLo, n, size, 0);
+      this.keysHi = growRing32(this.keysHi, n, size, -1);
     }
-    const slot = n % this.keys.length;
+    const slot = n % this.keysLo.length;
     // The word leaving the window takes its shingle's count with it.
-    const leaving = this.keys[slot]!;
-    if (!Number.isNaN(leaving)) {
-      const at = this.find(leaving);
+    const leavingHi = this.keysHi[slot]!;
+    if (leavingHi !== -1) {
+      const at = this.find(this.keysLo[slot]!, leavingHi);
       if (at >= 0 && --this.tCount[at]! <= 0) this.remove(at);
-      this.keys[slot] = Number.NaN;
+      this.keysHi[slot] = -1;
     }
     this.occurrences = 0;
     this.period = 0;
     this.previous = -1;
     this.beforePrevious = -1;
     if (n + 1 < this.k) return;
-    const key = (this.h1 >>> 0) + ((this.h2 >>> 0) & HIGH_MASK) * TWO_POW_32;
-    this.keys[slot] = key;
-    const at = this.find(key);
+    const lo = this.h1;
+    const hi = this.h2 & HIGH_MASK;
+    this.keysLo[slot] = lo;
+    this.keysHi[slot] = hi;
+    const at = this.find(lo, hi);
     if (at >= 0) {
       const last = this.tLast[at]!;
       this.occurrences = ++this.tCount[at]!;
@@ -97,32 +110,34 @@ export class ShingleIndex {
       this.tPrev[at] = last;
       this.tLast[at] = n;
     } else {
-      this.insert(key, n);
+      this.insert(lo, hi, n);
       this.occurrences = 1;
     }
   }
 
-  private home(key: number): number {
-    const mask = this.tKey.length - 1;
-    return (Math.imul((key | 0) ^ Math.floor(key / TWO_POW_32), SLOT_MIX) >>> 7) & mask;
+  private home(lo: number, hi: number): number {
+    return (Math.imul(lo ^ hi, SLOT_MIX) >>> 7) & (this.tLo.length - 1);
   }
 
-  private find(key: number): number {
-    const mask = this.tKey.length - 1;
-    for (let i = this.home(key); ; i = (i + 1) & mask) {
-      const k = this.tKey[i]!;
-      if (k === key) return i;
-      if (Number.isNaN(k)) return -1;
+  private find(lo: number, hi: number): number {
+    const mask = this.tLo.length - 1;
+    const tLo = this.tLo;
+    const tHi = this.tHi;
+    for (let i = this.home(lo, hi); ; i = (i + 1) & mask) {
+      const h = tHi[i]!;
+      if (h === -1) return -1;
+      if (h === hi && tLo[i] === lo) return i;
     }
   }
 
-  private insert(key: number, n: number): void {
+  private insert(lo: number, hi: number, n: number): void {
     // Load stays at most one half, so probes stay short.
-    if ((this.used + 1) * 2 > this.tKey.length) this.rehash(this.tKey.length * 2);
-    const mask = this.tKey.length - 1;
-    let i = this.home(key);
-    while (!Number.isNaN(this.tKey[i]!)) i = (i + 1) & mask;
-    this.tKey[i] = key;
+    if ((this.used + 1) * 2 > this.tLo.length) this.rehash(this.tLo.length * 2);
+    const mask = this.tLo.length - 1;
+    let i = this.home(lo, hi);
+    while (this.tHi[i] !== -1) i = (i + 1) & mask;
+    this.tLo[i] = lo;
+    this.tHi[i] = hi;
     this.tCount[i] = 1;
     this.tLast[i] = n;
     this.tPrev[i] = -1;
@@ -131,38 +146,51 @@ export class ShingleIndex {
 
   /** Backward-shift deletion: later entries of the probe run move up, so no tombstones remain. */
   private remove(at: number): void {
-    const mask = this.tKey.length - 1;
+    const mask = this.tLo.length - 1;
     let hole = at;
-    for (let j = (at + 1) & mask; !Number.isNaN(this.tKey[j]!); j = (j + 1) & mask) {
-      const h = this.home(this.tKey[j]!);
+    for (let j = (at + 1) & mask; this.tHi[j] !== -1; j = (j + 1) & mask) {
+      const h = this.home(this.tLo[j]!, this.tHi[j]!);
       if (((j - h) & mask) >= ((j - hole) & mask)) {
-        this.tKey[hole] = this.tKey[j]!;
+        this.tLo[hole] = this.tLo[j]!;
+        this.tHi[hole] = this.tHi[j]!;
         this.tCount[hole] = this.tCount[j]!;
         this.tLast[hole] = this.tLast[j]!;
         this.tPrev[hole] = this.tPrev[j]!;
         hole = j;
       }
     }
-    this.tKey[hole] = Number.NaN;
+    this.tHi[hole] = -1;
     this.used--;
   }
 
   private rehash(size: number): void {
-    const { tKey, tCount, tLast, tPrev } = this;
-    this.tKey = new Float64Array(size).fill(Number.NaN);
+    const { tLo, tHi, tCount, tLast, tPrev } = this;
+    this.tLo = new Int32Array(size);
+    this.tHi = new Int32Array(size).fill(-1);
     this.tCount = new Int32Array(size);
     this.tLast = new Int32Array(size);
     this.tPrev = new Int32Array(size);
     const mask = size - 1;
-    for (let s = 0; s < tKey.length; s++) {
-      const key = tKey[s]!;
-      if (Number.isNaN(key)) continue;
-      let i = this.home(key);
-      while (!Number.isNaN(this.tKey[i]!)) i = (i + 1) & mask;
-      this.tKey[i] = key;
+    for (let s = 0; s < tLo.length; s++) {
+      const hi = tHi[s]!;
+      if (hi === -1) continue;
+      const lo = tLo[s]!;
+      let i = this.home(lo, hi);
+      while (this.tHi[i] !== -1) i = (i + 1) & mask;
+      this.tLo[i] = lo;
+      this.tHi[i] = hi;
       this.tCount[i] = tCount[s]!;
       this.tLast[i] = tLast[s]!;
       this.tPrev[i] = tPrev[s]!;
     }
   }
+}
+
+/** `growRing` for int32 rings. */
+function growRing32(ring: Int32Array, count: number, size: number, fill: number): Int32Array {
+  const out = new Int32Array(size);
+  if (fill !== 0) out.fill(fill);
+  const from = Math.max(0, count - ring.length);
+  for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
+  return out;
 }
