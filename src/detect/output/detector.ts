@@ -455,7 +455,7 @@ export class OutputLoopDetector {
     };
     let repetition = false;
 
-    if (s.exMax > 0) log.record('exact_block', 'repeats', s.exMax, c.exactBlockMinRepeats);
+    if (s.exMax > 0) log.note('exact_block', 'repeats', s.exMax, c.exactBlockMinRepeats);
     const ex = s.exBest;
     if (ex) {
       const m = log.record('exact_block', 'repeats', ex.occurrences, c.exactBlockMinRepeats);
@@ -487,7 +487,7 @@ export class OutputLoopDetector {
       }
     }
 
-    if (s.shMax > 0) log.record('short_period', 'repeats', s.shMax, c.shortPeriodMinRepeats);
+    if (s.shMax > 0) log.note('short_period', 'repeats', s.shMax, c.shortPeriodMinRepeats);
     const sh = s.shBest;
     if (sh) {
       const reps = Math.floor(sh.region / sh.period);
@@ -515,8 +515,8 @@ export class OutputLoopDetector {
       }
     }
 
-    if (s.cnMax > 0) log.record('connector_stalling', 'run_repeats', s.cnMax, c.connectorMinRepeats);
-    if (s.opMax > 0) log.record('connector_stalling', 'openings', s.opMax, c.connectorOpeningMin);
+    if (s.cnMax > 0) log.note('connector_stalling', 'run_repeats', s.cnMax, c.connectorMinRepeats);
+    if (s.opMax > 0) log.note('connector_stalling', 'openings', s.opMax, c.connectorOpeningMin);
     const cn = s.cnBest;
     let connectorReported = false;
     if (cn) {
@@ -558,19 +558,21 @@ export class OutputLoopDetector {
     // Near repetition: the most similar scale that has two full windows.
     let best = -1;
     let bestLen = 0;
+    let bestScale = 0;
     JACCARD_SCALES.forEach((len, i) => {
       const j = s.jac.jaccard(i);
       if (j < 0) return;
-      log.record('near_repetition', `jaccard_${len}`, j, c.nearRepetitionAmbiguous);
+      log.note('near_repetition', JACCARD_STATS[i]!, j, c.nearRepetitionAmbiguous);
       if (j > best) {
         best = j;
         bestLen = len;
+        bestScale = i;
       }
     });
     if (best >= c.nearRepetitionAmbiguous && pos > s.nearReportedAt) {
       const region: Span = { start: pos - 2 * bestLen, end: pos };
       if (!repetition && !silenced(region)) {
-        const crossed = [log.record('near_repetition', `jaccard_${bestLen}`, best, c.nearRepetitionAmbiguous)];
+        const crossed = [log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionAmbiguous)];
         let ambiguous = best < c.nearRepetitionStrong;
         let confidence = Math.min(MAX_CONFIDENCE, best);
         let redundancy: number | null = null;
@@ -587,7 +589,7 @@ export class OutputLoopDetector {
             crossed.push(m);
           }
         } else {
-          crossed.push(log.record('near_repetition', `jaccard_${bestLen}`, best, c.nearRepetitionStrong));
+          crossed.push(log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionStrong));
         }
         out.push(
           finding(
@@ -613,7 +615,7 @@ export class OutputLoopDetector {
       s.nearReportedAt = pos;
     }
 
-    if (s.drMax > 0) log.record('predictable_drift', 'terms', s.drMax, c.predictableDriftMinTerms);
+    if (s.drMax > 0) log.note('predictable_drift', 'terms', s.drMax, c.predictableDriftMinTerms);
     if (drift && driftSpan) {
       const m = log.record('predictable_drift', 'terms', drift.terms, c.predictableDriftMinTerms);
       out.push(
@@ -680,6 +682,9 @@ interface State {
   drBest: Progression | null;
   drMax: number;
 }
+
+/** Statistic names of the Jaccard scales, built once. */
+const JACCARD_STATS: readonly string[] = JACCARD_SCALES.map((len) => `jaccard_${len}`);
 
 /** Initial text ring: a typical round or two; it doubles up to the window as a turn grows. */
 const INITIAL_CHARS = 4096;

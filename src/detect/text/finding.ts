@@ -43,15 +43,35 @@ export function finding(
  */
 export class MeasurementLog {
   private readonly byKey = new Map<string, Measurement>();
+  /** Composed keys by kind and statistic: built once, not concatenated on every record. */
+  private readonly keys = new Map<string, Map<string, string>>();
 
   constructor(private readonly detector: DetectorName) {}
 
   record(kind: string, statistic: string, value: number, threshold: number, direction: 'above' | 'below' = 'above'): Measurement {
     const m: Measurement = { detector: this.detector, kind, statistic, value: round3(value), threshold, direction };
-    const key = `${kind}\u0000${statistic}`;
+    const key = this.key(kind, statistic);
     const prev = this.byKey.get(key);
     if (!prev || (direction === 'above' ? m.value >= prev.value : m.value <= prev.value)) this.byKey.set(key, m);
     return m;
+  }
+
+  /** `record` when the caller does not keep the measurement: allocates only when it is kept. */
+  note(kind: string, statistic: string, value: number, threshold: number): void {
+    const v = round3(value);
+    const key = this.key(kind, statistic);
+    const prev = this.byKey.get(key);
+    if (!prev || v >= prev.value) {
+      this.byKey.set(key, { detector: this.detector, kind, statistic, value: v, threshold, direction: 'above' });
+    }
+  }
+
+  private key(kind: string, statistic: string): string {
+    let byStat = this.keys.get(kind);
+    if (!byStat) this.keys.set(kind, (byStat = new Map()));
+    let key = byStat.get(statistic);
+    if (key === undefined) byStat.set(statistic, (key = `${kind}\u0000${statistic}`));
+    return key;
   }
 
   take(): Measurement[] {

@@ -199,8 +199,8 @@ export class ThinkingLoopDetector {
     }
 
     // Connector stalling inside the block (runs within the block; openings across the turn's blocks).
-    if (s.runMax > 0) this.log.record('connector_stalling', 'run_repeats', s.runMax, c.connectorMinRepeats);
-    if (s.openMax > 0) this.log.record('connector_stalling', 'openings', s.openMax, c.connectorOpeningMin);
+    if (s.runMax > 0) this.log.note('connector_stalling', 'run_repeats', s.runMax, c.connectorMinRepeats);
+    if (s.openMax > 0) this.log.note('connector_stalling', 'openings', s.openMax, c.connectorOpeningMin);
     if (s.runBest) {
       const reps = Math.floor(s.runBest.region / s.runBest.period);
       const m = this.log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
