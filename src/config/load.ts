@@ -4,6 +4,8 @@
 // are merely out of range are clamped with a warning, as the seed's sanitizing pass does for
 // policy misconfiguration.
 
+import { readOutputConfigWithWarnings } from '../detect/output/config.js';
+import { readThinkingConfigWithWarnings } from '../detect/thinking/config.js';
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { CONFIG_KEYS } from './registry.js';
@@ -86,6 +88,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     assign(spec.key, parseConfigValue(spec, text, origin, warnings), origin);
   }
 
+  // Cross-key consistency (a strong band below the ambiguous one, …) is the detectors' own
+  // sanitizing pass: run it once here so its repairs are announced with the loader's.
+  // (Only over the real registry: a caller with its own key list has other keys.)
+  if (options.specs === undefined) {
+    for (const w of [...readOutputConfigWithWarnings(values).warnings, ...readThinkingConfigWithWarnings(values).warnings]) {
+      if (!warnings.includes(w)) warnings.push(w);
+    }
+  }
   return { values, sources, warnings, specs };
 }
 

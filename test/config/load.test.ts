@@ -355,3 +355,11 @@ describe('file forms are equivalent', () => {
     );
   });
 });
+
+describe('the detectors\' sanitizing pass runs with the loader', () => {
+  it('a strong band set below the ambiguous band is repaired by the detector and announced (issue 4: clamps misconfiguration with a warning)', async () => {
+    const { loadConfig } = await import('../../src/config/load.js');
+    const loaded = await loadConfig({ sets: ['output.near_repetition_strong=0.8'] });
+    expect(loaded.warnings.some((w) => w.includes('output.near_repetition_strong') && w.includes('raised'))).toBe(true);
+  });
+});
