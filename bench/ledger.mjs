@@ -1,9 +1,13 @@
-// The whole ledger over the same file, through the library as the CLI runs it (one file, one job).
+// The whole ledger over the same file, through the library as the CLI runs it.
+//   node bench/ledger.mjs FILE [--jobs N]   (default: the CLI's default, which pipelines a large
+//   file across two threads; --jobs 1 keeps everything on one thread)
 import { audit } from '../dist/index.js';
 
 const path = process.argv[2];
+const j = process.argv.indexOf('--jobs');
+const jobs = j >= 0 ? Number(process.argv[j + 1]) : undefined;
 const start = process.hrtime.bigint();
-const report = await audit([path], { jobs: 1 });
+const report = await audit([path], jobs === undefined ? {} : { jobs });
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
 process.stdout.write(
   JSON.stringify({

@@ -3,6 +3,8 @@
 // 2× the size, each in its own process so peak memory is its own. Compare the ratios, not seconds.
 //   npm run bench -- --mb 150        (default 150 MB; 1× and 2×)
 //   npm run bench -- --mb 1024 --sizes 1
+//   npm run bench -- --jobs 1      (the ledger on one thread; by default a large file is pipelined
+//                                   across two threads, as the CLI does)
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -21,8 +23,9 @@ const sizes = arg('--sizes', '1,2').split(',').map(Number);
 const corpus = join(here, 'corpus');
 mkdirSync(corpus, { recursive: true });
 
-const run = (script, file) =>
-  JSON.parse(execFileSync(process.execPath, [join(here, script), file], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+const jobs = arg('--jobs', undefined);
+const run = (script, file, extra = []) =>
+  JSON.parse(execFileSync(process.execPath, [join(here, script), file, ...extra], { encoding: 'utf8', maxBuffer: 1 << 20 }));
 
 const rows = [];
 for (const k of sizes) {
@@ -30,7 +33,7 @@ for (const k of sizes) {
   if (!existsSync(file)) await generate(file, mb * k * 1024 * 1024);
   const size = statSync(file).size / 1048576;
   const base = run('baseline.mjs', file);
-  const ledger = run('ledger.mjs', file);
+  const ledger = run('ledger.mjs', file, jobs === undefined ? [] : ['--jobs', jobs]);
   rows.push({
     size: `${size.toFixed(0)} MB`,
     'baseline MB/s': (size / (base.ms / 1000)).toFixed(1),

@@ -6,6 +6,7 @@ import type { ConfigValues } from './config/spec.js';
 import { InputError } from './errors.js';
 import { auditInWorkers, defaultJobs } from './jobs.js';
 import { ingestFile } from './formats/ingest.js';
+import { ingestInWorker, worthPipelining } from './pipeline.js';
 import { LedgerBuilder } from './ledger/build.js';
 import { createDetectorFactories } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
@@ -24,7 +25,11 @@ export interface AuditOptions {
   explain?: boolean;
   /** Attach every round's verdict and near misses. */
   verbose?: boolean;
-  /** Files analyzed at once (worker threads); 1 analyzes in this thread. */
+  /**
+   * Files analyzed at once (worker threads); 1 analyzes in this thread. Above 1, a file analyzed
+   * alone that is large enough (PIPELINE_MIN_BYTES) is read in a second thread while this one runs
+   * the detectors.
+   */
   jobs?: number;
   /** A line was skipped (diagnostics as they happen). */
   onSkip?: (path: string, skipped: SkippedLine) => void;
@@ -61,7 +66,46 @@ export async function resolveInputs(paths: readonly string[]): Promise<ResolvedI
 
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
-  const ledger = new LedgerBuilder({
+  // `--jobs 1` means one thread; so does a machine with one core.
+  if ((options.jobs ?? defaultJobs()) > 1 && (await worthPipelining(file))) {
+    let skips = 0;
+    let warnings = 0;
+    const counted: AuditOptions = {
+      ...options,
+      onSkip: (path, skipped) => {
+        skips += 1;
+        options.onSkip?.(path, skipped);
+      },
+      onWarning: (message) => {
+        warnings += 1;
+        options.onWarning?.(message);
+      },
+    };
+    const ledger = ledgerFor(counted);
+    const input = await ingestInWorker(file, ledger, {
+      inputFormat: options.inputFormat ?? 'auto',
+      onSkip: (s) => counted.onSkip!(file, s),
+    });
+    if (input !== null) return { input, sessions: ledger.sessions() };
+    // The worker failed: start over here. The one-thread run says the same things in the same
+    // order, so what was already said is withheld rather than said twice.
+    return auditFileHere(file, {
+      ...options,
+      onSkip: (path, skipped) => {
+        if (skips > 0) skips -= 1;
+        else options.onSkip?.(path, skipped);
+      },
+      onWarning: (message) => {
+        if (warnings > 0) warnings -= 1;
+        else options.onWarning?.(message);
+      },
+    });
+  }
+  return auditFileHere(file, options);
+}
+
+function ledgerFor(options: AuditOptions): LedgerBuilder {
+  return new LedgerBuilder({
     config: options.config ?? defaultConfigValues(),
     factories: createDetectorFactories(),
     excerpts: options.excerpts ?? false,
@@ -69,6 +113,11 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
     verbose: options.verbose ?? false,
     onWarning: options.onWarning,
   });
+}
+
+/** auditFile on this thread alone. */
+async function auditFileHere(file: string, options: AuditOptions = {}): Promise<FileLedger> {
+  const ledger = ledgerFor(options);
   const input = await ingestFile(file, ledger, {
     inputFormat: options.inputFormat ?? 'auto',
     onSkip: options.onSkip ? (s: SkippedLine) => options.onSkip!(file, s) : undefined,

@@ -56,8 +56,10 @@ export async function auditInWorkers(
   const runOne = async (worker: Worker | null, index: number) => {
     const file = files[index]!;
     if (worker === null || file === '-') {
+      // Every lane is busy: a file analyzed here gets no second thread either.
       results[index] = await runLocal(file, {
         ...plain,
+        jobs: 1,
         onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
         onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
       });
@@ -67,6 +69,7 @@ export async function auditInWorkers(
         diagnostics[index] = [];
         return runLocal(file, {
           ...plain,
+          jobs: 1,
           onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
           onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
         });

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { InputSummary, SkippedLine } from '../ledger/types.js';
 import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
-import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, forEachLine } from '../read/lines.js';
+import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';
 import { neutralize } from '../read/neutralize.js';
 import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
 import type { FormatAdapter, Probe, RecordParser } from './types.js';
@@ -30,6 +30,11 @@ export interface IngestOptions {
   adapters?: readonly FormatAdapter[];
   /** Lines longer than this many characters are skipped unread. */
   maxLineLength?: number;
+  /**
+   * Handed the reader's flow control once reading starts: a sink that forwards rounds elsewhere
+   * (the two-thread pipeline) pauses the input while its consumer is behind, so memory stays bounded.
+   */
+  flow?: (reader: { pause(): void; resume(): void }) => void;
 }
 
 /**
@@ -131,10 +136,12 @@ class Ingestion {
   private async readAll(): Promise<InputSummary> {
     let readError: string | null = null;
     try {
-      const stats = await forEachLine(this.input, (line) => this.onLine(line), {
+      const run = startLines(this.input, (line) => this.onLine(line), {
         stdin: this.options.stdin,
         maxLineLength: this.options.maxLineLength,
       });
+      this.options.flow?.({ pause: run.pause, resume: run.resume });
+      const stats = await run.done;
       this.summary.lines = stats.lines;
       if (stats.bytes === 0) readError = 'empty file';
     } catch (err) {

@@ -28,6 +28,12 @@ export interface ToolAnswer {
   /** The answer flattened to text (content blocks joined); what the detectors compare. */
   content: string;
   isError: boolean;
+  /**
+   * answerDigest() of this answer, when it was computed where the answer was read: the two-thread
+   * pipeline hashes tool results in the reading thread and sends them on with empty `content`,
+   * so megabytes of results are never copied between threads. Absent, `content` is hashed.
+   */
+  digest?: string;
 }
 
 export interface ThinkingBlock {

@@ -125,14 +125,16 @@ export async function* readLines(source: LineSource, options: LineOptions = {}):
   }
 }
 
-interface LineRun {
+export interface LineRun {
   done: Promise<LineStats>;
   pause(): void;
   resume(): void;
   stop(): void;
 }
 
-function startLines(source: LineSource, onLine: LineHandler, options: LineOptions): LineRun {
+/** forEachLine with its flow exposed: pause() holds the input (readline may still hand over the
+ * rest of the chunk it is splitting), resume() lets it go on. */
+export function startLines(source: LineSource, onLine: LineHandler, options: LineOptions): LineRun {
   const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   let input: Readable;
   if (typeof source === 'string') {

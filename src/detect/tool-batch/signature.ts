@@ -172,6 +172,8 @@ export function displayId(signature: string): string {
 
 /** One answer: the error flag and the text, hashed once and never re-serialized. */
 export function answerDigest(answer: ToolAnswer): string {
+  // Computed by this very function in the thread that read the answer (see ToolAnswer.digest).
+  if (answer.digest !== undefined) return answer.digest;
   const hash = createHash(HASH);
   hash.update(answer.isError ? 'E' : 'O');
   hash.update(answer.content, 'utf8');

@@ -1,0 +1,87 @@
+// The reading half of the two-thread pipeline (see pipeline.ts): reads, parses and adapts one
+// file, and posts the sink events in batches, pausing its reader while the detectors are behind.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { answerDigest } from './detect/tool-batch/signature.js';
+import { ingestFile } from './formats/ingest.js';
+import type { Round, SessionInfo, ToolAnswer, TranscriptSink } from './model/transcript.js';
+import {
+  MAX_UNACKED_BATCHES,
+  PIPELINE_BATCH_CHARS,
+  PIPELINE_BATCH_ROUNDS,
+  type PipelineEvents,
+  type PipelineMessage,
+  type PipelineRequest,
+} from './pipeline.js';
+
+const port = parentPort;
+if (port) {
+  const { file, inputFormat } = workerData as PipelineRequest;
+  const post = (m: PipelineMessage) => port.postMessage(m);
+  let events: PipelineEvents = [];
+  let rounds = 0;
+  let chars = 0;
+  let unacked = 0;
+  let reader: { pause(): void; resume(): void } | null = null;
+  let paused = false;
+
+  const flush = () => {
+    if (events.length === 0) return;
+    post({ type: 'batch', events });
+    events = [];
+    rounds = 0;
+    chars = 0;
+    unacked += 1;
+    if (unacked >= MAX_UNACKED_BATCHES && reader && !paused) {
+      paused = true;
+      reader.pause();
+    }
+  };
+  port.on('message', () => {
+    unacked -= 1;
+    if (paused && unacked < MAX_UNACKED_BATCHES) {
+      paused = false;
+      reader?.resume();
+    }
+  });
+
+  // Tool results are most of a transcript's bytes and the detectors only ever hash them: hashed
+  // here, they need not be copied to the other thread.
+  const digested = (a: ToolAnswer): ToolAnswer => ({ content: '', isError: a.isError, digest: answerDigest(a) });
+
+  const sink: TranscriptSink = {
+    session(info: SessionInfo) {
+      events.push('s', info);
+    },
+    turn(sessionId: string, turn: number, line: number | null) {
+      events.push('t', sessionId, turn, line);
+    },
+    round(sessionId: string, round: Round) {
+      const answers = round.answers === null ? null : round.answers.map(digested);
+      events.push('r', sessionId, { ...round, answers });
+      rounds += 1;
+      chars += round.text.length;
+      for (const t of round.thinking) chars += t.text?.length ?? 0;
+      if (rounds >= PIPELINE_BATCH_ROUNDS || chars >= PIPELINE_BATCH_CHARS) flush();
+    },
+    end(sessionId: string) {
+      events.push('e', sessionId);
+    },
+  };
+
+  ingestFile(file, sink, {
+    inputFormat,
+    onSkip: (skipped) => {
+      events.push('k', skipped);
+    },
+    flow: (r) => {
+      reader = r;
+    },
+  }).then(
+    (summary) => {
+      flush();
+      post({ type: 'done', summary });
+    },
+    (e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }),
+  );
+}

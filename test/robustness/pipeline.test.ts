@@ -1,0 +1,153 @@
+// One large file across two threads (src/pipeline.ts) must give the ledger the one-thread path
+// gives, byte for byte, with the same diagnostics in the same order (SPEC "Performance": "output
+// byte-identical whatever the chunking/jobs"). The worker only exists in dist/, so the pipeline
+// is exercised through the build; from the .ts sources it must fall back silently.
+
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditFile as auditFromSources } from '../../src/audit.js';
+import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
+import type { SkippedLine } from '../../src/ledger/types.js';
+import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
+
+type Dist = {
+  audit: typeof import('../../src/audit.js');
+  pipeline: typeof import('../../src/pipeline.js');
+  ledger: typeof import('../../src/ledger/build.js');
+  detectors: typeof import('../../src/ledger/detectors.js');
+  registry: typeof import('../../src/config/registry.js');
+  summary: typeof import('../../src/ledger/summary.js');
+  json: typeof import('../../src/report/json.js');
+};
+
+const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', rel)).href)) as T;
+
+let dist: Dist;
+let tmp: Scratch;
+/** Over PIPELINE_MIN_BYTES, with a malformed line inside and an unfinished last line. */
+let large: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dist = {
+    audit: await load('audit.js'),
+    pipeline: await load('pipeline.js'),
+    ledger: await load('ledger/build.js'),
+    detectors: await load('ledger/detectors.js'),
+    registry: await load('config/registry.js'),
+    summary: await load('ledger/summary.js'),
+    json: await load('report/json.js'),
+  };
+  tmp = scratch('loopledger-pipeline-');
+  const generated = join(tmp.dir, 'generated.jsonl');
+  const { generate } = (await import(pathToFileURL(join(ROOT, 'bench', 'generate.mjs')).href)) as {
+    generate: (path: string, bytes: number) => Promise<void>;
+  };
+  await generate(generated, dist.pipeline.PIPELINE_MIN_BYTES + 1024 * 1024);
+  const lines = readFileSync(generated, 'utf8').split('\n');
+  lines.splice(Math.floor(lines.length / 2), 0, '{"type": "assistant", broken');
+  large = tmp.file('large.jsonl', lines.join('\n'));
+  appendFileSync(large, '{"type":"user","message":');
+}, 120_000);
+
+afterAll(() => tmp?.cleanup());
+
+interface Run {
+  json: string;
+  diagnostics: string[];
+}
+
+/** `--format json` of one file, and every diagnostic in the order it was said. */
+async function run(file: string, how: 'one thread' | 'two threads' | 'auditFile', detail = false): Promise<Run> {
+  const diagnostics: string[] = [];
+  const onSkip = (path: string, s: SkippedLine) => diagnostics.push(`skip ${path}:${s.line}: ${s.reason}`);
+  const onWarning = (m: string) => diagnostics.push(`warning ${m}`);
+  const config = dist.registry.defaultConfigValues();
+  let result;
+  if (how === 'two threads') {
+    // Whatever the file's size: the fixtures are far below PIPELINE_MIN_BYTES.
+    const ledger = new dist.ledger.LedgerBuilder({
+      config,
+      factories: dist.detectors.createDetectorFactories(),
+      onWarning,
+      excerpts: detail,
+      explain: detail,
+      verbose: detail,
+    });
+    const input = await dist.pipeline.ingestInWorker(file, ledger, { onSkip: (s) => onSkip(file, s) });
+    expect(input, 'the worker ran').not.toBeNull();
+    result = { input: input!, sessions: ledger.sessions() };
+  } else {
+    const jobs = how === 'one thread' ? 1 : 2;
+    result = await dist.audit.auditFile(file, { config, jobs, onSkip, onWarning, excerpts: detail, explain: detail, verbose: detail });
+  }
+  const report = dist.summary.assembleReport({ version: 'test', config, inputs: [result.input], sessions: result.sessions });
+  return { json: dist.json.renderJson(report, detail), diagnostics };
+}
+
+describe('two-thread pipeline', () => {
+  it('compares an answer digested in the reading thread equal to one hashed from its content', () => {
+    const calls = [{ id: 'a', name: 'Bash', arguments: { command: 'npm test' } }, { id: 'b', name: 'Read', arguments: { path: 'x' } }];
+    const answers = [
+      { content: 'FAIL src/a.test.ts\n'.repeat(1000), isError: true },
+      { content: 'ok', isError: false },
+    ];
+    const sent = answers.map((a) => ({ content: '', isError: a.isError, digest: answerDigest(a) }));
+    const batch = batchSignature(calls);
+    expect(sent.map(answerDigest)).toEqual(answers.map(answerDigest));
+    expect(answersDigest(batch, sent)).toBe(answersDigest(batch, answers));
+  });
+
+  it('gives every fixture the one-thread ledger and diagnostics', async () => {
+    for (const f of fixtures()) {
+      const file = join(ROOT, f.path);
+      const one = await run(file, 'one thread');
+      const two = await run(file, 'two threads');
+      expect(two.json, f.path).toBe(one.json);
+      expect(two.diagnostics, f.path).toEqual(one.diagnostics);
+    }
+  }, 120_000);
+
+  it('gives a generated multi-megabyte Claude Code file the one-thread ledger, skips included', async () => {
+    expect(await dist.pipeline.worthPipelining(large)).toBe(true);
+    const one = await run(large, 'one thread');
+    const two = await run(large, 'two threads');
+    const auto = await run(large, 'auditFile');
+    expect(JSON.parse(one.json).summary.rounds).toBeGreaterThan(1000);
+    expect(one.diagnostics.filter((d) => d.startsWith('skip'))).toHaveLength(2);
+    expect(two.json).toBe(one.json);
+    expect(two.diagnostics).toEqual(one.diagnostics);
+    expect(auto.json).toBe(one.json);
+    expect(auto.diagnostics).toEqual(one.diagnostics);
+  }, 120_000);
+
+  it('gives the same excerpts, explanations and per-round verdicts', async () => {
+    const one = await run(large, 'one thread', true);
+    const two = await run(large, 'auditFile', true);
+    expect(JSON.parse(one.json).sessions[0].verdicts.length).toBeGreaterThan(1000);
+    expect(two.json).toBe(one.json);
+    expect(two.diagnostics).toEqual(one.diagnostics);
+  }, 120_000);
+
+  it('keeps small files, stdin and directories on one thread', async () => {
+    const small = join(FIXTURES, 'claude-code', 'looping-test-fix.jsonl');
+    expect(await dist.pipeline.worthPipelining(small)).toBe(false);
+    expect(await dist.pipeline.worthPipelining('-')).toBe(false);
+    expect(await dist.pipeline.worthPipelining(FIXTURES)).toBe(false);
+    expect(await dist.pipeline.worthPipelining(join(tmp.dir, 'missing.jsonl'))).toBe(false);
+  });
+
+  it('falls back to one thread silently where there is no compiled worker', async () => {
+    const diagnostics: string[] = [];
+    const result = await auditFromSources(large, {
+      jobs: 2,
+      onSkip: (path, s) => diagnostics.push(`skip ${path}:${s.line}: ${s.reason}`),
+      onWarning: (m) => diagnostics.push(`warning ${m}`),
+    });
+    const one = await run(large, 'one thread');
+    expect(diagnostics).toEqual(one.diagnostics);
+    expect(result.sessions.reduce((n, s) => n + s.rounds, 0)).toBe(JSON.parse(one.json).summary.rounds);
+  }, 120_000);
+});
