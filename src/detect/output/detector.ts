@@ -3,6 +3,24 @@
 // pass only reads counters; the one linear scan (the compression proxy) runs only when a near
 // repetition lands in the ambiguous band. Passes happen at fixed offsets of the normalized
 // stream (every `strideChars`), which is why chunking cannot change the verdict.
+//
+// Windows carry text across segments (rounds), which is how a loop spread over rounds is caught,
+// but a finding must be evidence of the text fed since the last segment boundary: the ladder
+// reads a signal that shows again in a later round as an unheeded steer, so a round that only
+// sits next to old repetition must not re-report it. The segment's share of the repeated region
+// has to be at least one unit of the signal's own comparison:
+// - exact_block: one whole shingle (exact_block_min_words words) of the run lies in the segment;
+//   a copy cut by the round's end still counts in the next round, so a loop spread one partial
+//   copy per round is not lost;
+// - short_period, connector runs: the run's last unit (the last period's words, each a repeat of
+//   the word one period back) lies in the segment;
+// - near_repetition: only scales whose newer window is at least half new text are compared. Then
+//   a similarity at the ambiguous bar cannot come from the old half alone: half a window of
+//   unrelated text adds about half as many unshared n-grams as the older window holds at most,
+//   which keeps the Jaccard near 2/3 or below;
+// - connector openings and counter series: the opener or the term that crosses the bar is itself
+//   a word of the segment (their candidates are only set by arriving words).
+// A caller that never ends a segment sees one segment, where all of this always holds.
 
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
@@ -124,6 +142,9 @@ export class OutputLoopDetector {
   endSegment(): Finding[] {
     this.collected = [];
     this.st.norm.boundary(this.sink);
+    // The next segment starts with the next committed text, not here: the forced pass that
+    // usually follows still judges the segment that just ended.
+    this.st.segEnded = true;
     return this.drain();
   }
 
@@ -172,6 +193,10 @@ export class OutputLoopDetector {
         passes: s.passes,
         nextPassAt: s.nextPassAt,
         nearReportedAt: s.nearReportedAt,
+        segStartPos: s.segStartPos,
+        segStartWord: s.segStartWord,
+        segFirstShingle: s.segFirstShingle,
+        segEnded: s.segEnded,
         exRun: s.exRun,
         exBest: s.exBest,
         exMax: s.exMax,
@@ -233,6 +258,12 @@ export class OutputLoopDetector {
 
   private text(buf: Uint16Array, from: number, to: number): void {
     const s = this.st;
+    if (s.segEnded) {
+      s.segEnded = false;
+      s.segStartPos = s.tok.pos;
+      s.segStartWord = s.words;
+      s.segFirstShingle = s.words + this.config.exactBlockMinWords - 1;
+    }
     s.jac.pushCodes(buf, from, to);
     s.tok.pushCodes(buf, from, to, this.onWord);
     // The text itself is kept in a character ring, not a growing string: no garbage per piece.
@@ -273,7 +304,8 @@ export class OutputLoopDetector {
     const p = s.period.push(w.hash);
     // A shingle inside a chant belongs to short_period: exact blocks are the longer units.
     const inShortPeriod = p > 0 && s.period.regionWords(p) >= c.exactBlockMinWords;
-    if (p > 0) {
+    // Only a run whose last unit is in this segment is evidence of it.
+    if (p > 0 && n - p + 1 >= s.segStartWord) {
       const region = s.period.regionWords(p);
       const reps = Math.floor(region / p);
       if (s.period.allConnectors(p)) {
@@ -289,7 +321,8 @@ export class OutputLoopDetector {
     s.shingles.push(w.hash);
     const occ = s.shingles.occurrences;
     const per = s.shingles.period;
-    if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax) s.exMax = occ;
+    // A repeat counts for this segment once the shingle ending here lies wholly in it.
+    if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax && n >= s.segFirstShingle) s.exMax = occ;
     if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits && !inShortPeriod && !this.changingData(n)) {
       const r = s.exRun;
       if (r && r.last === n - 1) {
@@ -300,7 +333,7 @@ export class OutputLoopDetector {
         s.exRun = { first: n, last: n, occurrences: occ, period: per };
       }
       const cur = s.exRun!;
-      if (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first) s.exBest = { ...cur };
+      if (n >= s.segFirstShingle && (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first)) s.exBest = { ...cur };
     } else {
       s.exRun = null;
     }
@@ -555,11 +588,14 @@ export class OutputLoopDetector {
       );
     }
 
-    // Near repetition: the most similar scale that has two full windows.
+    // Near repetition: the most similar scale that has two full windows and whose newer window
+    // is at least half text of this segment.
     let best = -1;
     let bestLen = 0;
     let bestScale = 0;
+    const segmentChars = pos - s.segStartPos;
     JACCARD_SCALES.forEach((len, i) => {
+      if (2 * segmentChars < len) return;
       const j = s.jac.jaccard(i);
       if (j < 0) return;
       log.note('near_repetition', JACCARD_STATS[i]!, j, c.nearRepetitionAmbiguous);
@@ -665,10 +701,16 @@ interface State {
   words: number;
   passes: number;
   nextPassAt: number;
-  /** The last stretch of normalized text (excerpts, compression); pruned to window_chars. */
   /** The last stretch of normalized text (excerpts, compression), a ring of window_chars or more. */
   chars: Uint16Array;
   nearReportedAt: number;
+  /** Where the current segment's text starts (normalized offset, word index). */
+  segStartPos: number;
+  segStartWord: number;
+  /** Word index of the first shingle end whose shingle lies wholly in the segment. */
+  segFirstShingle: number;
+  /** A segment ended and no text has come since: the next text starts a new one. */
+  segEnded: boolean;
   exRun: ExactRun | null;
   exBest: ExactRun | null;
   exMax: number;
@@ -722,6 +764,10 @@ function freshState(c: OutputConfig): State {
     nextPassAt: c.strideChars,
     chars: new Uint16Array(Math.min(pow2(c.windowChars), INITIAL_CHARS)),
     nearReportedAt: 0,
+    segStartPos: 0,
+    segStartWord: 0,
+    segFirstShingle: 0,
+    segEnded: false,
     exRun: null,
     exBest: null,
     exMax: 0,

@@ -1,7 +1,8 @@
 // The output detector as the ledger drives it: one instance per turn, each round's visible text
 // fed as one segment, then a forced pass. A round reports each kind at most once (its strongest
 // evidence), and a loop that continues into later rounds keeps reporting, which is what the
-// ladder counts as an unheeded steer.
+// ladder counts as an unheeded steer. A round whose own text adds no repetition reports nothing,
+// however much of the loop the windows still hold (each round is a segment: see the detector).
 
 import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';

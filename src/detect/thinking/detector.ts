@@ -3,6 +3,10 @@
 // block is stagnation with identical=true, as the seed folds it into adjacent-block similarity)
 // and scanned for connector stalling. Opaque reasoning (redacted or encrypted) can only be judged
 // by its usage: reasoning tokens growing against tiny visible output, capped so it only steers.
+// Every text finding is evidence of the block just fed, so a later short or unrelated block never
+// re-reports an earlier stagnant pair (the ladder would count that as an unheeded steer): a block
+// too short to compare neither compares nor replaces the previous one, runs restart per block,
+// and an openings finding needs a connector opener in the block itself.
 
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
