@@ -131,6 +131,27 @@ describe('two-thread pipeline', () => {
     expect(two.diagnostics).toEqual(one.diagnostics);
   }, 120_000);
 
+  it('a record too large for the worker\'s capped heap: the file is redone on one thread, same ledger', async () => {
+    // A 48 MB assistant text, past the worker's old-generation cap: the worker fails and the
+    // file is read again here, so the answer is still the one-thread answer.
+    const unit = 'The deployment is still pending and I will check the status again shortly. ';
+    const text = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
+    const file = tmp.file(
+      'huge-record.jsonl',
+      [
+        JSON.stringify({ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }),
+        JSON.stringify({ type: 'user', text: 'go' }),
+        JSON.stringify({ type: 'assistant', text }),
+      ].join('\n') + '\n',
+    );
+    expect(await dist.pipeline.worthPipelining(file)).toBe(true);
+    const one = await run(file, 'one thread');
+    const auto = await run(file, 'auditFile');
+    expect(JSON.parse(one.json).sessions[0].entries.length).toBeGreaterThan(0);
+    expect(auto.json).toBe(one.json);
+    expect(auto.diagnostics).toEqual(one.diagnostics);
+  }, 120_000);
+
   it('keeps small files, stdin and directories on one thread', async () => {
     const small = join(FIXTURES, 'claude-code', 'looping-test-fix.jsonl');
     expect(await dist.pipeline.worthPipelining(small)).toBe(false);
