@@ -11,6 +11,7 @@ import { renderFormats } from './commands/formats.js';
 import type { PositiveLevel } from './calibrate/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
 import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
+import { PROFILES } from './ladder/config.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { resolveColor } from './report/color.js';
 import { reachedFailOn, renderReport, type ReportFormat } from './report/index.js';
@@ -70,7 +71,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('--config <file>', 'configuration file (JSON)')
     .option('--set <key=value>', 'set one configuration key (repeatable)', collect, [])
     .addOption(new Option('--scope <scope>', 'detector state per user turn, or one tool-batch detector across the replayed conversation').choices(['turn', 'replay']))
-    .option('--profile <profile>', 'policy profile for threshold scaling')
+    .addOption(new Option('--profile <profile>', 'policy profile for threshold scaling').choices(['auto', ...PROFILES]))
     .addOption(new Option('--model-capability <capability>', 'model capability tier').choices(['auto', 'strong', 'standard', 'weak']))
     .option('--color', 'force colour')
     .option('--no-color', 'no colour')
