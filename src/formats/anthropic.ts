@@ -4,8 +4,9 @@
 import type { SessionBuilder } from '../model/builder.js';
 import {
   answerOf,
-  fileStem,
+  documentRecords,
   isRec,
+  MessageLogParser,
   messagesOf,
   probeEvidence,
   responseMessageOf,
@@ -14,7 +15,7 @@ import {
   usageOf,
   type Rec,
 } from './shared/messages.js';
-import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+import type { AdapterContext, FormatAdapter, Probe } from './types.js';
 
 export const anthropicAdapter: FormatAdapter = {
   name: 'anthropic',
@@ -33,58 +34,27 @@ function detectAnthropic(probe: Probe): number {
   return ev.openai > 0 ? 0 : 0.3;
 }
 
-function documentRecords(value: unknown): readonly unknown[] {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => isRec(v) && messagesOf(v) !== null)) return value;
-  return [value];
-}
-
-class AnthropicParser implements RecordParser {
-  private fileSession: SessionBuilder | null = null;
-  private readonly base: string;
-
-  constructor(private readonly ctx: AdapterContext) {
-    this.base = fileStem(ctx.path);
+class AnthropicParser extends MessageLogParser<SessionBuilder> {
+  constructor(ctx: AdapterContext) {
+    super(ctx, 'Anthropic');
   }
 
-  push(value: unknown, line: number | null): void {
-    if (line === null) return this.pushDocument(value);
-    if (value === null) return;
-    if (!isRec(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an Anthropic message or conversation');
-    if (messagesOf(value) !== null) {
-      const key = `line:${line}`;
-      readConversation(this.ctx.builder.session(key, { id: `${this.base}:${line}` }), value, line);
-      this.ctx.builder.endSession(key);
-      return;
-    }
-    if (isRec(value) && typeof value.role === 'string') {
+  protected state(sb: SessionBuilder): SessionBuilder {
+    return sb;
+  }
+
+  protected conversation(sb: SessionBuilder, container: unknown, line: number | null): void {
+    readConversation(sb, container, line);
+  }
+
+  protected record(value: Rec, line: number): void {
+    if (typeof value.role === 'string') {
       readMessage(this.file(), value, line, null);
-    } else if (isRec(value)) {
+    } else {
       const response = responseMessageOf(value);
       if (response) readMessage(this.file(), response.message, line, response.model, response.usage);
     }
   }
-
-  private pushDocument(value: unknown): void {
-    const records = documentRecords(value);
-    if (records.length === 1 && records[0] === value) {
-      if (messagesOf(value) === null) return this.ctx.skip(null, 'no Anthropic messages in this document');
-      readConversation(this.file(), value, null);
-      return;
-    }
-    records.forEach((conversation, i) => {
-      const key = `conversation:${i}`;
-      const id = isRec(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
-      readConversation(this.ctx.builder.session(key, { id }), conversation, null);
-      this.ctx.builder.endSession(key);
-    });
-  }
-
-  private file(): SessionBuilder {
-    this.fileSession ??= this.ctx.builder.session('file', { id: this.base });
-    return this.fileSession;
-  }
-
-  end(): void {}
 }
 
 function readConversation(sb: SessionBuilder, container: unknown, line: number | null): void {

@@ -5,9 +5,10 @@ import type { SessionBuilder } from '../model/builder.js';
 import type { ThinkingBlock } from '../model/transcript.js';
 import {
   answerOf,
-  fileStem,
   contentText,
+  documentRecords,
   isRec,
+  MessageLogParser,
   messagesOf,
   parseJsonString,
   probeEvidence,
@@ -17,7 +18,7 @@ import {
   usageOf,
   type Rec,
 } from './shared/messages.js';
-import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+import type { AdapterContext, FormatAdapter, Probe } from './types.js';
 
 export const openaiAdapter: FormatAdapter = {
   name: 'openai',
@@ -37,69 +38,34 @@ function detectOpenAI(probe: Probe): number {
   return ev.openai > 0 ? 0.9 : 0.5;
 }
 
-/** A document is a conversation, or an array of conversations (a dataset of `{messages}`). */
-function documentRecords(value: unknown): readonly unknown[] {
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => isRec(v) && messagesOf(v) !== null)) return value;
-  return [value];
-}
-
 /** Per-session state the builder does not keep: the call ids of the open round, in order. */
 interface Thread {
   sb: SessionBuilder;
   callIds: string[];
 }
 
-class OpenAIParser implements RecordParser {
-  private fileThread: Thread | null = null;
-  private readonly base: string;
-
-  constructor(private readonly ctx: AdapterContext) {
-    this.base = fileStem(ctx.path);
+class OpenAIParser extends MessageLogParser<Thread> {
+  constructor(ctx: AdapterContext) {
+    super(ctx, 'OpenAI');
   }
 
-  push(value: unknown, line: number | null): void {
-    if (line === null) return this.pushDocument(value);
-    if (value === null) return;
-    if (!isRec(value) && !Array.isArray(value)) return this.ctx.skip(line, 'not an OpenAI message or conversation');
-    if (messagesOf(value) !== null) {
-      const key = `line:${line}`;
-      const thread = { sb: this.ctx.builder.session(key, { id: `${this.base}:${line}` }), callIds: [] };
-      readConversation(thread, value, line);
-      this.ctx.builder.endSession(key);
-      return;
+  protected state(sb: SessionBuilder): Thread {
+    return { sb, callIds: [] };
+  }
+
+  protected conversation(thread: Thread, container: unknown, line: number | null): void {
+    readConversation(thread, container, line);
+  }
+
+  protected record(value: Rec, line: number): void {
+    const response = responseMessageOf(value);
+    if (response) {
+      readMessage(this.file(), response.message, line, { usage: response.usage, model: response.model, timestamp: response.timestamp });
+    } else if (typeof value.role === 'string') {
+      readMessage(this.file(), value, line);
     }
-    if (isRec(value)) {
-      const response = responseMessageOf(value);
-      if (response) {
-        readMessage(this.file(), response.message, line, { usage: response.usage, model: response.model, timestamp: response.timestamp });
-      } else if (typeof value.role === 'string') {
-        readMessage(this.file(), value, line);
-      }
-      // Anything else (a metadata or header line) carries no conversation.
-    }
+    // Anything else (a metadata or header line) carries no conversation.
   }
-
-  private pushDocument(value: unknown): void {
-    const records = documentRecords(value);
-    if (records.length === 1 && records[0] === value) {
-      if (messagesOf(value) === null) return this.ctx.skip(null, 'no OpenAI messages in this document');
-      readConversation(this.file(), value, null);
-      return;
-    }
-    records.forEach((conversation, i) => {
-      const key = `conversation:${i}`;
-      const id = isRec(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
-      readConversation({ sb: this.ctx.builder.session(key, { id }), callIds: [] }, conversation, null);
-      this.ctx.builder.endSession(key);
-    });
-  }
-
-  private file(): Thread {
-    this.fileThread ??= { sb: this.ctx.builder.session('file', { id: this.base }), callIds: [] };
-    return this.fileThread;
-  }
-
-  end(): void {}
 }
 
 interface Defaults {

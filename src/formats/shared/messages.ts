@@ -2,8 +2,10 @@
 // chatgpt, canonical). None of them recurse into tool arguments: those may be nested 100,000
 // deep and are passed through untouched.
 
+import type { SessionBuilder } from '../../model/builder.js';
 import type { ToolAnswer, Usage } from '../../model/transcript.js';
-import { asNumber, asString, isRec, stringifySafe, type Rec } from './text.js';
+import type { AdapterContext, RecordParser } from '../types.js';
+import { asNumber, asString, fileStem, isRec, stringifySafe, type Rec } from './text.js';
 
 export { asNumber, asString, fileStem, isRec, parseJsonString, stringifySafe, type Rec } from './text.js';
 
@@ -203,4 +205,72 @@ export function responseMessageOf(value: Rec): ResponseMessage | null {
     }
   }
   return null;
+}
+
+/** A document is a conversation, or an array of conversations (a dataset of `{messages}`). */
+export function documentRecords(value: unknown): readonly unknown[] {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => isRec(v) && messagesOf(v) !== null)) return value;
+  return [value];
+}
+
+/**
+ * The containers message logs come in, shared by the openai and anthropic readers: JSONL with one
+ * conversation per line (each its own session, `<file>:<line>`) or one message per line (the
+ * file one session), and a document holding one conversation or an array of them. `T` is the
+ * per-session state a format keeps beside its SessionBuilder.
+ */
+export abstract class MessageLogParser<T> implements RecordParser {
+  private fileState: T | null = null;
+  protected readonly base: string;
+
+  constructor(
+    protected readonly ctx: AdapterContext,
+    /** Names the format in skip reasons ("not an OpenAI message or conversation"). */
+    private readonly label: string,
+  ) {
+    this.base = fileStem(ctx.path);
+  }
+
+  /** Fresh per-session state around a builder. */
+  protected abstract state(sb: SessionBuilder): T;
+  /** A `{messages}` container or an array of messages: one conversation. */
+  protected abstract conversation(state: T, container: unknown, line: number | null): void;
+  /** A JSONL line that is not a conversation: one message, a logged response, or metadata. */
+  protected abstract record(value: Rec, line: number): void;
+
+  push(value: unknown, line: number | null): void {
+    if (line === null) return this.pushDocument(value);
+    if (value === null) return;
+    if (!isRec(value) && !Array.isArray(value)) return this.ctx.skip(line, `not an ${this.label} message or conversation`);
+    if (messagesOf(value) !== null) {
+      const key = `line:${line}`;
+      this.conversation(this.state(this.ctx.builder.session(key, { id: `${this.base}:${line}` })), value, line);
+      this.ctx.builder.endSession(key);
+      return;
+    }
+    if (isRec(value)) this.record(value, line);
+  }
+
+  private pushDocument(value: unknown): void {
+    const records = documentRecords(value);
+    if (records.length === 1 && records[0] === value) {
+      if (messagesOf(value) === null) return this.ctx.skip(null, `no ${this.label} messages in this document`);
+      this.conversation(this.file(), value, null);
+      return;
+    }
+    records.forEach((conversation, i) => {
+      const key = `conversation:${i}`;
+      const id = isRec(conversation) && typeof conversation.id === 'string' ? conversation.id : `${this.base}#${i + 1}`;
+      this.conversation(this.state(this.ctx.builder.session(key, { id })), conversation, null);
+      this.ctx.builder.endSession(key);
+    });
+  }
+
+  /** The session of a file of one message per line. */
+  protected file(): T {
+    this.fileState ??= this.state(this.ctx.builder.session('file', { id: this.base }));
+    return this.fileState;
+  }
+
+  end(): void {}
 }
