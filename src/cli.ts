@@ -217,7 +217,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
 
   const analyze = program
     .command('analyze', { isDefault: true })
-    .description('print the ledger of the transcripts under <paths> (files, directories, - for stdin)')
+    .description('print the ledger of the transcripts under <paths> (files, directories, - for stdin); the default command')
     .argument('[paths...]', 'transcript files or directories; - reads stdin')
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
     .option('--json', 'same as --format json')
