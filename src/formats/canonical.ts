@@ -92,8 +92,9 @@ class CanonicalParser implements RecordParser {
     this.sessionKey = `session:${this.headers}`;
     this.model = asString(h.model);
     this.session = this.ctx.builder.session(this.sessionKey, {
-      id: asString(h.id) ?? (this.headers === 1 ? this.base : `${this.base}#${this.headers}`),
-      parent: asString(h.parent),
+      // An empty id names nothing: it falls back like a missing one.
+      id: asString(h.id) || (this.headers === 1 ? this.base : `${this.base}#${this.headers}`),
+      parent: asString(h.parent) || null,
     });
   }
 

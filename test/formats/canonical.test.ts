@@ -125,3 +125,15 @@ describe.skipIf(spawnSync('jq', ['--version']).status !== 0)('the jq conversion 
     expect(strip(converted.sessions[0]!.rounds)).toEqual(strip(native.sessions[0]!.rounds));
   });
 });
+
+describe('canonical: an empty session id or parent names nothing', () => {
+  it('falls back to the file name and no parent', () => {
+    const text = jsonl([
+      { type: 'session', schema: 'loopledger-canonical/1', id: '', parent: '' },
+      { type: 'user', text: 'go' },
+      { type: 'assistant', text: 'done' },
+    ]);
+    const { sessions } = parseWith(canonicalAdapter, text, { path: 'runs/empty-id.jsonl' });
+    expect(sessions.map((s) => [s.info.id, s.info.parent])).toEqual([['empty-id', null]]);
+  });
+});
