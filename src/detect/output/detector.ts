@@ -24,7 +24,13 @@
 
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
-import { finding, MeasurementLog } from '../text/finding.js';
+import {
+  CONNECTOR_OPENING_CONFIDENCE,
+  CONNECTOR_RUN_CONFIDENCE,
+  finding,
+  MAX_CONFIDENCE,
+  MeasurementLog,
+} from '../text/finding.js';
 import { lzRedundancy } from '../text/lz.js';
 import { JACCARD_SCALES, MultiScaleJaccard, NGRAM_CHARS } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
@@ -44,12 +50,6 @@ const PER_EXTRA_COPY = 0.02;
 /** Chanting at the minimum run: as certain as a verbatim block. */
 const SHORT_BASE_CONFIDENCE = 0.9;
 const PER_EXTRA_UNIT = 0.01;
-/** A connector-only run is degenerate but cheap; strong enough to steer, weaker than a block. */
-const CONNECTOR_RUN_CONFIDENCE = 0.85;
-/** Connector openings are a habit signal with content between: steer-level only. */
-const CONNECTOR_OPENING_CONFIDENCE = 0.7;
-/** No heuristic claims certainty. */
-const MAX_CONFIDENCE = 0.99;
 /** Parallel counter series tracked ("step 3 of 10": the "of 10" must not end the step series). */
 const PROGRESSION_SLOTS = 4;
 /** Digit words enter the data checksum modulo this prime, so prefix sums stay exact doubles. */

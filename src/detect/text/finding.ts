@@ -3,6 +3,12 @@
 import type { DetectorName, Evidence, Finding, Measurement } from '../types.js';
 
 /** At most three excerpts of at most 80 characters (seed 002: the judge's bounded evidence). */
+/** No heuristic claims certainty. */
+export const MAX_CONFIDENCE = 0.99;
+/** A connector-only run is degenerate but cheap; strong enough to steer, weaker than a block. */
+export const CONNECTOR_RUN_CONFIDENCE = 0.85;
+/** Connector openings are a habit signal with content between: steer-level only. */
+export const CONNECTOR_OPENING_CONFIDENCE = 0.7;
 export const MAX_EXCERPTS = 3;
 export const MAX_EXCERPT_CHARS = 80;
 

@@ -10,7 +10,13 @@
 
 import type { Finding } from '../types.js';
 import { isConnectorHash } from '../text/connectors.js';
-import { finding, MeasurementLog } from '../text/finding.js';
+import {
+  CONNECTOR_OPENING_CONFIDENCE,
+  CONNECTOR_RUN_CONFIDENCE,
+  finding,
+  MAX_CONFIDENCE,
+  MeasurementLog,
+} from '../text/finding.js';
 import { blockMask, BlockSets } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
@@ -20,11 +26,6 @@ import { sanitizeThinkingConfig, type ThinkingConfig } from './config.js';
 
 /** A verbatim repeat of the previous block: as sure as text evidence gets. */
 const IDENTICAL_CONFIDENCE = 0.95;
-/** No heuristic claims certainty. */
-const MAX_CONFIDENCE = 0.99;
-/** Connector runs and openings: steer-level evidence (same as the output detector). */
-const CONNECTOR_RUN_CONFIDENCE = 0.85;
-const CONNECTOR_OPENING_CONFIDENCE = 0.7;
 /** Connector units: one to three words ("wait", "but actually", "wait, but actually"). */
 const CONNECTOR_MAX_UNITS = 3;
 /** Runaway confidence starts here at the minimum streak and grows per extra round, up to the cap. */
