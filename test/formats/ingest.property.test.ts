@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { TranscriptSink } from '../../src/model/transcript.js';
 import { fakeAdapter } from '../read/fake-adapter.js';
+import { splitAt } from '../read/tmp.js';
 
 /** Accepts any event order: the property is about the reader, not about the adapters' bookkeeping. */
 const quietSink: TranscriptSink = { session() {}, turn() {}, round() {}, end() {} };
@@ -41,23 +42,11 @@ const document = fc
 
 const anyBytes = fc.oneof(document, fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)));
 
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) parts.push(bytes.subarray(at, p));
-    at = p;
-  }
-  if (at < bytes.length) parts.push(bytes.subarray(at));
-  return parts;
-}
-
 describe('ingestFile property', () => {
   it('never throws on random bytes or JSON, split anywhere, with a test adapter', async () => {
     await fc.assert(
       fc.asyncProperty(anyBytes, fc.array(fc.nat(), { maxLength: 6 }), async (bytes, cuts) => {
-        const summary = await ingestFile('-', quietSink, { adapters: [fakeAdapter()], stdin: Readable.from(split(bytes, cuts)) });
+        const summary = await ingestFile('-', quietSink, { adapters: [fakeAdapter()], stdin: Readable.from(splitAt(bytes, cuts)) });
         expect(summary.lines).toBeGreaterThanOrEqual(0);
         for (const s of summary.skipped) {
           if (s.line !== null) expect(s.line).toBeLessThanOrEqual(summary.lines);
@@ -71,7 +60,7 @@ describe('ingestFile property', () => {
     await fc.assert(
       fc.asyncProperty(document, fc.array(fc.nat(), { maxLength: 6 }), async (bytes, cuts) => {
         const whole = await ingestFile('-', quietSink, { stdin: Readable.from([bytes]) });
-        const pieces = await ingestFile('-', quietSink, { stdin: Readable.from(split(bytes, cuts)) });
+        const pieces = await ingestFile('-', quietSink, { stdin: Readable.from(splitAt(bytes, cuts)) });
         expect(pieces).toEqual(whole);
       }),
       { numRuns: 300 },

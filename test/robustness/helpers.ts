@@ -3,13 +3,13 @@
 // files under the OS temp directory, and the fixture corpus.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import { scratchDir, type Scratch } from '../read/tmp.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(ROOT, 'fixtures');
@@ -126,25 +126,10 @@ export function ensureBuilt(): void {
   if (r.status !== 0 && !existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
 }
 
-export interface Scratch {
-  dir: string;
-  file(name: string, content: string | Uint8Array): string;
-  cleanup(): void;
-}
+export type { Scratch } from '../read/tmp.js';
 
 export function scratch(prefix = 'loopledger-robust-'): Scratch {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return {
-    dir,
-    file(name, content) {
-      const path = join(dir, name);
-      writeFileSync(path, content);
-      return path;
-    },
-    cleanup() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return scratchDir(prefix);
 }
 
 export interface Fixture {
@@ -176,18 +161,7 @@ export function fixtures(): Fixture[] {
   return out;
 }
 
-/** Cut `bytes` at the given offsets (taken modulo its length) into chunks that concatenate back. */
-export function splitAt(bytes: Buffer, cuts: readonly number[]): Buffer[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (const p of points) {
-    if (p > at) parts.push(bytes.subarray(at, p));
-    at = p;
-  }
-  if (at < bytes.length) parts.push(bytes.subarray(at));
-  return parts;
-}
+export { splitAt } from '../read/tmp.js';
 
 /** Chunks of the given sizes, cycling through them (a size of 0 counts as 1). */
 export function chunkBySizes(bytes: Buffer, sizes: readonly number[]): Buffer[] {
