@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { answerDigest } from './detect/tool-batch/signature.js';
 import { ingestFile } from './formats/ingest.js';
-import type { Round, SessionInfo, ToolAnswer, TranscriptSink } from './model/transcript.js';
+import { eventRecorder } from './model/events.js';
+import type { ToolAnswer } from './model/transcript.js';
 import {
   MAX_UNACKED_BATCHES,
   PIPELINE_BATCH_CHARS,
@@ -49,31 +50,19 @@ if (port) {
   // here, they need not be copied to the other thread.
   const digested = (a: ToolAnswer): ToolAnswer => ({ content: '', isError: a.isError, digest: answerDigest(a) });
 
-  const sink: TranscriptSink = {
-    session(info: SessionInfo) {
-      events.push('s', info);
-    },
-    turn(sessionId: string, turn: number, line: number | null) {
-      events.push('t', sessionId, turn, line);
-    },
-    round(sessionId: string, round: Round) {
-      const answers = round.answers === null ? null : round.answers.map(digested);
-      events.push('r', sessionId, { ...round, answers });
+  const sink = eventRecorder(() => events, {
+    mapRound: (round) => (round.answers === null ? round : { ...round, answers: round.answers.map(digested) }),
+    onRound: (round) => {
       rounds += 1;
       chars += round.text.length;
       for (const t of round.thinking) chars += t.text?.length ?? 0;
       if (rounds >= PIPELINE_BATCH_ROUNDS || chars >= PIPELINE_BATCH_CHARS) flush();
     },
-    end(sessionId: string) {
-      events.push('e', sessionId);
-    },
-  };
+  });
 
   ingestFile(file, sink, {
     inputFormat,
-    onSkip: (skipped) => {
-      events.push('k', skipped);
-    },
+    onSkip: (skipped) => sink.skip(skipped),
     flow: (r) => {
       reader = r;
     },

@@ -3,12 +3,13 @@
 // each tool result reduced to its digest; skips travel in the same stream, so every diagnostic
 // comes out where the one-thread path says it. The result is byte-identical to that path.
 
+import { replayEvents, type TranscriptEvents } from './model/events.js';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { InputSummary, SkippedLine } from './ledger/types.js';
-import type { FormatName, Round, SessionInfo, TranscriptSink } from './model/transcript.js';
+import type { FormatName, TranscriptSink } from './model/transcript.js';
 
 /**
  * Files smaller than this stay on one thread: starting a worker and loading the adapters into it
@@ -45,11 +46,8 @@ export interface PipelineRequest {
   inputFormat: FormatName | 'auto';
 }
 
-/**
- * Sink events flattened into one array, in order: `s` info | `t` id turn line | `r` id round |
- * `e` id | `k` skipped. One array per batch clones faster than an object per event.
- */
-export type PipelineEvents = unknown[];
+/** A batch of sink events (see model/events.ts). */
+export type PipelineEvents = TranscriptEvents;
 
 export type PipelineMessage =
   | { type: 'batch'; events: PipelineEvents }
@@ -104,7 +102,7 @@ export function ingestInWorker(
       if (settled) return;
       if (m.type === 'batch') {
         try {
-          replay(m.events, sink, options.onSkip);
+          replayEvents(m.events, sink, options.onSkip);
         } catch (err) {
           settle(() => reject(err));
           return;
@@ -121,32 +119,3 @@ export function ingestInWorker(
   });
 }
 
-function replay(events: PipelineEvents, sink: TranscriptSink, onSkip?: (skipped: SkippedLine) => void): void {
-  let i = 0;
-  while (i < events.length) {
-    switch (events[i] as string) {
-      case 's':
-        sink.session(events[i + 1] as SessionInfo);
-        i += 2;
-        break;
-      case 't':
-        sink.turn(events[i + 1] as string, events[i + 2] as number, events[i + 3] as number | null);
-        i += 4;
-        break;
-      case 'r':
-        sink.round(events[i + 1] as string, events[i + 2] as Round);
-        i += 3;
-        break;
-      case 'e':
-        sink.end(events[i + 1] as string);
-        i += 2;
-        break;
-      case 'k':
-        onSkip?.(events[i + 1] as SkippedLine);
-        i += 2;
-        break;
-      default:
-        throw new Error(`pipeline: unknown event ${String(events[i])}`);
-    }
-  }
-}
