@@ -44,6 +44,8 @@ export interface LedgerEntry {
   explain?: Measurement[];
   /** Only with `--excerpts`. */
   excerpts?: string[];
+  /** What this entry's round cost (0.2 money; absent until priced). */
+  round_usage?: { tokens: number; usd: number | null };
 }
 
 export interface RoundVerdict {
@@ -56,12 +58,39 @@ export interface RoundVerdict {
   near_misses: Measurement[];
 }
 
+/** Billed tokens of a session, summed over its requests (SPEC 0.2 "usage"). */
+export interface SessionUsage {
+  requests: number;
+  input_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+}
+
+/** List price: `usd` null, with a reason, when the model has no price or the format records no usage. */
+export interface SessionCost {
+  usd: number | null;
+  reason: string | null;
+}
+
+/** What Enforce would have saved: the rounds after a stop, with their tokens and dollars. */
+export interface EnforceSaved {
+  rounds: number;
+  tokens: number;
+  usd: number | null;
+}
+
 export interface SessionLedger {
   id: string;
   path: string;
   format: FormatName;
   parent: string | null;
   model: string | null;
+  /** The store folder a session came from, e.g. the Claude Code project (0.2; absent before stores). */
+  project?: string | null;
+  usage?: SessionUsage;
+  cost?: SessionCost;
   turns: number;
   rounds: number;
   tool_calls: number;
@@ -70,6 +99,7 @@ export interface SessionLedger {
     enforce: {
       steers: number;
       stops: { turn: number; round: number }[];
+      saved?: EnforceSaved;
     };
   };
   /** Every round's verdict: present only with `--verbose`. */
@@ -101,13 +131,18 @@ export interface LedgerSummary {
   enforce: {
     sessions_stopped: number;
     sessions_steered: number;
+    saved?: EnforceSaved & { unpriced_sessions: number };
   };
+  cost?: { usd: number | null; unpriced_sessions: number };
+  judge?: { requests: number; input_tokens: number; output_tokens: number };
 }
 
 export interface LedgerReport {
   schema: 'loopledger/1';
   tool: { name: 'loopledger'; version: string };
   config: Record<string, unknown>;
+  /** Where the prices came from (0.2 money). */
+  pricing?: { source: string; version: string; data_date: string };
   inputs: InputSummary[];
   sessions: SessionLedger[];
   summary: LedgerSummary;
