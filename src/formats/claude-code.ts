@@ -5,6 +5,7 @@
 import type { SessionBuilder } from '../model/builder.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 import { asNumber, asString, fileStem, flattenContent, isRec, type Rec } from './shared/text.js';
+import { documentScore, isStreamRecord, streamResultOf, streamScore, type StreamResult } from './claude-stream.js';
 
 /**
  * Record types that carry no conversation. Listed only to recognize a file made solely of them;
@@ -58,7 +59,7 @@ const SYNTHETIC_MODEL = '<synthetic>';
 const CALL_BLOCKS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
 function detect(probe: Probe): number {
-  if (probe.mode === 'document') return isAgentManifest(probe.value) ? 0.6 : 0;
+  if (probe.mode === 'document') return isAgentManifest(probe.value) ? 0.6 : documentScore(probe.value);
   // A one-line manifest may be probed as JSONL too.
   if (probe.records.length === 1 && isAgentManifest(probe.records[0])) return 0.6;
   let conversation = 0;
@@ -74,6 +75,8 @@ function detect(probe: Probe): number {
     }
   }
   if (conversation > 0) return 0.95;
+  const stream = streamScore(probe.records);
+  if (stream > 0) return stream;
   // A file of only side records (a session with no exchange yet) is still Claude Code's.
   if (side > 0) return 0.6;
   return 0;
@@ -89,9 +92,23 @@ function isAgentManifest(value: unknown): boolean {
 }
 
 class ClaudeCodeParser implements RecordParser {
+  /** stream-json: the init line's session id and model (user lines may lack the id). */
+  private stream: { sessionId: string | null; model: string | null } = { sessionId: null, model: null };
+  /** stream-json: what each session's `result` line recorded. */
+  readonly results = new Map<string, StreamResult>();
+
   constructor(private readonly ctx: AdapterContext) {}
 
   push(value: unknown, line: number | null): void {
+    // stream-json saved as one JSON array, and the web export's loglines: each element a record.
+    if (Array.isArray(value)) {
+      for (const r of value) this.push(r, line);
+      return;
+    }
+    if (isRec(value) && Array.isArray(value.loglines)) {
+      for (const r of value.loglines) this.push(r, line);
+      return;
+    }
     if (!isRec(value)) {
       this.ctx.skip(line, 'claude-code: line is not a JSON object');
       return;
@@ -99,6 +116,10 @@ class ClaudeCodeParser implements RecordParser {
     const type = value.type;
     if (type === 'attachment') {
       this.attachment(value, line);
+      return;
+    }
+    if ((type === 'system' || type === 'result') && isStreamRecord(value)) {
+      this.streamRecord(value);
       return;
     }
     if (type !== 'user' && type !== 'assistant') return;
@@ -113,6 +134,17 @@ class ClaudeCodeParser implements RecordParser {
   }
 
   end(): void {}
+
+  /** stream-json's first and last lines: the session's id and model, and its recorded result. */
+  private streamRecord(r: Rec): void {
+    const id = nonEmpty(r.session_id);
+    if (r.type === 'system') {
+      this.stream = { sessionId: id ?? this.stream.sessionId, model: nonEmpty(r.model) ?? this.stream.model };
+      return;
+    }
+    const sessionId = id ?? this.stream.sessionId ?? fileStem(this.ctx.path);
+    this.results.set(sessionId, streamResultOf(r));
+  }
 
   /**
    * Attachments are context Claude Code adds to the next request and are skipped, except a
@@ -131,7 +163,10 @@ class ClaudeCodeParser implements RecordParser {
    * may carry an agent's attribution without being a sub-agent's thread).
    */
   private sessionFor(r: Rec): SessionBuilder {
-    const sessionId = nonEmpty(r.sessionId) ?? fileStem(this.ctx.path);
+    const sessionId = nonEmpty(r.sessionId) ?? nonEmpty(r.session_id) ?? this.stream.sessionId ?? fileStem(this.ctx.path);
+    // stream-json: a sub-agent's (Task) traffic names the tool call that started it.
+    const parentTool = nonEmpty(r.parent_tool_use_id);
+    if (parentTool !== null) return this.ctx.builder.session(`${sessionId}/${parentTool}`, { parent: sessionId });
     const agentId = nonEmpty(r.agentId);
     const sidechain = r.isSidechain === true || (r.isSidechain === undefined && agentId !== null);
     if (!sidechain) return this.ctx.builder.session(sessionId);
@@ -140,7 +175,7 @@ class ClaudeCodeParser implements RecordParser {
   }
 
   private assistant(session: SessionBuilder, r: Rec, message: Rec, line: number | null): void {
-    const model = asString(message.model);
+    const model = asString(message.model) ?? this.stream.model;
     if (model === SYNTHETIC_MODEL) return;
     session.round({
       key: nonEmpty(message.id),
@@ -241,9 +276,10 @@ function nonEmpty(value: unknown): string | null {
 
 export const claudeCodeAdapter: FormatAdapter = {
   name: 'claude-code',
-  description: 'Claude Code session JSONL (one line per content block; sub-agent sidechains as their own sessions)',
+  description:
+    'Claude Code session JSONL (one line per content block; sub-agent sidechains as their own sessions), `claude -p --output-format stream-json` (JSONL or a JSON array; parent_tool_use_id traffic as sub-agent sessions) and {"loglines": [...]} web exports',
   detection:
-    'JSONL whose records have type user/assistant with a `message` and sessionId/uuid/parentUuid, or only Claude Code side records (file-history-snapshot, summary, queue-operation…)',
+    'JSONL whose records have type user/assistant with a `message` and sessionId/uuid/parentUuid, or only Claude Code side records (file-history-snapshot, summary, queue-operation…); stream-json: a system/init record with session_id, or user/assistant records with snake-case session_id; a document whose "loglines" hold user/assistant records',
   detect,
   open: (ctx) => new ClaudeCodeParser(ctx),
 };

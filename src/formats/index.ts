@@ -7,6 +7,8 @@ import { chatgptAdapter } from './chatgpt.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
+import { miniSweAgentAdapter } from './mini-swe-agent.js';
+import { openhandsAdapter } from './openhands.js';
 import { openaiAdapter } from './openai.js';
 import { sweAgentAdapter } from './swe-agent.js';
 import type { FormatAdapter, Probe } from './types.js';
@@ -14,12 +16,15 @@ import type { FormatAdapter, Probe } from './types.js';
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCodeAdapter,
   codexAdapter,
+  // Before openai: a mini-swe-agent trajectory is also a valid chat, and wins a tie.
+  miniSweAgentAdapter,
   openaiAdapter,
   anthropicAdapter,
   geminiAdapter,
   chatgptAdapter,
   canonicalAdapter,
   sweAgentAdapter,
+  openhandsAdapter,
 ];
 
 export function adapterFor(name: FormatName, adapters: readonly FormatAdapter[] = ADAPTERS): FormatAdapter {

@@ -9,6 +9,7 @@ import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';
 import { neutralize } from '../read/neutralize.js';
+import { conversationFiles, isConversationPath } from '../read/conversation-dir.js';
 import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
 import type { FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -134,6 +135,7 @@ class Ingestion {
   }
 
   private async readAll(): Promise<InputSummary> {
+    if (this.input !== '-' && (await isConversationPath(this.input))) return this.readConversation();
     let readError: string | null = null;
     try {
       const run = startLines(this.input, (line) => this.onLine(line), {
@@ -156,6 +158,46 @@ class Ingestion {
     if (readError !== null) this.summary.error = readError;
     // Key names and parser snippets come from the file: they must not drive a terminal.
     if (this.summary.error !== undefined) this.summary.error = neutralize(this.summary.error, 500);
+    return this.summary;
+  }
+
+  /**
+   * An OpenHands V1 conversation folder: base_state.json and each event file, in order, as records
+   * of one input (`lines` counts the files). Its skips name the file, as there are no line numbers.
+   */
+  private async readConversation(): Promise<InputSummary> {
+    const forced = this.options.inputFormat;
+    let adapter: FormatAdapter;
+    try {
+      adapter = adapterFor(forced && forced !== 'auto' ? forced : 'openhands', this.adapters);
+    } catch (err) {
+      this.summary.error = neutralize(messageOf(err), 500);
+      return this.summary;
+    }
+    if (!this.open(adapter)) {
+      this.close();
+      return this.summary;
+    }
+    this.phase = 'run';
+    let files = 0;
+    try {
+      for await (const file of conversationFiles(this.input)) {
+        files += 1;
+        if ('error' in file) {
+          this.skip(null, `${file.name}: ${file.error}`);
+          continue;
+        }
+        const parsed = parseJson(file.text.replace(/^\uFEFF/, ''));
+        if (!parsed.ok) this.skip(null, `${file.name}: malformed JSON: ${parsed.message}`);
+        else if (!isRecord(parsed.value)) this.skip(null, `${file.name}: not a record: the file holds ${describeScalar(parsed.value)}`);
+        else this.push(parsed.value, null);
+      }
+    } catch (err) {
+      if (err instanceof SinkFailure) throw err;
+      this.summary.error = neutralize(`cannot list the conversation's events: ${messageOf(err)}`, 500);
+    }
+    this.summary.lines = files;
+    this.close();
     return this.summary;
   }
 

@@ -150,7 +150,7 @@ function readAssistant(thread: Thread, m: Rec, line: number | null, defaults: De
  * Thinking carried beside the content. Providers put the same reasoning in several fields at
  * once (OpenRouter sends `reasoning` and `reasoning_details`), so only the richest one is read.
  */
-function thinkingOf(m: Rec): ThinkingBlock[] {
+export function thinkingOf(m: Rec): ThinkingBlock[] {
   if (Array.isArray(m.reasoning_details) && m.reasoning_details.length > 0) {
     const blocks: ThinkingBlock[] = [];
     for (const d of m.reasoning_details) {

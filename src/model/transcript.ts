@@ -10,6 +10,8 @@ export const FORMAT_NAMES = [
   'chatgpt',
   'canonical',
   'swe-agent',
+  'mini-swe-agent',
+  'openhands',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

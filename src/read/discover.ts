@@ -3,6 +3,7 @@
 
 import { promises as fs, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isConversationDir } from './conversation-dir.js';
 
 export interface DiscoveryError {
   path: string;
@@ -86,6 +87,8 @@ async function walk(
     errors.push({ path: dir, message: describe(err) });
     return;
   }
+  // An OpenHands V1 conversation folder is one transcript, read whole (not file by file).
+  if (isConversationDir(entries)) return add(dir);
   entries.sort((a, b) => compareCodePoints(a.name, b.name));
   for (const entry of entries) {
     // Hidden entries (.git, editor state, a corpus's .labels.json) are not transcripts; a hidden

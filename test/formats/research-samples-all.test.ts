@@ -2,12 +2,13 @@
 // builder), with the figures reading each file by hand gives. A new sample fails the census
 // below until its figures are written here. The samples are never copied into the repository.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { audit } from '../../src/audit.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { FormatName } from '../../src/model/transcript.js';
+import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { isTranscriptName } from '../../src/read/discover.js';
 import { RecordingSink, type RecordedSession } from '../helpers/record.js';
 
@@ -67,13 +68,78 @@ const EXPECTED: Record<string, Expected> = {
     format: 'gemini',
     sessions: [['session-2025-12-16T23-47-b4f17607', null, 2, 4, 2]],
   },
+  // A hand-written JSON array of stream-json records: no prompt line (turn 1 opens at the first
+  // round), four assistant messages, three of them with one tool_use each.
+  'claude-stream-json/claude-code-action_sample-turns.json': {
+    format: 'claude-code',
+    sessions: [['sample-session-id', null, 1, 4, 3]],
+  },
+  // The test stub: "echo 'hello world'", then the COMPLETE command answered by an empty message.
+  'mini-swe-agent/mini-swe-agent_test_local.traj.json': {
+    format: 'mini-swe-agent',
+    sessions: [['mini-swe-agent_test_local', null, 1, 2, 2]],
+  },
+  // v1: one ```bash block per assistant message (17 of them; info.model_stats.api_calls is 17).
+  'mini-swe-agent/msa1_gemini3_django__django-16255.traj.json': {
+    format: 'mini-swe-agent',
+    sessions: [['django__django-16255', null, 1, 17, 17]],
+  },
+  // v1: 18 assistant messages (api_calls 18); one holds a ```python excerpt beside its ```bash block.
+  'mini-swe-agent/msa1_gemini3_pydata__xarray-4629.traj.json': {
+    format: 'mini-swe-agent',
+    sessions: [['pydata__xarray-4629', null, 1, 18, 18]],
+  },
+  // v2 tool calls: 31 assistant messages of one call each (api_calls 31), 30 tool answers and the
+  // exit message answering the submission.
+  'mini-swe-agent/msa2_deepseek_django__django-14752.traj.json': {
+    format: 'mini-swe-agent',
+    sessions: [['django__django-14752', null, 1, 31, 31]],
+  },
+  // One prompt; run, edit, edit, run (one model response each) and a closing message; eight
+  // state-change and "no observation" events skipped.
+  'openhands/OpenHands_trajs_basic_gui_mode.json': {
+    format: 'openhands',
+    sessions: [['OpenHands_trajs_basic_gui_mode', null, 1, 5, 4]],
+  },
+  // Three prompts, two plain messages, then the finish call.
+  'openhands/OpenHands_trajs_basic_interactions.json': {
+    format: 'openhands',
+    sessions: [['OpenHands_trajs_basic_interactions', null, 3, 3, 1]],
+  },
+  // read, run, read, finish: four responses of one call each.
+  'openhands/OpenHands_trajs_wrong_initial_state.json': {
+    format: 'openhands',
+    sessions: [['OpenHands_trajs_wrong_initial_state', null, 1, 4, 4]],
+  },
+  // An excerpt: no prompt, two ActionEvents with their own llm_response_id; the observation of a
+  // third action that is not in the file answers nothing.
+  'openhands/software-agent-sdk_goal_events.jsonl': {
+    format: 'openhands',
+    sessions: [['software-agent-sdk_goal_events', null, 1, 2, 2]],
+  },
+  // The folder is one input: two prompts, the terminal and finish actions, the closing message.
+  'openhands/software-agent-sdk_v1_conversation_cd945624': {
+    format: 'openhands',
+    sessions: [['cd945624-03b9-487e-bdd4-018e3f531dfd', null, 2, 3, 2]],
+  },
 };
 
+/** What discovery yields under `root`: transcript files, and a V1 conversation folder as one input. */
 function transcripts(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && isTranscriptName(e.name))
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    const entries: Dirent[] = readdirSync(dir, { withFileTypes: true });
+    if (isConversationDir(entries)) {
+      out.push(path.relative(root, dir).split(path.sep).join('/'));
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) walk(path.join(dir, e.name));
+      else if (e.isFile() && isTranscriptName(e.name)) out.push(path.relative(root, path.join(dir, e.name)).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return out.sort();
 }
 
 const calls = (s: RecordedSession) => s.rounds.reduce((n, r) => n + r.calls.length, 0);
