@@ -109,6 +109,57 @@ export const LADDER_KEYS: readonly ConfigKeySpec[] = [
     reason: 'seed 002: judge_verdict_confidence_min 0.9; an answer without usable confidence never escalates',
   },
   {
+    key: 'judge.endpoint',
+    type: 'string',
+    default: null,
+    nullable: true,
+    reason: 'none: no judge is asked; an OpenAI-compatible base URL (…/v1) or a full …/chat/completions URL',
+  },
+  {
+    key: 'judge.model',
+    type: 'string',
+    default: null,
+    nullable: true,
+    reason: 'the judge model the endpoint serves; seed 002 wants a fast model, and never the monitored session\'s own',
+  },
+  {
+    key: 'judge.api_key_env',
+    type: 'string',
+    default: null,
+    nullable: true,
+    reason: 'the NAME of the environment variable holding the key (the key is never a config value nor printed); none: no key sent',
+  },
+  {
+    key: 'judge.timeout_s',
+    type: 'number',
+    default: 30,
+    min: 0.1,
+    max: 600,
+    reason: 'seed 002: one attempt per arbitration, capped by a 30 s timeout',
+  },
+  {
+    key: 'judge.cache',
+    type: 'string',
+    default: null,
+    nullable: true,
+    reason: 'none: verdicts last one run; a file path keeps them by evidence, so a re-run asks nothing twice (commit it for reproducible CI ledgers)',
+  },
+  {
+    key: 'judge.concurrency',
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 64,
+    reason: 'arbitrations in flight at once across sessions: a store audit finishes in reasonable time without tripping rate limits',
+  },
+  {
+    key: 'judge.carry_verdicts',
+    type: 'boolean',
+    default: true,
+    reason:
+      'a confident verdict covers the rest of its turn for the same signal (weaker evidence after progress, stronger after loop), so the per-turn budget goes to new signals',
+  },
+  {
     key: 'policy.profile',
     type: 'enum',
     values: ['auto', ...PROFILES],
@@ -147,6 +198,8 @@ export interface JudgeSettings {
   enabled: boolean;
   maxVerdictsPerTurn: number;
   verdictConfidenceMin: number;
+  /** A confident verdict covers later evidence of the same signal in its turn (see `judge.carry_verdicts`). */
+  carryVerdicts: boolean;
 }
 
 /** What enforce does with a `tool_cycle` finding (declared by the tool-batch detector). */
@@ -227,6 +280,7 @@ export function readLadderSettings(values: ConfigValues, warn: (m: string) => vo
       enabled: typeof enabled === 'boolean' ? enabled : true,
       maxVerdictsPerTurn: num(values, 'judge.max_verdicts_per_turn', warn, true),
       verdictConfidenceMin: num(values, 'judge.verdict_confidence_min', warn),
+      carryVerdicts: values['judge.carry_verdicts'] !== false,
     },
   };
 }

@@ -5,15 +5,41 @@
 import type { DetectorName, Finding } from '../detect/types.js';
 import type { EnforceLevel } from '../ledger/types.js';
 import type { LadderSettings, Mode } from './config.js';
-import { boundedExcerpts, type JudgePort, type JudgeVerdict, NO_JUDGE, usableConfidence } from './judge.js';
+import { boundedExcerpts, type JudgePort, type JudgeUnusable, type JudgeVerdict, NO_JUDGE, usableConfidence } from './judge.js';
 
 export type ReminderKind = 'OutputLoopRecovery' | 'ThinkingLoopRecovery' | 'ToolLoopRecovery';
 
 export const LOOP_DETECTED = 'loop_detected';
 
 export interface JudgeRecord {
-  within_budget: boolean;
+  /** A judge answered this evidence (now or through its cache); false when it was not asked. */
+  consulted: boolean;
+  /** The effective verdict: `loop`/`progress` only at or above `judge.verdict_confidence_min`. */
   verdict: JudgeVerdict;
+  /** The judge's own confidence; null when it gave none usable (or was not asked). */
+  confidence: number | null;
+  within_budget: boolean;
+  /** Why the verdict is Indeterminate. */
+  unusable?: JudgeUnusable;
+  /** The round whose confident verdict covers this evidence (`judge.carry_verdicts`); nothing was asked. */
+  carried_from?: number;
+}
+
+/** What the ledger knows about the round being decided. */
+export interface RoundContext {
+  /** The monitored model (the round's, else the session's): the judge must not be the same. */
+  model?: string | null;
+  /** Session-wide round index, for `carried_from`. */
+  round?: number;
+}
+
+/** A confident verdict of this turn, kept for `judge.carry_verdicts`. */
+interface Ruling {
+  verdict: 'loop' | 'progress';
+  /** The finding's confidence the verdict was given on. */
+  evidence: number;
+  confidence: number | null;
+  round: number | undefined;
 }
 
 /** What one mode would have done about one finding. */
@@ -29,7 +55,7 @@ export interface Decision {
 export interface Ladder {
   readonly mode: Mode;
   /** The round boundary: one decision per finding, in order. */
-  decide(findings: readonly Finding[]): Decision[];
+  decide(findings: readonly Finding[], context?: RoundContext): Decision[];
   readonly stopped: boolean;
 }
 
@@ -101,6 +127,9 @@ export class EnforceLadder implements Ladder {
   private unheeded = 0;
   private verdictsUsed = 0;
   private stoppedAt = false;
+  private readonly rulings = new Map<string, Ruling>();
+  /** An arbitration of this turn is pending (its answer not in hand): later ones are speculative. */
+  private awaiting = false;
 
   constructor(
     private readonly settings: LadderSettings,
@@ -119,7 +148,7 @@ export class EnforceLadder implements Ladder {
     return this.verdictsUsed;
   }
 
-  decide(findings: readonly Finding[]): Decision[] {
+  decide(findings: readonly Finding[], context: RoundContext = {}): Decision[] {
     // "A stop ends the turn": later rounds would not have happened.
     if (this.stoppedAt) return findings.map(() => ({ level: 'none', afterStop: true }));
     if (findings.length === 0) return [];
@@ -133,12 +162,12 @@ export class EnforceLadder implements Ladder {
 
     const f = driver.finding;
     if (f.ambiguous && RANK[driver.level] >= RANK.steer && this.settings.judge.enabled) {
-      const { record, answer } = this.consult(f);
+      const record = this.consult(f, context);
       decision.judge = record;
-      const confident = usableConfidence(answer.confidence) && answer.confidence >= this.settings.judge.verdictConfidenceMin;
-      if (confident && answer.verdict === 'loop' && driver.judgeCanStop) decision.level = 'stop';
-      else if (confident && answer.verdict === 'not_loop') decision.level = 'noted';
-      // Otherwise (Indeterminate, unconfident, or no L2 yet) the heuristic verdict stands.
+      // Seed 002: a confident loop makes the evidence strong (stop-eligible, so it stops at L2);
+      // a confident progress leaves it noted. Anything else: the heuristic verdict stands.
+      if (record.verdict === 'loop' && driver.judgeCanStop) decision.level = 'stop';
+      else if (record.verdict === 'progress') decision.level = 'noted';
     }
 
     if (decision.level === 'steer') {
@@ -193,16 +222,21 @@ export class EnforceLadder implements Ladder {
     return { index, finding, level: heuristicStop ? 'stop' : 'steer', judgeCanStop: !heuristicStop };
   }
 
-  private consult(f: Finding): { record: JudgeRecord; answer: ReturnType<JudgePort['arbitrate']> } {
-    const withinBudget = this.verdictsUsed < this.settings.judge.maxVerdictsPerTurn;
-    if (!withinBudget) {
-      return {
-        record: { within_budget: false, verdict: 'indeterminate' },
-        answer: { verdict: 'indeterminate', confidence: null },
-      };
+  private consult(f: Finding, context: RoundContext): JudgeRecord {
+    const s = this.settings.judge;
+    const signal = `${f.detector}/${f.kind}`;
+    const ruling = s.carryVerdicts ? this.rulings.get(signal) : undefined;
+    if (ruling && f.confidence !== null && (ruling.verdict === 'progress' ? f.confidence <= ruling.evidence : f.confidence >= ruling.evidence)) {
+      // The judge already ruled on this signal this turn, on evidence at least as telling.
+      const carried: JudgeRecord = { consulted: false, verdict: ruling.verdict, confidence: ruling.confidence, within_budget: true };
+      if (ruling.round !== undefined) carried.carried_from = ruling.round;
+      return carried;
+    }
+    if (this.verdictsUsed >= s.maxVerdictsPerTurn) {
+      return { consulted: false, verdict: 'indeterminate', confidence: null, within_budget: false, unusable: 'over_budget' };
     }
     this.verdictsUsed += 1;
-    let answer: ReturnType<JudgePort['arbitrate']>;
+    let answer: ReturnType<JudgePort['arbitrate']> | undefined;
     try {
       answer = this.judge.arbitrate({
         detector: f.detector,
@@ -210,14 +244,34 @@ export class EnforceLadder implements Ladder {
         confidence: f.confidence,
         evidence: f.evidence,
         excerpts: boundedExcerpts(f.excerpts),
+        model: context.model ?? null,
+        speculative: this.awaiting,
       });
     } catch {
       // "every unusable path returns Indeterminate so ... the judge can never break the L1 path"
-      answer = { verdict: 'indeterminate', confidence: null };
+      answer = undefined;
     }
-    const verdict: JudgeVerdict =
-      answer && (answer.verdict === 'loop' || answer.verdict === 'not_loop') ? answer.verdict : 'indeterminate';
-    return { record: { within_budget: true, verdict }, answer: { verdict, confidence: answer?.confidence ?? null } };
+    if (!answer) return { consulted: false, verdict: 'indeterminate', confidence: null, within_budget: true, unusable: 'not_asked' };
+    if (answer.unusable === 'pending') this.awaiting = true;
+    const answered = answer.verdict === 'loop' || answer.verdict === 'progress';
+    const confidence = usableConfidence(answer.confidence) ? answer.confidence : null;
+    const record: JudgeRecord = {
+      consulted: answer.consulted ?? answered,
+      verdict: 'indeterminate',
+      confidence,
+      within_budget: true,
+    };
+    if (!answered) record.unusable = answer.unusable ?? 'not_asked';
+    // "an answer without usable confidence never escalates"
+    else if (confidence === null) record.unusable = 'no_confidence';
+    else if (confidence < s.verdictConfidenceMin) record.unusable = 'below_gate';
+    else {
+      record.verdict = answer.verdict as 'loop' | 'progress';
+      if (f.confidence !== null) {
+        this.rulings.set(signal, { verdict: record.verdict, evidence: f.confidence, confidence, round: context.round });
+      }
+    }
+    return record;
   }
 }
 

@@ -7,7 +7,7 @@ import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
 import type { Finding, Measurement, RoundDetector, RoundObservation } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
-import { boundedExcerpts } from '../ladder/judge.js';
+import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import type { Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
@@ -32,6 +32,8 @@ export interface LedgerBuilderOptions {
   onWarning?: (m: string) => void;
   /** The keys a tier may scale (defaults to every registered key). */
   specs?: readonly ConfigKeySpec[];
+  /** The arbitration judge (synchronous: see ladder/verdicts.ts); none answers Indeterminate. */
+  judge?: JudgePort;
 }
 
 /** A statistic within this fraction of its threshold, without crossing it, is a near miss. */
@@ -131,7 +133,7 @@ export class LedgerBuilder implements TranscriptSink {
     if (ledger.model === null && round.model) ledger.model = round.model;
 
     if (!s.turn || s.turn.turn !== round.turn) {
-      s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings) };
+      s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings, this.options.judge) };
     }
     const t = s.turn;
 
@@ -183,7 +185,7 @@ export class LedgerBuilder implements TranscriptSink {
     const afterStop = t.ladders.enforce.stopped;
     // Off: nothing runs, so its ladder is never fed; its column is `none` by construction.
     const telemetry = t.ladders.telemetry.decide(findings);
-    const enforce = t.ladders.enforce.decide(findings);
+    const enforce = t.ladders.enforce.decide(findings, { model: round.model ?? ledger.model, round: round.index });
 
     let roundLevel: EnforceLevel = 'none';
     findings.forEach((finding, i) => {
@@ -254,9 +256,7 @@ export class LedgerBuilder implements TranscriptSink {
     };
     if (enforce.reminder) entry.reminder = enforce.reminder;
     if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
-    // The builder installs no judge, so the verdict is Indeterminate; a judge port plugging in
-    // here needs JudgeConsultation.verdict widened first.
-    if (enforce.judge) entry.judge = { within_budget: enforce.judge.within_budget, verdict: 'indeterminate' };
+    if (enforce.judge) entry.judge = { ...enforce.judge };
     if (this.options.explain) entry.explain = finding.crossed;
     if (this.options.excerpts) entry.excerpts = boundedExcerpts(finding.excerpts);
     return entry;

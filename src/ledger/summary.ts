@@ -1,7 +1,7 @@
 // The report around the sessions: SPEC's `loopledger/1` envelope and its summary counts.
 
 import type { ConfigValues } from '../config/spec.js';
-import type { InputSummary, LedgerReport, LedgerSummary, SessionLedger } from './types.js';
+import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, SessionLedger } from './types.js';
 
 export interface ReportParts {
   version: string;
@@ -9,9 +9,19 @@ export interface ReportParts {
   config: ConfigValues;
   inputs: readonly InputSummary[];
   sessions: readonly SessionLedger[];
+  /** What the judge cost (zeros when none was asked). */
+  judge?: JudgeUsage;
 }
 
-export function summarize(inputs: readonly InputSummary[], sessions: readonly SessionLedger[]): LedgerSummary {
+export function noJudgeUsage(): JudgeUsage {
+  return { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 };
+}
+
+export function summarize(
+  inputs: readonly InputSummary[],
+  sessions: readonly SessionLedger[],
+  judge: JudgeUsage = noJudgeUsage(),
+): LedgerSummary {
   let rounds = 0;
   let entries = 0;
   let stopped = 0;
@@ -28,6 +38,7 @@ export function summarize(inputs: readonly InputSummary[], sessions: readonly Se
     entries,
     skipped_lines: inputs.reduce((n, i) => n + i.skipped.length, 0),
     enforce: { sessions_stopped: stopped, sessions_steered: steered },
+    judge: { ...judge },
   };
 }
 
@@ -41,6 +52,6 @@ export function assembleReport(parts: ReportParts): LedgerReport {
     config,
     inputs: [...parts.inputs],
     sessions: [...parts.sessions],
-    summary: summarize(parts.inputs, parts.sessions),
+    summary: summarize(parts.inputs, parts.sessions, parts.judge),
   };
 }

@@ -13,12 +13,31 @@ export interface Intervention {
   enforce: EnforceLevel;
 }
 
-/** What an arbitration judge would have been asked (the ledger only records it: offline there is none). */
+/** The arbitration judge's part in an entry (SPEC "The judge"). */
 export interface JudgeConsultation {
+  /** A judge answered this evidence (now or through its cache); false when it was not asked. */
+  consulted: boolean;
+  /** `loop` / `progress` only at or above `judge.verdict_confidence_min`; otherwise the heuristic verdict stands. */
+  verdict: 'loop' | 'progress' | 'indeterminate';
+  /** The judge's own confidence, or null. */
+  confidence: number | null;
   /** Whether the per-turn budget (`judge.max_verdicts_per_turn`) allowed consulting. */
   within_budget: boolean;
-  /** Offline the verdict is always Indeterminate and the heuristic verdict stands. */
-  verdict: 'indeterminate';
+  /** Why the verdict is Indeterminate: no_judge, over_budget, self_arbitration, timeout, http_429, unparsable, below_gate, … */
+  unusable?: string;
+  /** The round of this turn whose confident verdict covers this evidence (`judge.carry_verdicts`). */
+  carried_from?: number;
+}
+
+/** What the judge cost this run: requests actually sent, and their tokens as the endpoint reported them. */
+export interface JudgeUsage {
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** Distinct pieces of evidence answered from the `judge.cache` file (no request). */
+  cached: number;
+  /** Requests that gave no usable answer (timeout, HTTP error, unparsable reply). */
+  failed: number;
 }
 
 export interface LedgerEntry {
@@ -134,7 +153,8 @@ export interface LedgerSummary {
     saved?: EnforceSaved & { unpriced_sessions: number };
   };
   cost?: { usd: number | null; unpriced_sessions: number };
-  judge?: { requests: number; input_tokens: number; output_tokens: number };
+  /** Always present in a run's report (zeros without a judge); optional for ledgers assembled elsewhere. */
+  judge?: JudgeUsage;
 }
 
 export interface LedgerReport {

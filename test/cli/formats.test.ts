@@ -94,6 +94,8 @@ describe.concurrent('formats through the CLI', () => {
         sessions_stopped: j.sessions.filter((s) => s.outcome.enforce.stops.length > 0).length,
         sessions_steered: j.sessions.filter((s) => s.outcome.enforce.steers > 0).length,
       },
+      // No judge configured: SPEC's summary.judge is there, at zero.
+      judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
     });
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });

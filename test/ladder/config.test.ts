@@ -58,7 +58,7 @@ describe('ladder keys', () => {
     const s = readLadderSettings(defaultConfigValues());
     expect(s.maxUnheededSteers).toBe(3);
     expect(s.stopConfidenceMin).toBe(0.88);
-    expect(s.judge).toEqual({ enabled: true, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9 });
+    expect(s.judge).toEqual({ enabled: true, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9, carryVerdicts: true });
     expect([...s.cappedKinds]).toEqual(['predictable_drift', 'reasoning_runaway']);
     expect(s.cycleEnforce).toBe('noted');
   });

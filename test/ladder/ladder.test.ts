@@ -166,10 +166,11 @@ describe('enforce: the judge', () => {
     const d = Array.from({ length: 6 }, () => l.decide([out({ ambiguous: true, confidence: 0.99 })])[0]!);
     expect(d.map((x) => x.level)).toEqual(Array(6).fill('steer'));
     // "Per-session current-turn budget from ai.loop_detection.judge.max_verdicts_per_turn" (2)
+    const noJudge = { consulted: false, verdict: 'indeterminate', confidence: null, within_budget: true, unusable: 'no_judge' };
     expect(d.map((x) => x.judge)).toEqual([
-      { within_budget: true, verdict: 'indeterminate' },
-      { within_budget: true, verdict: 'indeterminate' },
-      ...Array(4).fill({ within_budget: false, verdict: 'indeterminate' }),
+      noJudge,
+      noJudge,
+      ...Array(4).fill({ consulted: false, verdict: 'indeterminate', confidence: null, within_budget: false, unusable: 'over_budget' }),
     ]);
     expect(l.verdictsConsulted).toBe(2);
   });
@@ -182,7 +183,7 @@ describe('enforce: the judge', () => {
   it('"a disabled judge never consults the model"', () => {
     const calls: unknown[] = [];
     const port: JudgePort = { arbitrate: (r) => (calls.push(r), { verdict: 'loop', confidence: 1 }) };
-    const l = new EnforceLadder(settings({ judge: { enabled: false, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9 } }), port);
+    const l = new EnforceLadder(settings({ judge: { enabled: false, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9, carryVerdicts: true } }), port);
     expect(l.decide([out({ ambiguous: true })])[0]!.judge).toBeUndefined();
     expect(calls).toEqual([]);
   });
@@ -202,7 +203,7 @@ describe('enforce: the judge', () => {
     const port: JudgePort = {
       arbitrate: (r) => (requests.push(r), answers[i++] ?? { verdict: 'loop', confidence: 0.95 }),
     };
-    const l = new EnforceLadder(settings({ judge: { enabled: true, maxVerdictsPerTurn: 10, verdictConfidenceMin: 0.9 } }), port);
+    const l = new EnforceLadder(settings({ judge: { enabled: true, maxVerdictsPerTurn: 10, verdictConfidenceMin: 0.9, carryVerdicts: false } }), port);
     const f = () => [out({ ambiguous: true, confidence: 0.7, excerpts: ['x'.repeat(200), 'b', 'c', 'd'] })];
     expect(levels(l, 5, f)).toEqual(['steer', 'steer', 'steer', 'steer', 'steer']);
     expect(l.decide(f())[0]).toMatchObject({ level: 'stop', judge: { within_budget: true, verdict: 'loop' } });
@@ -210,8 +211,8 @@ describe('enforce: the judge', () => {
     expect(requests[0]!.excerpts.map((e) => e.length)).toEqual([80, 1, 1]);
   });
 
-  it('a confident not-a-loop verdict keeps the finding at noted; a throwing judge is Indeterminate', () => {
-    const no = new EnforceLadder(settings(), { arbitrate: () => ({ verdict: 'not_loop', confidence: 0.95 }) });
+  it('a confident progress verdict keeps the finding at noted; a throwing judge is Indeterminate', () => {
+    const no = new EnforceLadder(settings(), { arbitrate: () => ({ verdict: 'progress', confidence: 0.95 }) });
     expect(no.decide([out({ ambiguous: true })])[0]!.level).toBe('noted');
     const broken = new EnforceLadder(settings(), {
       arbitrate: () => {

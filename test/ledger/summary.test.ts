@@ -21,12 +21,13 @@ describe('assembleReport', () => {
       entries: stopped.entries.length + steered.entries.length,
       skipped_lines: 2,
       enforce: { sessions_stopped: 1, sessions_steered: 2 },
+      judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
     });
     expect(report.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
   });
 
   it('an empty run is a valid report', () => {
     const report = assembleReport({ version: '0', config: {}, inputs: [], sessions: [] });
-    expect(report.summary).toEqual({ sessions: 0, rounds: 0, entries: 0, skipped_lines: 0, enforce: { sessions_stopped: 0, sessions_steered: 0 } });
+    expect(report.summary).toEqual({ sessions: 0, rounds: 0, entries: 0, skipped_lines: 0, enforce: { sessions_stopped: 0, sessions_steered: 0 }, judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 } });
   });
 });
