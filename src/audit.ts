@@ -1,16 +1,22 @@
 // The library's front door: paths in, one ledger out. One input line travels
 // read → format adapter → transcript model → detectors → ladder → ledger, file by file.
 
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { defaultConfigValues } from './config/registry.js';
 import type { ConfigValues } from './config/spec.js';
 import { InputError } from './errors.js';
 import { auditInWorkers, defaultJobs } from './jobs.js';
 import { ingestFile } from './formats/ingest.js';
 import { ingestInWorker, worthPipelining } from './pipeline.js';
+import { runWithJudge } from './judge/run.js';
+import { readJudgeConnection } from './judge/settings.js';
+import { spoolStdin } from './judge/stdin.js';
+import { type JudgePlan, type PendingArbitration, VerdictBook } from './ladder/verdicts.js';
 import { LedgerBuilder } from './ledger/build.js';
 import { createDetectorFactories } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
-import type { InputSummary, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
+import type { InputSummary, JudgeUsage, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
 import { compareCodePoints, discoverInputs } from './read/discover.js';
 import { VERSION } from './version.js';
@@ -34,11 +40,19 @@ export interface AuditOptions {
   /** A line was skipped (diagnostics as they happen). */
   onSkip?: (path: string, skipped: SkippedLine) => void;
   onWarning?: (message: string) => void;
+  /** Verdicts in hand for the judge port (set by `audit` when a judge is configured; see judge/run.ts). */
+  judgePlan?: JudgePlan;
+  /** Where `judge.api_key_env` is looked up; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** What the path `-` reads; process.stdin by default. */
+  stdin?: Readable;
 }
 
 export interface FileLedger {
   input: InputSummary;
   sessions: SessionLedger[];
+  /** With a judge: the evidence this file's build could not answer yet, and the keys it answered. */
+  judge?: { pending: PendingArbitration[]; answered: string[] };
 }
 
 export interface ResolvedInputs {
@@ -81,12 +95,12 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
         options.onWarning?.(message);
       },
     };
-    const ledger = ledgerFor(counted);
+    const { ledger, book } = ledgerFor(counted);
     const input = await ingestInWorker(file, ledger, {
       inputFormat: options.inputFormat ?? 'auto',
       onSkip: (s) => counted.onSkip!(file, s),
     });
-    if (input !== null) return { input, sessions: ledger.sessions() };
+    if (input !== null) return fileLedger(input, ledger, book);
     // The worker failed: start over here. The one-thread run says the same things in the same
     // order, so what was already said is withheld rather than said twice.
     return auditFileHere(file, {
@@ -104,37 +118,80 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
   return auditFileHere(file, options);
 }
 
-function ledgerFor(options: AuditOptions): LedgerBuilder {
-  return new LedgerBuilder({
+function ledgerFor(options: AuditOptions): { ledger: LedgerBuilder; book: VerdictBook | null } {
+  const book = options.judgePlan ? new VerdictBook(options.judgePlan) : null;
+  const ledger = new LedgerBuilder({
     config: options.config ?? defaultConfigValues(),
     factories: createDetectorFactories(),
     excerpts: options.excerpts ?? false,
     explain: options.explain ?? false,
     verbose: options.verbose ?? false,
     onWarning: options.onWarning,
+    ...(book ? { judge: book } : {}),
   });
+  return { ledger, book };
+}
+
+function fileLedger(input: InputSummary, ledger: LedgerBuilder, book: VerdictBook | null): FileLedger {
+  const out: FileLedger = { input, sessions: ledger.sessions() };
+  if (book) out.judge = { pending: book.pending(), answered: book.answered() };
+  return out;
 }
 
 /** auditFile on this thread alone. */
 async function auditFileHere(file: string, options: AuditOptions = {}): Promise<FileLedger> {
-  const ledger = ledgerFor(options);
+  const { ledger, book } = ledgerFor(options);
   const input = await ingestFile(file, ledger, {
     inputFormat: options.inputFormat ?? 'auto',
     onSkip: options.onSkip ? (s: SkippedLine) => options.onSkip!(file, s) : undefined,
+    ...(options.stdin ? { stdin: options.stdin } : {}),
   });
-  return { input, sessions: ledger.sessions() };
+  return fileLedger(input, ledger, book);
 }
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
   const { files, unreadable } = await resolveInputs(paths);
   const config = options.config ?? defaultConfigValues();
-  const results = await auditFiles(files, { ...options, config });
+  const { results, judge } = await auditJudged(files, { ...options, config });
   return assembleReport({
     version: VERSION,
     config,
     inputs: [...unreadable, ...results.map((r) => r.input)].sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
+    judge,
   });
+}
+
+/**
+ * The files' ledgers, asking the judge when one is configured (judge/run.ts: analyze, ask,
+ * replay). Without one, exactly auditFiles.
+ */
+export async function auditJudged(
+  files: readonly string[],
+  options: AuditOptions,
+): Promise<{ results: FileLedger[]; judge?: JudgeUsage }> {
+  const connection = readJudgeConnection(options.config ?? defaultConfigValues(), options.env ?? process.env, options.onWarning);
+  if (!connection) return { results: await auditFiles(files, options) };
+  // Replays read stdin again: keep what it gave in a temporary file for the run.
+  const spool = files.includes('-') ? await spoolStdin(options.stdin ?? process.stdin) : null;
+  try {
+    const { results, usage } = await runWithJudge(
+      files,
+      connection,
+      (some, plan, replay) =>
+        auditFiles(some, {
+          ...options,
+          judgePlan: plan,
+          ...(spool && some.includes('-') ? { stdin: createReadStream(spool.path) } : {}),
+          // A replay's skipped lines and warnings were given by the first pass.
+          ...(replay ? { onSkip: undefined, onWarning: undefined } : {}),
+        }),
+      { onWarning: options.onWarning },
+    );
+    return { results: results.map(({ judge: _work, ...r }) => r), judge: usage };
+  } finally {
+    await spool?.remove();
+  }
 }
 
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */

@@ -9,7 +9,7 @@ import type { SkippedLine } from './ledger/types.js';
 
 export interface WorkerRequest {
   file: string;
-  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'jobs'>;
+  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'jobs' | 'stdin'>;
 }
 
 export type WorkerMessage =
@@ -49,7 +49,8 @@ export async function auditInWorkers(
       released += 1;
     }
   };
-  const { onSkip: _s, onWarning: _w, jobs: _j, ...plain } = options;
+  // A stream cannot cross to a worker; stdin is only ever read here anyway.
+  const { onSkip: _s, onWarning: _w, jobs: _j, stdin, ...plain } = options;
   const workerUrl = new URL('./worker.js', import.meta.url);
 
   let next = 0;
@@ -59,6 +60,7 @@ export async function auditInWorkers(
       // Every lane is busy: a file analyzed here gets no second thread either.
       results[index] = await runLocal(file, {
         ...plain,
+        ...(stdin ? { stdin } : {}),
         jobs: 1,
         onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
         onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
