@@ -5,6 +5,7 @@
 
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
+import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { sanitize } from './sanitize.js';
 import {
   fmtConfidence,
@@ -33,7 +34,8 @@ function row(cells: string[]): string {
 }
 
 function entryRow(e: LedgerEntry, o: ReportOptions): string {
-  const modes = [e.intervention.off, e.intervention.telemetry, level(e.intervention.enforce)];
+  const decided = judgeDecided(e) ? ' (judge)' : '';
+  const modes = [e.intervention.off, e.intervention.telemetry, level(e.intervention.enforce) + decided];
   return row([
     String(e.turn),
     `${e.round}${e.after_stop ? ' (after stop)' : ''}`,
@@ -92,6 +94,8 @@ export function renderMarkdown(report: LedgerReport, o: ReportOptions): string {
     row([sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String)),
     '',
   );
+  const judge = judgeUsageLine(sm);
+  if (judge) out.push(mdEscape(judge), '');
   const listed = o.quiet ? report.sessions.filter((s) => s.entries.length > 0) : report.sessions;
   if (listed.length > 0) {
     out.push(

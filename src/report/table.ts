@@ -13,6 +13,7 @@ import type {
   SessionLedger,
 } from '../ledger/types.js';
 import type { ModeName, ReportOptions } from './index.js';
+import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { sanitize } from './sanitize.js';
 import {
   displayWidth,
@@ -98,7 +99,7 @@ function columns(layout: Layout, mode: ModeName | undefined): Column[] {
   cols.push({
     head: head('enforce', 'Enforce', 'Enf.'),
     align: 'left',
-    text: (e) => e.intervention.enforce,
+    text: enforceText,
     level: (e) => e.intervention.enforce,
   });
   return cols;
@@ -183,7 +184,7 @@ function sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode:
 function listLines(s: SessionLedger, width: number, ch: ChalkInstance, mode: ModeName | undefined): string[] {
   const out: string[] = [];
   for (const e of s.entries) {
-    const modes = `off ${e.intervention.off} · tel ${e.intervention.telemetry} · enf ${e.intervention.enforce}`;
+    const modes = `off ${e.intervention.off} · tel ${e.intervention.telemetry} · enf ${enforceText(e)}`;
     const parts = [
       `t${e.turn} r${e.round}${e.after_stop ? AFTER_STOP_MARK : ''}`,
       entryLabel(e),
@@ -222,9 +223,7 @@ function explainLines(s: SessionLedger, o: ReportOptions, ch: ChalkInstance): st
       for (const m of e.explain ?? []) lines.push(`${sanitize(m.detector)}/${sanitize(m.kind)} ${fmtMeasurement(m)}`);
       const ev = fmtEvidence(e);
       if (ev) lines.push(`evidence: ${ev}`);
-      if (e.judge) {
-        lines.push(`judge: ${e.judge.within_budget ? 'would be consulted' : 'over budget'}, verdict ${e.judge.verdict}`);
-      }
+      if (e.judge) lines.push(fmtJudge(e.judge));
       if (e.reminder) lines.push(`steer reminder: ${sanitize(e.reminder)}`);
       if (e.finalization_reason) lines.push(`turn ends: ${sanitize(e.finalization_reason)}`);
     }
@@ -315,5 +314,7 @@ export function renderTable(report: LedgerReport, o: ReportOptions): string {
   }
   tail.push(...inputLines(report, width, ch));
   tail.push(...wrap(summaryLine(report, ch), width, 2));
+  const judge = judgeUsageLine(report.summary);
+  if (judge) tail.push(...wrap(judge, width, 2));
   return [...blocks, tail.join('\n')].join('\n\n') + '\n';
 }
