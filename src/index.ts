@@ -1,6 +1,12 @@
 // The importable library: everything the CLI does is available here, without the CLI.
 
 export { audit, auditFile, resolveInputs, type AuditOptions, type FileLedger } from './audit.js';
+export { askJudge, type AskOutcome } from './judge/client.js';
+export { parseVerdictReply, type ParsedVerdict } from './judge/parse.js';
+export { readJudgeConnection, type JudgeConnection } from './judge/settings.js';
+export { evidenceKey, judgeMessages } from './ladder/judge-prompt.js';
+export { sameProviderModel } from './ladder/model-identity.js';
+export { VerdictBook, type JudgePlan, type KnownVerdict, type PendingArbitration } from './ladder/verdicts.js';
 export { loadConfig } from './config/load.js';
 export { CONFIG_KEYS, defaultConfigValues } from './config/registry.js';
 export type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './config/spec.js';
