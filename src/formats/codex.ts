@@ -8,7 +8,8 @@
 import type { SessionBuilder } from '../model/builder.js';
 import type { ThinkingBlock, ToolAnswer } from '../model/transcript.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
-import { asNumber, asString, fileStem, flattenContent, isRec, parseJsonString, type Rec } from './shared/text.js';
+import { asNumber, asString, fileStem, isRec, type Rec } from './shared/text.js';
+import { ANSWER_ITEMS, contentTexts, callId, itemCall, nonEmpty, OUTPUT_ITEMS, reasoningBlock, toolAnswer } from './shared/response-items.js';
 
 const ENVELOPE_TYPES = new Set([
   'session_meta',
@@ -18,24 +19,6 @@ const ENVELOPE_TYPES = new Set([
   'compacted',
   'world_state',
   'inter_agent_communication_metadata',
-]);
-
-/** Items the model emits. Hosted tools (web search) run inside the same response. */
-const OUTPUT_ITEMS = new Set([
-  'message',
-  'reasoning',
-  'function_call',
-  'custom_tool_call',
-  'local_shell_call',
-  'tool_search_call',
-  'web_search_call',
-]);
-
-const ANSWER_ITEMS = new Set([
-  'function_call_output',
-  'custom_tool_call_output',
-  'local_shell_call_output',
-  'tool_search_output',
 ]);
 
 /** Where a user message was read from: Codex records each one up to three times. */
@@ -314,31 +297,13 @@ class CodexParser implements RecordParser {
     if (OUTPUT_ITEMS.has(type)) {
       t.sawItems = true;
       t.output(line, timestamp);
-      switch (type) {
-        case 'reasoning':
-          t.think('item', reasoningBlock(p));
-          return;
-        case 'function_call': {
-          const name = asString(p.name) ?? 'unknown';
-          const ns = nonEmpty(p.namespace);
-          t.call(callId(p), ns ? `${ns}.${name}` : name, parseJsonString(p.arguments));
-          return;
-        }
-        case 'custom_tool_call':
-          // Free-form tools (apply_patch): the input is the argument, as written.
-          t.call(callId(p), asString(p.name) ?? 'unknown', p.input === undefined ? null : p.input);
-          return;
-        case 'local_shell_call':
-          t.call(callId(p), 'local_shell', p.action === undefined ? null : p.action);
-          return;
-        case 'tool_search_call':
-          t.call(callId(p), 'tool_search', p.arguments === undefined ? null : p.arguments);
-          return;
-        case 'web_search_call':
-          // Hosted: the results never come back as an item, so its answer stays unknown.
-          t.call(null, 'web_search', p.action === undefined ? null : p.action);
-          return;
+      if (type === 'reasoning') {
+        t.think('item', reasoningBlock(p));
+        return;
       }
+      const call = itemCall(p);
+      if (call) t.call(call.id, call.name, call.arguments);
+      if (call?.answer) t.answer(call.id, call.answer);
       return;
     }
     if (ANSWER_ITEMS.has(type)) {
@@ -420,32 +385,8 @@ function spawnParent(source: unknown): string | null {
   return isRec(spawn) ? nonEmpty(spawn.parent_thread_id) : null;
 }
 
-function callId(p: Rec): string | null {
-  return nonEmpty(p.call_id) ?? nonEmpty(p.id);
-}
-
-/** Reasoning: raw content when logged, else the summary; neither means encrypted, opaque. */
-function reasoningBlock(p: Rec): ThinkingBlock {
-  const raw = contentTexts(p.content);
-  if (raw.length > 0) return { text: raw.join('\n'), opaque: false };
-  const summary = contentTexts(p.summary);
-  if (summary.length > 0) return { text: summary.join('\n'), opaque: false };
-  return { text: null, opaque: true };
-}
-
 function textBlock(text: string | null): ThinkingBlock {
   return text ? { text, opaque: false } : { text: null, opaque: true };
-}
-
-/** The text parts of a content list (input_text, output_text, summary_text, reasoning_text…). */
-function contentTexts(content: unknown): string[] {
-  if (typeof content === 'string') return content.length > 0 ? [content] : [];
-  if (!Array.isArray(content)) return [];
-  const out: string[] = [];
-  for (const part of content) {
-    if (isRec(part) && typeof part.text === 'string' && part.text.length > 0) out.push(part.text);
-  }
-  return out;
 }
 
 function textsOf(value: unknown): string[] {
@@ -479,46 +420,6 @@ function isRealUserText(text: string): boolean {
   if (t.startsWith('# AGENTS.md instructions')) return false;
   const open = /^<(([a-z][a-z0-9_-]*)[^<>]*)>/i.exec(t);
   return !(open && (t.endsWith(`</${open[1]}>`) || t.endsWith(`</${open[2]}>`)));
-}
-
-/**
- * A tool output flattened for comparison. Shell outputs carry per-run noise (wall time, a
- * chunk id) that would make two identical failures look different; those header lines are
- * dropped. The exit code decides isError where the output states one.
- */
-function toolAnswer(p: Rec): ToolAnswer {
-  const output = p.output;
-  let content: string;
-  let isError = p.success === false || (isRec(output) && output.success === false);
-  if (typeof output === 'string') {
-    const parsed = parseJsonString(output);
-    if (isRec(parsed) && typeof parsed.output === 'string') {
-      // Older shell outputs: {"output": "...", "metadata": {"exit_code": N, "duration_seconds": …}}
-      content = parsed.output;
-      const meta = isRec(parsed.metadata) ? parsed.metadata : null;
-      const code = meta ? asNumber(meta.exit_code) : null;
-      if (code !== null && code !== 0) isError = true;
-    } else {
-      content = output;
-    }
-  } else if (isRec(output) && 'content' in output && !('text' in output)) {
-    content = flattenContent(output.content);
-  } else {
-    content = flattenContent(output ?? (p.tools !== undefined ? p.tools : null));
-  }
-  // Only the header above "Output:" is Codex's own; the body is the command's and stays whole.
-  const split = content.indexOf('\nOutput:\n');
-  if (split >= 0 && split < 1000) {
-    const head = content.slice(0, split + 1);
-    const code = /^(?:Exit code:|Process exited with code) (-?\d+)$/m.exec(head);
-    if (code && Number(code[1]) !== 0) isError = true;
-    content = head.replace(/^(?:Wall time: [\d.]+ seconds|Chunk ID: \S+)\r?\n/gm, '') + content.slice(split + 1);
-  }
-  return { content, isError };
-}
-
-function nonEmpty(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
 export const codexAdapter: FormatAdapter = {

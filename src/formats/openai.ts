@@ -19,16 +19,20 @@ import {
   type Rec,
 } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe } from './types.js';
+import { isResponseObject, isResponsesItem, isResponsesRequest, ResponsesReader, responsesEvidence } from './openai-responses.js';
 
 export const openaiAdapter: FormatAdapter = {
   name: 'openai',
-  description: 'OpenAI Chat Completions messages: a JSON array, {"messages": [...]}, or JSONL (one conversation or one message per line)',
-  detection: 'role/content messages with tool_calls, role "tool"/"system", reasoning_content or OpenAI content parts; plain role/content messages score low',
+  description:
+    'OpenAI Chat Completions messages: a JSON array, {"messages": [...]}, or JSONL (one conversation or one message per line); Responses API items (function_call/function_call_output paired by call_id, reasoning, message), Response objects and request bodies',
+  detection:
+    'role/content messages with tool_calls, role "tool"/"system", reasoning_content or OpenAI content parts; plain role/content messages score low; Responses: items typed function_call/function_call_output (with call_id), reasoning…, or an object "response" with its output',
   detect: detectOpenAI,
   open: (ctx) => new OpenAIParser(ctx),
 };
 
 function detectOpenAI(probe: Probe): number {
+  if (responsesEvidence(probe.mode === 'document' ? [probe.value] : probe.records) > 0) return 0.9;
   const records = probe.mode === 'document' ? documentRecords(probe.value) : probe.records;
   const ev = probeEvidence(records);
   if (ev.messages === 0) return 0;
@@ -45,8 +49,35 @@ interface Thread {
 }
 
 class OpenAIParser extends MessageLogParser<Thread> {
+  /** The file's Responses items, once one was seen: later role/content lines are items too. */
+  private responses: ResponsesReader | null = null;
+  private requests = 0;
+
   constructor(ctx: AdapterContext) {
     super(ctx, 'OpenAI');
+  }
+
+  override push(value: unknown, line: number | null): void {
+    if (isResponsesRequest(value) && line !== null) {
+      // A logged request per line: each holds its whole conversation, like a {messages} line.
+      this.requests += 1;
+      const key = `request:${this.requests}`;
+      new ResponsesReader(this.ctx.builder.session(key, { id: `${this.base}:${line}` })).read(value, line);
+      this.ctx.builder.endSession(key);
+      return;
+    }
+    if (this.isResponses(value)) {
+      this.responses ??= new ResponsesReader(this.file().sb);
+      this.responses.read(value, line);
+      return;
+    }
+    super.push(value, line);
+  }
+
+  private isResponses(value: unknown): boolean {
+    if (isResponseObject(value) || isResponsesItem(value) || isResponsesRequest(value)) return true;
+    if (Array.isArray(value)) return value.slice(0, 50).some((v) => isResponsesItem(v) || isResponseObject(v));
+    return this.responses !== null && isRec(value) && typeof value.role === 'string' && !('messages' in value);
   }
 
   protected state(sb: SessionBuilder): Thread {
