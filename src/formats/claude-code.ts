@@ -5,7 +5,7 @@
 import type { SessionBuilder } from '../model/builder.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 import { asNumber, asString, fileStem, flattenContent, isRec, type Rec } from './shared/text.js';
-import { documentScore, isStreamRecord, streamResultOf, streamScore, type StreamResult } from './claude-stream.js';
+import { documentScore, isStreamRecord, resultCost, streamScore } from './claude-stream.js';
 
 /**
  * Record types that carry no conversation. Listed only to recognize a file made solely of them;
@@ -94,8 +94,6 @@ function isAgentManifest(value: unknown): boolean {
 class ClaudeCodeParser implements RecordParser {
   /** stream-json: the init line's session id and model (user lines may lack the id). */
   private stream: { sessionId: string | null; model: string | null } = { sessionId: null, model: null };
-  /** stream-json: what each session's `result` line recorded. */
-  readonly results = new Map<string, StreamResult>();
 
   constructor(private readonly ctx: AdapterContext) {}
 
@@ -142,8 +140,10 @@ class ClaudeCodeParser implements RecordParser {
       this.stream = { sessionId: id ?? this.stream.sessionId, model: nonEmpty(r.model) ?? this.stream.model };
       return;
     }
+    const usd = resultCost(r);
+    if (usd === null) return;
     const sessionId = id ?? this.stream.sessionId ?? fileStem(this.ctx.path);
-    this.results.set(sessionId, streamResultOf(r));
+    this.ctx.builder.session(sessionId).recordedCost({ usd, source: 'result.total_cost_usd' });
   }
 
   /**

@@ -7,7 +7,7 @@
 // Everything here is about telling these apart and reading their envelope; the messages themselves
 // are read by the same code as the session files.
 
-import { asNumber, asString, isRec, type Rec } from './shared/text.js';
+import { asNumber, isRec, type Rec } from './shared/text.js';
 
 /** Claude Code's camelCase session-file keys; stream-json lines have snake-case `session_id` instead. */
 function isSessionFileRecord(r: Rec): boolean {
@@ -49,20 +49,8 @@ export function documentScore(value: unknown): number {
   return 0;
 }
 
-/** What the `result` line recorded about the run, beside what loopledger computes. */
-export interface StreamResult {
-  /** `total_cost_usd`: Claude Code's own figure for the whole run. */
-  costUsd: number | null;
-  numTurns: number | null;
-  subtype: string | null;
-  isError: boolean;
-}
-
-export function streamResultOf(r: Rec): StreamResult {
-  return {
-    costUsd: asNumber(r.total_cost_usd) ?? asNumber(r.cost_usd),
-    numTurns: asNumber(r.num_turns),
-    subtype: asString(r.subtype),
-    isError: r.is_error === true,
-  };
+/** The run's cost as Claude Code itself computed it, from the `result` line (null when absent). */
+export function resultCost(r: Rec): number | null {
+  const usd = asNumber(r.total_cost_usd) ?? asNumber(r.cost_usd);
+  return usd !== null && usd >= 0 ? usd : null;
 }

@@ -478,6 +478,7 @@ class Ingestion {
       turn: (sessionId: string, turn: number, line: number | null) => call(() => sink.turn(sessionId, turn, line)),
       round: (sessionId: string, round: Round) => call(() => sink.round(sessionId, round)),
       end: (sessionId: string) => call(() => sink.end(sessionId)),
+      recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
     };
   }
 }

@@ -10,7 +10,7 @@ import { type LadderSettings, readLadderSettings, readList } from '../ladder/con
 import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
-import type { Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import type { EnforceLevel, LedgerEntry, RoundVerdict, SessionLedger } from './types.js';
 
 export interface DetectorFactories {
@@ -205,6 +205,11 @@ export class LedgerBuilder implements TranscriptSink {
     s.turn = null;
     s.replayToolBatch = null;
     this.live.delete(sessionId);
+  }
+
+  recordedCost(sessionId: string, cost: RecordedCost): void {
+    const s = this.state(sessionId);
+    if (s) s.ledger.recorded_cost = { usd: cost.usd, source: cost.source };
   }
 
   /** Every session's ledger, in the order the sessions were announced. */

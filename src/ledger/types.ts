@@ -110,6 +110,8 @@ export interface SessionLedger {
   project?: string | null;
   usage?: SessionUsage;
   cost?: SessionCost;
+  /** A cost the transcript itself recorded (e.g. Claude Code's result line), beside `cost`. */
+  recorded_cost?: { usd: number; source: string };
   turns: number;
   rounds: number;
   tool_calls: number;

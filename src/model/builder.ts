@@ -4,6 +4,7 @@
 
 import type {
   FormatName,
+  RecordedCost,
   Round,
   SessionInfo,
   ThinkingBlock,
@@ -172,6 +173,11 @@ export class SessionBuilder {
       timestamp: p.timestamp,
     };
     this.sink.round(this.info.id, round);
+  }
+
+  /** A cost the transcript recorded for this session, passed on as is. */
+  recordedCost(cost: RecordedCost): void {
+    if (!this.ended && Number.isFinite(cost.usd)) this.sink.recordedCost?.(this.info.id, cost);
   }
 
   end(): void {

@@ -2,9 +2,10 @@
 // its corpus once per value) or posted to another thread (the two-thread pipeline): one array
 // clones faster than an object per event.
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
+//   'c' sessionId recordedCost
 
 import type { SkippedLine } from '../ledger/types.js';
-import type { Round, SessionInfo, TranscriptSink } from './transcript.js';
+import type { RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];
 
@@ -30,6 +31,9 @@ export function eventRecorder(
     },
     end(sessionId: string) {
       target().push('e', sessionId);
+    },
+    recordedCost(sessionId: string, cost: RecordedCost) {
+      target().push('c', sessionId, cost);
     },
     skip(skipped: SkippedLine) {
       target().push('k', skipped);
@@ -65,6 +69,10 @@ export function replayEvents(
       case 'k':
         onSkip?.(events[i + 1] as SkippedLine);
         i += 2;
+        break;
+      case 'c':
+        sink.recordedCost?.(events[i + 1] as string, events[i + 2] as RecordedCost);
+        i += 3;
         break;
       default:
         throw new Error(`transcript events: unknown event ${String(events[i])}`);

@@ -72,6 +72,16 @@ export interface Round {
   timestamp: string | null;
 }
 
+/**
+ * A cost the transcript itself recorded for a session (Claude Code's `result` line, mini-swe-agent's
+ * `instance_cost`…): kept beside the list price loopledger computes, never mixed into it.
+ */
+export interface RecordedCost {
+  usd: number;
+  /** Where it was read, e.g. `result.total_cost_usd`. */
+  source: string;
+}
+
 export interface SessionInfo {
   id: string;
   path: string;
@@ -91,4 +101,6 @@ export interface TranscriptSink {
   round(sessionId: string, round: Round): void;
   /** Everything of this session has been delivered. */
   end(sessionId: string): void;
+  /** A cost the transcript recorded for this session (optional: sinks that do not report it omit it). */
+  recordedCost?(sessionId: string, cost: RecordedCost): void;
 }
