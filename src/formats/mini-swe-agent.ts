@@ -19,7 +19,9 @@ import type { SessionBuilder } from '../model/builder.js';
 import type { ToolAnswer, Usage } from '../model/transcript.js';
 import { thinkingOf } from './openai.js';
 import { asNumber, asString, contentText, isRec, parseJsonString, timestampOf, usageOf, type Rec } from './shared/messages.js';
+import { callId, contentTexts, itemCall, reasoningBlock } from './shared/response-items.js';
 import { fileStem } from './shared/text.js';
+import { isResponseObject } from './openai-responses.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const miniSweAgentAdapter: FormatAdapter = {
@@ -118,6 +120,8 @@ class MiniSweAgentParser implements RecordParser {
     const instance = doc ? asString(doc.instance_id) : null;
     const sb = this.ctx.builder.session(key, { id: instance || runName(this.ctx.path) });
     new Run(sb, modelOf(doc), fenceOf(doc, messages)).read(messages);
+    const usd = recordedCost(doc);
+    if (usd !== null) sb.recordedCost({ usd, source: 'info.model_stats.instance_cost' });
     this.ctx.builder.endSession(key);
   }
 
@@ -127,6 +131,14 @@ class MiniSweAgentParser implements RecordParser {
 /** The file name without `.traj.json` (mini names each run's file after its instance). */
 function runName(filePath: string): string {
   return fileStem(filePath).replace(/\.traj$/i, '') || 'session';
+}
+
+/** What mini itself counted the run cost; 0 means it did not price the model, not a free run. */
+function recordedCost(doc: Rec | null): number | null {
+  const info = doc && isRec(doc.info) ? doc.info : null;
+  const stats = info && isRec(info.model_stats) ? info.model_stats : null;
+  const usd = stats ? asNumber(stats.instance_cost) : null;
+  return usd !== null && usd > 0 ? usd : null;
 }
 
 function modelOf(doc: Rec | null): string | null {
@@ -156,6 +168,10 @@ class Run {
   }
 
   private message(m: Rec): void {
+    // A Responses model (v2 litellm_response…): the whole Response is the assistant message, and
+    // each command's observation a function_call_output.
+    if (isResponseObject(m as unknown)) return this.responseMessage(m);
+    if (m.type === 'function_call_output') return this.observation({ ...m, content: m.output }, callId(m));
     switch (m.role) {
       case 'assistant':
         return this.assistant(m);
@@ -260,6 +276,23 @@ class Run {
       }
     }
     this.usage(response);
+  }
+
+  private responseMessage(r: Rec): void {
+    const extra = isRec(r.extra) ? r.extra : {};
+    this.openRound(extra.timestamp ?? r.created_at);
+    for (const item of r.output as unknown[]) {
+      if (!isRec(item)) continue;
+      if (item.type === 'reasoning') this.sb.thinking(reasoningBlock(item));
+      else if (item.type === 'message') this.sb.text(contentTexts(item.content).join('\n').trim());
+      else {
+        const call = itemCall(item);
+        if (!call) continue;
+        this.calls.push(call.id);
+        this.sb.call({ id: call.id, name: call.name, arguments: call.arguments });
+      }
+    }
+    this.usage(r);
   }
 
   /** v2: a response mini refused is not kept as an assistant message, only inside the notice. */

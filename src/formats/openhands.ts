@@ -138,7 +138,9 @@ class OpenHandsParser implements RecordParser {
     // Other lines (a header, metadata) carry no conversation.
   }
 
-  end(): void {}
+  end(): void {
+    this.fileSession?.finish();
+  }
 
   private file(): Conversation {
     if (!this.fileSession) {
@@ -159,8 +161,12 @@ class OpenHandsParser implements RecordParser {
     const metadata = isRec(run.metadata) ? run.metadata : null;
     const llm = metadata && isRec(metadata.llm_config) ? metadata.llm_config : null;
     conversation.defaultModel = (llm && asString(llm.model)) || null;
-    if (isRec(run.metrics)) conversation.tokenUsages(run.metrics.token_usages);
+    if (isRec(run.metrics)) {
+      conversation.tokenUsages(run.metrics.token_usages);
+      conversation.recorded(asNumber(run.metrics.accumulated_cost), 'metrics.accumulated_cost');
+    }
     for (const e of run.history as unknown[]) conversation.event(e, line);
+    conversation.finish();
     this.ctx.builder.endSession(key);
   }
 }
@@ -182,8 +188,20 @@ class Conversation {
   /** The usage id of the agent's own LLM (not the condenser's). */
   private agentUsageId: string | null = null;
   private syntheticIds = 0;
+  /** The run's cost as OpenHands counted it, reported when the session is done. */
+  private cost: { usd: number; source: string } | null = null;
 
   constructor(private readonly sb: SessionBuilder) {}
+
+  /** A recorded cost; 0 means OpenHands had no price for the model, not a free run. */
+  recorded(usd: number | null, source: string): void {
+    if (usd !== null && usd > 0) this.cost = { usd, source };
+  }
+
+  finish(): void {
+    if (this.cost) this.sb.recordedCost(this.cost);
+    this.cost = null;
+  }
 
   baseState(state: Rec): void {
     const agent = isRec(state.agent) ? state.agent : null;
@@ -193,6 +211,7 @@ class Conversation {
     const stats = isRec(state.stats) && isRec(state.stats.usage_to_metrics) ? state.stats.usage_to_metrics : null;
     const metrics = stats ? agentMetrics(stats, this.agentUsageId) : null;
     if (metrics) this.tokenUsages(metrics.token_usages);
+    if (stats) this.recorded(totalCost(stats), 'base_state.stats accumulated_cost');
   }
 
   /** Per-request token usages `[{prompt_tokens, completion_tokens, …, response_id}]`. */
@@ -358,6 +377,7 @@ class Conversation {
   private stats(value: Rec): void {
     const all = isRec(value.usage_to_metrics) ? value.usage_to_metrics : null;
     if (!all) return;
+    this.recorded(totalCost(all), 'stats accumulated_cost');
     const usageId = this.agentUsageId ?? agentUsageKey(all);
     const metrics = usageId !== null && isRec(all[usageId]) ? (all[usageId] as Rec) : null;
     if (!metrics) return;
@@ -417,6 +437,16 @@ function agentUsageKey(all: Rec): string | null {
   if (isRec(all.default)) return 'default';
   const keys = Object.keys(all).filter((k) => isRec(all[k]));
   return keys.length === 1 ? keys[0]! : null;
+}
+
+/** Every LLM's accumulated cost (the agent's and the condenser's): what the run cost. */
+function totalCost(all: Rec): number | null {
+  let sum: number | null = null;
+  for (const m of Object.values(all)) {
+    const usd = isRec(m) ? asNumber(m.accumulated_cost) : null;
+    if (usd !== null) sum = (sum ?? 0) + usd;
+  }
+  return sum;
 }
 
 function agentMetrics(all: Rec, usageId: string | null): Rec | null {
