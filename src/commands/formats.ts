@@ -14,7 +14,7 @@ export function renderFormats(format: 'table' | 'json'): string {
     ...lines,
     '',
     'Auto-detection reads the first lines of each file (or the whole document for a pretty-printed JSON file);',
-    '--input-format NAME forces one.',
+    '--input-format NAME forces one. An OpenHands conversation folder (base_state.json beside events/) is one input, read as openhands.',
     '',
   ].join('\n');
 }

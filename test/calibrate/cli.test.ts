@@ -60,8 +60,8 @@ describe('loopledger sweep (spawned)', { timeout: 60_000 }, () => {
     expect(j.points.map((p) => p.values['tool_batch.max_strikes'])).toEqual([1, 2, 3, 4]);
     for (const p of j.points) {
       expect(p.metrics).not.toBeNull();
-      expect((p.metrics?.tp ?? 0) + (p.metrics?.fn ?? 0)).toBe(16);
-      expect((p.metrics?.fp ?? 0) + (p.metrics?.tn ?? 0)).toBe(21);
+      expect((p.metrics?.tp ?? 0) + (p.metrics?.fn ?? 0)).toBe(21);
+      expect((p.metrics?.fp ?? 0) + (p.metrics?.tn ?? 0)).toBe(29);
     }
     expect(j.recommended).not.toBeNull();
     expect(j.recommended?.fpr ?? 1).toBeLessThanOrEqual(0.1);

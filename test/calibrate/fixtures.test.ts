@@ -60,6 +60,11 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'loop-restate-plan.jsonl', id: 'loop-restate-plan', label: 'loop', stop1: false, stop2: false, why: 'plan paraphrased 5x: window similarity ~0.75, under the band (a miss)' },
   { key: 'loop-chant-export.json', id: 'loop-chant-export', label: 'loop', stop1: true, stop2: true, why: 'paragraph chanted 6x: three steers, then stop' },
   { key: 'rerun-failing-check.traj', id: 'rerun-failing-check', label: 'loop', stop1: true, stop2: true, why: 'same failing check rerun 4x (SWE-agent)' },
+  { key: 'acme__cfgload-212.traj.json', id: 'acme__cfgload-212', label: 'loop', stop1: true, stop2: true, why: 'same no-op sed 4x, answered alike (mini-swe-agent v1)' },
+  { key: 'trajectory-date-parser.json', id: 'trajectory-date-parser', label: 'loop', stop1: true, stop2: true, why: 'same failing pytest 3x (OpenHands V0)' },
+  { key: 'events-backup-check.jsonl', id: 'events-backup-check', label: 'loop', stop1: true, stop2: true, why: 'same sudo journalctl 3x, only the summary reworded (OpenHands V1)' },
+  { key: '8d3f2a10-5c6e-4b7a-9e21-0f4c3b2a1d90/toolu_ex_task', id: '8d3f2a10-5c6e-4b7a-9e21-0f4c3b2a1d90/toolu_ex_task', label: 'loop', stop1: true, stop2: true, why: 'sub-agent: same Grep 3x, no matches (stream-json)' },
+  { key: 'responses-items-deploy-docs.jsonl', id: 'responses-items-deploy-docs', label: 'loop', stop1: true, stop2: true, why: 'same failing deploy 4x (Responses items)' },
   // clean
   { key: 'calm-rename.json', id: 'calm-rename', label: 'clean', stop1: false, stop2: false, why: 'three different calls' },
   { key: 'canon-calm', id: 'canon-calm', label: 'clean', stop1: false, stop2: false, why: 'one call' },
@@ -82,6 +87,14 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-wait-rollout.json', id: 'clean-wait-rollout', label: 'clean', stop1: true, stop2: false, why: 'status polls: at 1 refused; its repeated sentence is noted, not steered, because the polled answers progress' },
   { key: 'clean-review-template.jsonl', id: '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280', label: 'clean', stop1: false, stop2: false, why: 'templated thinking steers, but 0.87-0.89 is under the 0.88 stop bar after the third steer' },
   { key: 'calm-fix.traj', id: 'calm-fix', label: 'clean', stop1: false, stop2: false, why: 'six different commands (SWE-agent)' },
+  { key: 'textkit-slug.traj.json', id: 'textkit-slug', label: 'clean', stop1: false, stop2: false, why: 'different commands (mini-swe-agent v2)' },
+  { key: 'acme__widgets-7', id: 'acme__widgets-7', label: 'clean', stop1: false, stop2: false, why: 'two different commands (OpenHands evaluation)' },
+  { key: 'acme__widgets-9', id: 'acme__widgets-9', label: 'clean', stop1: false, stop2: false, why: 'one command' },
+  { key: '5b1e0c2a-7f3d-4e8a-9c61-2d4b8e0f9a17', id: '5b1e0c2a-7f3d-4e8a-9c61-2d4b8e0f9a17', label: 'clean', stop1: false, stop2: false, why: 'one command, finish (OpenHands V1 folder)' },
+  { key: '8d3f2a10-5c6e-4b7a-9e21-0f4c3b2a1d90', id: '8d3f2a10-5c6e-4b7a-9e21-0f4c3b2a1d90', label: 'clean', stop1: false, stop2: false, why: 'different calls (stream-json main thread)' },
+  { key: 'web-export-make-docs.json', id: 'web-export-make-docs', label: 'clean', stop1: false, stop2: false, why: 'three different calls (loglines export)' },
+  { key: 'responses-request-pypi-version.json', id: 'responses-request-pypi-version', label: 'clean', stop1: false, stop2: false, why: 'one call, one web search (Responses request)' },
+  { key: 'responses-log-weather.jsonl', id: 'responses-log-weather', label: 'clean', stop1: false, stop2: false, why: 'one call (Response objects)' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -100,7 +113,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toEqual({ loop: 16, clean: 21, unmatched: [] });
+    expect(r.labels).toEqual({ loop: 21, clean: 29, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -112,30 +125,32 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 12 of 16 (not canon-chanting, conversations:2, loop-ab-cycle,
-    // loop-restate-plan); clean stopped 3 of 21 (clean-poll-build, clean-retry-once, clean-wait-rollout).
+    // From HAND: loops stopped 17 of 21 (not canon-chanting, conversations:2, loop-ab-cycle,
+    // loop-restate-plan); clean stopped 3 of 29 (clean-poll-build, clean-retry-once, clean-wait-rollout).
     //            predicted loop   predicted clean
-    //   loop         TP 12             FN 4
-    //   clean        FP 3              TN 18
-    // precision 12/15, recall 12/16, FPR 3/21
+    //   loop         TP 17             FN 4
+    //   clean        FP 3              TN 26
+    // precision 17/20, recall 17/21, FPR 3/29
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 12, fp: 3, tn: 18, fn: 4, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(12 / 15, 12);
-    expect(p.metrics?.recall).toBeCloseTo(12 / 16, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(3 / 21, 12);
+    expect(p.metrics).toMatchObject({ tp: 17, fp: 3, tn: 26, fn: 4, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(17 / 20, 12);
+    expect(p.metrics?.recall).toBeCloseTo(17 / 21, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(3 / 29, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the three polls and the single retry are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 12, fp: 0, tn: 21, fn: 4 });
-    expect(d.metrics?.recall).toBeCloseTo(12 / 16, 12);
+    expect(d.metrics).toMatchObject({ tp: 17, fp: 0, tn: 29, fn: 4 });
+    expect(d.metrics?.recall).toBeCloseTo(17 / 21, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 breaks the bound; among the rest recall ties, so the most conservative tied point wins.
-    expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 3 });
+    // 1 breaks the bound; 2 has the best recall of the rest: the loops repeated exactly three
+    // times (a batch, then two identical ones) are stopped at 2 and only noted at 3.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 14, fp: 0 });
+    expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
 
@@ -150,15 +165,15 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 12, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 17, fp: 0 });
     // Steer: the one legitimate session that steers (templated thinking) becomes a false positive;
     // the repeated status sentence of a poll whose answers progress is only noted (seed 000's
     // "progress that happens to look alike"); no loop that merely steers is left to gain.
-    expect(s.metrics).toMatchObject({ tp: 12, fp: 1, tn: 20, fn: 4 });
+    expect(s.metrics).toMatchObject({ tp: 17, fp: 1, tn: 28, fn: 4 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280']);
     // Noted: the A-B cycle, reported but never acted on, now counts as caught.
-    expect(noted.metrics).toMatchObject({ tp: 13, fp: 2, tn: 19, fn: 3 });
+    expect(noted.metrics).toMatchObject({ tp: 18, fp: 2, tn: 27, fn: 3 });
     expect(noted.positive_sessions).toContain('loop-ab-cycle');
   });
 

@@ -268,7 +268,7 @@ describe.concurrent('options that shape the ledger', () => {
       runCli(['formats']),
     ]);
     expect(JSON.parse(ok(config).stdout).config['tool_batch.max_strikes']).toBe(3);
-    for (const name of ['claude-code', 'codex', 'openai', 'anthropic', 'gemini', 'chatgpt', 'canonical']) {
+    for (const name of ['claude-code', 'codex', 'openai', 'anthropic', 'gemini', 'chatgpt', 'canonical', 'swe-agent', 'mini-swe-agent', 'openhands']) {
       expect(ok(formats).stdout).toContain(name);
     }
   });

@@ -9,6 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -145,6 +146,8 @@ export interface Fixture {
 export function fixtures(): Fixture[] {
   const out: Fixture[] = [];
   const walk = (dir: string) => {
+    // An OpenHands V1 conversation folder is one input, not a file transcript per event.
+    if (isConversationDir(readdirSync(dir, { withFileTypes: true }))) return;
     for (const name of readdirSync(dir).sort()) {
       // Hidden files (labels) are not transcripts; discovery skips them too.
       if (name.startsWith('.')) continue;
