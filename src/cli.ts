@@ -1,8 +1,11 @@
 // The command line: a thin shell over the library. It owns argument parsing, where output goes,
 // diagnostics on stderr and the exit code; everything else is a library call.
 
-import { realpath, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { audit, type AuditOptions } from './audit.js';
 import { loadConfig, type LoadedConfig } from './config/load.js';
@@ -14,7 +17,8 @@ import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from '
 import { PROFILES } from './ladder/config.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { resolveColor } from './report/color.js';
-import { reachedFailOn, renderReport, type ReportFormat } from './report/index.js';
+import { reachedFailOn, reportChunks, SESSION_SORTS, writeChunks, type Chunks, type ReportFormat, type SessionSort } from './report/index.js';
+import { batched } from './report/stream.js';
 import { sanitizeText } from './report/sanitize.js';
 import { VERSION } from './version.js';
 
@@ -54,6 +58,8 @@ interface AnalyzeOptions extends CommonOptions {
   excerpts?: boolean;
   explain?: boolean;
   jobs?: number;
+  top?: number;
+  sort?: SessionSort;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -64,6 +70,17 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs takes a whole number of at least 1, not ${value}`);
   return n;
+}
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`--top takes a whole number (0 for every session), not ${value}`);
+  return n;
+}
+
+/** Columns the human formats fit: the terminal's, else COLUMNS, else 120. */
+function terminalWidth(io: CliIO): number {
+  return io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120;
 }
 
 function addConfigOptions(cmd: Command): Command {
@@ -98,19 +115,17 @@ function warn(io: CliIO, message: string): void {
   io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
 }
 
-async function writePayload(io: CliIO, payload: string, outputFile: string | undefined): Promise<void> {
+async function writePayload(io: CliIO, payload: string | Chunks, outputFile: string | undefined): Promise<void> {
+  const chunks = typeof payload === 'string' ? [payload] : payload;
   if (outputFile) {
     try {
-      await writeFile(outputFile, payload);
+      await pipeline(Readable.from(batched(chunks)), createWriteStream(outputFile));
     } catch (e) {
       throw new LoopledgerError(`cannot write ${outputFile}: ${(e as Error).message}`);
     }
     return;
   }
-  await new Promise<void>((resolve) => {
-    if (io.stdout.write(payload)) resolve();
-    else io.stdout.once('drain', () => resolve());
-  });
+  await writeChunks(io.stdout, chunks);
 }
 
 async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, announce: (code: number) => void): Promise<number> {
@@ -153,9 +168,12 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
     }
   }
 
-  const payload = await renderReport(report, format, {
+  // Rendered while it is written, piece by piece: a ledger of any size is never one string.
+  const payload = reportChunks(report, format, {
     color: colorFor(opts, io, !opts.outputFile),
-    width: io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120,
+    width: terminalWidth(io),
+    top: opts.top,
+    sort: opts.sort,
     verbose: opts.verbose ?? false,
     quiet: opts.quiet ?? false,
     explain: opts.explain ?? false,
@@ -227,7 +245,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--strict', 'malformed input is an error (exit 2)')
     .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
     .option('--explain', 'show the statistics and threshold behind each entry')
-    .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt);
+    .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt)
+    .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'));
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
   });
@@ -275,7 +295,13 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   addConfigOptions(config).action(async (opts: CommonOptions & { format: 'table' | 'json'; json?: boolean }) => {
     const loaded = await configFrom(opts);
     for (const w of loaded.warnings) warn(io, w);
-    await writePayload(io, renderConfig(loaded, { format: opts.json ? 'json' : opts.format, color: colorFor(opts, io, true) }), undefined);
+    const rendered = renderConfig(loaded, {
+      format: opts.json ? 'json' : opts.format,
+      color: colorFor(opts, io, true),
+      width: terminalWidth(io),
+      verbose: opts.verbose ?? false,
+    });
+    await writePayload(io, rendered, undefined);
     setExit(EXIT_OK);
   });
 

@@ -2,12 +2,18 @@
 // knowing which thresholds it ran with, so every key is shown with its default and provenance.
 
 import type { LoadedConfig } from '../config/load.js';
-import type { ConfigValue } from '../config/spec.js';
-import { neutralize, painter, renderTable } from '../config/text.js';
+import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
+import { neutralize, painter } from '../config/text.js';
+import { fitColumns, formatHead, formatRow, GAP, type FitColumn } from '../report/columns.js';
+import { wrap } from '../report/text.js';
 
 export interface RenderConfigOptions {
   format: 'table' | 'json';
   color: boolean;
+  /** Terminal columns the table fits (default 120). */
+  width?: number;
+  /** Each key's reason on its own line under it. */
+  verbose?: boolean;
 }
 
 /** How a value reads on the command line, so it can be pasted back into `--set`. */
@@ -23,22 +29,26 @@ export function formatConfigValue(value: ConfigValue): string {
  */
 export const MAX_TABLE_VALUE_CHARS = 48;
 
-function cell(value: ConfigValue): string {
+function cell(value: ConfigValue, max = MAX_TABLE_VALUE_CHARS): string {
   const full = formatConfigValue(value);
-  if (full.length <= MAX_TABLE_VALUE_CHARS) return full;
+  if (full.length <= max) return full;
   if (Array.isArray(value)) {
     let shown = '';
     let n = 0;
     for (const item of value) {
       const next = n === 0 ? item : `${shown},${item}`;
-      if (next.length > MAX_TABLE_VALUE_CHARS - 12 && n > 0) break;
+      if (next.length > max - 12 && n > 0) break;
       shown = next;
       n++;
     }
-    if (n < value.length) return `${shown.slice(0, MAX_TABLE_VALUE_CHARS - 12)},… (+${value.length - n})`;
+    if (n < value.length) return `${shown.slice(0, Math.max(1, max - 12))},… (+${value.length - n})`;
   }
-  return `${full.slice(0, MAX_TABLE_VALUE_CHARS - 1)}…`;
+  return `${full.slice(0, Math.max(1, max - 1))}…`;
 }
+
+/** Narrowest value column worth a table; below it each key gets its own lines. */
+const MIN_VALUE_CHARS = 12;
+const SOURCE_WORDS: Record<string, string> = { default: 'default', file: 'config file', set: '--set' };
 
 export function renderConfig(result: LoadedConfig, options: RenderConfigOptions): string {
   const { specs, values, sources } = result;
@@ -67,26 +77,51 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
 
   if (specs.length === 0) return 'no configuration keys are registered\n';
   const paint = painter(options.color);
-  const rows = specs.map((s) => [
-    s.key,
-    neutralize(cell(valueOf(s.key, s.default))),
-    neutralize(cell(s.default)),
-    sources[s.key] ?? 'default',
-    neutralize(s.reason),
-  ]);
-  const changed = (r: number) => (sources[specs[r]?.key ?? ''] ?? 'default') !== 'default';
-  let out = renderTable(
-    [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'DEFAULT' }, { header: 'SOURCE' }, { header: 'REASON' }],
-    rows,
-    (r, c, text) => {
-      if (c === 4) return paint.dim(text);
-      if ((c === 1 || c === 3) && changed(r)) return paint.yellow.bold(text);
-      return text;
-    },
-    (h) => paint.bold(h),
-  );
+  const width = Math.max(20, Math.floor(options.width ?? 120) || 120);
+  const sourceOf = (k: ConfigKeySpec) => sources[k.key] ?? 'default';
+  const changed = (k: ConfigKeySpec) => sourceOf(k) !== 'default';
+    const sourceCell = (k: ConfigKeySpec) => SOURCE_WORDS[sourceOf(k)] ?? sourceOf(k);
+  // The default is named under a changed key only: a column repeating every value is noise.
+  const underLines = (k: ConfigKeySpec): string[] => {
+    const out: string[] = [];
+    if (changed(k)) out.push(...wrap(`    default: ${neutralize(formatConfigValue(k.default))}`, width, 6).map((l) => paint.dim(l)));
+    if (options.verbose) out.push(...wrap(`    ${neutralize(k.reason)}`, width, 4).map((l) => paint.dim(l)));
+    return out;
+  };
+  let keyWidth = 'KEY'.length;
+  let sourceWidth = 'SOURCE'.length;
+  for (const k of specs) {
+    keyWidth = Math.max(keyWidth, k.key.length);
+    sourceWidth = Math.max(sourceWidth, sourceCell(k).length);
+  }
+  // Values get what the terminal leaves, up to MAX_TABLE_VALUE_CHARS; lists keep their count of the rest.
+  const valueRoom = Math.min(MAX_TABLE_VALUE_CHARS, width - keyWidth - sourceWidth - 2 * GAP.length);
+  const lines: string[] = [];
+  if (valueRoom >= MIN_VALUE_CHARS) {
+    const columns: FitColumn<ConfigKeySpec>[] = [
+      { head: 'KEY', align: 'left', priority: Infinity, text: (k) => k.key },
+      { head: 'VALUE', align: 'left', priority: Infinity, text: (k) => neutralize(cell(valueOf(k.key, k.default), valueRoom)) },
+      { head: 'SOURCE', align: 'left', priority: Infinity, text: sourceCell },
+    ];
+    const fitted = fitColumns(columns, specs, width);
+    lines.push(formatHead(fitted, (_c, t) => paint.bold(t)));
+    for (const k of specs) {
+      lines.push(formatRow(fitted, k, (c, t) => (c > 0 && changed(k) ? paint.yellow.bold(t) : t)));
+      lines.push(...underLines(k));
+    }
+  } else {
+    // Too narrow for columns: one key per line, the rest wrapped under it.
+    for (const k of specs) {
+      lines.push(...wrap(k.key, width, 4).map((l) => paint.bold(l)));
+      const v = `    = ${neutralize(cell(valueOf(k.key, k.default)))} (${sourceCell(k)})`;
+      for (const l of wrap(v, width, 6)) lines.push(changed(k) ? paint.yellow.bold(l) : l);
+      lines.push(...underLines(k));
+    }
+  }
   const fromFile = specs.filter((s) => sources[s.key] === 'file').length;
   const fromSet = specs.filter((s) => sources[s.key] === 'set').length;
-  out += `\n${specs.length} keys: ${specs.length - fromFile - fromSet} default, ${fromFile} from the config file, ${fromSet} from --set or flags\n`;
-  return out;
+  const summary = `${specs.length} keys: ${specs.length - fromFile - fromSet} default, ${fromFile} from the config file, ${fromSet} from --set or flags`;
+  lines.push('', ...wrap(summary, width, 2));
+  if (!options.verbose) lines.push(...wrap('--verbose gives the reason behind each default; --json has every value whole', width, 2).map((l) => paint.dim(l)));
+  return lines.join('\n') + '\n';
 }

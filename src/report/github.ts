@@ -1,13 +1,14 @@
 // GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` per entry (stop ->
 // error, steer -> warning, noted -> notice). GitHub shows at most 10 annotations of each level
 // per step, so more would be lost silently: we write 10 per level and summarize the rest in one
-// plain line. Entries that enforce would not act on are not annotated.
+// plain line. Entries that enforce would not act on are not annotated. Only the annotations written
+// are ever built; the rest are counted, so the output is bounded whatever the ledger's size.
 
 import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
 import { sanitize } from './sanitize.js';
-import { enforceWould, fmtConfidence, fmtStrike, plural } from './text.js';
+import { enforceWould, fmtConfidence, plural, strikePhrase } from './text.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
 
@@ -42,57 +43,61 @@ function format(a: Annotation): string {
   return `::${a.command} ${props.join(',')}::${escapeData(sanitize(a.message))}`;
 }
 
-export function renderGithub(report: LedgerReport, o: ReportOptions): string {
-  const all: Annotation[] = [];
+export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
+  const left: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
+  const shown: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
+  /** Room for one more of this level? Otherwise it is counted. */
+  const room = (command: Command) => {
+    if (shown[command] < ANNOTATIONS_PER_LEVEL) {
+      shown[command] += 1;
+      return true;
+    }
+    left[command] += 1;
+    return false;
+  };
   for (const i of report.inputs) {
-    if (i.error !== undefined) {
-      all.push({
+    if (i.error !== undefined && room('error')) {
+      yield format({
         command: 'error',
         file: sanitize(relativePath(i.path, o.cwd)),
         title: 'loopledger: input not analyzed',
         message: i.error,
-      });
+      }) + '\n';
     }
   }
   for (const s of report.sessions) {
-    const file = sanitize(relativePath(s.path, o.cwd));
+    let file: string | undefined;
     for (const e of s.entries) {
       const command = COMMAND[e.intervention.enforce];
-      if (!command) continue;
+      if (!command || !room(command)) continue;
+      file ??= sanitize(relativePath(s.path, o.cwd));
       const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, enforceWould(e.intervention.enforce)];
       if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
-      if (e.strike) bits.push(`strikes ${fmtStrike(e.strike, true)}`);
-      all.push({
+      if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
+      yield format({
         command,
         file,
         ...(e.line !== null && e.line >= 1 ? { line: e.line } : {}),
         title: `loopledger ${sanitize(e.detector)}/${sanitize(e.kind)}`,
         message: bits.join(', '),
-      });
-    }
-  }
-  const lines: string[] = [];
-  const left: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
-  const shown: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
-  for (const a of all) {
-    if (shown[a.command] < ANNOTATIONS_PER_LEVEL) {
-      shown[a.command]++;
-      lines.push(format(a));
-    } else {
-      left[a.command]++;
+      }) + '\n';
     }
   }
   const rest = (['error', 'warning', 'notice'] as const)
     .filter((c) => left[c] > 0)
     .map((c) => plural(left[c], c));
   if (rest.length > 0) {
-    lines.push(`loopledger: ${rest.join(', ')} more not annotated (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level); see the full ledger with --format table or json`);
+    yield `loopledger: ${rest.join(', ')} more not annotated (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level); see the full ledger with --format table or json\n`;
   }
   const sm = report.summary;
-  lines.push(
+  yield (
     `loopledger: ${plural(sm.sessions, 'session')}, ${plural(sm.entries, 'entry', 'entries')}; ` +
-      `enforce would stop ${sm.enforce.sessions_stopped} and steer ${sm.enforce.sessions_steered}; ` +
-      plural(sm.skipped_lines, 'skipped line'),
+    `enforce would stop ${sm.enforce.sessions_stopped} and steer ${sm.enforce.sessions_steered}; ` +
+    plural(sm.skipped_lines, 'skipped line') +
+    '\n'
   );
-  return lines.join('\n') + '\n';
+}
+
+export function renderGithub(report: LedgerReport, o: ReportOptions): string {
+  return [...githubChunks(report, o)].join('');
 }

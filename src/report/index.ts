@@ -1,14 +1,18 @@
 // Every report format is a plain function over one LedgerReport: no I/O, no process state. The
-// CLI resolves colour and width, writes the string where it belongs and owns the exit code
-// (`reachedFailOn` tells it whether to exit 1).
+// CLI resolves colour and width, writes the payload where it belongs and owns the exit code
+// (`reachedFailOn` tells it whether to exit 1). Formats yield their payload in pieces
+// (`reportChunks`), so a ledger of any size is written without ever being one string;
+// `renderReport` joins them for callers that want the string (tests, small reports).
 
 import type { LedgerReport } from '../ledger/types.js';
-import { renderGithub } from './github.js';
-import { renderJson, renderNdjson } from './json.js';
-import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
-import { renderSarif } from './sarif.js';
-import { renderTable } from './table.js';
+import { githubChunks } from './github.js';
+import { jsonReportChunks, ndjsonChunks } from './json.js';
+import { junitChunks } from './junit.js';
+import { markdownChunks } from './markdown.js';
+import { DEFAULT_TOP, type SessionSort } from './overview.js';
+import { sarifChunks } from './sarif.js';
+import { collect, type Chunks } from './stream.js';
+import { tableChunks } from './table.js';
 import type { FailOn } from './fail-on.js';
 
 export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
@@ -33,6 +37,11 @@ export interface ReportOptions {
   /** Base for relative paths in sarif/github/junit when a session path is absolute
    *  (defaults to process.cwd(); pass it to keep rendering pure in tests). */
   cwd?: string;
+  /** Table and markdown: with more sessions than this, an overview first and only the top N in
+   *  full; 0 prints every session in full. Default 10. */
+  top?: number;
+  /** Order of the overview (default `level`). */
+  sort?: SessionSort;
 }
 
 export const DEFAULT_REPORT_OPTIONS: ReportOptions = {
@@ -43,35 +52,34 @@ export const DEFAULT_REPORT_OPTIONS: ReportOptions = {
   explain: false,
   excerpts: false,
   failOn: 'none',
+  top: DEFAULT_TOP,
+  sort: 'level',
 };
 
 export function isReportFormat(s: string): s is ReportFormat {
   return (REPORT_FORMATS as readonly string[]).includes(s);
 }
 
-export async function renderReport(
-  report: LedgerReport,
-  format: ReportFormat,
-  options: Partial<ReportOptions> = {},
-): Promise<string> {
+/** The payload of `format`, in pieces to be written in order. */
+export function reportChunks(report: LedgerReport, format: ReportFormat, options: Partial<ReportOptions> = {}): Chunks {
   const machine = MACHINE_FORMATS.includes(format);
   const full: ReportOptions = { ...DEFAULT_REPORT_OPTIONS, ...options };
   const opts: ReportOptions = machine ? { ...full, color: false } : full;
   switch (format) {
     case 'table':
-      return renderTable(report, opts);
+      return tableChunks(report, opts);
     case 'json':
-      return renderJson(report, opts.excerpts);
+      return jsonReportChunks(report, opts.excerpts);
     case 'ndjson':
-      return renderNdjson(report, opts.excerpts);
+      return ndjsonChunks(report, opts.excerpts);
     case 'markdown':
-      return renderMarkdown(report, opts);
+      return markdownChunks(report, opts);
     case 'junit':
-      return renderJunit(report, opts);
+      return junitChunks(report, opts);
     case 'sarif':
-      return renderSarif(report, opts);
+      return sarifChunks(report, opts);
     case 'github':
-      return renderGithub(report, opts);
+      return githubChunks(report, opts);
     default: {
       const never: never = format;
       throw new Error(`unknown report format ${String(never)}`);
@@ -79,6 +87,17 @@ export async function renderReport(
   }
 }
 
+/** The whole payload as one string (bounded by V8's string limit: write big ledgers with reportChunks). */
+export async function renderReport(
+  report: LedgerReport,
+  format: ReportFormat,
+  options: Partial<ReportOptions> = {},
+): Promise<string> {
+  return collect(reportChunks(report, format, options));
+}
+
 export { reachedFailOn, FAIL_ON_LEVELS, type FailOn } from './fail-on.js';
 export { resolveColor, type ColorInputs } from './color.js';
 export { sanitize } from './sanitize.js';
+export { writeChunks, collect, type Chunks } from './stream.js';
+export { SESSION_SORTS, DEFAULT_TOP, type SessionSort } from './overview.js';

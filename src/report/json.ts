@@ -1,10 +1,13 @@
-// json: SPEC's shape, the report object itself. ndjson: one entry per line, each carrying its
-// session id and path (and parent, for sub-agents), through ndjson's serializer; no header line,
-// so every line has the same shape and `jq -c` / log shippers need no special case. Sessions
-// without entries write nothing.
+// json: SPEC's shape, the report object itself, pretty-printed in pieces (jsonChunks): the same
+// bytes as JSON.stringify(report, null, 2), never held as one string. ndjson: one entry per line,
+// each carrying its session id and path (and parent, for sub-agents), through ndjson's serializer;
+// no header line, so every line has the same shape and `jq -c` / log shippers need no special case.
+// Sessions without entries write nothing.
 
+import { pipeline, Readable } from 'node:stream';
 import ndjson from 'ndjson';
 import type { LedgerEntry, LedgerReport } from '../ledger/types.js';
+import { jsonChunks } from './json-stream.js';
 import { escapeJsonText } from './sanitize.js';
 
 /** SPEC: the ledger never echoes looped text unless --excerpts is given. The ledger builder
@@ -15,27 +18,28 @@ export function withoutExcerpts(report: LedgerReport): LedgerReport {
   return { ...report, sessions: report.sessions.map((s) => ({ ...s, entries: s.entries.map(strip) })) };
 }
 
+// report > sessions > session > entries > entry: the largest piece is one entry.
+const SPLIT_DEPTH = 4;
+
+export function* jsonReportChunks(report: LedgerReport, excerpts: boolean): Generator<string> {
+  const r = excerpts ? report : withoutExcerpts(report);
+  for (const c of jsonChunks(r, SPLIT_DEPTH)) yield escapeJsonText(c);
+  yield '\n';
+}
+
 export function renderJson(report: LedgerReport, excerpts: boolean): string {
-  const r = excerpts ? report : withoutExcerpts(report);
-  return escapeJsonText(JSON.stringify(r, null, 2)) + '\n';
+  return [...jsonReportChunks(report, excerpts)].join('');
 }
 
-export function ndjsonRecords(report: LedgerReport, excerpts: boolean): Record<string, unknown>[] {
+export function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Record<string, unknown>> {
   const r = excerpts ? report : withoutExcerpts(report);
-  return r.sessions.flatMap((s) =>
-    s.entries.map((e) => ({ session: s.id, path: s.path, parent: s.parent, ...e })),
-  );
+  for (const s of r.sessions) {
+    for (const e of s.entries) yield { session: s.id, path: s.path, parent: s.parent, ...e };
+  }
 }
 
-export function renderNdjson(report: LedgerReport, excerpts: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: string[] = [];
-    const out = ndjson.stringify();
-    out.setEncoding('utf8');
-    out.on('data', (c: string) => chunks.push(c));
-    out.on('error', reject);
-    out.on('end', () => resolve(escapeJsonText(chunks.join(''))));
-    for (const r of ndjsonRecords(report, excerpts)) out.write(r);
-    out.end();
-  });
+/** Records stream through ndjson's serializer with backpressure: memory holds a few lines at a time. */
+export async function* ndjsonChunks(report: LedgerReport, excerpts: boolean): AsyncGenerator<string> {
+  const out = pipeline(Readable.from(ndjsonRecords(report, excerpts)), ndjson.stringify(), () => {});
+  for await (const chunk of out as AsyncIterable<string | Buffer>) yield escapeJsonText(String(chunk));
 }

@@ -1,14 +1,15 @@
 // JUnit XML: one <testsuite> per input file, one <testcase> per session. A session fails when it
 // reaches --fail-on; with --fail-on none, when enforce would have stopped it, so the report still
 // shows the loops a CI gate would care about. An input that could not be analyzed is an <error>.
-// No timestamps or durations: the same ledger gives the same bytes.
+// No timestamps or durations: the same ledger gives the same bytes. Written in pieces, one line per
+// entry, so a session of any size is never one string.
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { reachedFailOn } from './fail-on.js';
 import type { ReportOptions } from './index.js';
 import { sanitize } from './sanitize.js';
 import { relativePath } from './paths.js';
-import { enforceWould, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase } from './text.js';
+import { enforceWould, fmtConfidence, maxEnforce, outcomePhrase, strikePhrase } from './text.js';
 
 // Everything outside XML 1.0's Char production (#x9 | #xA | #xD | [#x20-#xD7FF] |
 // [#xE000-#xFFFD] | [#x10000-#x10FFFF]); sanitize() already escapes most of them visibly.
@@ -25,8 +26,16 @@ export function xmlEscape(text: unknown): string {
 }
 
 /** Element text, one sanitized line per item: transcript text cannot add lines of its own. */
-function xmlLines(lines: string[]): string {
-  return lines.map((l) => xmlEscape(l)).join('\n');
+function* xmlLines(lines: Iterable<string>): Generator<string> {
+  let first = true;
+  for (const l of lines) {
+    yield (first ? '' : '\n') + xmlEscape(l);
+    first = false;
+  }
+}
+
+function* entryLines(entries: readonly LedgerEntry[]): Generator<string> {
+  for (const e of entries) yield entryLine(e);
 }
 
 function attrs(a: Record<string, string | number>): string {
@@ -40,7 +49,7 @@ function entryLine(e: LedgerEntry): string {
     `turn ${e.turn} round ${e.round}${e.line === null ? '' : ` line ${e.line}`}`,
     `${e.detector}/${e.kind}`,
     e.confidence === null ? '' : `confidence ${fmtConfidence(e.confidence)}`,
-    e.strike ? `strikes ${fmtStrike(e.strike, true)}` : '',
+    e.strike ? strikePhrase(e.strike, e.kind) : '',
     `off ${e.intervention.off}, telemetry ${e.intervention.telemetry}, enforce ${e.intervention.enforce}`,
     e.after_stop ? '(after stop)' : '',
   ];
@@ -51,21 +60,25 @@ function failing(s: SessionLedger, o: ReportOptions): boolean {
   return o.failOn === 'none' ? reachedFailOn(s, 'stop') : reachedFailOn(s, o.failOn);
 }
 
-function testcase(s: SessionLedger, o: ReportOptions, classname: string): string {
+function* testcase(s: SessionLedger, o: ReportOptions, classname: string): Generator<string> {
   const name = s.parent !== null ? `${s.id} (sub-agent of ${s.parent})` : s.id;
   const open = `    <testcase${attrs({ classname, name })}`;
-  const body: string[] = [];
   if (failing(s, o)) {
     const worst = maxEnforce(s);
     const message = `${enforceWould(worst)}: ${outcomePhrase(s)}`;
-    body.push(`      <failure${attrs({ message, type: worst })}>${xmlLines(s.entries.map(entryLine))}</failure>`);
+    yield `${open}>\n      <failure${attrs({ message, type: worst })}>`;
+    yield* xmlLines(entryLines(s.entries));
+    yield '</failure>\n    </testcase>\n';
   } else if (s.entries.length > 0) {
-    body.push(`      <system-out>${xmlLines(s.entries.map(entryLine))}</system-out>`);
+    yield `${open}>\n      <system-out>`;
+    yield* xmlLines(entryLines(s.entries));
+    yield '</system-out>\n    </testcase>\n';
+  } else {
+    yield `${open}/>\n`;
   }
-  return body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`;
 }
 
-export function renderJunit(report: LedgerReport, o: ReportOptions): string {
+export function* junitChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
   // Suites follow the inputs' (sorted) order; sessions whose path is not among them still get one.
   // Maps, not scans: a chatgpt export can hold thousands of sessions in one input.
   const inputs = new Map(report.inputs.map((i) => [i.path, i]));
@@ -75,40 +88,40 @@ export function renderJunit(report: LedgerReport, o: ReportOptions): string {
     if (list) list.push(s);
     else byPath.set(s.path, [s]);
   }
-  const suites: string[] = [];
+  // The root's totals come first in the document, so they are counted before anything is written.
   let tests = 0;
   let failures = 0;
   let errors = 0;
   for (const [p, sessions] of byPath) {
     const input = inputs.get(p);
-    const rel = relativePath(p, o.cwd);
-    const cases = sessions.map((s) => testcase(s, o, rel));
-    const f = sessions.filter((s) => failing(s, o)).length;
-    let e = 0;
-    if (input?.error !== undefined) {
-      e = 1;
-      cases.push(`    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>`);
-    }
-    const n = cases.length;
-    tests += n;
-    failures += f;
-    errors += e;
-    const extra: string[] = [];
-    if (input && input.skipped.length > 0) {
-      const lines = input.skipped.map((k) => `${rel}:${k.line ?? '?'}: ${k.reason}`);
-      extra.push(`    <system-err>${xmlLines(lines)}</system-err>`);
-    }
-    suites.push(
-      `  <testsuite${attrs({ name: rel, tests: n, failures: f, errors: e, skipped: 0 })}>\n` +
-        [...cases, ...extra].join('\n') +
-        (cases.length + extra.length ? '\n' : '') +
-        '  </testsuite>',
-    );
+    tests += sessions.length + (input?.error !== undefined ? 1 : 0);
+    for (const s of sessions) if (failing(s, o)) failures += 1;
+    if (input?.error !== undefined) errors += 1;
   }
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites${attrs({ name: 'loopledger', tests, failures, errors })}>\n` +
-    suites.map((x) => x + '\n').join('') +
-    '</testsuites>\n'
-  );
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n' + `<testsuites${attrs({ name: 'loopledger', tests, failures, errors })}>\n`;
+  for (const [p, sessions] of byPath) {
+    const input = inputs.get(p);
+    const rel = relativePath(p, o.cwd);
+    const e = input?.error !== undefined ? 1 : 0;
+    let f = 0;
+    for (const s of sessions) if (failing(s, o)) f += 1;
+    const n = sessions.length + e;
+    const skipped = input !== undefined && input.skipped.length > 0;
+    yield `  <testsuite${attrs({ name: rel, tests: n, failures: f, errors: e, skipped: 0 })}>\n`;
+    for (const s of sessions) yield* testcase(s, o, rel);
+    if (input?.error !== undefined) {
+      yield `    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>\n`;
+    }
+    if (skipped) {
+      yield '    <system-err>';
+      yield* xmlLines(input.skipped.map((k) => `${rel}:${k.line ?? '?'}: ${k.reason}`));
+      yield '</system-err>\n';
+    }
+    yield '  </testsuite>\n';
+  }
+  yield '</testsuites>\n';
+}
+
+export function renderJunit(report: LedgerReport, o: ReportOptions): string {
+  return [...junitChunks(report, o)].join('');
 }

@@ -1,13 +1,32 @@
-// Markdown for PR comments and CI job summaries: a totals line, a table of sessions, then per
+// Markdown for PR comments and CI job summaries: a totals table, then the sessions (every session,
+// or with more than `--top` of them an overview of those with findings, worst first), then per
 // session with entries its ledger table. Transcript text is sanitized (no control characters, no
 // line breaks inside a cell) and markdown-escaped, so it can neither break a table, open a code
 // span or HTML tag, nor inject links.
+//
+// GitHub refuses a job summary over 1 MiB, so the document is written against that budget: what
+// does not fit is left out and counted in a closing line, never cut mid-line.
 
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
+import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './money.js';
+import {
+  costCell,
+  DEFAULT_TOP,
+  outcomeCell,
+  planOverview,
+  presentColumns,
+  projectCell,
+  savedCell,
+  shortId,
+  shortModel,
+  tokensCell,
+  type SessionSort,
+} from './overview.js';
 import { sanitize } from './sanitize.js';
 import {
+  entryTools,
   fmtConfidence,
   fmtEvidence,
   fmtMeasurement,
@@ -15,11 +34,19 @@ import {
   maxEnforce,
   outcomePhrase,
   plural,
+  strikeLegend,
+  strikeParts,
 } from './text.js';
 
+/** GitHub's limit for `$GITHUB_STEP_SUMMARY` (1 MiB per step). */
+export const MARKDOWN_MAX_BYTES = 1024 * 1024;
+// Kept free for the closing line that counts what was left out.
+const RESERVE_BYTES = 1024;
+
 // CommonMark lets any ASCII punctuation be backslash-escaped; these are the ones that can start
-// markup inline or in a table cell. `\` first, so escapes already present stay literal.
-const MD_SPECIAL = /[\\`*_[\]<>|#~!&]/g;
+// markup inline or in a table cell (`$` opens math on GitHub). `\` first, so escapes already
+// present stay literal.
+const MD_SPECIAL = /[\\`*_[\]<>|#~!&$]/g;
 
 export function mdEscape(text: unknown): string {
   return sanitize(text).replace(MD_SPECIAL, (c) => '\\' + c);
@@ -33,7 +60,7 @@ function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function entryRow(e: LedgerEntry, o: ReportOptions): string {
+function entryRow(e: LedgerEntry, tools: boolean): string {
   const decided = judgeDecided(e) ? ' (judge)' : '';
   const modes = [e.intervention.off, e.intervention.telemetry, level(e.intervention.enforce) + decided];
   return row([
@@ -42,35 +69,35 @@ function entryRow(e: LedgerEntry, o: ReportOptions): string {
     e.line === null ? '' : String(e.line),
     mdEscape(e.detector),
     mdEscape(e.kind),
+    ...(tools ? [mdEscape(entryTools(e))] : []),
     fmtConfidence(e.confidence),
-    mdEscape(fmtStrike(e.strike)),
+    mdEscape(fmtStrike(e.strike, e.kind)),
     ...modes,
   ]);
 }
 
-function sessionSection(s: SessionLedger, o: ReportOptions): string[] {
-  const heads = ['turn', 'round', 'line', 'detector', 'kind', 'confidence', 'strikes'];
+/** A session's section, line by line; entries last so a cut can count them. */
+function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: string; entry?: boolean }> {
+  const tools = s.entries.some((e) => entryTools(e) !== '');
+  const heads = ['turn', 'round', 'line', 'detector', 'kind', ...(tools ? ['tools'] : []), 'confidence', 'repeats'];
   const mark = (m: string, h: string) => (m === o.mode ? `${h} (configured)` : h);
   heads.push(mark('off', 'Off'), mark('telemetry', 'Telemetry'), mark('enforce', 'Enforce'));
   const meta = [
     `format ${mdEscape(s.format)}`,
     `model ${s.model === null ? 'unknown' : mdEscape(s.model)}`,
+    s.project !== undefined && s.project !== null ? `project ${mdEscape(s.project)}` : null,
     s.parent !== null ? `sub-agent of ${mdEscape(s.parent)}` : null,
     plural(s.turns, 'turn'),
     plural(s.rounds, 'round'),
     plural(s.tool_calls, 'tool call'),
     `enforce: ${outcomePhrase(s)}`,
+    s.cost !== undefined ? `cost ${mdEscape(fmtUsd(s.cost.usd))}` : null,
+    s.outcome.enforce.saved !== undefined ? `Enforce would have saved ${mdEscape(savedCell(s, true))}` : null,
   ].filter((x): x is string => x !== null);
-  const out = [
-    `### ${mdEscape(s.path)} · ${mdEscape(s.id)}`,
-    '',
-    meta.join(' · '),
-    '',
-    row(heads),
-    row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))),
-    ...s.entries.map((e) => entryRow(e, o)),
-  ];
-  const details: string[] = [];
+  for (const line of [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', row(heads)]) yield { line };
+  yield { line: row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))) };
+  for (const e of s.entries) yield { line: entryRow(e, tools), entry: true };
+  let first = true;
   for (const e of s.entries) {
     const bits: string[] = [];
     if (o.explain) {
@@ -79,55 +106,185 @@ function sessionSection(s: SessionLedger, o: ReportOptions): string[] {
       if (ev) bits.push(`evidence: ${mdEscape(ev)}`);
     }
     if (o.excerpts) for (const x of e.excerpts ?? []) bits.push(`excerpt: “${mdEscape(x)}”`);
-    if (bits.length) details.push(`- turn ${e.turn} round ${e.round} ${mdEscape(e.detector)}/${mdEscape(e.kind)}: ${bits.join('; ')}`);
+    if (bits.length === 0) continue;
+    if (first) yield { line: '' };
+    first = false;
+    yield { line: `- turn ${e.turn} round ${e.round} ${mdEscape(e.detector)}/${mdEscape(e.kind)}: ${bits.join('; ')}` };
   }
-  if (details.length) out.push('', ...details);
-  return out;
+  yield { line: '' };
+}
+
+/** Lines written while they fit the byte budget; afterwards only counted. */
+class Budget {
+  private used = 0;
+  full = false;
+  constructor(private readonly limit: number) {}
+  take(line: string): boolean {
+    if (this.full) return false;
+    const n = Buffer.byteLength(line, 'utf8') + 1;
+    if (this.used + n > this.limit) {
+      this.full = true;
+      return false;
+    }
+    this.used += n;
+    return true;
+  }
+}
+
+function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): { head: string[]; align: string[]; rows: Generator<string>; total: string } {
+  const present = presentColumns(report.sessions);
+  const money = moneyTotals(report);
+  const head = ['enforce', ...(present.project ? ['project'] : []), 'session', 'model', 'rounds', 'findings'];
+  const align = ['---', ...(present.project ? ['---'] : []), '---', '---', '---:', '---:'];
+  const extra: [string, (s: SessionLedger) => string, string][] = [];
+  if (present.tokens) extra.push(['tokens', tokensCell, fmtTokens(money.tokens)]);
+  if (present.cost) extra.push(['cost', costCell, money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd)]);
+  if (present.saved) {
+    const sv = money.saved;
+    extra.push(['saved', (s) => savedCell(s, true), sv === undefined ? NOT_KNOWN : sv.usd === null ? plural(sv.rounds, 'round') : `${fmtUsd(sv.usd)} · ${plural(sv.rounds, 'round')}`]);
+  }
+  for (const [h] of extra) {
+    head.push(h);
+    align.push('---:');
+  }
+  function* rows(): Generator<string> {
+    for (const s of ranked) {
+      // The outcome's first word is its level, emphasized like the ledger's.
+      const o = outcomeCell(s);
+      const rest = o.text.split(' ').slice(1);
+      yield row([
+        [level(o.level), ...rest.map(mdEscape)].join(' '),
+        ...(present.project ? [mdEscape(projectCell(s))] : []),
+        mdEscape(shortId(s.id)),
+        mdEscape(shortModel(s.model)),
+        String(s.rounds),
+        String(s.entries.length),
+        ...extra.map(([, f]) => mdEscape(f(s))),
+      ]);
+    }
+  }
+  const total = row([
+    '**total**',
+    ...(present.project ? [plural(report.sessions.length, 'session')] : []),
+    present.project ? '' : plural(report.sessions.length, 'session'),
+    '',
+    String(report.summary.rounds),
+    String(report.summary.entries),
+    ...extra.map(([, , t]) => mdEscape(t)),
+  ]);
+  return { head, align, rows: rows(), total };
+}
+
+const SORT_WORDS: Record<SessionSort, string> = {
+  level: 'worst first',
+  saved: 'by what Enforce would have saved',
+  cost: 'by cost',
+  path: 'by path',
+};
+
+export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
+  const budget = new Budget(MARKDOWN_MAX_BYTES - RESERVE_BYTES);
+  let omittedRows = 0;
+  let omittedEntries = 0;
+  const omittedSessions = new Set<SessionLedger>();
+  const sm = report.summary;
+  const money = moneyTotals(report);
+
+  const head: string[] = ['## loopledger', ''];
+  const totalsHead = ['sessions', 'rounds', 'entries', 'enforce would stop', 'enforce would steer', 'skipped lines'];
+  const totals = [sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String);
+  if (money.usd !== undefined) {
+    totalsHead.push('cost');
+    totals.push(mdEscape(fmtUsd(money.usd)));
+  }
+  if (money.saved !== undefined) {
+    totalsHead.push('Enforce would have saved');
+    totals.push(mdEscape(money.saved.usd === null ? plural(money.saved.rounds, 'round') : `${fmtUsd(money.saved.usd)} · ${plural(money.saved.rounds, 'round')}`));
+  }
+  head.push(row(totalsHead), row(totalsHead.map(() => '---:')), row(totals), '');
+  const judge = judgeUsageLine(sm);
+  if (judge) head.push(mdEscape(judge), '');
+  for (const l of head) if (budget.take(l)) yield l + '\n';
+
+  const plan = planOverview(report.sessions, { top: o.top ?? DEFAULT_TOP, sort: o.sort ?? 'level', quiet: o.quiet });
+  if (plan.overview) {
+    const intro =
+      `${plural(report.sessions.length, 'session')}: ${plan.ranked.length} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
+      `${plan.calm} calm, not listed. The first ${plan.detailed.length} follow in full.`;
+    for (const l of [intro, '']) if (budget.take(l)) yield l + '\n';
+    if (plan.ranked.length > 0) {
+      const t = overviewRows(report, plan.ranked);
+      for (const l of [row(t.head), row(t.align)]) if (budget.take(l)) yield l + '\n';
+      for (const r of t.rows) {
+        if (budget.take(r)) yield r + '\n';
+        else omittedRows += 1;
+      }
+      for (const l of [t.total, '']) if (budget.take(l)) yield l + '\n';
+    }
+  } else if (plan.detailed.length > 0) {
+    const lines = [row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce']), row(['---', '---', '---', '---:', '---:', '---'])];
+    for (const l of lines) if (budget.take(l)) yield l + '\n';
+    for (const s of plan.detailed) {
+      const r = row([
+        mdEscape(s.id) + (s.parent !== null ? ` (sub-agent of ${mdEscape(s.parent)})` : ''),
+        mdEscape(s.path),
+        mdEscape(s.format),
+        String(s.rounds),
+        String(s.entries.length),
+        level(maxEnforce(s)),
+      ]);
+      if (budget.take(r)) yield r + '\n';
+      else omittedRows += 1;
+    }
+    if (budget.take('')) yield '\n';
+  }
+
+  const shown = { strike: false, run: false, readOnly: false };
+  for (const s of plan.detailed) {
+    if (s.entries.length === 0) continue;
+    for (const { line, entry } of sessionSection(s, o)) {
+      if (budget.take(line)) {
+        yield line + '\n';
+      } else {
+        omittedSessions.add(s);
+        if (entry) omittedEntries += 1;
+      }
+    }
+    if (budget.full) continue;
+    for (const e of s.entries) {
+      const p = strikeParts(e);
+      shown.strike ||= p.strike;
+      shown.run ||= p.run;
+      shown.readOnly ||= p.readOnly;
+    }
+  }
+  const legend = `*${mdEscape(strikeLegend(shown))}*`;
+  if (shown.strike && budget.take(legend) && budget.take('')) yield legend + '\n\n';
+
+  const problems = report.inputs.filter((i) => i.error !== undefined || i.skipped.length > 0);
+  let omittedInputs = 0;
+  if (problems.length > 0) {
+    for (const l of ['### Inputs with problems', '']) if (budget.take(l)) yield l + '\n';
+    for (const i of problems) {
+      const l =
+        i.error !== undefined
+          ? `- ${mdEscape(i.path)}: ${mdEscape(i.error)}`
+          : `- ${mdEscape(i.path)}: ${plural(i.skipped.length, 'skipped line')}`;
+      if (budget.take(l)) yield l + '\n';
+      else omittedInputs += 1;
+    }
+    if (budget.take('')) yield '\n';
+  }
+
+  if (budget.full) {
+    const left: string[] = [];
+    if (omittedRows > 0) left.push(plural(omittedRows, 'session row'));
+    if (omittedSessions.size > 0) left.push(`${plural(omittedEntries, 'entry', 'entries')} of ${plural(omittedSessions.size, 'session')}`);
+    if (omittedInputs > 0) left.push(plural(omittedInputs, 'input problem'));
+    yield `**Cut to fit GitHub's 1 MiB summary limit:** ${left.join(', ') || 'the rest'} not shown. The full ledger: \`--format json\` or \`--format table\`.\n`;
+  }
 }
 
 export function renderMarkdown(report: LedgerReport, o: ReportOptions): string {
-  const sm = report.summary;
-  const out: string[] = ['## loopledger', ''];
-  out.push(
-    row(['sessions', 'rounds', 'entries', 'enforce would stop', 'enforce would steer', 'skipped lines']),
-    row(['---:', '---:', '---:', '---:', '---:', '---:']),
-    row([sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String)),
-    '',
-  );
-  const judge = judgeUsageLine(sm);
-  if (judge) out.push(mdEscape(judge), '');
-  const listed = o.quiet ? report.sessions.filter((s) => s.entries.length > 0) : report.sessions;
-  if (listed.length > 0) {
-    out.push(
-      row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce']),
-      row(['---', '---', '---', '---:', '---:', '---']),
-      ...listed.map((s) =>
-        row([
-          mdEscape(s.id) + (s.parent !== null ? ` (sub-agent of ${mdEscape(s.parent)})` : ''),
-          mdEscape(s.path),
-          mdEscape(s.format),
-          String(s.rounds),
-          String(s.entries.length),
-          level(maxEnforce(s)),
-        ]),
-      ),
-      '',
-    );
-  }
-  for (const s of report.sessions) {
-    if (s.entries.length > 0) out.push(...sessionSection(s, o), '');
-  }
-  const problems = report.inputs.filter((i) => i.error !== undefined || i.skipped.length > 0);
-  if (problems.length > 0) {
-    out.push('### Inputs with problems', '');
-    for (const i of problems) {
-      out.push(
-        i.error !== undefined
-          ? `- ${mdEscape(i.path)}: ${mdEscape(i.error)}`
-          : `- ${mdEscape(i.path)}: ${plural(i.skipped.length, 'skipped line')}`,
-      );
-    }
-    out.push('');
-  }
-  return out.join('\n');
+  return [...markdownChunks(report, o)].join('');
 }

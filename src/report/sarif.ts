@@ -1,17 +1,25 @@
 // SARIF 2.1.0 for code-scanning UIs: one run, one rule per detector kind (stable ids
 // `loopledger/<detector>/<kind>`), one result per entry at the transcript file and line.
 // Levels follow enforce: stop -> error, steer -> warning, noted -> note, none -> none.
+// GitHub code scanning takes at most 25,000 results per run: past that the strongest are kept
+// (every error, then warnings, notes, none; in ledger order within a level) and the rest counted
+// in the run's properties. Written in pieces, so the log is never one string.
 
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
+import { jsonChunks } from './json-stream.js';
 import { escapeJsonText, sanitize } from './sanitize.js';
-import { enforceWould, fmtConfidence, fmtStrike } from './text.js';
+import { enforceWould, fmtConfidence, strikePhrase } from './text.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 type SarifLevel = 'none' | 'note' | 'warning' | 'error';
 const LEVEL: Record<EnforceLevel, SarifLevel> = { none: 'none', noted: 'note', steer: 'warning', stop: 'error' };
+const STRONGEST_FIRST: EnforceLevel[] = ['stop', 'steer', 'noted', 'none'];
+
+/** GitHub code scanning's limit of results per run (it rejects more). */
+export const SARIF_MAX_RESULTS = 25_000;
 
 // Descriptions for the kinds SPEC names, so code-scanning UIs explain a rule even before it
 // fires. Kinds not listed here still get a rule (with a generic text) when they occur.
@@ -67,12 +75,67 @@ function message(s: SessionLedger, e: LedgerEntry): string {
     `telemetry ${e.intervention.telemetry}`,
   ];
   if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
-  if (e.strike) bits.push(`strikes ${fmtStrike(e.strike, true)}`);
+  if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
   if (e.after_stop) bits.push('after a stop (the round would not have happened)');
   return bits.join('; ') + '.';
 }
 
-export function renderSarif(report: LedgerReport, o: ReportOptions): string {
+function result(s: SessionLedger, e: LedgerEntry, index: Map<string, number>, cwd: string | undefined): Record<string, unknown> {
+  const id = ruleId(e.detector, e.kind);
+  const physicalLocation: Record<string, unknown> = {
+    artifactLocation: { uri: artifactUri(s.path, cwd) },
+  };
+  if (e.line !== null && e.line >= 1) physicalLocation['region'] = { startLine: e.line };
+  return {
+    ruleId: id,
+    ruleIndex: index.get(id)!,
+    level: LEVEL[e.intervention.enforce],
+    message: { text: message(s, e) },
+    locations: [{ physicalLocation }],
+    // Stable across runs of the same transcript, so code scanning tracks a finding over time.
+    partialFingerprints: { 'loopledgerEntry/v1': `${s.id}:${e.turn}:${e.round}:${e.detector}/${e.kind}` },
+    properties: {
+      session: s.id,
+      parent: s.parent,
+      turn: e.turn,
+      round: e.round,
+      confidence: e.confidence,
+      strike: e.strike,
+      intervention: e.intervention,
+      after_stop: e.after_stop,
+    },
+  };
+}
+
+/** How many results of each enforce level are written, strongest first, within `max`. */
+function quota(report: LedgerReport, max: number): { keep: Record<EnforceLevel, number>; total: Record<EnforceLevel, number> } {
+  const total: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
+  for (const s of report.sessions) for (const e of s.entries) total[e.intervention.enforce] += 1;
+  const keep: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
+  let room = max;
+  for (const l of STRONGEST_FIRST) {
+    keep[l] = Math.min(total[l], room);
+    room -= keep[l];
+  }
+  return { keep, total };
+}
+
+/** The kept results, strongest level first, each level in ledger order: one pass per level, no copy of the ledger. */
+function* results(report: LedgerReport, keep: Record<EnforceLevel, number>, index: Map<string, number>, cwd: string | undefined): Generator<Record<string, unknown>> {
+  for (const l of STRONGEST_FIRST) {
+    let left = keep[l];
+    for (const s of report.sessions) {
+      if (left === 0) break;
+      for (const e of s.entries) {
+        if (e.intervention.enforce !== l) continue;
+        yield result(s, e, index, cwd);
+        if (--left === 0) break;
+      }
+    }
+  }
+}
+
+export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults = SARIF_MAX_RESULTS): Generator<string> {
   const pairs = new Map<string, [string, string]>();
   for (const [d, kinds] of Object.entries(KNOWN)) for (const k of Object.keys(kinds)) pairs.set(ruleId(d, k), [d, k]);
   for (const s of report.sessions) for (const e of s.entries) pairs.set(ruleId(e.detector, e.kind), [e.detector, e.kind]);
@@ -92,35 +155,6 @@ export function renderSarif(report: LedgerReport, o: ReportOptions): string {
     };
   });
 
-  const results = report.sessions.flatMap((s) =>
-    s.entries.map((e) => {
-      const id = ruleId(e.detector, e.kind);
-      const physicalLocation: Record<string, unknown> = {
-        artifactLocation: { uri: artifactUri(s.path, o.cwd) },
-      };
-      if (e.line !== null && e.line >= 1) physicalLocation['region'] = { startLine: e.line };
-      return {
-        ruleId: id,
-        ruleIndex: index.get(id)!,
-        level: LEVEL[e.intervention.enforce],
-        message: { text: message(s, e) },
-        locations: [{ physicalLocation }],
-        // Stable across runs of the same transcript, so code scanning tracks a finding over time.
-        partialFingerprints: { 'loopledgerEntry/v1': `${s.id}:${e.turn}:${e.round}:${e.detector}/${e.kind}` },
-        properties: {
-          session: s.id,
-          parent: s.parent,
-          turn: e.turn,
-          round: e.round,
-          confidence: e.confidence,
-          strike: e.strike,
-          intervention: e.intervention,
-          after_stop: e.after_stop,
-        },
-      };
-    }),
-  );
-
   const notifications = report.inputs.flatMap((i) => {
     const loc = [{ physicalLocation: { artifactLocation: { uri: artifactUri(i.path, o.cwd) } } }];
     const out: Record<string, unknown>[] = [];
@@ -137,22 +171,35 @@ export function renderSarif(report: LedgerReport, o: ReportOptions): string {
     return out;
   });
 
-  const log = {
-    $schema: SARIF_SCHEMA,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'loopledger',
-            version: report.tool.version,
-            rules,
-          },
-        },
-        invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
-        results,
-      },
-    ],
+  const { keep, total } = quota(report, maxResults);
+  const count = (r: Record<EnforceLevel, number>) => r.stop + r.steer + r.noted + r.none;
+  const omitted = count(total) - count(keep);
+  const run: Record<string, unknown> = {
+    tool: { driver: { name: 'loopledger', version: report.tool.version, rules } },
+    invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
+    // Written by its own generator (below): the results are made one by one as they are written.
+    results: RESULTS,
   };
-  return escapeJsonText(JSON.stringify(log, null, 2)) + '\n';
+  if (omitted > 0) {
+    const byLevel = (r: Record<EnforceLevel, number>) =>
+      Object.fromEntries(STRONGEST_FIRST.map((l) => [LEVEL[l], r[l]]));
+    run['properties'] = {
+      resultsTotal: count(total),
+      resultsOmitted: omitted,
+      resultsLimit: maxResults,
+      resultsByLevel: byLevel(total),
+      resultsOmittedByLevel: byLevel(Object.fromEntries(STRONGEST_FIRST.map((l) => [l, total[l] - keep[l]])) as Record<EnforceLevel, number>),
+    };
+  }
+  const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
+  const splices = new Map([[RESULTS, (indent: string) => jsonChunks(results(report, keep, index, o.cwd), 1, new Map(), indent)]]);
+  for (const c of jsonChunks(log, 3, splices)) yield escapeJsonText(c);
+  yield '\n';
+}
+
+/** Stands for the results array in the log object; identity is what counts. */
+const RESULTS: unknown[] = [];
+
+export function renderSarif(report: LedgerReport, o: ReportOptions): string {
+  return [...sarifChunks(report, o)].join('');
 }

@@ -1,10 +1,12 @@
 // The human ledger: per session a header, one row per entry with Off · Telemetry · Enforce side
 // by side, then a summary. Fits `options.width`: it picks the first layout that fits, going from
 // full to abbreviated headers and values, merged turn/round, dropping the constant Off column and
-// confidence, then shortening kinds (the configured mode's column is never dropped); below that it falls back to one line per entry.
+// confidence, then shortening tools and kinds (the configured mode's column is never dropped); below that it falls back to one
+// line per entry. With more sessions than `--top`, an overview of every session with findings comes
+// first and only the top sessions follow in full. Written in pieces (a generator): a session of a
+// million entries never becomes one string, and no width is computed by spreading an array.
 
 import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import type {
   EnforceLevel,
   LedgerEntry,
@@ -14,16 +16,22 @@ import type {
 } from '../ledger/types.js';
 import type { ModeName, ReportOptions } from './index.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
+import { fmtTokens, fmtUsd, usageTokens } from './money.js';
+import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
+import { overviewLines } from './overview-table.js';
 import { sanitize } from './sanitize.js';
 import {
   displayWidth,
   entryLabel,
+  entryTools,
   fmtConfidence,
   fmtEvidence,
   fmtMeasurement,
   fmtStrike,
   outcomePhrase,
   plural,
+  strikeLegend,
+  strikeParts,
   truncateTo,
   wrap,
 } from './text.js';
@@ -35,11 +43,15 @@ interface Layout {
   dropConf: boolean;
   /** Columns for the kind cell (content only), or null for its natural width. */
   kindWidth: number | null;
+  /** Columns for the tools cell, or null for its natural width. */
+  toolsWidth: number | null;
+  /** Whether any entry names tools (otherwise the column is left out). */
+  tools: boolean;
   /** Content width of every column, shared by all sessions so their tables line up. */
   widths: number[];
 }
 
-const LAYOUTS: Omit<Layout, 'kindWidth' | 'widths'>[] = [
+const LAYOUTS: Omit<Layout, 'kindWidth' | 'toolsWidth' | 'widths' | 'tools'>[] = [
   { abbrev: false, merge: false, dropOff: false, dropConf: false },
   { abbrev: true, merge: false, dropOff: false, dropConf: false },
   { abbrev: true, merge: true, dropOff: false, dropConf: false },
@@ -49,54 +61,68 @@ const LAYOUTS: Omit<Layout, 'kindWidth' | 'widths'>[] = [
 
 // Narrowest kind column still worth a table; below it the list layout reads better.
 const MIN_KIND = 8;
+// Tools give way before kinds, down to a name's first few letters.
+const MIN_TOOLS = 5;
 
 const DETECTOR_ABBREV: Record<string, string> = { tool_batch: 'tool', output: 'out', thinking: 'think' };
 
 interface Column {
+  /** Identifies the text function (head and variant), so natural widths are measured once per report. */
+  id: string;
   head: string;
   align: 'left' | 'right';
   /** Plain text (already sanitized); colour is applied separately. */
   text: (e: LedgerEntry) => string;
   level?: (e: LedgerEntry) => EnforceLevel;
   isKind?: boolean;
+  isTools?: boolean;
 }
 
 const AFTER_STOP_MARK = '*';
 
-function columns(layout: Layout, mode: ModeName | undefined): Column[] {
+function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: ModeName | undefined): Column[] {
   const mark = (e: LedgerEntry) => (e.after_stop ? AFTER_STOP_MARK : '');
   const cols: Column[] = [];
   if (layout.merge) {
-    cols.push({ head: 't.r', align: 'right', text: (e) => `${e.turn}.${e.round}${mark(e)}` });
+    cols.push({ id: 't.r', head: 't.r', align: 'right', text: (e) => `${e.turn}.${e.round}${mark(e)}` });
   } else {
-    cols.push({ head: 'turn', align: 'right', text: (e) => String(e.turn) });
-    cols.push({ head: 'round', align: 'right', text: (e) => `${e.round}${mark(e)}` });
+    cols.push({ id: 'turn', head: 'turn', align: 'right', text: (e) => String(e.turn) });
+    cols.push({ id: 'round', head: 'round', align: 'right', text: (e) => `${e.round}${mark(e)}` });
   }
   cols.push({
+    id: layout.abbrev ? 'det' : 'detector',
     head: layout.abbrev ? 'det' : 'detector',
     align: 'left',
     text: (e) => sanitize(layout.abbrev ? (DETECTOR_ABBREV[e.detector] ?? e.detector) : e.detector),
   });
-  cols.push({ head: 'kind', align: 'left', text: (e) => sanitize(e.kind), isKind: true });
+  cols.push({ id: 'kind', head: 'kind', align: 'left', text: (e) => sanitize(e.kind), isKind: true });
+  if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: entryTools, isTools: true });
   if (!layout.dropConf) {
-    cols.push({ head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (e) => fmtConfidence(e.confidence) });
+    cols.push({ id: 'conf', head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (e) => fmtConfidence(e.confidence) });
   }
-  cols.push({ head: 'strikes', align: 'left', text: (e) => fmtStrike(e.strike) });
+  cols.push({
+    id: layout.abbrev ? 'repeats-ab' : 'repeats',
+    head: 'repeats',
+    align: 'left',
+    text: (e) => fmtStrike(e.strike, e.kind, layout.abbrev),
+  });
   // The configured mode's column is marked, never the only one: the point is the comparison.
   const head = (m: ModeName, full: string, short: string) => {
     const h = layout.abbrev ? short : full;
     return m === mode ? `[${h}]` : h;
   };
   if (!layout.dropOff || mode === 'off') {
-    cols.push({ head: head('off', 'Off', 'Off'), align: 'left', text: (e) => e.intervention.off, level: (e) => e.intervention.off });
+    cols.push({ id: 'off', head: head('off', 'Off', 'Off'), align: 'left', text: (e) => e.intervention.off, level: (e) => e.intervention.off });
   }
   cols.push({
+    id: 'tel',
     head: head('telemetry', 'Telemetry', 'Tel.'),
     align: 'left',
     text: (e) => e.intervention.telemetry,
     level: (e) => e.intervention.telemetry,
   });
   cols.push({
+    id: 'enf',
     head: head('enforce', 'Enforce', 'Enf.'),
     align: 'left',
     text: enforceText,
@@ -105,27 +131,62 @@ function columns(layout: Layout, mode: ModeName | undefined): Column[] {
   return cols;
 }
 
-/** Width of a cli-table3 table: each column plus one space of padding each side, plus borders. */
+/** Width of a boxed table: each column plus one space of padding each side, plus borders. */
 function tableWidth(colWidths: number[]): number {
   return colWidths.reduce((a, w) => a + w + 2, 0) + colWidths.length + 1;
 }
 
-function naturalWidths(cols: Column[], entries: LedgerEntry[]): number[] {
-  return cols.map((c) => Math.max(displayWidth(c.head), ...entries.map((e) => displayWidth(c.text(e)))));
+/** Every entry of the sessions, without building one array of them all. */
+function* entriesOf(sessions: readonly SessionLedger[]): Generator<LedgerEntry> {
+  for (const s of sessions) yield* s.entries;
+}
+
+/** Widest cell per column, measured once per column id and entry (a loop: no spread of entries). */
+function naturalWidths(cols: Column[], sessions: readonly SessionLedger[], cache: Map<string, number>): number[] {
+  const missing = cols.filter((c) => !cache.has(c.id));
+  if (missing.length > 0) {
+    const w = missing.map(() => 0);
+    for (const e of entriesOf(sessions)) {
+      for (let i = 0; i < missing.length; i += 1) {
+        const d = displayWidth(missing[i]!.text(e));
+        if (d > w[i]!) w[i] = d;
+      }
+    }
+    missing.forEach((c, i) => cache.set(c.id, w[i]!));
+  }
+  return cols.map((c) => Math.max(displayWidth(c.head), cache.get(c.id)!));
 }
 
 /** One layout for the whole report, so every session's table has the same columns. */
-function chooseLayout(entries: LedgerEntry[], width: number, mode: ModeName | undefined): Layout | null {
+function chooseLayout(sessions: readonly SessionLedger[], width: number, mode: ModeName | undefined): Layout | null {
+  let tools = false;
+  for (const e of entriesOf(sessions)) {
+    if (entryTools(e) !== '') {
+      tools = true;
+      break;
+    }
+  }
+  const cache = new Map<string, number>();
   for (const base of LAYOUTS) {
-    const layout: Layout = { ...base, kindWidth: null, widths: [] };
-    const widths = naturalWidths(columns(layout, mode), entries);
+    const layout: Layout = { ...base, tools, kindWidth: null, toolsWidth: null, widths: [] };
+    const widths = naturalWidths(columns(layout, mode), sessions, cache);
     if (tableWidth(widths) <= width) return { ...layout, widths };
   }
-  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, kindWidth: null, widths: [] };
+  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, tools, kindWidth: null, toolsWidth: null, widths: [] };
   const cols = columns(last, mode);
-  const widths = naturalWidths(cols, entries);
+  const widths = naturalWidths(cols, sessions, cache);
+  // Tools give way first, down to MIN_TOOLS, then kinds down to MIN_KIND.
+  const t = cols.findIndex((c) => c.isTools);
+  if (t >= 0) {
+    const spareTools = width - (tableWidth(widths) - widths[t]!);
+    const floor = Math.max(MIN_TOOLS, displayWidth(cols[t]!.head));
+    if (spareTools >= widths[t]!) return { ...last, widths };
+    widths[t] = Math.max(floor, spareTools);
+    last.toolsWidth = widths[t]!;
+  }
   const k = cols.findIndex((c) => c.isKind);
   const spare = width - (tableWidth(widths) - widths[k]!);
+  if (spare >= widths[k]!) return { ...last, widths };
   if (spare >= MIN_KIND) {
     widths[k] = spare;
     return { ...last, kindWidth: spare, widths };
@@ -146,64 +207,75 @@ function levelColor(ch: ChalkInstance, level: EnforceLevel, text: string): strin
   }
 }
 
-// cli-table3 lays a table out in time quadratic in its rows (every cell is checked against every
-// earlier row for spans), so a session with thousands of entries took many seconds. Slices of
-// this many rows are rendered on their own and stitched at their borders: the columns have fixed
-// widths, so the result is the same table, in linear time.
+// The box is drawn here, in cli-table3's compact style (its characters, one space of padding, a rule
+// under the head only). cli-table3 itself spent about a millisecond per row (merging options and
+// building regexes per cell), minutes for a ledger of 200k entries; columns have fixed widths here,
+// so each row is one line of padding and joining. Rows are yielded in slices of this many.
 const ROWS_PER_SLICE = 200;
 
-function sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: ModeName | undefined): string {
+const RULES = { top: ['┌', '┬', '┐'], head: ['├', '┼', '┤'], bottom: ['└', '┴', '┘'] } as const;
+
+function rule(widths: readonly number[], [left, mid, right]: readonly [string, string, string]): string {
+  return left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
+}
+
+/** Cells are measured without their colour codes; the widths already fit every cell. */
+function boxRow(cells: readonly string[], widths: readonly number[], aligns: readonly ('left' | 'right')[]): string {
+  const out = cells.map((c, i) => {
+    const pad = ' '.repeat(Math.max(0, widths[i]! - displayWidth(c)));
+    return ' ' + (aligns[i] === 'right' ? pad + c : c + pad) + ' ';
+  });
+  return '│' + out.join('│') + '│';
+}
+
+function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: ModeName | undefined): Generator<string> {
   const cols = columns(layout, mode);
-  const rows = s.entries.map((e) =>
+  const aligns = cols.map((c) => c.align);
+  const cells = (e: LedgerEntry) =>
     cols.map((c) => {
       let text = c.text(e);
       if (c.isKind && layout.kindWidth !== null) text = truncateTo(text, layout.kindWidth);
+      if (c.isTools && layout.toolsWidth !== null) text = truncateTo(text, layout.toolsWidth);
       if (c.level) return levelColor(ch, c.level(e), text);
       return e.after_stop ? ch.dim(text) : text;
-    }),
-  );
-  const slices: string[][] = [];
-  for (let i = 0; i === 0 || i < rows.length; i += ROWS_PER_SLICE) {
-    const table = new Table({
-      head: i === 0 ? cols.map((c) => ch.bold(c.head)) : [],
-      colAligns: cols.map((c) => c.align),
-      // cli-table3 would colour head and borders itself (and ignore NO_COLOR): we colour.
-      style: { head: [], border: [], compact: true },
-      colWidths: layout.widths.map((w) => w + 2),
     });
-    table.push(...rows.slice(i, i + ROWS_PER_SLICE));
-    slices.push(table.toString().split('\n'));
+  yield [
+    rule(layout.widths, RULES.top),
+    boxRow(cols.map((c) => ch.bold(c.head)), layout.widths, aligns),
+    rule(layout.widths, RULES.head),
+  ].join('\n');
+  const n = s.entries.length;
+  for (let i = 0; i < n; i += ROWS_PER_SLICE) {
+    const lines: string[] = [];
+    for (let j = i; j < Math.min(n, i + ROWS_PER_SLICE); j += 1) lines.push(boxRow(cells(s.entries[j]!), layout.widths, aligns));
+    yield '\n' + lines.join('\n');
   }
-  // Drop the bottom border of every slice but the last and the top border of every slice but the first.
-  return slices
-    .map((lines, k) => lines.slice(k === 0 ? 0 : 1, k === slices.length - 1 ? lines.length : -1))
-    .flat()
-    .join('\n');
+  yield '\n' + rule(layout.widths, RULES.bottom);
 }
 
-function listLines(s: SessionLedger, width: number, ch: ChalkInstance, mode: ModeName | undefined): string[] {
-  const out: string[] = [];
+function* listLines(s: SessionLedger, width: number, ch: ChalkInstance): Generator<string> {
   for (const e of s.entries) {
     const modes = `off ${e.intervention.off} · tel ${e.intervention.telemetry} · enf ${enforceText(e)}`;
     const parts = [
       `t${e.turn} r${e.round}${e.after_stop ? AFTER_STOP_MARK : ''}`,
       entryLabel(e),
+      entryTools(e),
       fmtConfidence(e.confidence),
-      fmtStrike(e.strike),
+      fmtStrike(e.strike, e.kind, true),
       modes,
     ].filter((p) => p !== '');
-    const lines = wrap(parts.join(' '), width, 2);
-    out.push(...lines.map((l) => levelColor(ch, e.intervention.enforce, l)));
+    for (const l of wrap(parts.join(' '), width, 2)) yield levelColor(ch, e.intervention.enforce, l);
   }
-  return out;
 }
 
 function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   const first = wrap(`${sanitize(s.path)}  ${sanitize(s.format)} · ${s.model === null ? 'model unknown' : sanitize(s.model)}`, width, 2);
-  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent of ${sanitize(s.parent)}` : ''}`;
+  const project = s.project !== undefined && s.project !== null ? ` · project ${sanitize(s.project)}` : '';
+  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent of ${sanitize(s.parent)}` : ''}${project}`;
   const counts =
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
-    ` · enforce: ${outcomePhrase(s)}`;
+    ` · enforce: ${outcomePhrase(s)}` +
+    moneyPhrase(s);
   return [
     ...first.map((l) => ch.bold(l)),
     ...wrap(who, width, 2),
@@ -211,12 +283,23 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   ];
 }
 
+/** ` · $4.73 · Enforce would have saved $1.58 (15 rounds)`, from the money fields present. */
+function moneyPhrase(s: SessionLedger): string {
+  let out = '';
+  if (s.usage !== undefined) out += ` · ${fmtTokens(usageTokens(s.usage))} tokens`;
+  if (s.cost !== undefined) out += s.cost.usd === null ? ` · no price${s.cost.reason ? ` (${sanitize(s.cost.reason)})` : ''}` : ` · ${fmtUsd(s.cost.usd)}`;
+  const sv = s.outcome.enforce.saved;
+  if (sv !== undefined && sv.rounds > 0) {
+    out += ` · Enforce would have saved ${sv.usd === null ? plural(sv.rounds, 'round') : `${fmtUsd(sv.usd)} (${plural(sv.rounds, 'round')})`}`;
+  }
+  return out;
+}
+
 function where(e: { turn: number; round: number }): string {
   return `t${e.turn} r${e.round}`;
 }
 
-function explainLines(s: SessionLedger, o: ReportOptions, ch: ChalkInstance): string[] {
-  const out: string[] = [];
+function* explainLines(s: SessionLedger, o: ReportOptions, ch: ChalkInstance): Generator<string> {
   for (const e of s.entries) {
     const lines: string[] = [];
     if (o.explain) {
@@ -229,23 +312,21 @@ function explainLines(s: SessionLedger, o: ReportOptions, ch: ChalkInstance): st
     }
     if (o.excerpts) for (const x of e.excerpts ?? []) lines.push(`excerpt: "${sanitize(x)}"`);
     if (lines.length === 0) continue;
-    out.push(...wrap(`  ${where(e)} ${entryLabel(e)}`, o.width, 4));
-    for (const l of lines) out.push(...wrap(`    ${l}`, o.width, 6).map((x) => ch.dim(x)));
+    yield* wrap(`  ${where(e)} ${entryLabel(e)}`, o.width, 4);
+    for (const l of lines) for (const x of wrap(`    ${l}`, o.width, 6)) yield ch.dim(x);
   }
-  return out;
 }
 
-function verdictLines(verdicts: RoundVerdict[], o: ReportOptions, ch: ChalkInstance): string[] {
-  const out: string[] = ['  rounds:'];
+function* verdictLines(verdicts: RoundVerdict[], o: ReportOptions, ch: ChalkInstance): Generator<string> {
+  yield '  rounds:';
   for (const v of verdicts) {
     const line = v.line === null ? '' : ` (line ${v.line})`;
     const text = `    ${where(v)}${line}: enforce ${v.enforce}${v.after_stop ? ' (after stop)' : ''}`;
-    out.push(...wrap(text, o.width, 6).map((l) => levelColor(ch, v.enforce, l)));
+    for (const l of wrap(text, o.width, 6)) yield levelColor(ch, v.enforce, l);
     for (const m of v.near_misses) {
-      out.push(...wrap(`      near miss ${sanitize(m.detector)}/${sanitize(m.kind)} ${fmtMeasurement(m)}`, o.width, 8).map((l) => ch.dim(l)));
+      for (const l of wrap(`      near miss ${sanitize(m.detector)}/${sanitize(m.kind)} ${fmtMeasurement(m)}`, o.width, 8)) yield ch.dim(l);
     }
   }
-  return out;
 }
 
 function inputLines(report: LedgerReport, width: number, ch: ChalkInstance): string[] {
@@ -278,33 +359,57 @@ function summaryLine(report: LedgerReport, ch: ChalkInstance): string {
   ].join(' · ');
 }
 
-export function renderTable(report: LedgerReport, o: ReportOptions): string {
+/** One session in full: header, ledger table (or list), explanations, verdicts. */
+function* sessionBlock(s: SessionLedger, layout: Layout | null, o: ReportOptions, width: number, ch: ChalkInstance): Generator<string> {
+  yield header(s, width, ch).join('\n');
+  if (s.entries.length === 0) {
+    yield '\n' + ch.dim('  no findings');
+  } else if (layout) {
+    yield '\n';
+    yield* sessionTable(s, layout, ch, o.mode);
+  } else {
+    for (const l of listLines(s, width, ch)) yield '\n' + l;
+  }
+  if (o.explain || o.excerpts) for (const l of explainLines(s, { ...o, width }, ch)) yield '\n' + l;
+  if (o.verbose && s.verdicts && s.verdicts.length > 0) for (const l of verdictLines(s.verdicts, { ...o, width }, ch)) yield '\n' + l;
+}
+
+export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
   // An explicit level: chalk's own detection ignores NO_COLOR and the CLI already decided.
   const ch = new Chalk({ level: o.color ? 1 : 0 });
   const width = Math.max(20, Math.floor(o.width) || 80);
-  const sessions = o.quiet ? report.sessions.filter((s) => s.entries.length > 0) : report.sessions;
-  const all = sessions.flatMap((s) => s.entries);
-  const layout = chooseLayout(all, width, o.mode);
-  const blocks: string[] = [];
+  const top = o.top ?? DEFAULT_TOP;
+  const sort: SessionSort = o.sort ?? 'level';
+  const plan = planOverview(report.sessions, { top, sort, quiet: o.quiet });
+  const sessions = plan.detailed;
+  let first = true;
+  const gap = () => {
+    const g = first ? '' : '\n\n';
+    first = false;
+    return g;
+  };
+  if (plan.overview) {
+    yield gap() + [...overviewLines(report, plan, { width, sort, top }, ch)].join('\n');
+  }
+  const layout = chooseLayout(sessions, width, o.mode);
   let anyAfterStop = false;
+  const shown = { strike: false, run: false, readOnly: false };
   let droppedOff = false;
   for (const s of sessions) {
-    const lines = header(s, width, ch);
-    if (s.entries.length === 0) {
-      lines.push(ch.dim('  no findings'));
-    } else if (layout) {
-      lines.push(sessionTable(s, layout, ch, o.mode));
-      droppedOff ||= layout.dropOff && o.mode !== 'off';
-    } else {
-      lines.push(...listLines(s, width, ch, o.mode));
+    yield gap();
+    yield* sessionBlock(s, layout, o, width, ch);
+    if (s.entries.length > 0 && layout) droppedOff ||= layout.dropOff && o.mode !== 'off';
+    for (const e of s.entries) {
+      anyAfterStop ||= e.after_stop;
+      const p = strikeParts(e);
+      shown.strike ||= p.strike;
+      shown.run ||= p.run;
+      shown.readOnly ||= p.readOnly;
     }
-    anyAfterStop ||= s.entries.some((e) => e.after_stop);
-    if (o.explain || o.excerpts) lines.push(...explainLines(s, { ...o, width }, ch));
-    if (o.verbose && s.verdicts && s.verdicts.length > 0) lines.push(...verdictLines(s.verdicts, { ...o, width }, ch));
-    blocks.push(lines.join('\n'));
   }
   const tail: string[] = [];
-  if (sessions.length === 0) tail.push(report.sessions.length === 0 ? 'no sessions found' : 'no findings');
+  if (sessions.length === 0 && !plan.overview) tail.push(report.sessions.length === 0 ? 'no sessions found' : 'no findings');
+  if (shown.strike) tail.push(...wrap(strikeLegend(shown), width, 2).map((l) => ch.dim(l)));
   if (anyAfterStop) {
     tail.push(...wrap(`${AFTER_STOP_MARK} after a stop: under enforce the turn had already ended, so this round would not have happened`, width, 2).map((l) => ch.dim(l)));
   }
@@ -316,5 +421,9 @@ export function renderTable(report: LedgerReport, o: ReportOptions): string {
   tail.push(...wrap(summaryLine(report, ch), width, 2));
   const judge = judgeUsageLine(report.summary);
   if (judge) tail.push(...wrap(judge, width, 2));
-  return [...blocks, tail.join('\n')].join('\n\n') + '\n';
+  yield gap() + tail.join('\n') + '\n';
+}
+
+export function renderTable(report: LedgerReport, o: ReportOptions): string {
+  return [...tableChunks(report, o)].join('');
 }

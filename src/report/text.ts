@@ -27,11 +27,51 @@ export function fmtConfidence(c: number | null): string {
   return c === null ? '' : c.toFixed(2);
 }
 
-/** `count/threshold total/ceiling`, `∞` for no ceiling, ` ro` for the read-only tier. */
-export function fmtStrike(s: Strike | null, ascii = false): string {
+/**
+ * The strike cell, read the way a person says it: `3× (max 2)` is "the same batch got the same
+ * answers 3 times in a row; 2 are allowed". The run against the ceiling (every occurrence, whatever
+ * came back) is added only when it says more: `1× (max 2), run 16× (max 15)`. `read-only` (`ro`
+ * abbreviated) marks the observation tier, whose allowance is `max_observation_steps`.
+ */
+export function fmtStrike(s: Strike | null, kind?: string, abbrev = false): string {
   if (!s) return '';
-  const ceiling = s.ceiling === null ? (ascii ? 'inf' : '∞') : String(s.ceiling);
-  return `${s.count}/${s.threshold} ${s.total}/${ceiling}${s.read_only ? ' ro' : ''}`;
+  let out = `${s.count}× (max ${s.threshold})`;
+  if (s.ceiling !== null && (s.total !== s.count || kind === 'ceiling')) out += `, run ${s.total}× (max ${s.ceiling})`;
+  if (s.read_only) out += abbrev ? ' ro' : ' read-only';
+  return out;
+}
+
+/** The same in a sentence, ASCII only, for CI messages. */
+export function strikePhrase(s: Strike, kind?: string): string {
+  let out = `repeated ${s.count} times in a row with the same answers (max ${s.threshold})`;
+  if (s.ceiling !== null && (s.total !== s.count || kind === 'ceiling')) {
+    out += `, ${s.total} times in the run whatever the answers (ceiling ${s.ceiling})`;
+  }
+  if (s.read_only) out += ', read-only tools';
+  return out;
+}
+
+/** The legend under tables that show strikes; the parts about the ceiling and read-only tools only
+ *  when such a cell is shown. */
+export function strikeLegend(shown: { run?: boolean; readOnly?: boolean } = {}): string {
+  const parts = ['repeats: 3× (max 2) = the same tool batch got the same answers 3 times in a row, and Enforce allows 2'];
+  if (shown.run) parts.push('run 16× (max 15) = 16 times in a row whatever the answers, against the ceiling');
+  if (shown.readOnly) parts.push('read-only (ro) = observation tools, allowed more repeats');
+  return parts.join('; ');
+}
+
+/** Which optional parts of the strike legend an entry's cell shows. */
+export function strikeParts(e: LedgerEntry): { strike: boolean; run: boolean; readOnly: boolean } {
+  const s = e.strike;
+  if (!s) return { strike: false, run: false, readOnly: false };
+  return { strike: true, run: s.ceiling !== null && (s.total !== s.count || e.kind === 'ceiling'), readOnly: s.read_only };
+}
+
+/** The tool(s) of a tool-batch entry, from its evidence (`Read`, `Bash,Grep`, `Read>Edit` for a cycle). */
+export function entryTools(e: LedgerEntry): string {
+  if (e.detector !== 'tool_batch') return '';
+  const t = e.evidence['tools'] ?? e.evidence['tool'];
+  return typeof t === 'string' ? sanitize(t) : '';
 }
 
 export function entryLabel(e: LedgerEntry): string {

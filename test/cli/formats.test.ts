@@ -177,9 +177,10 @@ describe.concurrent('formats through the CLI', () => {
     const md = r.stdout;
     expect(md).toMatch(/^## loopledger\n/);
     expect(md).toContain('| sessions | rounds | entries | enforce would stop | enforce would steer | skipped lines |');
-    expect(md).toMatch(/^\| turn \| round \| line \| detector \| kind \| confidence \| strikes \| Off \| Telemetry.* \| Enforce.* \|$/m);
+    expect(md).toMatch(/^\| turn \| round \| line \| detector \| kind \| tools \| confidence \| repeats \| Off \| Telemetry.* \| Enforce.* \|$/m);
     expect(md).toMatch(/^\| ---: \| ---: \| ---: \| --- \|/m);
-    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch |  | 3/2 3/15 | none | noted | **stop** |');
+    // The tool that looped is named; "3× (max 2)" reads as it is meant (three in a row, two allowed).
+    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch | run\\_tests |  | 3× (max 2) | none | noted | **stop** |');
     expect(md).toContain('6 (after stop)');
     expect(md).toContain('| calm-weather |');
   });

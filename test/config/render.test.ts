@@ -11,14 +11,17 @@ const SPECS: readonly ConfigKeySpec[] = [
 ];
 
 describe('renderConfig', () => {
-  it('table: every key with value, default, source and reason; no colour codes when colour is off', async () => {
+  it('table: every key with its value and source, the default under a changed key; no colour codes when colour is off', async () => {
     const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_observation_steps=none', 'tool_batch.observation_tools=a,\u001b[31mb'] });
     const out = renderConfig(loaded, { format: 'table', color: false });
     const lines = out.split('\n');
-    expect(lines[0]).toMatch(/^KEY\s+VALUE\s+DEFAULT\s+SOURCE\s+REASON$/);
-    expect(out).toMatch(/tool_batch\.max_strikes\s+2\s+2\s+default\s+seed 000: two identical batches are allowed/);
-    expect(out).toMatch(/tool_batch\.max_observation_steps\s+none\s+15\s+set\s+/);
-    expect(out).toMatch(/scope\s+turn\s+turn\s+default\s+per turn/);
+    expect(lines[0]).toMatch(/^KEY\s+VALUE\s+SOURCE$/);
+    expect(out).toMatch(/^tool_batch\.max_strikes\s+2\s+default$/m);
+    expect(out).toMatch(/^tool_batch\.max_observation_steps\s+none\s+--set\n {4}default: 15$/m);
+    expect(out).toMatch(/^tool_batch\.observation_tools\s+.*--set\n {4}default: snapshot,screenshot$/m);
+    expect(out).toMatch(/^scope\s+turn\s+default$/m);
+    // Reasons are for --verbose.
+    expect(out).not.toContain('two identical batches');
     expect(out).not.toContain('\u001b');
     expect(out).toContain('\\u001b[31mb');
     expect(out).toContain('4 keys: 2 default, 0 from the config file, 2 from --set or flags');
@@ -26,6 +29,26 @@ describe('renderConfig', () => {
     const at = lines[0]?.indexOf('VALUE');
     expect(lines[1]?.slice(at).startsWith('2 ')).toBe(true);
   });
+
+  it('--verbose: each reason on its own line under its key, in plain words', async () => {
+    const loaded = await loadConfig({ specs: SPECS });
+    const out = renderConfig(loaded, { format: 'table', color: false, verbose: true });
+    expect(out).toMatch(/^tool_batch\.max_strikes\s+2\s+default\n {4}seed 000: two identical batches are allowed$/m);
+    expect(out).toMatch(/^scope\s+turn\s+default\n {4}per turn$/m);
+  });
+
+  for (const width of [30, 40, 60, 80, 120, 160]) {
+    it(`fits a width of ${width}, with and without --verbose`, async () => {
+      const long = { key: 'output.predictable_drift_max_gap_words', type: 'integer' as const, default: 64, min: 0, reason: 'a '.repeat(200).trim() };
+      const loaded = await loadConfig({ specs: [...SPECS, long], sets: ['tool_batch.observation_tools=' + 'pattern,'.repeat(30) + 'x'] });
+      for (const verbose of [false, true]) {
+        const out = renderConfig(loaded, { format: 'table', color: false, width, verbose });
+        for (const line of out.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(width);
+        // Every key is still there, whole: it is what --set takes.
+        for (const s of [...SPECS, long]) expect(out).toContain(width >= s.key.length ? s.key : s.key.slice(0, width));
+      }
+    });
+  }
 
   it('table with colour marks the changed values', async () => {
     const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_strikes=3'] });

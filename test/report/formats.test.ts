@@ -95,8 +95,8 @@ describe('markdown', () => {
     const out = await renderReport(mixedReport(), 'markdown', opts({ mode: 'enforce' }));
     expect(out).toContain('| sessions | rounds | entries | enforce would stop | enforce would steer | skipped lines |');
     expect(out).toContain('| 4 | 33 | 5 | 1 | 1 | 1 |');
-    expect(out).toMatch(/\| turn \| round \| line \| detector \| kind \| confidence \| strikes \| Off \| Telemetry \| Enforce \(configured\) \|/);
-    expect(out).toContain('| 2 | 7 | 47 | tool\\_batch | repeated\\_batch | 1.00 | 2/2 2/4 | none | noted | **stop** |');
+    expect(out).toMatch(/\| turn \| round \| line \| detector \| kind \| confidence \| repeats \| Off \| Telemetry \| Enforce \(configured\) \|/);
+    expect(out).toContain('| 2 | 7 | 47 | tool\\_batch | repeated\\_batch | 1.00 | 2× (max 2) | none | noted | **stop** |');
     expect(out).toContain('(after stop)');
     // One ledger section per session with entries; the calm session only in the summary.
     expect(out.match(/^### /gm)).toHaveLength(4);
@@ -196,7 +196,7 @@ describe('github', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines).toContain('::error file=runs/zz-broken.bin,title=loopledger%3A input not analyzed::binary file');
     expect(lines).toContain(
-      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop the turn, confidence 1.00, strikes 2/2 2/4',
+      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop the turn, confidence 1.00, repeated 2 times in a row with the same answers (max 2)',
     );
     expect(lines.filter((l) => l.startsWith('::warning file=runs/chat.json,title='))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(2);

@@ -11,8 +11,8 @@ describe('table', () => {
     expect(out).toContain('runs/loop.jsonl  claude-code · claude-sonnet-4-5');
     expect(out).toContain('session loop-1/agent-a · sub-agent of loop-1');
     expect(out).toContain('3 turns · 14 rounds · 21 tool calls · enforce: stop at turn 2 round 7');
-    expect(out).toMatch(/│ turn │ round │ detector\s+│ kind\s+│ confidence │ strikes │ Off\s+│ Telemetry │ Enforce │/);
-    expect(out).toMatch(/│\s+2 │\s+7 │ tool_batch │ repeated_batch\s+│\s+1\.00 │ 2\/2 2\/4 │ none │ noted\s+│ stop\s+│/);
+    expect(out).toMatch(/│ turn │ round │ detector\s+│ kind\s+│ confidence │ repeats\s+│ Off\s+│ Telemetry │ Enforce │/);
+    expect(out).toMatch(/│\s+2 │\s+7 │ tool_batch │ repeated_batch\s+│\s+1\.00 │ 2× \(max 2\)\s+│ none │ noted\s+│ stop\s+│/);
     // after_stop rows are marked and the mark explained.
     expect(out).toMatch(/│\s+8\* │/);
     expect(out).toContain('* after a stop');

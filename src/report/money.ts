@@ -1,0 +1,96 @@
+// The 0.2 money fields as the human formats show them. Every field is optional in the ledger (a
+// ledger written before pricing, or by a `merge` of old shards), so each reader here returns
+// undefined when the field is absent and the renderers print "–".
+
+import type { EnforceSaved, LedgerReport, SessionLedger, SessionUsage } from '../ledger/types.js';
+
+/** What an absent or unknown figure prints as. */
+export const NOT_KNOWN = '–';
+
+/** Every billed token of a session: input, cache reads, cache writes and output (SPEC "tokens"). */
+export function usageTokens(u: SessionUsage): number {
+  return u.input_tokens + u.cache_read_tokens + u.cache_write_tokens + u.output_tokens;
+}
+
+export function sessionTokens(s: SessionLedger): number | undefined {
+  return s.usage === undefined ? undefined : usageTokens(s.usage);
+}
+
+/** The session's list price; null when it has none (no price for the model, no usage recorded). */
+export function sessionUsd(s: SessionLedger): number | null | undefined {
+  return s.cost === undefined ? undefined : s.cost.usd;
+}
+
+export function sessionSaved(s: SessionLedger): EnforceSaved | undefined {
+  return s.outcome.enforce.saved;
+}
+
+/** `$41.20`, `$1,234`, `<$0.01`; "–" when not known. */
+export function fmtUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return NOT_KNOWN;
+  if (usd === 0) return '$0';
+  if (usd > 0 && usd < 0.01) return '<$0.01';
+  if (Math.abs(usd) >= 1000) return `$${Math.round(usd).toLocaleString('en-US')}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** `950`, `8.1k`, `812k`, `12.4M`, `1.2B`: three significant figures at most. */
+export function fmtTokens(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return NOT_KNOWN;
+  const units: [number, string][] = [
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  for (const [size, unit] of units) {
+    if (Math.abs(n) >= size) {
+      const v = n / size;
+      return `${v >= 100 ? Math.round(v) : Number(v.toFixed(1))}${unit}`;
+    }
+  }
+  return String(Math.round(n));
+}
+
+/** Totals over every session (calm ones included), from the summary when it has them. */
+export interface MoneyTotals {
+  /** undefined: no session carries the field at all. */
+  tokens?: number;
+  usd?: number | null;
+  unpriced: number;
+  saved?: { rounds: number; tokens: number; usd: number | null };
+}
+
+export function moneyTotals(report: LedgerReport): MoneyTotals {
+  let tokens: number | undefined;
+  let usd: number | undefined;
+  let priced = false;
+  let unpriced = 0;
+  let saved: MoneyTotals['saved'];
+  for (const s of report.sessions) {
+    const t = sessionTokens(s);
+    if (t !== undefined) tokens = (tokens ?? 0) + t;
+    if (s.cost !== undefined) {
+      if (s.cost.usd === null) unpriced += 1;
+      else {
+        usd = (usd ?? 0) + s.cost.usd;
+        priced = true;
+      }
+    }
+    const sv = sessionSaved(s);
+    if (sv !== undefined) {
+      saved ??= { rounds: 0, tokens: 0, usd: null };
+      saved.rounds += sv.rounds;
+      saved.tokens += sv.tokens;
+      if (sv.usd !== null) saved.usd = (saved.usd ?? 0) + sv.usd;
+    }
+  }
+  const sm = report.summary;
+  const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };
+  if (tokens !== undefined) out.tokens = tokens;
+  if (sm.cost !== undefined) out.usd = sm.cost.usd;
+  else if (report.sessions.some((s) => s.cost !== undefined)) out.usd = priced ? usd! : null;
+  const smSaved = sm.enforce.saved;
+  if (smSaved !== undefined) out.saved = { rounds: smSaved.rounds, tokens: smSaved.tokens, usd: smSaved.usd };
+  else if (saved !== undefined) out.saved = saved;
+  return out;
+}

@@ -1,0 +1,146 @@
+// The overview as the table format prints it: a heading, one aligned row per session with
+// findings (worst first), a totals row over every session, and a line of counts. Built for a
+// person scanning hundreds of sessions: no borders, the enforce outcome first and coloured, the
+// columns that matter kept longest when the terminal is narrow.
+
+import type { ChalkInstance } from 'chalk';
+import type { EnforceLevel, LedgerReport, SessionLedger } from '../ledger/types.js';
+import { fitColumns, fittedWidth, formatHead, formatRow, GAP, type FitColumn, type Fitted } from './columns.js';
+import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './money.js';
+import {
+  costCell,
+  levelCounts,
+  outcomeCell,
+  presentColumns,
+  projectCell,
+  savedCell,
+  shortId,
+  shortModel,
+  tokensCell,
+  type OverviewPlan,
+  type SessionSort,
+} from './overview.js';
+import { sanitize } from './sanitize.js';
+import { plural, truncateTo, wrap } from './text.js';
+
+const SORT_WORDS: Record<SessionSort, string> = {
+  level: 'worst first',
+  saved: 'most saved by Enforce first',
+  cost: 'costliest first',
+  path: 'by path',
+};
+
+type Row = { kind: 'session'; s: SessionLedger } | { kind: 'total'; cells: Record<string, string> };
+
+
+type KeyedColumn = FitColumn<Row> & { key: string };
+
+function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColumn[] {
+  const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
+    r.kind === 'session' ? f(r.s, long) : (r.cells[key] ?? '');
+  const cols: KeyedColumn[] = [
+    { key: 'enforce', head: 'enforce', align: 'left', priority: Infinity, text: cell('enforce', (s) => outcomeCell(s).text) },
+  ];
+  if (present.project) {
+    cols.push({ key: 'project', head: 'project', align: 'left', priority: 40, min: 10, cut: 'start', text: cell('project', (s) => sanitize(projectCell(s))) });
+  }
+  cols.push(
+    { key: 'session', head: 'session', align: 'left', priority: 90, min: 8, text: cell('session', (s) => sanitize(shortId(s.id))) },
+    { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
+    { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
+    { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(s.entries.length)) },
+  );
+  if (present.tokens) cols.push({ key: 'tokens', head: 'tokens', align: 'right', priority: 10, text: cell('tokens', tokensCell) });
+  if (present.cost) cols.push({ key: 'cost', head: 'cost', align: 'right', priority: 50, text: cell('cost', costCell) });
+  if (present.saved) cols.push({ key: 'saved', head: 'saved', align: 'right', priority: 70, text: cell('saved', savedCell) });
+  return cols;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The totals under the figures' columns; the label spans the text columns to their left. */
+function totalsLine(fitted: Fitted<Row>, totals: Record<string, string>, label: string): string {
+  const first = fitted.columns.findIndex((c) => c.align === 'right');
+  const span = first < 0 ? fitted.columns.length : first;
+  let spanWidth = GAP.length * Math.max(0, span - 1);
+  for (let i = 0; i < span; i += 1) spanWidth += fitted.widths[i]!;
+  const cells: string[] = [truncateTo(label, spanWidth).padEnd(spanWidth)];
+  for (let i = span; i < fitted.columns.length; i += 1) {
+    const text = truncateTo(totals[fitted.columns[i]!.key ?? ''] ?? '', fitted.widths[i]!);
+    cells.push(text.padStart(fitted.widths[i]!));
+  }
+  return cells.join(GAP).trimEnd();
+}
+
+function levelPaint(ch: ChalkInstance, level: EnforceLevel, text: string): string {
+  switch (level) {
+    case 'stop':
+      return ch.red.bold(text);
+    case 'steer':
+      return ch.yellow(text);
+    case 'noted':
+      return ch.dim(text);
+    default:
+      return ch.gray(text);
+  }
+}
+
+/** The overview block, line by line (the caller joins with newlines). */
+export function* overviewLines(
+  report: LedgerReport,
+  plan: OverviewPlan,
+  options: { width: number; sort: SessionSort; top: number },
+  ch: ChalkInstance,
+): Generator<string> {
+  const { width } = options;
+  const all = report.sessions.length;
+  const listed = plan.ranked.length;
+  const heading =
+    listed === 0
+      ? `${plural(all, 'session')}, none with findings`
+      : `${plural(all, 'session')} · ${listed} with findings, ${SORT_WORDS[options.sort]} · ${plan.calm} calm (not listed)`;
+  for (const l of wrap(heading, width, 2)) yield ch.bold(l);
+  if (listed === 0) return;
+  yield '';
+
+  const money = moneyTotals(report);
+  const present = presentColumns(report.sessions);
+  const cols = overviewColumns(present);
+  const totals: Record<string, string> = {
+    rounds: count(report.summary.rounds),
+    findings: count(report.summary.entries),
+    tokens: fmtTokens(money.tokens),
+    cost: money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd),
+    saved: money.saved === undefined ? NOT_KNOWN : money.saved.usd === null ? plural(money.saved.rounds, 'round') : fmtUsd(money.saved.usd),
+  };
+  const totalRow: Row = { kind: 'total', cells: totals };
+  const rows: Row[] = plan.ranked.map((s) => ({ kind: 'session', s }));
+  const fitted = fitColumns(cols, [...rows, totalRow], width);
+  yield formatHead(fitted, (_c, t) => ch.bold(t));
+  for (const r of rows) {
+    const level = r.kind === 'session' ? outcomeCell(r.s).level : 'none';
+    yield formatRow(fitted, r, (c, t) => (fitted.columns[c]!.key === 'enforce' ? levelPaint(ch, level, t) : t));
+  }
+  yield ch.dim('─'.repeat(Math.min(width, fittedWidth(fitted))));
+  yield ch.bold(totalsLine(fitted, totals, `all ${plural(all, 'session')}`));
+
+  const n = levelCounts(report.sessions);
+  const stopped = report.summary.enforce.sessions_stopped;
+  const steered = report.summary.enforce.sessions_steered;
+  const counts = [`enforce would stop ${plural(stopped, 'session')} and steer ${steered}`];
+  if (n.noted > 0) counts.push(`${n.noted} only noted`);
+  counts.push(`${plan.calm} calm`);
+  yield* wrap(counts.join(' · '), width, 2);
+  if (money.saved !== undefined) {
+    const sv = money.saved;
+    const usd = sv.usd === null ? '' : `, ${fmtUsd(sv.usd)}`;
+    yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}, ${fmtTokens(sv.tokens)} tokens${usd}`, width, 2);
+  }
+  if (money.unpriced > 0) yield* wrap(`${plural(money.unpriced, 'session')} without a price (${NOT_KNOWN}): not in the cost totals`, width, 2);
+  const shown = plan.detailed.length;
+  const more =
+    shown < listed
+      ? `The first ${shown} follow in full; --top N shows N, --top 0 every session.`
+      : `${shown === 1 ? 'It follows' : `All ${shown} follow`} in full.`;
+  for (const l of wrap(more, width, 2)) yield ch.dim(l);
+}
