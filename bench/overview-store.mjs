@@ -76,6 +76,7 @@ async function session(path, sessionId, model, kind, rand) {
   const result = (id, content, isError) => ({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content, is_error: isError }] } });
   const turns = 1 + Math.floor(rand() * 4);
   const loopTurn = Math.floor(rand() * turns);
+  const loopTool = pick(['Bash', 'Read', 'mcp__github__get_pull_request']);
   for (let t = 0; t < turns; t++) {
     await write({ type: 'user', message: { role: 'user', content: sentence(10) } });
     const rounds = 3 + Math.floor(rand() * 20);
@@ -91,7 +92,7 @@ async function session(path, sessionId, model, kind, rand) {
         }
         await write(assistant(id, { type: 'text', text: sentence(12) }));
         const tid = `toolu_${sessionId.slice(0, 6)}${(++tool).toString(36).padStart(8, '0')}`;
-        const name = looping ? pick(['Bash', 'Read', 'mcp__github__get_pull_request']) : pick(['Bash', 'Read', 'Grep', 'Edit']);
+        const name = looping ? loopTool : pick(['Bash', 'Read', 'Grep', 'Edit']);
         const input = looping ? { command: 'npm test -- --run src/parser.test.ts' } : { command: `grep -rn ${pick(WORDS)} src/${pick(WORDS)}.ts`, n: r };
         await write(assistant(id, { type: 'tool_use', id: tid, name, input }));
         await write(result(tid, looping ? 'FAIL src/parser.test.ts\n  Expected: 3\n  Received: 2' : sentence(20), looping));

@@ -85,6 +85,8 @@ export interface SessionUsage {
   cache_write_tokens: number;
   output_tokens: number;
   reasoning_tokens: number;
+  /** Every billed token: input, cache reads, cache writes and output. */
+  tokens?: number;
 }
 
 /** List price: `usd` null, with a reason, when the model has no price or the format records no usage. */
@@ -96,7 +98,7 @@ export interface SessionCost {
 /** What Enforce would have saved: the rounds after a stop, with their tokens and dollars. */
 export interface EnforceSaved {
   rounds: number;
-  tokens: number;
+  tokens: number | null;
   usd: number | null;
 }
 

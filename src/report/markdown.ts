@@ -10,7 +10,7 @@
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './money.js';
+import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
 import {
   costCell,
   DEFAULT_TOP,
@@ -91,8 +91,6 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
     plural(s.rounds, 'round'),
     plural(s.tool_calls, 'tool call'),
     `enforce: ${outcomePhrase(s)}`,
-    s.cost !== undefined ? `cost ${mdEscape(fmtUsd(s.cost.usd))}` : null,
-    s.outcome.enforce.saved !== undefined ? `Enforce would have saved ${mdEscape(savedCell(s, true))}` : null,
   ].filter((x): x is string => x !== null);
   for (const line of [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', row(heads)]) yield { line };
   yield { line: row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))) };
@@ -188,19 +186,10 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   let omittedEntries = 0;
   const omittedSessions = new Set<SessionLedger>();
   const sm = report.summary;
-  const money = moneyTotals(report);
 
   const head: string[] = ['## loopledger', ''];
   const totalsHead = ['sessions', 'rounds', 'entries', 'enforce would stop', 'enforce would steer', 'skipped lines'];
   const totals = [sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String);
-  if (money.usd !== undefined) {
-    totalsHead.push('cost');
-    totals.push(mdEscape(fmtUsd(money.usd)));
-  }
-  if (money.saved !== undefined) {
-    totalsHead.push('Enforce would have saved');
-    totals.push(mdEscape(money.saved.usd === null ? plural(money.saved.rounds, 'round') : `${fmtUsd(money.saved.usd)} · ${plural(money.saved.rounds, 'round')}`));
-  }
   head.push(row(totalsHead), row(totalsHead.map(() => '---:')), row(totals), '');
   const judge = judgeUsageLine(sm);
   if (judge) head.push(mdEscape(judge), '');

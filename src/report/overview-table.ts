@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { EnforceLevel, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { fitColumns, fittedWidth, formatHead, formatRow, GAP, type FitColumn, type Fitted } from './columns.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './money.js';
+import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
 import {
   costCell,
   levelCounts,

@@ -4,7 +4,7 @@
 // decides what is listed and in which order; table and markdown lay it out.
 
 import type { EnforceLevel, SessionLedger } from '../ledger/types.js';
-import { fmtTokens, fmtUsd, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from './money.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
 import { LEVEL_RANK, maxEnforce, plural } from './text.js';
 
 export const SESSION_SORTS = ['level', 'saved', 'cost', 'path'] as const;
@@ -38,15 +38,18 @@ export function compareSessions(sort: SessionSort): (a: SessionLedger, b: Sessio
   const savedUsd = (a: SessionLedger, b: SessionLedger) => cmpDesc(sessionSaved(a)?.usd, sessionSaved(b)?.usd);
   const savedRounds = (a: SessionLedger, b: SessionLedger) => cmpDesc(sessionSaved(a)?.rounds, sessionSaved(b)?.rounds);
   const cost = (a: SessionLedger, b: SessionLedger) => cmpDesc(sessionUsd(a), sessionUsd(b));
+  // More stops is worse, then more findings; among equals, more steers.
+  const stops = (a: SessionLedger, b: SessionLedger) => b.outcome.enforce.stops.length - a.outcome.enforce.stops.length;
+  const steers = (a: SessionLedger, b: SessionLedger) => b.outcome.enforce.steers - a.outcome.enforce.steers;
   const findings = (a: SessionLedger, b: SessionLedger) => b.entries.length - a.entries.length;
   const path = (a: SessionLedger, b: SessionLedger) => cmpText(a.path, b.path) || cmpText(a.id, b.id);
   const chain: ((a: SessionLedger, b: SessionLedger) => number)[] =
     sort === 'level'
-      ? [level, savedUsd, savedRounds, findings, path]
+      ? [level, savedUsd, savedRounds, stops, findings, steers, path]
       : sort === 'saved'
-        ? [savedUsd, savedRounds, level, findings, path]
+        ? [savedUsd, savedRounds, level, stops, findings, steers, path]
         : sort === 'cost'
-          ? [cost, level, savedUsd, findings, path]
+          ? [cost, level, savedUsd, stops, findings, steers, path]
           : [path];
   return (a, b) => {
     for (const c of chain) {

@@ -16,7 +16,6 @@ import type {
 } from '../ledger/types.js';
 import type { ModeName, ReportOptions } from './index.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
-import { fmtTokens, fmtUsd, usageTokens } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
 import { overviewLines } from './overview-table.js';
 import { sanitize } from './sanitize.js';
@@ -213,14 +212,14 @@ function levelColor(ch: ChalkInstance, level: EnforceLevel, text: string): strin
 // so each row is one line of padding and joining. Rows are yielded in slices of this many.
 const ROWS_PER_SLICE = 200;
 
-const RULES = { top: ['┌', '┬', '┐'], head: ['├', '┼', '┤'], bottom: ['└', '┴', '┘'] } as const;
+export const RULES = { top: ['┌', '┬', '┐'], head: ['├', '┼', '┤'], bottom: ['└', '┴', '┘'] } as const;
 
-function rule(widths: readonly number[], [left, mid, right]: readonly [string, string, string]): string {
+export function rule(widths: readonly number[], [left, mid, right]: readonly [string, string, string]): string {
   return left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
 }
 
 /** Cells are measured without their colour codes; the widths already fit every cell. */
-function boxRow(cells: readonly string[], widths: readonly number[], aligns: readonly ('left' | 'right')[]): string {
+export function boxRow(cells: readonly string[], widths: readonly number[], aligns: readonly ('left' | 'right')[]): string {
   const out = cells.map((c, i) => {
     const pad = ' '.repeat(Math.max(0, widths[i]! - displayWidth(c)));
     return ' ' + (aligns[i] === 'right' ? pad + c : c + pad) + ' ';
@@ -274,25 +273,12 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent of ${sanitize(s.parent)}` : ''}${project}`;
   const counts =
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
-    ` · enforce: ${outcomePhrase(s)}` +
-    moneyPhrase(s);
+    ` · enforce: ${outcomePhrase(s)}`;
   return [
     ...first.map((l) => ch.bold(l)),
     ...wrap(who, width, 2),
     ...wrap(counts, width, 2),
   ];
-}
-
-/** ` · $4.73 · Enforce would have saved $1.58 (15 rounds)`, from the money fields present. */
-function moneyPhrase(s: SessionLedger): string {
-  let out = '';
-  if (s.usage !== undefined) out += ` · ${fmtTokens(usageTokens(s.usage))} tokens`;
-  if (s.cost !== undefined) out += s.cost.usd === null ? ` · no price${s.cost.reason ? ` (${sanitize(s.cost.reason)})` : ''}` : ` · ${fmtUsd(s.cost.usd)}`;
-  const sv = s.outcome.enforce.saved;
-  if (sv !== undefined && sv.rounds > 0) {
-    out += ` · Enforce would have saved ${sv.usd === null ? plural(sv.rounds, 'round') : `${fmtUsd(sv.usd)} (${plural(sv.rounds, 'round')})`}`;
-  }
-  return out;
 }
 
 function where(e: { turn: number; round: number }): string {

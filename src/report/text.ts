@@ -43,9 +43,9 @@ export function fmtStrike(s: Strike | null, kind?: string, abbrev = false): stri
 
 /** The same in a sentence, ASCII only, for CI messages. */
 export function strikePhrase(s: Strike, kind?: string): string {
-  let out = `repeated ${s.count} times in a row with the same answers (max ${s.threshold})`;
+  let out = `same batch and answers ${s.count} in a row (max ${s.threshold})`;
   if (s.ceiling !== null && (s.total !== s.count || kind === 'ceiling')) {
-    out += `, ${s.total} times in the run whatever the answers (ceiling ${s.ceiling})`;
+    out += `, ${s.total} in the run whatever the answers (ceiling ${s.ceiling})`;
   }
   if (s.read_only) out += ', read-only tools';
   return out;
@@ -178,7 +178,7 @@ export function wrap(text: string, width: number, indent = 2): string[] {
   const lead = /^ */.exec(text)![0];
   let line = lead;
   const push = () => {
-    lines.push(line);
+    lines.push(line.trimEnd());
     line = pad;
   };
   for (const word of text.slice(lead.length).split(' ')) {

@@ -100,7 +100,7 @@ describe.concurrent('formats through the CLI', () => {
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });
 
-  // The table is rendered in slices of 200 rows (cli-table3's layout is quadratic); the seams must not show.
+  // The table is written in slices of 200 rows (so no session is ever one string); the seams must not show.
   it('table: a session with hundreds of entries is still one table with aligned rows', async () => {
     const long = tmp.write('long.jsonl', canonical([{ id: 'long', events: repeat(WRITE, 451, 'same') }]));
     const r = ok(await runCli([long, ...J1]));

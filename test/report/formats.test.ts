@@ -196,7 +196,7 @@ describe('github', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines).toContain('::error file=runs/zz-broken.bin,title=loopledger%3A input not analyzed::binary file');
     expect(lines).toContain(
-      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop the turn, confidence 1.00, repeated 2 times in a row with the same answers (max 2)',
+      '::error file=runs/loop.jsonl,line=47,title=loopledger tool_batch/repeated_batch::session loop-1, turn 2 round 7, enforce would stop the turn, confidence 1.00, same batch and answers 2 in a row (max 2)',
     );
     expect(lines.filter((l) => l.startsWith('::warning file=runs/chat.json,title='))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(2);

@@ -1,4 +1,4 @@
-// The 0.2 money fields as the human formats show them. Every field is optional in the ledger (a
+// The 0.2 money fields as the overview shows them. Every field is optional in the ledger (a
 // ledger written before pricing, or by a `merge` of old shards), so each reader here returns
 // undefined when the field is absent and the renderers print "–".
 
@@ -9,11 +9,13 @@ export const NOT_KNOWN = '–';
 
 /** Every billed token of a session: input, cache reads, cache writes and output (SPEC "tokens"). */
 export function usageTokens(u: SessionUsage): number {
-  return u.input_tokens + u.cache_read_tokens + u.cache_write_tokens + u.output_tokens;
+  return u.tokens ?? u.input_tokens + u.cache_read_tokens + u.cache_write_tokens + u.output_tokens;
 }
 
+/** undefined when not known: no usage field, or a format that records none (no request counted). */
 export function sessionTokens(s: SessionLedger): number | undefined {
-  return s.usage === undefined ? undefined : usageTokens(s.usage);
+  if (s.usage === undefined || (s.usage.requests === 0 && s.rounds > 0)) return undefined;
+  return usageTokens(s.usage);
 }
 
 /** The session's list price; null when it has none (no price for the model, no usage recorded). */
@@ -57,7 +59,7 @@ export interface MoneyTotals {
   tokens?: number;
   usd?: number | null;
   unpriced: number;
-  saved?: { rounds: number; tokens: number; usd: number | null };
+  saved?: { rounds: number; tokens: number | null; usd: number | null };
 }
 
 export function moneyTotals(report: LedgerReport): MoneyTotals {
@@ -80,7 +82,7 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
     if (sv !== undefined) {
       saved ??= { rounds: 0, tokens: 0, usd: null };
       saved.rounds += sv.rounds;
-      saved.tokens += sv.tokens;
+      saved.tokens = (saved.tokens ?? 0) + (sv.tokens ?? 0);
       if (sv.usd !== null) saved.usd = (saved.usd ?? 0) + sv.usd;
     }
   }

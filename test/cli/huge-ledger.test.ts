@@ -1,0 +1,60 @@
+// Through the built binary: one transcript whose ledger holds 200,000 entries (one turn repeating
+// the same failing tool batch). Before issue 11 the table crashed on it with "Maximum call stack
+// size exceeded" (so did markdown at ~120k); now every format writes it in pieces.
+
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, scratch } from './helpers.js';
+
+const ROUNDS = 200_000;
+const TIMEOUT = 240_000;
+
+/** The same generator as `bench/overview-store.mjs huge`, streamed to disk. */
+async function hugeTranscript(file: string, rounds: number): Promise<void> {
+  const out = createWriteStream(file);
+  const line = async (o: unknown) => {
+    if (!out.write(JSON.stringify(o) + '\n')) await once(out, 'drain');
+  };
+  await line({ type: 'session', schema: 'loopledger-canonical/1', id: 'huge-ledger', parent: null, model: 'example-model-1' });
+  await line({ type: 'user', text: 'Run the tests until they pass.' });
+  for (let i = 0; i < rounds; i += 1) {
+    await line({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
+    await line({ type: 'tool_result', id: `c${i}`, content: 'FAIL: 1 test failed', is_error: true });
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+const dir = scratch('loopledger-huge-');
+let file = '';
+beforeAll(async () => {
+  ensureBuilt();
+  file = join(dir.dir, 'huge.jsonl');
+  await hugeTranscript(file, ROUNDS);
+}, TIMEOUT);
+afterAll(() => dir.cleanup());
+
+describe(`a transcript with a ledger of ${ROUNDS.toLocaleString('en-US')} entries, through the binary`, () => {
+  it('--format table: the whole ledger, no "Maximum call stack size exceeded"', async () => {
+    const r = await runCli([file, '--jobs', '1'], { env: { COLUMNS: '100' } });
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    // The head row, then one row per entry: rounds 2..200000 (the first occurrence is no strike).
+    expect(lines.filter((l) => l.startsWith('│')).length).toBe(1 + (ROUNDS - 1));
+    expect(r.stdout).toContain('│ run_tests │');
+    expect(r.stdout).toContain('200000× (max 2)');
+    expect(lines.reduce((w, l) => Math.max(w, [...l].length), 0)).toBeLessThanOrEqual(100);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 session · 199999 entries · enforce would stop 1 session, steer 0 · 0 skipped lines');
+  }, TIMEOUT);
+
+  it('--format markdown: within GitHub\'s 1 MiB, the rest counted', async () => {
+    const r = await runCli([file, '--jobs', '1', '--format', 'markdown']);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\*\*Cut to fit GitHub's 1 MiB summary limit:\*\* \d+ entries of 1 session not shown\./);
+  }, TIMEOUT);
+});
