@@ -18,6 +18,9 @@ export const PROBE_RECORDS = 50;
 
 const { MAX_STRING_LENGTH } = constants;
 
+/** Distinct kinds counted in inputs[].ignored before the rest are counted as `other`. */
+const MAX_IGNORED_KINDS = 50;
+
 export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
 
 export interface IngestOptions {
@@ -423,6 +426,7 @@ class Ingestion {
         path: this.input,
         builder: this.builder,
         skip: (line, reason) => this.skip(line, reason),
+        ignore: (kind) => this.ignore(kind),
       });
     } catch (err) {
       if (err instanceof SinkFailure) throw err;
@@ -454,6 +458,15 @@ class Ingestion {
       }
     }
     this.builder?.end();
+  }
+
+  private ignore(kind: string): void {
+    // Kinds come from the file: a bounded number of them (the rest counted as `other`), in an
+    // object without a prototype, so that no kind name can reach Object's own properties.
+    const counts = (this.summary.ignored ??= Object.create(null) as Record<string, number>);
+    const name = neutralize(kind, 80);
+    const key = Object.hasOwn(counts, name) || Object.keys(counts).length < MAX_IGNORED_KINDS ? name : 'other';
+    counts[key] = (counts[key] ?? 0) + 1;
   }
 
   private skip(line: number | null, reason: string): void {

@@ -192,7 +192,7 @@ class Run {
   private user(m: Rec): void {
     const extra = isRec(m.extra) ? m.extra : null;
     const interrupt = extra ? asString(extra.interrupt_type) : null;
-    if (interrupt === 'FormatError') return this.failedResponse(m, extra!);
+    if (interrupt === 'FormatError') return this.failedResponse(extra!);
     if (!this.prompted) {
       this.prompted = true;
       this.sb.userTurn(null);
@@ -236,8 +236,10 @@ class Run {
     else this.answerNext(answer);
   }
 
-  private openRound(timestamp: unknown): void {
-    this.sb.round({ line: null, model: this.model, timestamp: timestampOf(timestamp) });
+  /** A new round; without a model in info.config, the one the response names. */
+  private openRound(timestamp: unknown, response: Rec | null): void {
+    const model = this.model ?? (response ? asString(response.model) : null);
+    this.sb.round({ line: null, model, timestamp: timestampOf(timestamp) });
     this.calls = [];
     this.answered = 0;
     this.formatError = false;
@@ -245,11 +247,13 @@ class Run {
 
   private assistant(m: Rec): void {
     const extra = isRec(m.extra) ? m.extra : {};
-    this.openRound(extra.timestamp);
     const response = isRec(extra.response) ? extra.response : null;
+    this.openRound(extra.timestamp, response);
+    // Reasoning on the message itself (v2 keeps the model's message), else in the raw response.
     const choice = response && Array.isArray(response.choices) && isRec(response.choices[0]) ? response.choices[0] : null;
     const raw = choice && isRec(choice.message) ? choice.message : null;
-    for (const block of thinkingOf(m).length > 0 ? thinkingOf(m) : raw ? thinkingOf(raw) : []) this.sb.thinking(block);
+    const own = thinkingOf(m);
+    for (const block of own.length > 0 ? own : raw ? thinkingOf(raw) : []) this.sb.thinking(block);
     const content = contentText(m.content);
     if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
       this.sb.text(content.trim());
@@ -280,7 +284,7 @@ class Run {
 
   private responseMessage(r: Rec): void {
     const extra = isRec(r.extra) ? r.extra : {};
-    this.openRound(extra.timestamp ?? r.created_at);
+    this.openRound(extra.timestamp ?? r.created_at, r);
     for (const item of r.output as unknown[]) {
       if (!isRec(item)) continue;
       if (item.type === 'reasoning') this.sb.thinking(reasoningBlock(item));
@@ -296,10 +300,9 @@ class Run {
   }
 
   /** v2: a response mini refused is not kept as an assistant message, only inside the notice. */
-  private failedResponse(m: Rec, extra: Rec): void {
-    void m;
+  private failedResponse(extra: Rec): void {
     const response = isRec(extra.response) ? extra.response : null;
-    this.openRound(null);
+    this.openRound(null, response);
     const text = asString(extra.model_response);
     if (text) this.sb.text(text.trim());
     this.usage(response);

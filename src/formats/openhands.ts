@@ -61,6 +61,17 @@ const V0_BOOKKEEPING = new Set([
   'image_urls',
 ]);
 
+/**
+ * An evaluation run's history: events, or (older evaluation outputs) [action, observation] pairs.
+ * Only that one level of nesting is opened.
+ */
+function* historyEvents(history: readonly unknown[]): Generator<unknown> {
+  for (const h of history) {
+    if (Array.isArray(h)) yield* h;
+    else yield h;
+  }
+}
+
 function isV0Event(e: unknown): e is Rec {
   return (
     isRec(e) &&
@@ -85,7 +96,7 @@ function isBaseState(r: unknown): r is Rec {
 }
 
 function eventShare(list: readonly unknown[]): number {
-  const sample = list.slice(0, PROBE_EVENTS).filter(isRec);
+  const sample = [...historyEvents(list.slice(0, PROBE_EVENTS))].filter(isRec);
   if (sample.length === 0) return 0;
   return sample.filter((e) => isV0Event(e) || isV1Event(e)).length / sample.length;
 }
@@ -110,6 +121,7 @@ function detectOpenHands(probe: Probe): number {
 
 class OpenHandsParser implements RecordParser {
   private readonly stem: string;
+  private readonly ignore = (kind: string) => this.ctx.ignore?.(kind);
   /** The session of a file (or folder) that holds one conversation's events. */
   private fileSession: Conversation | null = null;
   /** base_state.json, read before the folder's events. */
@@ -122,7 +134,7 @@ class OpenHandsParser implements RecordParser {
   push(value: unknown, line: number | null): void {
     if (Array.isArray(value)) {
       const conversation = this.file();
-      for (const e of value) conversation.event(e, null);
+      for (const e of historyEvents(value)) conversation.event(e, null);
       return;
     }
     if (!isRec(value)) {
@@ -145,7 +157,7 @@ class OpenHandsParser implements RecordParser {
   private file(): Conversation {
     if (!this.fileSession) {
       const id = (this.state && asString(this.state.id)) || this.stem;
-      const conversation = new Conversation(this.ctx.builder.session('file', { id }));
+      const conversation = new Conversation(this.ctx.builder.session('file', { id }), this.ignore);
       if (this.state) conversation.baseState(this.state);
       this.fileSession = conversation;
     }
@@ -157,7 +169,7 @@ class OpenHandsParser implements RecordParser {
     const key = `run:${line ?? 'document'}`;
     const instance = asString(run.instance_id) ?? (typeof run.instance_id === 'number' ? String(run.instance_id) : null);
     const id = instance || (line === null ? this.stem : `${this.stem}:${line}`);
-    const conversation = new Conversation(this.ctx.builder.session(key, { id }));
+    const conversation = new Conversation(this.ctx.builder.session(key, { id }), this.ignore);
     const metadata = isRec(run.metadata) ? run.metadata : null;
     const llm = metadata && isRec(metadata.llm_config) ? metadata.llm_config : null;
     conversation.defaultModel = (llm && asString(llm.model)) || null;
@@ -165,7 +177,7 @@ class OpenHandsParser implements RecordParser {
       conversation.tokenUsages(run.metrics.token_usages);
       conversation.recorded(asNumber(run.metrics.accumulated_cost), 'metrics.accumulated_cost');
     }
-    for (const e of run.history as unknown[]) conversation.event(e, line);
+    for (const e of historyEvents(run.history as unknown[])) conversation.event(e, line);
     conversation.finish();
     this.ctx.builder.endSession(key);
   }
@@ -191,7 +203,11 @@ class Conversation {
   /** The run's cost as OpenHands counted it, reported when the session is done. */
   private cost: { usd: number; source: string } | null = null;
 
-  constructor(private readonly sb: SessionBuilder) {}
+  constructor(
+    private readonly sb: SessionBuilder,
+    /** Counts what is set aside as no conversation (inputs[].ignored). */
+    private readonly ignore: (kind: string) => void,
+  ) {}
 
   /** A recorded cost; 0 means OpenHands had no price for the model, not a free run. */
   recorded(usd: number | null, source: string): void {
@@ -236,7 +252,7 @@ class Conversation {
     const action = asString(e.action);
     if (action !== null) return this.v0Action(e, action, line);
     const observation = asString(e.observation)!;
-    if (NOISE_OBSERVATIONS.has(observation)) return;
+    if (NOISE_OBSERVATIONS.has(observation)) return this.ignore(`observation:${observation}`);
     const cause = e.cause === undefined || e.cause === null ? null : String(e.cause);
     const meta = isRec(e.tool_call_metadata) ? e.tool_call_metadata : null;
     const callId = (cause !== null ? this.callOfAction.get(cause) : undefined) ?? (meta ? asString(meta.tool_call_id) : null);
@@ -249,7 +265,7 @@ class Conversation {
   }
 
   private v0Action(e: Rec, action: string, line: number | null): void {
-    if (NOISE_ACTIONS.has(action)) return;
+    if (NOISE_ACTIONS.has(action)) return this.ignore(`action:${action}`);
     const args = isRec(e.args) ? e.args : {};
     if (e.source === 'user') {
       if (action === 'message') this.turn(line);
@@ -313,9 +329,11 @@ class Conversation {
         return this.v1Observation(e);
       case 'ConversationStateUpdateEvent':
         if (e.key === 'stats' && isRec(e.value)) this.stats(e.value);
+        else this.ignore(`ConversationStateUpdateEvent:${String(e.key)}`);
         return;
       default:
-        // SystemPromptEvent, PauseEvent, Condensation*, state changes: no conversation.
+        // SystemPromptEvent, PauseEvent, Condensation*…: no conversation.
+        this.ignore(String(e.kind));
         return;
     }
   }

@@ -17,6 +17,11 @@ export interface AdapterContext {
   builder: TranscriptBuilder;
   /** A record that could not be used: reported as `path:line: reason` and in inputs[].skipped. */
   skip(line: number | null, reason: string): void;
+  /**
+   * A record read and set aside because it carries no conversation (an agent state change…):
+   * not an error, only counted by kind in inputs[].ignored. Optional for adapters to call.
+   */
+  ignore?(kind: string): void;
 }
 
 /** Receives one file's records in order and describes them to `ctx.builder`. */

@@ -140,6 +140,8 @@ export interface InputSummary {
   sessions: number;
   lines: number;
   skipped: SkippedLine[];
+  /** Records set aside as carrying no conversation, by kind (only from readers that count them). */
+  ignored?: Record<string, number>;
   /** Set when the file could not be analyzed at all (unreadable, binary, no known format). */
   error?: string;
   /** The path could not be read at all (missing, permission denied, I/O error): exit 2. */

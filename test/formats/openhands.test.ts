@@ -6,7 +6,7 @@ import { detectFormat } from '../../src/formats/index.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { openhandsAdapter } from '../../src/formats/openhands.js';
 import type { RecordedCost } from '../../src/model/transcript.js';
-import { RecordingSink, parseWith } from '../helpers/record.js';
+import { RecordingSink, jsonl, parseWith } from '../helpers/record.js';
 
 const dir = path.resolve(import.meta.dirname, '../../fixtures/openhands');
 const V0 = path.join(dir, 'trajectory-date-parser.json');
@@ -28,9 +28,16 @@ async function read(file: string) {
 }
 
 describe('OpenHands V0 trajectory (fixture: the same failing test run three times)', () => {
-  it('state changes, recalls and "no observation" events are skipped: one prompt, eight rounds', async () => {
+  it('state changes, recalls and "no observation" events are skipped and counted: one prompt, eight rounds', async () => {
     const { summary, s } = await read(V0);
     expect(summary).toMatchObject({ format: 'openhands', sessions: 1, skipped: [] });
+    expect(summary.ignored).toEqual({
+      'observation:agent_state_changed': 3,
+      'action:change_agent_state': 1,
+      'observation:null': 2,
+      'action:recall': 1,
+      'observation:recall': 1,
+    });
     expect(s.info.id).toBe('trajectory-date-parser');
     expect(s.turns).toEqual([1]);
     expect(s.rounds.map((r) => r.calls.map((c) => c.name).join('+'))).toEqual([
@@ -104,6 +111,17 @@ describe('OpenHands evaluation output.jsonl', () => {
     expect(s.rounds[2]).toMatchObject({ text: 'count() now skips archived widgets.', calls: [] });
   });
 
+  it('older evaluation outputs keep history as [action, observation] pairs: read the same', () => {
+    const line = JSON.parse(fs.readFileSync(EVAL, 'utf8').split('\n')[0]!) as { history: unknown[] };
+    const [sys, user, ...rest] = line.history;
+    const paired = { ...line, history: [sys, user, [rest[0], rest[1]], [rest[2], rest[3]], rest[4]] };
+    const flat = parseWith(openhandsAdapter, jsonl([line]), { path: 'output.jsonl' }).sessions[0]!;
+    const pairs = parseWith(openhandsAdapter, jsonl([paired]), { path: 'output.jsonl' }).sessions[0]!;
+    expect(openhandsAdapter.detect({ mode: 'jsonl', fileName: 'output.jsonl', records: [paired] })).toBeGreaterThan(0.9);
+    expect(pairs.rounds).toEqual(flat.rounds);
+    expect(pairs.rounds).toHaveLength(3);
+  });
+
   it('each run\'s recorded cost (metrics.accumulated_cost)', async () => {
     const { costs } = await read(EVAL);
     expect(costs).toEqual([
@@ -150,7 +168,8 @@ describe('OpenHands V1 events (fixture: the same journal read three times, its s
   });
 
   it('the observation of an action outside the file answers nothing, and a PauseEvent is no turn', async () => {
-    const { s } = await read(V1);
+    const { s, summary } = await read(V1);
+    expect(summary.ignored).toEqual({ SystemPromptEvent: 1, 'ConversationStateUpdateEvent:execution_status': 1, PauseEvent: 1 });
     expect(s.rounds.flatMap((r) => r.answers ?? []).some((a) => a.content === 'stray output')).toBe(false);
     expect(s.rounds[4]!.text).toMatch(/^The timer is active/);
   });
@@ -177,6 +196,24 @@ describe('OpenHands V1 conversation folder', () => {
     ]);
     expect(s.rounds.every((r) => r.model === 'openai/gpt-example-mini')).toBe(true);
     expect(costs).toEqual([['5b1e0c2a-7f3d-4e8a-9c61-2d4b8e0f9a17', { usd: 0.00093, source: 'base_state.stats accumulated_cost' }]]);
+  });
+});
+
+describe('counting what is set aside', () => {
+  it('at most 50 kinds by name, the rest as "other": a file cannot grow the summary without bound', async () => {
+    const { writeFileSync, mkdtempSync, rmSync } = fs;
+    const tmp = mkdtempSync(path.join((await import('node:os')).tmpdir(), 'loopledger-oh-'));
+    try {
+      const file = path.join(tmp, 'many.jsonl');
+      const events = Array.from({ length: 60 }, (_, i) => ({ id: `x${i}`, source: 'environment', kind: `Custom${i}Event` }));
+      writeFileSync(file, jsonl([{ id: 'u', source: 'user', kind: 'MessageEvent', llm_message: { role: 'user', content: 'hi' } }, ...events]));
+      const { summary } = await read(file);
+      expect(Object.keys(summary.ignored!)).toHaveLength(51);
+      expect(summary.ignored!['Custom49Event']).toBe(1);
+      expect(summary.ignored!['other']).toBe(10);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 

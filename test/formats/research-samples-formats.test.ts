@@ -97,7 +97,10 @@ describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research sam
 
 describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples: OpenHands', () => {
   it('V0 GUI trajectory: eight state-change and "no observation" events are no turns and no rounds; an edit\'s text comes from the raw tool call', async () => {
-    const { s } = await read('openhands/OpenHands_trajs_basic_gui_mode.json');
+    const { s, summary } = await read('openhands/OpenHands_trajs_basic_gui_mode.json');
+    // skipped quietly, and counted: events 0, 3, 5, 17; 1; 2, 6, 16
+    expect(summary.ignored).toEqual({ 'observation:agent_state_changed': 4, 'action:change_agent_state': 1, 'observation:null': 3 });
+    expect(summary.skipped).toEqual([]);
     expect(s.turns).toEqual([1]);
     expect(s.rounds.map((r) => r.calls.map((c) => c.name))).toEqual([['execute_bash'], ['str_replace_editor'], ['str_replace_editor'], ['execute_bash'], []]);
     // OpenHands' own args keep `content: ""` for a create; the model's arguments hold the file
