@@ -66,3 +66,12 @@ export interface RoundDetector {
   readonly name: DetectorName;
   observe(round: Round): RoundObservation;
 }
+
+/**
+ * A detector whose state survives the process: the live hook (`loopledger hook`) saves it between
+ * calls. `snapshot()` is plain JSON; `restore()` of it continues exactly where it left off.
+ */
+export interface ResumableRoundDetector extends RoundDetector {
+  snapshot(): unknown;
+  restore(state: unknown): void;
+}

@@ -114,6 +114,15 @@ interface Candidate {
   judgeCanStop: boolean;
 }
 
+export interface EnforceLadderSnapshot {
+  outstanding: DetectorName[];
+  unheeded: number;
+  verdictsUsed: number;
+  stopped: boolean;
+  rulings?: [string, Ruling][];
+  awaiting?: boolean;
+}
+
 /**
  * Enforce: L0 `noted`, L1 `steer`, L2 `stop` after `maxUnheededSteers` unheeded steers.
  *
@@ -146,6 +155,29 @@ export class EnforceLadder implements Ladder {
 
   get verdictsConsulted(): number {
     return this.verdictsUsed;
+  }
+
+  /** Plain JSON state (the live hook keeps the turn's ladder between calls). */
+  snapshot(): EnforceLadderSnapshot {
+    return {
+      outstanding: [...this.outstanding],
+      unheeded: this.unheeded,
+      verdictsUsed: this.verdictsUsed,
+      stopped: this.stoppedAt,
+      rulings: [...this.rulings.entries()],
+      awaiting: this.awaiting,
+    };
+  }
+
+  restore(snapshot: EnforceLadderSnapshot): void {
+    const names: readonly DetectorName[] = ['tool_batch', 'output', 'thinking'];
+    this.outstanding = (Array.isArray(snapshot?.outstanding) ? snapshot.outstanding : []).filter((d) => names.includes(d));
+    this.unheeded = Number.isInteger(snapshot?.unheeded) ? snapshot.unheeded : 0;
+    this.verdictsUsed = Number.isInteger(snapshot?.verdictsUsed) ? snapshot.verdictsUsed : 0;
+    this.stoppedAt = snapshot?.stopped === true;
+    this.rulings.clear();
+    for (const [signal, ruling] of Array.isArray(snapshot?.rulings) ? snapshot.rulings : []) this.rulings.set(signal, ruling);
+    this.awaiting = snapshot?.awaiting === true;
   }
 
   decide(findings: readonly Finding[], context: RoundContext = {}): Decision[] {

@@ -36,6 +36,12 @@ export interface RoundStart {
   timestamp?: string | null;
 }
 
+/** Turns and rounds already delivered before this reading began. */
+export interface ResumeCounts {
+  turns: number;
+  rounds: number;
+}
+
 export class SessionBuilder {
   readonly info: SessionInfo;
   private turnCount = 0;
@@ -46,8 +52,14 @@ export class SessionBuilder {
   constructor(
     private readonly sink: TranscriptSink,
     info: SessionInfo,
+    resume?: ResumeCounts,
   ) {
     this.info = info;
+    // Reading resumes mid-session (the live hook tails a transcript): numbering goes on from there.
+    if (resume) {
+      this.turnCount = resume.turns;
+      this.roundCount = resume.rounds;
+    }
     sink.session(info);
   }
 
@@ -213,6 +225,8 @@ export class TranscriptBuilder {
     private readonly sink: TranscriptSink,
     readonly path: string,
     readonly format: FormatName,
+    /** Every session continues numbering from these counts (a reading that resumes mid-file). */
+    private readonly resume?: ResumeCounts,
   ) {}
 
   /** The builder for `key`, created on first use. `id` defaults to the key. */
@@ -226,7 +240,7 @@ export class TranscriptBuilder {
         id = `${id}#${n}`;
       }
       this.usedIds.add(id);
-      builder = new SessionBuilder(this.sink, { id, path: this.path, format: this.format, parent: opts.parent ?? null });
+      builder = new SessionBuilder(this.sink, { id, path: this.path, format: this.format, parent: opts.parent ?? null }, this.resume);
       this.sessions.set(key, builder);
     }
     return builder;

@@ -6,15 +6,17 @@
 
 import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { RoundDetector, RoundObservation } from '../types.js';
+import type { ResumableRoundDetector, RoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
 import { readOutputConfig, type OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
 
-export function createOutputRoundDetector(config: OutputConfig): RoundDetector {
+export function createOutputRoundDetector(config: OutputConfig): ResumableRoundDetector {
   const detector = new OutputLoopDetector(config);
   return {
     name: 'output',
+    snapshot: () => detector.snapshot(),
+    restore: (state: unknown) => detector.restore(state),
     observe(round: Round): RoundObservation {
       const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
       return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };

@@ -3,7 +3,7 @@
 
 import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { RoundDetector, RoundObservation } from '../types.js';
+import type { ResumableRoundDetector, RoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
 import { readThinkingConfig, type ThinkingConfig } from './config.js';
 import { ThinkingLoopDetector } from './detector.js';
@@ -27,10 +27,12 @@ function safeLength(v: unknown): number {
   }
 }
 
-export function createThinkingRoundDetector(config: ThinkingConfig): RoundDetector {
+export function createThinkingRoundDetector(config: ThinkingConfig): ResumableRoundDetector {
   const detector = new ThinkingLoopDetector(config);
   return {
     name: 'thinking',
+    snapshot: () => detector.snapshot(),
+    restore: (state: unknown) => detector.restore(state),
     observe(round: Round): RoundObservation {
       const findings = [];
       let readable = 0;

@@ -57,6 +57,31 @@ export class CycleTracker {
     this.matched.fill(0);
   }
 
+  /** Plain JSON state; answers are digested so a restored tracker compares as this one would. */
+  snapshot(): unknown {
+    return {
+      recent: this.recent.map((e) => ({
+        signature: e.signature,
+        answersKnown: e.answersKnown,
+        answers: e.answers(),
+        names: [...e.names],
+      })),
+      matched: [...this.matched],
+    };
+  }
+
+  restore(snapshot: unknown): void {
+    const o = (snapshot ?? {}) as { recent?: unknown; matched?: unknown };
+    const recent = Array.isArray(o.recent) ? o.recent : [];
+    this.recent = recent.map((raw) => {
+      const e = raw as { signature: string; answersKnown: boolean; answers: string | null; names: string[] };
+      const digest = typeof e.answers === 'string' ? e.answers : null;
+      return { signature: String(e.signature), answersKnown: e.answersKnown === true, answers: () => digest, names: e.names ?? [] };
+    });
+    const matched = Array.isArray(o.matched) ? (o.matched as number[]) : [];
+    this.matched = new Array<number>(MAX_CYCLE_PERIOD + 1).fill(0).map((_, i) => Number(matched[i] ?? 0));
+  }
+
   /** Feed one non-empty batch; returns the finding (if a cycle completed a reportable period) and the near-miss statistic. */
   push(digest: RoundDigest): { finding: Finding | null; measurement: Measurement | null } {
     const entry: Entry = {
@@ -161,5 +186,15 @@ export class CycleObserver {
 
   breakRun(): void {
     this.tracker.reset();
+  }
+
+  snapshot(): unknown {
+    return { turn: this.turn, tracker: this.tracker.snapshot() };
+  }
+
+  restore(snapshot: unknown): void {
+    const o = (snapshot ?? {}) as { turn?: unknown; tracker?: unknown };
+    this.turn = typeof o.turn === 'number' ? o.turn : null;
+    this.tracker.restore(o.tracker);
   }
 }

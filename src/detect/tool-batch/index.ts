@@ -2,15 +2,15 @@
 
 import type { ConfigValue, ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { Evidence, Finding, Measurement, RoundDetector, RoundObservation, Strike } from '../types.js';
+import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundObservation, Strike } from '../types.js';
 import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './config.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { displayId } from './signature.js';
-import { LoopDetector, type BatchRecord, type RepeatOutcome } from './loop-detector.js';
+import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatOutcome } from './loop-detector.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
-export type { BatchRecord, CheckResult, LoopDetected, LoopKind, RepeatOutcome } from './loop-detector.js';
+export type { BatchRecord, CheckResult, LoopDetected, LoopDetectorSnapshot, LoopKind, RepeatOutcome } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, displayId, MAX_ARGUMENT_DEPTH } from './signature.js';
 export type { BatchSignature } from './signature.js';
 export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
@@ -77,7 +77,7 @@ export function defaultToolBatchConfig(): ToolBatchConfig {
   return readToolBatchConfig({});
 }
 
-export interface ToolBatchDetector extends RoundDetector {
+export interface ToolBatchDetector extends ResumableRoundDetector {
   /** A user turn ends the run (seed 000 `break_run`). */
   breakRun(): void;
 }
@@ -155,6 +155,14 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
     breakRun(): void {
       detector.breakRun();
     },
+    snapshot(): unknown {
+      return { turn, loop: detector.snapshot() };
+    },
+    restore(state: unknown): void {
+      const o = (state ?? {}) as { turn?: unknown; loop?: LoopDetectorSnapshot };
+      turn = typeof o.turn === 'number' ? o.turn : null;
+      detector.restore(o.loop ?? { run: null });
+    },
     observe(round: Round): RoundObservation {
       if (turn !== null && turn !== round.turn) detector.breakRun();
       turn = round.turn;
@@ -209,13 +217,15 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
 export function createToolCycleDetector(
   config: ToolBatchConfig,
   digester = new RoundDigester(),
-): RoundDetector & { breakRun(): void } {
+): ResumableRoundDetector & { breakRun(): void } {
   const observer = new CycleObserver(new CycleTracker({ window: config.cycleWindow, repeats: config.cycleRepeats }));
   return {
     name: 'tool_batch',
     breakRun(): void {
       observer.breakRun();
     },
+    snapshot: () => observer.snapshot(),
+    restore: (state: unknown) => observer.restore(state),
     observe(round: Round): RoundObservation {
       return observer.observe(round, (r) => digester.digest(r));
     },
@@ -225,7 +235,7 @@ export function createToolCycleDetector(
 /** Both detectors sharing one digester, so each round's tool results are hashed once. */
 export function createToolBatchDetectors(config: ToolBatchConfig): {
   batch: ToolBatchDetector;
-  cycle: RoundDetector & { breakRun(): void };
+  cycle: ResumableRoundDetector & { breakRun(): void };
 } {
   const digester = new RoundDigester();
   return { batch: createToolBatchDetector(config, digester), cycle: createToolCycleDetector(config, digester) };

@@ -74,6 +74,11 @@ export function isCostlyBatch(calls: readonly ToolCall[], costlyTools: readonly 
   return calls.some((c) => matchesAny(c.name, costlyTools));
 }
 
+/** LoopDetector state as plain JSON: `answers` null until the run's latest occurrence is recorded. */
+export interface LoopDetectorSnapshot {
+  run: { signature: string; count: number; total: number; answers: { digest: string | null } | null } | null;
+}
+
 export class LoopDetector {
   /** "The current unbroken run, or None until the first batch arrives." */
   private run: Run | null = null;
@@ -162,6 +167,38 @@ export class LoopDetector {
   /** "Forget the current run, as a user turn does." Resets the allowance with the strike count. */
   breakRun(): void {
     this.run = null;
+  }
+
+  /**
+   * Plain JSON state. The previous occurrence's answers are digested here (they are otherwise
+   * digested only when compared), so a restored run compares exactly as the live one would.
+   */
+  snapshot(): LoopDetectorSnapshot {
+    const run = this.run;
+    if (run === null) return { run: null };
+    return {
+      run: {
+        signature: run.signature,
+        count: run.count,
+        total: run.total,
+        answers: run.answers === null ? null : { digest: run.answers() },
+      },
+    };
+  }
+
+  restore(snapshot: LoopDetectorSnapshot): void {
+    const saved = snapshot?.run ?? null;
+    if (saved === null) {
+      this.run = null;
+      return;
+    }
+    const digest = saved.answers === null ? null : saved.answers.digest;
+    this.run = {
+      signature: String(saved.signature),
+      count: Number(saved.count),
+      total: Number(saved.total),
+      answers: saved.answers === null ? null : () => digest,
+    };
   }
 
   /** The current run's counts, for measurements; null before the first batch. */
