@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The launcher stays tiny: everything lives in the compiled library so it can be imported too.
-import { main } from '../dist/cli.js';
+// `hook` runs on every tool call of a live agent: it loads its own small entry module, never the
+// CLI (commander, chalk, cli-table3), so a call costs about one Node start.
+const argv = process.argv.slice(2);
+const { main } = argv[0] === 'hook' ? await import('../dist/hook/main.js') : await import('../dist/cli.js');
 
-main(process.argv.slice(2)).then((code) => {
+main(argv).then((code) => {
   process.exitCode = code;
 });

@@ -305,6 +305,13 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     setExit(EXIT_OK);
   });
 
+  // Runs from its own entry module (see main below and bin/loopledger.js); listed here for --help.
+  program
+    .command('hook')
+    .description('the live guard inside Claude Code, Gemini CLI and Codex (loopledger hook --help)')
+    .allowUnknownOption()
+    .argument('[args...]');
+
   program
     .command('formats')
     .description('the supported input formats and how each is detected')
@@ -325,6 +332,10 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     // `loopledger … | head` closes the pipe early: that is the reader's choice, not an error.
     if (e.code === 'EPIPE') process.exit(exitCode);
   };
+  if (argv[0] === 'hook') {
+    const { runHook } = await import('./hook/main.js');
+    return runHook(argv.slice(1), io);
+  }
   io.stdout.on('error', onPipeError);
   try {
     await buildProgram(io, (code) => (exitCode = code)).parseAsync([...argv], { from: 'user' });

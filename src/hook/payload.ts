@@ -1,0 +1,186 @@
+// What each agent sends on stdin, read into one shape. Every field is read defensively: an agent
+// version that adds, renames or drops a field must degrade to "nothing to decide", never to a
+// crash (and a crash would still fail open: see main.ts).
+
+import { createHash } from 'node:crypto';
+import type { ToolAnswer } from '../model/transcript.js';
+
+export const AGENTS = ['claude-code', 'gemini', 'codex'] as const;
+export type Agent = (typeof AGENTS)[number];
+
+/** pre: the call is about to run. post: it ran (or failed). stop: the turn's final answer. */
+export type EventKind = 'pre' | 'post' | 'stop' | 'other';
+
+export interface HookCall {
+  /** The agent's call id; Gemini sends none, so one is made up (`~` prefix) and matched by signature. */
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface HookEvent {
+  agent: Agent;
+  /** `hook_event_name` as sent. */
+  name: string;
+  kind: EventKind;
+  sessionId: string;
+  /** null when the agent has none (Codex: `transcript_path` is nullable). */
+  transcriptPath: string | null;
+  /** Claude Code inside a sub-agent (`agent_id`): its calls are kept apart from the main thread's. */
+  subagent: string | null;
+  /** Codex `turn_id`, Claude Code `prompt_id`: a change means a new user turn. */
+  turnKey: string | null;
+  call: HookCall | null;
+  /** post: what came back, as a digest-only answer (the content itself is never kept). */
+  answer: ToolAnswer | null;
+  /** stop: the final message as the agent reports it (the transcript may not show it yet). */
+  finalText: string | null;
+}
+
+export class PayloadError extends Error {}
+
+type Rec = Record<string, unknown>;
+
+function isRec(v: unknown): v is Rec {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+/**
+ * Claude Code, "Hooks reference" (https://code.claude.com/docs/en/hooks; mirrored in
+ * aiclaudelib/ccode-plugin knowledge/hooks-reference-events.md): PreToolUse carries `tool_name`,
+ * `tool_input`, `tool_use_id`; PostToolUse adds `tool_response`; PostToolUseFailure adds `error`
+ * and `is_interrupt`; Stop carries `stop_hook_active` and `last_assistant_message`. Common:
+ * `session_id`, `transcript_path`, `cwd`, `hook_event_name`; `prompt_id` in newer versions;
+ * `agent_id` inside sub-agents.
+ */
+const CLAUDE_KINDS: Record<string, EventKind> = {
+  PreToolUse: 'pre',
+  PostToolUse: 'post',
+  PostToolUseFailure: 'post',
+  Stop: 'stop',
+};
+
+/**
+ * Gemini CLI, "Hooks reference" (google-gemini/gemini-cli docs/hooks/reference.md, published at
+ * https://geminicli.com/docs/hooks/reference): BeforeTool carries `tool_name`, `tool_input`,
+ * `mcp_context`; AfterTool adds `tool_response` {llmContent, returnDisplay, error}; AfterAgent
+ * carries `prompt`, `prompt_response`, `stop_hook_active`. No call id is sent.
+ */
+const GEMINI_KINDS: Record<string, EventKind> = {
+  BeforeTool: 'pre',
+  AfterTool: 'post',
+  AfterAgent: 'stop',
+};
+
+/**
+ * Codex, https://developers.openai.com/codex/hooks and openai/codex
+ * codex-rs/hooks/schema/generated/{pre,post}-tool-use.command.input.schema.json: PreToolUse
+ * {session_id, turn_id, transcript_path (nullable), tool_name, tool_input, tool_use_id, …};
+ * PostToolUse adds `tool_response`; Stop adds `last_assistant_message`, `stop_hook_active`.
+ * PreToolUse first covered Bash only (the schema's `tool_name: const "Bash"`).
+ */
+const CODEX_KINDS: Record<string, EventKind> = {
+  PreToolUse: 'pre',
+  PostToolUse: 'post',
+  Stop: 'stop',
+};
+
+const KINDS: Record<Agent, Record<string, EventKind>> = {
+  'claude-code': CLAUDE_KINDS,
+  gemini: GEMINI_KINDS,
+  codex: CODEX_KINDS,
+};
+
+/** Parse one payload. Throws PayloadError on anything that is not a usable hook payload. */
+export function parsePayload(agent: Agent, text: string): HookEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new PayloadError(`stdin is not JSON (${(e as Error).message})`);
+  }
+  if (!isRec(value)) throw new PayloadError('stdin is not a JSON object');
+  const name = str(value.hook_event_name);
+  if (name === null) throw new PayloadError('payload without hook_event_name');
+  const sessionId = str(value.session_id);
+  if (sessionId === null) throw new PayloadError(`${name} payload without session_id`);
+  const kind = Object.hasOwn(KINDS[agent], name) ? KINDS[agent][name]! : 'other';
+  const event: HookEvent = {
+    agent,
+    name,
+    kind,
+    sessionId,
+    transcriptPath: str(value.transcript_path),
+    subagent: agent === 'claude-code' ? str(value.agent_id) : null,
+    turnKey: str(value.turn_id) ?? str(value.prompt_id),
+    call: null,
+    answer: null,
+    finalText: null,
+  };
+  if (kind === 'pre' || kind === 'post') {
+    const toolName = str(value.tool_name);
+    if (toolName === null) throw new PayloadError(`${name} payload without tool_name`);
+    const id = str(value.tool_use_id) ?? str(value.call_id);
+    event.call = { id: id ?? '', name: toolName, input: value.tool_input === undefined ? null : value.tool_input };
+    if (kind === 'post') event.answer = answerOf(agent, name, value);
+  } else if (kind === 'stop') {
+    event.finalText = typeof value.last_assistant_message === 'string'
+      ? value.last_assistant_message
+      : typeof value.prompt_response === 'string'
+        ? value.prompt_response
+        : null;
+  }
+  return event;
+}
+
+/**
+ * What came back, reduced to a digest at once (a tool result may be megabytes; the hook only ever
+ * compares answers). Claude Code's PostToolUseFailure carries `error` instead of a response.
+ */
+function answerOf(agent: Agent, name: string, value: Rec): ToolAnswer {
+  let isError = false;
+  let body: unknown;
+  if (agent === 'claude-code' && name === 'PostToolUseFailure') {
+    isError = true;
+    body = { error: value.error ?? null, is_interrupt: value.is_interrupt === true };
+  } else {
+    body = value.tool_response ?? null;
+    if (agent === 'gemini' && isRec(body)) {
+      if (body.error !== undefined && body.error !== null && body.error !== '') isError = true;
+      // llmContent is what the model reads; returnDisplay is for the terminal.
+      body = { llmContent: scrubGemini(body.llmContent), error: body.error ?? null };
+    }
+    if (isRec(body) && (body.is_error === true || body.success === false)) isError = true;
+  }
+  const hash = createHash('sha256');
+  hash.update(isError ? 'E' : 'O');
+  hash.update(stableJson(body), 'utf8');
+  return { content: '', isError, digest: hash.digest('hex') };
+}
+
+/**
+ * Gemini CLI's shell tool appends its process group id to every output ("Process Group PGID:
+ * 12345"): two identical failures would never look identical. The line is the tool's, not the
+ * command's, so it is dropped before comparing (as the Codex adapter drops "Wall time").
+ */
+function scrubGemini(content: unknown): unknown {
+  if (typeof content !== 'string') return content;
+  return content.replace(/^(?:Process Group PGID|Background PIDs): .*$/gm, '');
+}
+
+/** JSON with sorted keys, depth-capped: the same response always hashes the same. */
+export function stableJson(value: unknown, depth = 0): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"~${String(value)}"`;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value !== 'object') return '"~"';
+  if (depth > 32) return '"#"';
+  if (Array.isArray(value)) return `[${value.map((v) => stableJson(v, depth + 1)).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson((value as Rec)[k], depth + 1)}`).join(',')}}`;
+}

@@ -1,0 +1,295 @@
+// The agent's transcript, read incrementally: only the bytes written since the last hook call,
+// through the same format adapter `analyze` uses. The last round of a reading may still grow
+// (more content blocks, its tool results), so it is handed over as *tentative* and the next
+// reading starts again at its first line: a call costs the new bytes plus one round, whatever
+// the transcript's size.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { claudeCodeAdapter } from '../formats/claude-code.js';
+import { codexAdapter } from '../formats/codex.js';
+import { geminiAdapter } from '../formats/gemini.js';
+import type { FormatAdapter, RecordParser } from '../formats/types.js';
+import { TranscriptBuilder } from '../model/builder.js';
+import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { Agent } from './payload.js';
+
+/** Where the next reading starts, and what it must know to resume there. Plain JSON. */
+export interface TranscriptCursor {
+  path: string;
+  dev: number;
+  ino: number;
+  /** Byte offset of the first line not yet committed (the tentative round's first line, or EOF). */
+  offset: number;
+  /** Lines before `offset`. */
+  line: number;
+  /** The main session's turns and rounds before `offset` (numbering resumes from them). */
+  turns: number;
+  rounds: number;
+  /** The session the hook follows: the first top-level session the transcript announced. */
+  main: string | null;
+  /**
+   * Records the adapter must see again before resuming mid-file (Codex: the session_meta and the
+   * latest turn_context; Gemini: the metadata line). Kept as their raw JSON text.
+   */
+  prelude: string[];
+  /** `document`: a legacy Gemini JSON file, read whole each time (`rounds` says what was seen). */
+  mode: 'jsonl' | 'document';
+}
+
+export type TranscriptEvent = { type: 'turn'; turn: number } | { type: 'round'; round: Round };
+
+export interface TranscriptDelta {
+  /** Turns opened and rounds completed since the last reading, in order. */
+  events: TranscriptEvent[];
+  /** The round still being written: its calls, text and answers so far. Not committed. */
+  tentative: Round | null;
+}
+
+export class TranscriptGone extends Error {}
+/** The file at the path is not the one the cursor was reading (replaced, or shrank). */
+export class TranscriptRotated extends Error {}
+
+const ADAPTERS: Record<Agent, FormatAdapter> = {
+  'claude-code': claudeCodeAdapter,
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+};
+
+const FORMATS: Record<Agent, FormatName> = { 'claude-code': 'claude-code', codex: 'codex', gemini: 'gemini' };
+
+/** Bytes read at once; a first reading of a large transcript goes through it in these steps. */
+const CHUNK = 4 * 1024 * 1024;
+
+/** A line longer than this is skipped unread (a tool result of 100 MB is no conversation we need). */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Collects the main session's events; rounds delivered while the reading ends are tentative. */
+class DeltaSink implements TranscriptSink {
+  readonly events: TranscriptEvent[] = [];
+  tentative: Round | null = null;
+  ending = false;
+  turns: number;
+  rounds: number;
+
+  constructor(
+    public main: string | null,
+    start: { turns: number; rounds: number },
+  ) {
+    this.turns = start.turns;
+    this.rounds = start.rounds;
+  }
+
+  session(info: SessionInfo): void {
+    if (this.main === null && info.parent === null) this.main = info.id;
+  }
+
+  turn(sessionId: string, turn: number): void {
+    if (sessionId !== this.main) return;
+    this.turns = Math.max(this.turns, turn);
+    this.events.push({ type: 'turn', turn });
+  }
+
+  round(sessionId: string, round: Round): void {
+    if (sessionId !== this.main) return;
+    if (this.ending) {
+      this.tentative = round;
+      return;
+    }
+    this.rounds = Math.max(this.rounds, round.index);
+    this.events.push({ type: 'round', round });
+  }
+
+  end(): void {}
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRec(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Which records an agent's adapter must see again when reading resumes mid-file. */
+function updatePrelude(agent: Agent, prelude: string[], value: unknown, text: string): string[] {
+  if (!isRec(value)) return prelude;
+  if (agent === 'codex') {
+    const type = value.type;
+    if (type === 'session_meta') return prelude.some((p) => p.includes('"session_meta"')) ? prelude : [text, ...prelude];
+    if (type === 'turn_context') return [...prelude.filter((p) => !p.includes('"turn_context"')), text];
+    return prelude;
+  }
+  if (agent === 'gemini') {
+    const header = typeof value.sessionId === 'string' && typeof value.projectHash === 'string' && !('type' in value);
+    return header && prelude.length === 0 ? [text] : prelude;
+  }
+  return prelude;
+}
+
+/**
+ * Read what `path` gained since `cursor` (null: from the start). Throws TranscriptGone when the
+ * file cannot be read and TranscriptRotated when it is no longer the file the cursor followed.
+ */
+export function readTranscript(
+  agent: Agent,
+  path: string,
+  cursor: TranscriptCursor | null,
+): { delta: TranscriptDelta; cursor: TranscriptCursor } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new TranscriptGone(`transcript ${path}: ${(e as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new TranscriptGone(`transcript ${path}: not a regular file`);
+    if (cursor && (cursor.dev !== st.dev || cursor.ino !== st.ino || st.size < cursor.offset)) {
+      throw new TranscriptRotated(`transcript ${path} was replaced or truncated since the last call`);
+    }
+    const start: TranscriptCursor = cursor ?? {
+      path,
+      dev: st.dev,
+      ino: st.ino,
+      offset: 0,
+      line: 0,
+      turns: 0,
+      rounds: 0,
+      main: null,
+      prelude: [],
+      mode: agent === 'gemini' && looksLikeDocument(fd, st.size) ? 'document' : 'jsonl',
+    };
+    return start.mode === 'document' ? readDocument(agent, fd, st.size, start) : readLines(agent, fd, st.size, start);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A legacy Gemini session is one pretty-printed JSON object: its first line is not a record. */
+function looksLikeDocument(fd: number, size: number): boolean {
+  const head = Buffer.alloc(Math.min(size, 64 * 1024));
+  readSync(fd, head, 0, head.length, 0);
+  const text = head.toString('utf8');
+  const firstLine = text.split('\n', 1)[0]!.trim();
+  return firstLine.startsWith('{') && !isRec(parse(firstLine));
+}
+
+function open(agent: Agent, path: string, sink: DeltaSink, resume: { turns: number; rounds: number }): RecordParser {
+  const builder = new TranscriptBuilder(sink, path, FORMATS[agent], resume);
+  const parser = ADAPTERS[agent].open({ path, builder, skip: () => {} });
+  return {
+    push: (value, line) => parser.push(value, line),
+    end: () => {
+      sink.ending = true;
+      parser.end();
+      builder.end();
+    },
+  };
+}
+
+function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCursor) {
+  const sink = new DeltaSink(cursor.main, cursor);
+  const parser = open(agent, cursor.path, sink, cursor);
+  let prelude = cursor.prelude;
+  for (const text of prelude) parser.push(parse(text), null);
+
+  // Byte offset of each line read (by line number), to resume at the tentative round's first line.
+  const offsets = new Map<number, number>();
+  let line = cursor.line;
+  let position = cursor.offset;
+  let consumed = cursor.offset;
+  let carry: Buffer | null = null;
+  let skipping = false;
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (position < size) {
+    const n = readSync(fd, buffer, 0, Math.min(CHUNK, size - position), position);
+    if (n <= 0) break;
+    let chunk = buffer.subarray(0, n);
+    const chunkStart = position - (carry?.length ?? 0);
+    if (carry) chunk = Buffer.concat([carry, chunk]);
+    carry = null;
+    position += n;
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, from);
+      if (nl < 0) break;
+      line += 1;
+      const lineStart = chunkStart + from;
+      offsets.set(line, lineStart);
+      if (!skipping) {
+        const text = chunk.toString('utf8', from, nl);
+        if (text.trim() !== '') {
+          const value = parse(text);
+          if (value !== undefined) {
+            prelude = updatePrelude(agent, prelude, value, text);
+            parser.push(value, line);
+          }
+        }
+      }
+      skipping = false;
+      from = nl + 1;
+      consumed = chunkStart + from;
+    }
+    if (from < chunk.length) {
+      const rest = chunk.subarray(from);
+      if (rest.length > MAX_LINE_BYTES) {
+        // An enormous unfinished line: drop what is held and skip to its end.
+        skipping = true;
+        carry = null;
+      } else {
+        carry = Buffer.from(rest);
+      }
+    }
+  }
+  parser.end();
+
+  const tentative = sink.tentative;
+  const next: TranscriptCursor = { ...cursor, main: sink.main, prelude };
+  if (tentative && tentative.line !== null && offsets.has(tentative.line)) {
+    next.offset = offsets.get(tentative.line)!;
+    next.line = tentative.line - 1;
+    next.turns = tentative.turn;
+    next.rounds = tentative.index - 1;
+  } else {
+    // Everything complete is committed; an unfinished last line is read again next time.
+    next.offset = consumed;
+    next.line = line;
+    next.turns = sink.turns;
+    next.rounds = sink.rounds;
+  }
+  return { delta: { events: sink.events, tentative }, cursor: next };
+}
+
+/** A legacy Gemini JSON session: parsed whole, and only the rounds not yet seen are handed over. */
+function readDocument(agent: Agent, fd: number, size: number, cursor: TranscriptCursor) {
+  const buffer = Buffer.allocUnsafe(size);
+  let read = 0;
+  while (read < size) {
+    const n = readSync(fd, buffer, read, size - read, read);
+    if (n <= 0) break;
+    read += n;
+  }
+  const value = parse(buffer.toString('utf8', 0, read));
+  const sink = new DeltaSink(cursor.main, { turns: 0, rounds: 0 });
+  const parser = open(agent, cursor.path, sink, { turns: 0, rounds: 0 });
+  // The document has no lines: a round's index stands in for its line (its identity).
+  if (value !== undefined) parser.push(value, null);
+  parser.end();
+  const all = sink.events.map((e) => (e.type === 'round' ? { type: 'round' as const, round: { ...e.round, line: e.round.index } } : e));
+  // A legacy document is only complete at its end, so its last round is the tentative one.
+  let tentative: Round | null = null;
+  if (sink.tentative) tentative = { ...sink.tentative, line: sink.tentative.index };
+  const events = all.filter((e) => (e.type === 'turn' ? e.turn > cursor.turns : e.round.index > cursor.rounds));
+  const next: TranscriptCursor = {
+    ...cursor,
+    main: sink.main,
+    offset: 0,
+    turns: Math.max(cursor.turns, sink.turns),
+    rounds: tentative ? tentative.index - 1 : sink.rounds,
+  };
+  return { delta: { events, tentative }, cursor: next };
+}

@@ -1,0 +1,134 @@
+// One user turn's detectors and ladders, as the ledger runs them (ledger/build.ts), with their
+// state saved between hook calls. The feeding order, the progress marking and the two ladders
+// are the ledger's: `analyze` over the same rounds gives the same entries (test/hook pins it).
+
+import { CONFIG_KEYS } from '../config/registry.js';
+import type { ConfigValues } from '../config/spec.js';
+import { createOutputRoundDetector, readOutputConfig } from '../detect/output/index.js';
+import { createThinkingRoundDetector, readThinkingConfig } from '../detect/thinking/index.js';
+import {
+  createToolBatchDetector,
+  createToolCycleDetector,
+  readToolBatchConfig,
+  RoundDigester,
+  type ToolBatchDetector,
+} from '../detect/tool-batch/index.js';
+import type { Finding, ResumableRoundDetector } from '../detect/types.js';
+import type { LadderSettings } from '../ladder/config.js';
+import { type Decision, type EnforceLadderSnapshot, EnforceLadder, TelemetryLadder } from '../ladder/ladder.js';
+import { applyTier } from '../ladder/policy.js';
+import type { LedgerEntry } from '../ledger/types.js';
+import type { Round } from '../model/transcript.js';
+
+export interface TurnSnapshot {
+  turn: number;
+  /** The policy tier's threshold scale the detectors were built with. */
+  scale: number;
+  detectors: unknown[];
+  enforce: EnforceLadderSnapshot;
+}
+
+export interface RoundOutcome {
+  findings: Finding[];
+  telemetry: Decision[];
+  enforce: Decision[];
+}
+
+export class TurnGuard {
+  private readonly toolBatch: ToolBatchDetector;
+  private readonly detectors: ResumableRoundDetector[];
+  private readonly telemetry = new TelemetryLadder();
+  readonly enforce: EnforceLadder;
+
+  private constructor(
+    readonly turn: number,
+    readonly scale: number,
+    private readonly values: ConfigValues,
+    settings: LadderSettings,
+  ) {
+    const digester = new RoundDigester();
+    const tb = readToolBatchConfig(values);
+    this.toolBatch = createToolBatchDetector(tb, digester);
+    this.detectors = [
+      this.toolBatch,
+      createToolCycleDetector(tb, digester),
+      createOutputRoundDetector(readOutputConfig(values)),
+      createThinkingRoundDetector(readThinkingConfig(values)),
+    ];
+    this.enforce = new EnforceLadder(settings);
+  }
+
+  /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
+  static create(turn: number, scale: number, config: ConfigValues, settings: LadderSettings): TurnGuard {
+    return new TurnGuard(turn, scale, applyTier(config, CONFIG_KEYS, scale), settings);
+  }
+
+  static restore(snapshot: TurnSnapshot, config: ConfigValues, settings: LadderSettings): TurnGuard {
+    const guard = TurnGuard.create(snapshot.turn, snapshot.scale, config, settings);
+    guard.detectors.forEach((d, i) => d.restore(snapshot.detectors[i]));
+    guard.enforce.restore(snapshot.enforce);
+    return guard;
+  }
+
+  snapshot(): TurnSnapshot {
+    return {
+      turn: this.turn,
+      scale: this.scale,
+      detectors: this.detectors.map((d) => d.snapshot()),
+      enforce: this.enforce.snapshot(),
+    };
+  }
+
+  /** One complete round through every detector and both ladders (ledger/build.ts `round`). */
+  observe(round: Round): RoundOutcome {
+    const findings: Finding[] = [];
+    let progress = false;
+    for (const detector of this.detectors) {
+      const obs = detector.observe(round);
+      findings.push(...obs.findings);
+      if (obs.progress) progress = true;
+    }
+    if (progress) {
+      for (const f of findings) {
+        if (f.detector === 'tool_batch') continue;
+        f.progress = true;
+        f.evidence = { ...f.evidence, progress: true };
+      }
+    }
+    return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings) };
+  }
+
+  /**
+   * Seed 000 `check` without counting: would this batch be refused before it runs? Asked of a
+   * copy of the tool-batch detector, so a refused call never becomes an occurrence.
+   */
+  wouldRefuse(round: Round): Finding | null {
+    const probe = createToolBatchDetector(readToolBatchConfig(this.values));
+    probe.restore(this.toolBatch.snapshot());
+    return probe.observe(round).findings.find((f) => f.loop) ?? null;
+  }
+}
+
+/** The ledger entry of one finding, as ledger/build.ts writes it. */
+export function entryOf(round: Round, finding: Finding, telemetry: Decision, enforce: Decision): LedgerEntry {
+  const entry: LedgerEntry = {
+    turn: round.turn,
+    round: round.index,
+    line: round.line,
+    detector: finding.detector,
+    kind: finding.kind,
+    confidence: finding.confidence,
+    strike: finding.strike,
+    evidence: finding.evidence,
+    intervention: {
+      off: 'none',
+      telemetry: telemetry.level === 'noted' ? 'noted' : 'none',
+      enforce: enforce.level,
+    },
+    after_stop: enforce.afterStop,
+  };
+  if (enforce.reminder) entry.reminder = enforce.reminder;
+  if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
+  if (enforce.judge) entry.judge = { within_budget: enforce.judge.within_budget, verdict: 'indeterminate' };
+  return entry;
+}
