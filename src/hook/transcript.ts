@@ -32,8 +32,11 @@ export interface TranscriptCursor {
    * latest turn_context; Gemini: the metadata line). Kept as their raw JSON text.
    */
   prelude: string[];
-  /** `document`: a legacy Gemini JSON file, read whole each time (`rounds` says what was seen). */
-  mode: 'jsonl' | 'document';
+  /**
+   * `document`: a legacy Gemini JSON file, read whole each time (`rounds` says what was seen).
+   * `undecided`: a Gemini file whose first line is not complete yet.
+   */
+  mode: 'jsonl' | 'document' | 'undecided';
 }
 
 export type TranscriptEvent = { type: 'turn'; turn: number } | { type: 'round'; round: Round };
@@ -161,21 +164,35 @@ export function readTranscript(
       rounds: 0,
       main: null,
       prelude: [],
-      mode: agent === 'gemini' && looksLikeDocument(fd, st.size) ? 'document' : 'jsonl',
+      mode: agent === 'gemini' ? 'undecided' : 'jsonl',
     };
+    if (start.mode === 'undecided') {
+      start.mode = layoutOf(fd, st.size);
+      if (start.mode === 'undecided') return { delta: { events: [], tentative: null }, cursor: start };
+    }
     return start.mode === 'document' ? readDocument(agent, fd, st.size, start) : readLines(agent, fd, st.size, start);
   } finally {
     closeSync(fd);
   }
 }
 
-/** A legacy Gemini session is one pretty-printed JSON object: its first line is not a record. */
-function looksLikeDocument(fd: number, size: number): boolean {
+/**
+ * A legacy Gemini session is one pretty-printed JSON object: its first line is not a record.
+ * Until that first line is complete the layout cannot be told.
+ */
+function layoutOf(fd: number, size: number): TranscriptCursor['mode'] {
   const head = Buffer.alloc(Math.min(size, 64 * 1024));
   readSync(fd, head, 0, head.length, 0);
   const text = head.toString('utf8');
-  const firstLine = text.split('\n', 1)[0]!.trim();
-  return firstLine.startsWith('{') && !isRec(parse(firstLine));
+  const nl = text.indexOf('\n');
+  if (nl < 0) {
+    // One line and no newline: a minified document, or a JSONL header still being written
+    // (which never holds messages).
+    const whole = head.length === size ? parse(text) : undefined;
+    return isRec(whole) && Array.isArray(whole.messages) && whole.messages.length > 0 ? 'document' : 'undecided';
+  }
+  const firstLine = text.slice(0, nl).trim();
+  return firstLine.startsWith('{') && !isRec(parse(firstLine)) ? 'document' : 'jsonl';
 }
 
 function open(agent: Agent, path: string, sink: DeltaSink, resume: { turns: number; rounds: number }): RecordParser {
@@ -276,20 +293,24 @@ function readDocument(agent: Agent, fd: number, size: number, cursor: Transcript
   const value = parse(buffer.toString('utf8', 0, read));
   const sink = new DeltaSink(cursor.main, { turns: 0, rounds: 0 });
   const parser = open(agent, cursor.path, sink, { turns: 0, rounds: 0 });
-  // The document has no lines: a round's index stands in for its line (its identity).
   if (value !== undefined) parser.push(value, null);
   parser.end();
-  const all = sink.events.map((e) => (e.type === 'round' ? { type: 'round' as const, round: { ...e.round, line: e.round.index } } : e));
-  // A legacy document is only complete at its end, so its last round is the tentative one.
-  let tentative: Round | null = null;
-  if (sink.tentative) tentative = { ...sink.tentative, line: sink.tentative.index };
-  const events = all.filter((e) => (e.type === 'turn' ? e.turn > cursor.turns : e.round.index > cursor.rounds));
+  // The document has no lines: a round's index stands in for its line (its identity).
+  const all: TranscriptEvent[] = sink.events.map((e) => (e.type === 'round' ? { type: 'round', round: { ...e.round, line: e.round.index } } : e));
+  if (sink.tentative) all.push({ type: 'round', round: { ...sink.tentative, line: sink.tentative.index } });
+  // A legacy document is rewritten whole as the session goes: its last round may still change.
+  let last = -1;
+  all.forEach((e, i) => {
+    if (e.type === 'round') last = i;
+  });
+  const tentative = last >= 0 ? (all[last] as { type: 'round'; round: Round }).round : null;
+  const events = all.filter((e, i) => i !== last && (e.type === 'turn' ? e.turn > cursor.turns : e.round.index > cursor.rounds));
   const next: TranscriptCursor = {
     ...cursor,
     main: sink.main,
     offset: 0,
     turns: Math.max(cursor.turns, sink.turns),
-    rounds: tentative ? tentative.index - 1 : sink.rounds,
+    rounds: tentative ? tentative.index - 1 : Math.max(cursor.rounds, sink.rounds),
   };
   return { delta: { events, tentative }, cursor: next };
 }
