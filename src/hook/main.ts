@@ -15,7 +15,7 @@ import { AGENTS, type Agent, type HookEvent, parsePayload } from './payload.js';
 import { canCarryContext, render, type Verdict } from './respond.js';
 import { freshState, type GuardConfig, type LiveMode, Session, type SessionState, STATE_VERSION } from './session.js';
 import { appendLines, defaultStateDir, ensureDir, fileKey, lock, logError, readState, writeState } from './store.js';
-import { readTranscript, TranscriptGone, TranscriptRotated } from './transcript.js';
+import { loadAdapter, readTranscript, TranscriptGone, TranscriptRotated } from './transcript.js';
 
 export interface HookIO {
   stdout: { write(s: string): unknown };
@@ -170,6 +170,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c:
   describe(`${args.agent} ${event.name} ${key}`);
   if (event.kind === 'other') return null;
 
+  if (event.transcriptPath !== null && event.subagent === null) await loadAdapter(args.agent);
   ensureDir(stateDir);
   const release = lock(join(stateDir, `${key}.lock`));
   try {

@@ -5,9 +5,6 @@
 // the transcript's size.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { claudeCodeAdapter } from '../formats/claude-code.js';
-import { codexAdapter } from '../formats/codex.js';
-import { geminiAdapter } from '../formats/gemini.js';
 import type { FormatAdapter, RecordParser } from '../formats/types.js';
 import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
@@ -52,16 +49,36 @@ export class TranscriptGone extends Error {}
 /** The file at the path is not the one the cursor was reading (replaced, or shrank). */
 export class TranscriptRotated extends Error {}
 
-const ADAPTERS: Record<Agent, FormatAdapter> = {
-  'claude-code': claudeCodeAdapter,
-  codex: codexAdapter,
-  gemini: geminiAdapter,
-};
+/** Each call loads only its own agent's adapter (every module costs start-up time). */
+const ADAPTERS: Partial<Record<Agent, FormatAdapter>> = {};
+
+export async function loadAdapter(agent: Agent): Promise<FormatAdapter> {
+  const loaded = ADAPTERS[agent];
+  if (loaded) return loaded;
+  const adapter =
+    agent === 'claude-code'
+      ? (await import('../formats/claude-code.js')).claudeCodeAdapter
+      : agent === 'codex'
+        ? (await import('../formats/codex.js')).codexAdapter
+        : (await import('../formats/gemini.js')).geminiAdapter;
+  ADAPTERS[agent] = adapter;
+  return adapter;
+}
 
 const FORMATS: Record<Agent, FormatName> = { 'claude-code': 'claude-code', codex: 'codex', gemini: 'gemini' };
 
 /** Bytes read at once; a first reading of a large transcript goes through it in these steps. */
 const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * A session met for the first time reads at most this much of its transcript: the detectors are
+ * turn-scoped, so what matters is the current turn, and a first call must stay inside the hook's
+ * timeout on a transcript of any size. (Reading 25 MB whole took 1 to 5 s on a shared machine.)
+ */
+export const CATCH_UP_BYTES = 4 * 1024 * 1024;
+
+/** The first line's largest size read for a prelude (Codex's session_meta carries instructions). */
+const HEAD_BYTES = 1024 * 1024;
 
 /** A line longer than this is skipped unread (a tool result of 100 MB is no conversation we need). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -170,9 +187,32 @@ export function readTranscript(
       start.mode = layoutOf(fd, st.size);
       if (start.mode === 'undecided') return { delta: { events: [], tentative: null }, cursor: start };
     }
-    return start.mode === 'document' ? readDocument(agent, fd, st.size, start) : readLines(agent, fd, st.size, start);
+    if (start.mode === 'document') return readDocument(agent, fd, st.size, start);
+    if (cursor === null && st.size > CATCH_UP_BYTES) joinLate(agent, fd, st.size, start);
+    return readLines(agent, fd, st.size, start);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Start a first reading near the end of a long transcript: at the first line that begins in its
+ * last CATCH_UP_BYTES, with the head's prelude records (the first line) taken along. Line numbers
+ * then count from there; only the hook's own bookkeeping reads them.
+ */
+function joinLate(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): void {
+  const from = size - CATCH_UP_BYTES;
+  const probe = Buffer.alloc(Math.min(CATCH_UP_BYTES, 1024 * 1024));
+  const n = readSync(fd, probe, 0, probe.length, from - 1);
+  const nl = probe.subarray(0, n).indexOf(10);
+  if (nl < 0) return; // one enormous line: read it all
+  cursor.offset = from + nl;
+  const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
+  const h = readSync(fd, head, 0, head.length, 0);
+  const firstNl = head.subarray(0, h).indexOf(10);
+  if (firstNl > 0) {
+    const text = head.toString('utf8', 0, firstNl);
+    cursor.prelude = updatePrelude(agent, cursor.prelude, parse(text), text);
   }
 }
 
@@ -196,8 +236,10 @@ function layoutOf(fd: number, size: number): TranscriptCursor['mode'] {
 }
 
 function open(agent: Agent, path: string, sink: DeltaSink, resume: { turns: number; rounds: number }): RecordParser {
+  const adapter = ADAPTERS[agent];
+  if (!adapter) throw new Error(`loadAdapter('${agent}') first`);
   const builder = new TranscriptBuilder(sink, path, FORMATS[agent], resume);
-  const parser = ADAPTERS[agent].open({ path, builder, skip: () => {} });
+  const parser = adapter.open({ path, builder, skip: () => {} });
   return {
     push: (value, line) => parser.push(value, line),
     end: () => {

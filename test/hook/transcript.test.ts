@@ -5,14 +5,17 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readTranscript, type TranscriptCursor, TranscriptRotated } from '../../src/hook/transcript.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATCH_UP_BYTES, loadAdapter, readTranscript, type TranscriptCursor, TranscriptRotated } from '../../src/hook/transcript.js';
 import type { Agent } from '../../src/hook/payload.js';
 import type { Round } from '../../src/model/transcript.js';
 import { scratch } from '../cli/helpers.js';
 
 const tmp = scratch('loopledger-hook-transcript-');
 afterAll(() => tmp.cleanup());
+beforeAll(async () => {
+  for (const agent of ['claude-code', 'codex', 'gemini'] as const) await loadAdapter(agent);
+});
 
 type Step = { kind: 'user' } | { kind: 'round'; calls: number; text: boolean; failing: boolean };
 
@@ -128,6 +131,27 @@ describe('readTranscript', () => {
     const again = readTranscript('claude-code', path, cursor);
     expect(again.delta.events).toEqual([]);
     expect(seen(again.delta.tentative!)).toEqual(seen(delta.tentative!));
+  });
+
+  it('a session met late reads only the end of a long transcript, with the head\'s session record', () => {
+    const steps: Step[] = [{ kind: 'user' }];
+    for (let i = 0; i < 400; i++) steps.push({ kind: 'round', calls: 1, text: true, failing: false });
+    const lines = linesFor('codex', steps);
+    // Padding the rounds' outputs makes the transcript longer than what a first call reads.
+    const pad = 'x'.repeat(Math.ceil((CATCH_UP_BYTES * 1.5) / 400));
+    const text = lines.map((l) => l.replace(/"ok (\d+)"/, `"ok $1 ${pad}"`)).join('\n') + '\n';
+    const path = tmp.write('late.jsonl', text);
+    const { delta, cursor } = readTranscript('codex', path, null);
+    const rounds = delta.events.flatMap((e) => (e.type === 'round' ? [e.round] : []));
+    expect(rounds.length).toBeGreaterThan(50);
+    expect(rounds.length).toBeLessThan(400);
+    // The thread is the rollout's own (its session_meta came along), and reading goes on from here.
+    expect(cursor.main).toBe('c-1');
+    expect(rounds.at(-1)!.calls[0]!.id).toBe('call_400_0');
+    expect(delta.tentative!.calls[0]!.id).toBe('call_401_0');
+    appendFileSync(path, linesFor('codex', [{ kind: 'user' }]).slice(1).join('\n') + '\n');
+    const next = readTranscript('codex', path, cursor);
+    expect(next.delta.events.some((e) => e.type === 'turn')).toBe(true);
   });
 
   it('a file replaced or cut short is reported, never read from the old offset', () => {
