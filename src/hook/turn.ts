@@ -11,7 +11,6 @@ import {
   createToolCycleDetector,
   readToolBatchConfig,
   RoundDigester,
-  type ToolBatchDetector,
 } from '../detect/tool-batch/index.js';
 import type { Finding, ResumableRoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
@@ -35,46 +34,54 @@ export interface RoundOutcome {
 }
 
 export class TurnGuard {
-  private readonly toolBatch: ToolBatchDetector;
-  private readonly detectors: ResumableRoundDetector[];
   private readonly telemetry = new TelemetryLadder();
   readonly enforce: EnforceLadder;
+  /** Built (and restored) on first use: a call that closes no round never pays for the windows. */
+  private live: ResumableRoundDetector[] | null = null;
 
   private constructor(
     readonly turn: number,
     readonly scale: number,
     private readonly values: ConfigValues,
     settings: LadderSettings,
+    /** The saved state, until the detectors are brought back to life. */
+    private saved: unknown[] | null,
   ) {
-    const digester = new RoundDigester();
-    const tb = readToolBatchConfig(values);
-    this.toolBatch = createToolBatchDetector(tb, digester);
-    this.detectors = [
-      this.toolBatch,
-      createToolCycleDetector(tb, digester),
-      createOutputRoundDetector(readOutputConfig(values)),
-      createThinkingRoundDetector(readThinkingConfig(values)),
-    ];
     this.enforce = new EnforceLadder(settings);
   }
 
   /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
   static create(turn: number, scale: number, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    return new TurnGuard(turn, scale, applyTier(config, CONFIG_KEYS, scale), settings);
+    return new TurnGuard(turn, scale, applyTier(config, CONFIG_KEYS, scale), settings, null);
   }
 
   static restore(snapshot: TurnSnapshot, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    const guard = TurnGuard.create(snapshot.turn, snapshot.scale, config, settings);
-    guard.detectors.forEach((d, i) => d.restore(snapshot.detectors[i]));
+    const guard = new TurnGuard(snapshot.turn, snapshot.scale, applyTier(config, CONFIG_KEYS, snapshot.scale), settings, snapshot.detectors);
     guard.enforce.restore(snapshot.enforce);
     return guard;
+  }
+
+  /** In feeding order: tool batch, cycle, output, thinking (ledger/detectors.ts). */
+  private detectors(): ResumableRoundDetector[] {
+    if (this.live) return this.live;
+    const digester = new RoundDigester();
+    const tb = readToolBatchConfig(this.values);
+    this.live = [
+      createToolBatchDetector(tb, digester),
+      createToolCycleDetector(tb, digester),
+      createOutputRoundDetector(readOutputConfig(this.values)),
+      createThinkingRoundDetector(readThinkingConfig(this.values)),
+    ];
+    if (this.saved) this.live.forEach((d, i) => d.restore(this.saved![i]));
+    this.saved = null;
+    return this.live;
   }
 
   snapshot(): TurnSnapshot {
     return {
       turn: this.turn,
       scale: this.scale,
-      detectors: this.detectors.map((d) => d.snapshot()),
+      detectors: this.live ? this.live.map((d) => d.snapshot()) : (this.saved ?? this.detectors().map((d) => d.snapshot())),
       enforce: this.enforce.snapshot(),
     };
   }
@@ -83,7 +90,7 @@ export class TurnGuard {
   observe(round: Round): RoundOutcome {
     const findings: Finding[] = [];
     let progress = false;
-    for (const detector of this.detectors) {
+    for (const detector of this.detectors()) {
       const obs = detector.observe(round);
       findings.push(...obs.findings);
       if (obs.progress) progress = true;
@@ -104,7 +111,7 @@ export class TurnGuard {
    */
   wouldRefuse(round: Round): Finding | null {
     const probe = createToolBatchDetector(readToolBatchConfig(this.values));
-    probe.restore(this.toolBatch.snapshot());
+    probe.restore(this.live ? this.live[0]!.snapshot() : (this.saved?.[0] ?? null));
     return probe.observe(round).findings.find((f) => f.loop) ?? null;
   }
 }
