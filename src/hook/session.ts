@@ -328,7 +328,7 @@ export class Session {
     s.refused = batch.map((c) => c.id);
     this.refuse(call.id);
     // The refusal is the round boundary's decision: under enforce a tool-batch loop is a stop.
-    const enforce = this.guard!.enforce.decide([finding]);
+    const enforce = this.guard!.enforce.decide([finding], { model: round.model, round: round.index });
     const telemetry: Decision = { level: 'noted', afterStop: false };
     const entry = entryOf(round, finding, telemetry, enforce[0]!);
     this.records.push(this.decision(event, call.id, 'deny', entry, true));

@@ -102,7 +102,7 @@ export class TurnGuard {
         f.evidence = { ...f.evidence, progress: true };
       }
     }
-    return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings) };
+    return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings, { model: round.model, round: round.index }) };
   }
 
   /**
@@ -136,6 +136,6 @@ export function entryOf(round: Round, finding: Finding, telemetry: Decision, enf
   };
   if (enforce.reminder) entry.reminder = enforce.reminder;
   if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
-  if (enforce.judge) entry.judge = { within_budget: enforce.judge.within_budget, verdict: 'indeterminate' };
+  if (enforce.judge) entry.judge = { ...enforce.judge };
   return entry;
 }
