@@ -5,13 +5,17 @@
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, runCli, scratch } from '../cli/helpers.js';
 import { type AgentName, context, denied, ended, fakeAgent, type HookRun, runHook, type ToolUse } from './agents.js';
 
 const AGENTS: AgentName[] = ['claude-code', 'codex', 'gemini'];
 /** Each agent's shell tool, as its hook sees it. */
 const SHELL: Record<AgentName, string> = { 'claude-code': 'Bash', codex: 'Bash', gemini: 'run_shell_command' };
+
+// Every hook call is a Node process: on a loaded 2-core machine a test of twenty calls, run beside
+// two others, takes longer than the suite's default minute.
+vi.setConfig({ testTimeout: 300_000 });
 
 const tmp = scratch('loopledger-hook-e2e-');
 beforeAll(() => ensureBuilt());
