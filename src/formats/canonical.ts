@@ -2,7 +2,7 @@
 // transcript model, so any other log converts to it with a few lines of jq.
 
 import type { SessionBuilder } from '../model/builder.js';
-import type { Round, SessionInfo, ThinkingBlock } from '../model/transcript.js';
+import type { Round, SessionInfo, ThinkingBlock, Usage } from '../model/transcript.js';
 import { answerOf, fileStem, isRec, asNumber, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -121,12 +121,24 @@ class CanonicalParser implements RecordParser {
         sb.call({ id: asString(c.id), name: asString(c.name) ?? 'unknown', arguments: c.arguments ?? null });
       }
     }
-    if (isRec(r.usage)) {
-      sb.usage({ inputTokens: asNumber(r.usage.input), outputTokens: asNumber(r.usage.output), reasoningTokens: asNumber(r.usage.reasoning) });
-    }
+    if (isRec(r.usage)) sb.usage(canonicalUsage(r.usage));
   }
 
   end(): void {}
+}
+
+/** `usage`: `input` is the whole prompt; `cache_read`, `cache_write` (and of those `cache_write_1h`) are parts of it. */
+function canonicalUsage(raw: Rec): Partial<Usage> {
+  const input = asNumber(raw.input);
+  const usage: Partial<Usage> = { inputTokens: input, outputTokens: asNumber(raw.output), reasoningTokens: asNumber(raw.reasoning) };
+  if (input === null) return usage;
+  const read = asNumber(raw.cache_read);
+  const write = asNumber(raw.cache_write);
+  const write1h = asNumber(raw.cache_write_1h);
+  if (read !== null) usage.cacheReadTokens = Math.min(read, input);
+  if (write !== null) usage.cacheWriteTokens = Math.min(write, input - (usage.cacheReadTokens ?? 0));
+  if (write1h !== null && usage.cacheWriteTokens !== undefined) usage.cacheWrite1hTokens = Math.min(write1h, usage.cacheWriteTokens);
+  return usage;
 }
 
 function thinkingBlock(t: unknown): ThinkingBlock | null {
@@ -155,7 +167,13 @@ export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: rea
     const rec: Rec = { type: 'assistant', text: r.text };
     if (r.thinking.length > 0) rec.thinking = r.thinking.map((t) => (t.opaque ? { opaque: true } : { text: t.text }));
     if (r.calls.length > 0) rec.tool_calls = r.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
-    if (r.usage) rec.usage = { input: r.usage.inputTokens, output: r.usage.outputTokens, reasoning: r.usage.reasoningTokens };
+    if (r.usage) {
+      const u: Rec = { input: r.usage.inputTokens, output: r.usage.outputTokens, reasoning: r.usage.reasoningTokens };
+      if (r.usage.cacheReadTokens !== undefined) u.cache_read = r.usage.cacheReadTokens;
+      if (r.usage.cacheWriteTokens !== undefined) u.cache_write = r.usage.cacheWriteTokens;
+      if (r.usage.cacheWrite1hTokens !== undefined) u.cache_write_1h = r.usage.cacheWrite1hTokens;
+      rec.usage = u;
+    }
     if (r.model) rec.model = r.model;
     if (r.timestamp) rec.timestamp = r.timestamp;
     out.push(rec);

@@ -94,6 +94,8 @@ function isAgentManifest(value: unknown): boolean {
 class ClaudeCodeParser implements RecordParser {
   /** stream-json: the init line's session id and model (user lines may lack the id). */
   private stream: { sessionId: string | null; model: string | null } = { sessionId: null, model: null };
+  /** Per session, the message id whose usage is being read and the ids already counted. */
+  private readonly requests = new Map<SessionBuilder, { current: string | null; done: Set<string> }>();
 
   constructor(private readonly ctx: AdapterContext) {}
 
@@ -177,8 +179,9 @@ class ClaudeCodeParser implements RecordParser {
   private assistant(session: SessionBuilder, r: Rec, message: Rec, line: number | null): void {
     const model = asString(message.model) ?? this.stream.model;
     if (model === SYNTHETIC_MODEL) return;
+    const key = nonEmpty(message.id);
     session.round({
-      key: nonEmpty(message.id),
+      key,
       line,
       model,
       timestamp: asString(r.timestamp),
@@ -192,19 +195,45 @@ class ClaudeCodeParser implements RecordParser {
       }
     }
     const usage = message.usage;
-    if (isRec(usage)) {
+    if (isRec(usage) && this.firstSighting(session, key)) {
       const input = asNumber(usage.input_tokens);
       // input_tokens leaves out the cached part of the prompt; the prompt is all three.
       const cacheRead = asNumber(usage.cache_read_input_tokens) ?? 0;
       const cacheWrite = asNumber(usage.cache_creation_input_tokens) ?? 0;
+      const creation = isRec(usage.cache_creation) ? usage.cache_creation : null;
+      const cacheWrite1h = creation ? asNumber(creation.ephemeral_1h_input_tokens) : null;
       const details = isRec(usage.output_tokens_details) ? usage.output_tokens_details : null;
-      // Each line of a round repeats the round's usage: replacing (not adding) keeps it once.
-      session.usage({
-        inputTokens: input === null ? null : input + cacheRead + cacheWrite,
-        outputTokens: asNumber(usage.output_tokens),
-        reasoningTokens: details ? asNumber(details.thinking_tokens) : null,
-      });
+      // Each line of a round repeats the round's usage, growing while it streams: one request,
+      // counted once, at the largest usage seen (never the sum).
+      session.usage(
+        {
+          inputTokens: input === null ? null : input + cacheRead + cacheWrite,
+          outputTokens: asNumber(usage.output_tokens),
+          reasoningTokens: details ? asNumber(details.thinking_tokens) : null,
+          ...(input !== null ? { cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite } : {}),
+          ...(input !== null && cacheWrite1h !== null ? { cacheWrite1hTokens: Math.min(cacheWrite1h, cacheWrite) } : {}),
+        },
+        'largest',
+      );
     }
+  }
+
+  /**
+   * Whether usage under message id `key` may be counted: not when that request's round was already
+   * released and the id turns up again later (a copied line), or its tokens would count twice.
+   */
+  private firstSighting(session: SessionBuilder, key: string | null): boolean {
+    if (key === null) return true;
+    let seen = this.requests.get(session);
+    if (!seen) {
+      seen = { current: null, done: new Set() };
+      this.requests.set(session, seen);
+    }
+    if (seen.current === key) return true;
+    if (seen.done.has(key)) return false;
+    if (seen.current !== null) seen.done.add(seen.current);
+    seen.current = key;
+    return true;
   }
 
   private assistantBlock(session: SessionBuilder, block: Rec): void {

@@ -6,7 +6,7 @@
 // session without any model-output item, its text and reasoning.
 
 import type { SessionBuilder } from '../model/builder.js';
-import type { ThinkingBlock, ToolAnswer } from '../model/transcript.js';
+import type { ThinkingBlock, ToolAnswer, Usage } from '../model/transcript.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 import { asNumber, asString, fileStem, isRec, type Rec } from './shared/text.js';
 import { ANSWER_ITEMS, contentTexts, callId, itemCall, nonEmpty, OUTPUT_ITEMS, reasoningBlock, toolAnswer } from './shared/response-items.js';
@@ -126,11 +126,11 @@ class Thread {
     this.afterInput = true;
   }
 
-  usage(input: number | null, output: number | null, reasoning: number | null): void {
+  usage(usage: Partial<Usage>): void {
     // The first token_count after a response is its own; later ones (a repeat, or the
     // compaction request's) must not overwrite it.
     if (!this.open || this.closed) return;
-    this.builder.usage({ inputTokens: input, outputTokens: output, reasoningTokens: reasoning });
+    this.builder.usage(usage);
     this.closed = true;
   }
 
@@ -341,7 +341,15 @@ class CodexParser implements RecordParser {
         // Older rollouts put the figures on the event itself.
         const last = info ? (isRec(info.last_token_usage) ? info.last_token_usage : null) : p;
         if (!last || asNumber(last.input_tokens) === null) return;
-        t.usage(asNumber(last.input_tokens), asNumber(last.output_tokens), asNumber(last.reasoning_output_tokens));
+        // input_tokens is the whole prompt, cached part included; reasoning is inside output_tokens.
+        const input = asNumber(last.input_tokens)!;
+        const cached = asNumber(last.cached_input_tokens);
+        t.usage({
+          inputTokens: input,
+          outputTokens: asNumber(last.output_tokens),
+          reasoningTokens: asNumber(last.reasoning_output_tokens),
+          ...(cached !== null ? { cacheReadTokens: Math.min(cached, input) } : {}),
+        });
         return;
       }
       case 'item_completed':

@@ -16,7 +16,7 @@
 
 import path from 'node:path';
 import type { SessionBuilder } from '../model/builder.js';
-import type { ToolAnswer } from '../model/transcript.js';
+import type { ToolAnswer, Usage } from '../model/transcript.js';
 import { fileStem, contentText, isRec, asNumber, stringifySafe, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -269,9 +269,7 @@ function readMessage(sb: SessionBuilder, m: Rec, line: number | null, calls: Cal
       if (answer) calls.answer(sb, id, name, answer);
     }
   }
-  if (isRec(m.tokens)) {
-    sb.usage({ inputTokens: asNumber(m.tokens.input), outputTokens: asNumber(m.tokens.output), reasoningTokens: asNumber(m.tokens.thoughts) });
-  }
+  if (isRec(m.tokens)) sb.usage(geminiUsage(m.tokens));
 }
 
 /** Text, thought and functionCall parts of a model message (`content` string or parts). */
@@ -355,4 +353,25 @@ function readContent(sb: SessionBuilder, c: Rec, line: number | null, calls: Cal
     sb.userTurn(line);
     calls.reset();
   }
+}
+
+/**
+ * Gemini CLI's `tokens` of one response: `input` is the whole prompt (`cached` is part of it),
+ * `tool` the tool-use prompt sent beside it (billed as input), `thoughts` are billed as output
+ * on top of `output`. The parts add up to the record's own `total`.
+ */
+export function geminiUsage(tokens: Rec): Partial<Usage> {
+  const prompt = asNumber(tokens.input);
+  const tool = asNumber(tokens.tool) ?? 0;
+  const output = asNumber(tokens.output);
+  const thoughts = asNumber(tokens.thoughts);
+  const cached = asNumber(tokens.cached);
+  const input = prompt === null ? null : prompt + tool;
+  const usage: Partial<Usage> = {
+    inputTokens: input,
+    outputTokens: output === null && thoughts === null ? null : (output ?? 0) + (thoughts ?? 0),
+    reasoningTokens: thoughts,
+  };
+  if (input !== null && cached !== null) usage.cacheReadTokens = Math.min(cached, input);
+  return usage;
 }

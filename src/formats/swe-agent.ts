@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { SessionBuilder } from '../model/builder.js';
 import type { Usage } from '../model/transcript.js';
-import { contentText, isRec, asNumber, stringifySafe, asString, type Rec } from './shared/messages.js';
+import { contentText, isRec, asNumber, stringifySafe, asString, usageOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const sweAgentAdapter: FormatAdapter = {
@@ -182,9 +182,12 @@ export function commandName(action: string): string {
 function stepUsage(step: Rec): Partial<Usage> | null {
   for (const raw of [step.usage, step.model_stats, isRec(step.extra_info) ? step.extra_info.model_stats : undefined]) {
     if (!isRec(raw)) continue;
-    const input = asNumber(raw.tokens_sent) ?? asNumber(raw.input_tokens) ?? asNumber(raw.prompt_tokens);
-    const output = asNumber(raw.tokens_received) ?? asNumber(raw.output_tokens) ?? asNumber(raw.completion_tokens);
-    if (input !== null || output !== null) return { inputTokens: input, outputTokens: output, reasoningTokens: null };
+    const sent = asNumber(raw.tokens_sent);
+    const received = asNumber(raw.tokens_received);
+    if (sent !== null || received !== null) return { inputTokens: sent, outputTokens: received, reasoningTokens: null };
+    // A provider's usage object (with its cache parts, where it has them).
+    const usage = usageOf(raw);
+    if (usage && (usage.inputTokens != null || usage.outputTokens != null)) return usage;
   }
   return null;
 }

@@ -124,13 +124,22 @@ export class SessionBuilder {
     this.current().calls.push(call);
   }
 
-  /** Merge usage into the pending round; later non-null figures replace earlier ones. */
-  usage(usage: Partial<Usage>): void {
+  /**
+   * Merge usage into the pending round; later non-null figures replace earlier ones. With
+   * `largest`, a report replaces the kept one only when it bills more tokens: the lines of one
+   * response repeat its usage as it grows (Claude Code), and a request counts once, at its largest.
+   */
+  usage(usage: Partial<Usage>, mode: 'merge' | 'largest' = 'merge'): void {
     const round = this.current();
-    const merged: Usage = round.usage ?? { inputTokens: null, outputTokens: null, reasoningTokens: null };
+    if (mode === 'largest' && round.usage !== null && billed(usage) <= billed(round.usage)) return;
+    const merged: Usage =
+      mode === 'largest' || round.usage === null ? { inputTokens: null, outputTokens: null, reasoningTokens: null } : round.usage;
     if (usage.inputTokens != null) merged.inputTokens = usage.inputTokens;
     if (usage.outputTokens != null) merged.outputTokens = usage.outputTokens;
     if (usage.reasoningTokens != null) merged.reasoningTokens = usage.reasoningTokens;
+    if (usage.cacheReadTokens != null) merged.cacheReadTokens = usage.cacheReadTokens;
+    if (usage.cacheWriteTokens != null) merged.cacheWriteTokens = usage.cacheWriteTokens;
+    if (usage.cacheWrite1hTokens != null) merged.cacheWrite1hTokens = usage.cacheWrite1hTokens;
     round.usage = merged;
   }
 
@@ -198,6 +207,10 @@ export class SessionBuilder {
     this.ended = true;
     this.sink.end(this.info.id);
   }
+}
+
+function billed(u: Partial<Usage>): number {
+  return (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
 }
 
 function matchAnswers(p: PendingRound): ToolAnswer[] | null {

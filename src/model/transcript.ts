@@ -44,11 +44,23 @@ export interface ThinkingBlock {
   opaque: boolean;
 }
 
+/**
+ * One request's usage (a round is one model response, so one request). The parts a price needs
+ * are kept apart: cache reads and writes are billed at their own rates.
+ */
 export interface Usage {
+  /** The whole prompt of the request, cache reads and cache writes included. */
   inputTokens: number | null;
+  /** Every billed output token, reasoning included (Gemini's `thoughts` are added: Google bills them as output). */
   outputTokens: number | null;
-  /** Reasoning tokens where the format reports them (Codex, Gemini, OpenAI reasoning models). */
+  /** Of the output, reasoning tokens, where the format reports them (Codex, Gemini, OpenAI reasoning models). */
   reasoningTokens: number | null;
+  /** Of the input, tokens read from the prompt cache (absent when the format does not say). */
+  cacheReadTokens?: number;
+  /** Of the input, tokens written to the prompt cache (Anthropic's cache creation). */
+  cacheWriteTokens?: number;
+  /** Of the cache writes, those kept one hour (billed at a higher rate than the 5-minute default). */
+  cacheWrite1hTokens?: number;
 }
 
 export interface Round {

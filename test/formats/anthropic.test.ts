@@ -86,7 +86,7 @@ describe('anthropic adapter', () => {
     const [round] = sessions[0]!.rounds;
     expect(round!.calls[0]!.name).toBe('web_search');
     expect(round!.answers![0]!.isError).toBe(false);
-    expect(round!.usage).toEqual({ inputTokens: 105, outputTokens: 7, reasoningTokens: null });
+    expect(round!.usage).toEqual({ inputTokens: 105, outputTokens: 7, reasoningTokens: null, cacheReadTokens: 90, cacheWriteTokens: 5 });
     expect(round!.model).toBe('claude-opus-4-1');
   });
 

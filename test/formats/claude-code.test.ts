@@ -45,13 +45,61 @@ describe('claude-code adapter', () => {
     expect(rounds[1]!.text).toBe('Done.');
   });
 
-  it('usage repeated on every line of a round is taken once (the last), not summed', () => {
+  it('usage repeated on every line of a round is one request at the largest usage seen, never the sum (SPEC)', () => {
     const { sessions } = parse([
       user('go'),
       assistant('msg_1', { type: 'thinking', thinking: 't' }, {}, { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 8 }),
       assistant('msg_1', toolUse('t1', 'Bash', { command: 'ls' }), {}, { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 231 }),
     ]);
-    expect(sessions[0]!.rounds[0]!.usage).toEqual({ inputTokens: 123, outputTokens: 231, reasoningTokens: null });
+    // input_tokens leaves out the cache: the prompt is 3 + 100 + 20, of which 100 read and 20 written.
+    expect(sessions[0]!.rounds[0]!.usage).toEqual({
+      inputTokens: 123,
+      outputTokens: 231,
+      reasoningTokens: null,
+      cacheReadTokens: 100,
+      cacheWriteTokens: 20,
+    });
+  });
+
+  it("a later, smaller copy of a request's usage does not replace the largest one", () => {
+    const big = { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 231 };
+    const { sessions } = parse([
+      user('go'),
+      assistant('msg_1', { type: 'text', text: 'a' }, {}, big),
+      assistant('msg_1', toolUse('t1', 'Bash', { command: 'ls' }), {}, { ...big, output_tokens: 8 }),
+    ]);
+    expect(sessions[0]!.rounds[0]!.usage).toMatchObject({ inputTokens: 123, outputTokens: 231 });
+  });
+
+  it('one-hour cache writes are kept apart (cache_creation.ephemeral_1h_input_tokens)', () => {
+    const { sessions } = parse([
+      user('go'),
+      assistant('msg_1', { type: 'text', text: 'a' }, {}, {
+        input_tokens: 5,
+        cache_creation_input_tokens: 300,
+        cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
+        output_tokens: 9,
+      }),
+    ]);
+    expect(sessions[0]!.rounds[0]!.usage).toEqual({
+      inputTokens: 305,
+      outputTokens: 9,
+      reasoningTokens: null,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 300,
+      cacheWrite1hTokens: 200,
+    });
+  });
+
+  it('a message id seen again after its round was released adds no usage: one request counts once', () => {
+    const u = { input_tokens: 10, output_tokens: 5 };
+    const { sessions } = parse([
+      user('go'),
+      assistant('msg_1', { type: 'text', text: 'a' }, {}, u),
+      assistant('msg_2', { type: 'text', text: 'b' }, {}, u),
+      assistant('msg_1', { type: 'text', text: 'a again' }, {}, u),
+    ]);
+    expect(sessions[0]!.rounds.map((r) => r.usage?.inputTokens ?? null)).toEqual([10, 10, null]);
   });
 
   it('reports thinking tokens where newer Claude Code logs them', () => {

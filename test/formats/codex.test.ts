@@ -106,8 +106,8 @@ describe('codex adapter', () => {
       tokens(9999, 9999, 9999),
     ]);
     expect(sessions[0]!.rounds.map((r) => r.usage)).toEqual([
-      { inputTokens: 1000, outputTokens: 50, reasoningTokens: 30 },
-      { inputTokens: 1100, outputTokens: 20, reasoningTokens: 0 },
+      { inputTokens: 1000, outputTokens: 50, reasoningTokens: 30, cacheReadTokens: 0 },
+      { inputTokens: 1100, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0 },
     ]);
   });
 

@@ -34,7 +34,8 @@ describe('gemini adapter', () => {
       expect(first!.thinking).toEqual([{ text: 'Reading the entry point\nOpen app.py to answer precisely.', opaque: false }]);
       expect(first!.calls).toEqual([{ id: 'read_file-1', name: 'read_file', arguments: { absolute_path: '/work/app.py' } }]);
       expect(first!.answers).toEqual([{ content: 'def main():\n    serve(port=8080)\n', isError: false }]);
-      expect(first!.usage).toEqual({ inputTokens: 4100, outputTokens: 18, reasoningTokens: 40 });
+      // Google bills thoughts as output: 18 + 40.
+      expect(first!.usage).toEqual({ inputTokens: 4100, outputTokens: 58, reasoningTokens: 40, cacheReadTokens: 0 });
       expect(first!.model).toBe('gemini-2.5-flash');
     });
   });
@@ -63,7 +64,7 @@ describe('gemini adapter', () => {
       const [round] = s.rounds;
       expect(round!.text).toBe('built');
       expect(round!.answers).toEqual([{ content: 'ok', isError: false }]);
-      expect(round!.usage).toEqual({ inputTokens: 5, outputTokens: 2, reasoningTokens: 9 });
+      expect(round!.usage).toEqual({ inputTokens: 5, outputTokens: 11, reasoningTokens: 9 });
       // the round starts where the message first appeared
       expect(round!.line).toBe(4);
     });

@@ -49,7 +49,7 @@ describe.skipIf(!exists)('research samples: gemini-cli', () => {
     ]);
     expect(call!.answers).toHaveLength(1);
     expect(call!.answers![0]!.content).toContain('README.md');
-    expect(call!.usage).toEqual({ inputTokens: 11855, outputTokens: 81, reasoningTokens: 0 });
+    expect(call!.usage).toEqual({ inputTokens: 11855, outputTokens: 81, reasoningTokens: 0, cacheReadTokens: 0 });
     expect(call!.model).toBe('gemini-3-flash-preview');
     expect(reply!.text).toBe('Hello! I listed the files.');
     expect(reply!.calls).toEqual([]);
@@ -74,7 +74,7 @@ describe.skipIf(!exists)('research samples: gemini-cli', () => {
     const calls = s.rounds.flatMap((r) => r.calls);
     expect(calls.map((c) => c.id)).toEqual(['run_shell_command-1', 'run_shell_command-2']);
     expect(s.rounds[0]!.thinking).toEqual([{ text: 'Placeholder thoughts for schema coverage.', opaque: false }]);
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 100, outputTokens: 10, reasoningTokens: 0 });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 100, outputTokens: 10, reasoningTokens: 0, cacheReadTokens: 0 });
     expect(s.rounds[1]!.answers![0]!.content).toContain('Exit Code: 1');
     expect(s.rounds.slice(0, 2).every((r) => r.answers?.length === 1)).toBe(true);
   });

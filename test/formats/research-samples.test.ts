@@ -108,7 +108,7 @@ describe.skipIf(!existsSync(codexDir))('research samples: codex', () => {
     expect(batch!.calls[1]!.arguments).toEqual({ command: ['ls'] });
     // the hosted web search never returns an item: the batch's answers are unknown
     expect(batch!.answers).toBeNull();
-    expect(batch!.usage).toEqual({ inputTokens: 16341, outputTokens: 81, reasoningTokens: 63 });
+    expect(batch!.usage).toEqual({ inputTokens: 16341, outputTokens: 81, reasoningTokens: 63, cacheReadTokens: 3584 });
     expect(batch!.thinking).toHaveLength(1); // reasoning logged twice, counted once
     expect(reply!.text).toBe('Found 2 files.'); // agent_message logged twice, counted once
     expect(batch!.model).toBe('gpt-5.6-luna');

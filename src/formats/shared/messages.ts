@@ -49,12 +49,20 @@ export function answerOf(content: unknown, isError = false): ToolAnswer {
   return { content: text, isError };
 }
 
-/** OpenAI (prompt/completion) and Responses/Anthropic (input/output) usage, whichever is present. */
+/**
+ * One request's usage from any of the usage objects the message formats carry: Chat Completions
+ * (`prompt_tokens`, cached part in `prompt_tokens_details.cached_tokens`; LiteLLM adds Anthropic's
+ * cache fields beside them), Responses (`input_tokens` with `input_tokens_details.cached_tokens`)
+ * and Anthropic (`input_tokens` without the cache, `cache_read_input_tokens` and
+ * `cache_creation_input_tokens` apart).
+ */
 export function usageOf(raw: unknown): Partial<Usage> | null {
   if (!isRec(raw)) return null;
-  const input =
-    asNumber(raw.prompt_tokens) ??
-    sumOrNull(asNumber(raw.input_tokens), asNumber(raw.cache_creation_input_tokens), asNumber(raw.cache_read_input_tokens));
+  const cacheRead = asNumber(raw.cache_read_input_tokens);
+  const cacheWrite = asNumber(raw.cache_creation_input_tokens);
+  const chatInput = asNumber(raw.prompt_tokens);
+  // Anthropic's input_tokens leave out the cached part of the prompt; the prompt is all three.
+  const input = chatInput ?? sumOrNull(asNumber(raw.input_tokens), cacheWrite, cacheRead);
   const output = asNumber(raw.completion_tokens) ?? asNumber(raw.output_tokens);
   const details = isRec(raw.completion_tokens_details)
     ? raw.completion_tokens_details
@@ -63,7 +71,18 @@ export function usageOf(raw: unknown): Partial<Usage> | null {
       : null;
   const reasoning = details ? asNumber(details.reasoning_tokens) : asNumber(raw.reasoning_tokens);
   if (input === null && output === null && reasoning === null) return null;
-  return { inputTokens: input, outputTokens: output, reasoningTokens: reasoning };
+  const usage: Partial<Usage> = { inputTokens: input, outputTokens: output, reasoningTokens: reasoning };
+  const inputDetails = isRec(raw.prompt_tokens_details) ? raw.prompt_tokens_details : isRec(raw.input_tokens_details) ? raw.input_tokens_details : null;
+  const cached = (inputDetails ? asNumber(inputDetails.cached_tokens) : null) ?? cacheRead;
+  if (input !== null) {
+    // Parts of a prompt never exceed it; a log that says otherwise is not believed past the prompt.
+    if (cached !== null) usage.cacheReadTokens = Math.min(cached, input);
+    if (cacheWrite !== null) usage.cacheWriteTokens = Math.min(cacheWrite, input - (usage.cacheReadTokens ?? 0));
+    const creation = isRec(raw.cache_creation) ? raw.cache_creation : null;
+    const oneHour = creation ? asNumber(creation.ephemeral_1h_input_tokens) : null;
+    if (oneHour !== null && usage.cacheWriteTokens !== undefined) usage.cacheWrite1hTokens = Math.min(oneHour, usage.cacheWriteTokens);
+  }
+  return usage;
 }
 
 // Anthropic reports cached prompt tokens apart from input_tokens; the prompt the model read is
