@@ -18,6 +18,8 @@ import { createDetectorFactories } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
 import type { InputSummary, JudgeUsage, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
+import type { Pricer } from './money/account.js';
+import { priceBookFor, pricingInfo, type PricingOptions } from './money/prices.js';
 import { compareCodePoints, discoverInputs } from './read/discover.js';
 import { VERSION } from './version.js';
 
@@ -37,6 +39,11 @@ export interface AuditOptions {
    * the detectors.
    */
   jobs?: number;
+  /**
+   * List prices, on by default: `false` counts tokens but prices nothing (and never loads the
+   * price data); `{ overrides }` adds or replaces prices (see readPriceFile). Passed to workers as is.
+   */
+  pricing?: PricingOptions;
   /** A line was skipped (diagnostics as they happen). */
   onSkip?: (path: string, skipped: SkippedLine) => void;
   onWarning?: (message: string) => void;
@@ -80,6 +87,7 @@ export async function resolveInputs(paths: readonly string[]): Promise<ResolvedI
 
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
+  const pricer = await priceBookFor(options.pricing);
   // `--jobs 1` means one thread; so does a machine with one core.
   if ((options.jobs ?? defaultJobs()) > 1 && (await worthPipelining(file))) {
     let skips = 0;
@@ -95,7 +103,7 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
         options.onWarning?.(message);
       },
     };
-    const { ledger, book } = ledgerFor(counted);
+    const { ledger, book } = ledgerFor(counted, pricer);
     const input = await ingestInWorker(file, ledger, {
       inputFormat: options.inputFormat ?? 'auto',
       onSkip: (s) => counted.onSkip!(file, s),
@@ -103,7 +111,7 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
     if (input !== null) return fileLedger(input, ledger, book);
     // The worker failed: start over here. The one-thread run says the same things in the same
     // order, so what was already said is withheld rather than said twice.
-    return auditFileHere(file, {
+    return auditFileHere(file, pricer, {
       ...options,
       onSkip: (path, skipped) => {
         if (skips > 0) skips -= 1;
@@ -115,12 +123,13 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
       },
     });
   }
-  return auditFileHere(file, options);
+  return auditFileHere(file, pricer, options);
 }
 
-function ledgerFor(options: AuditOptions): { ledger: LedgerBuilder; book: VerdictBook | null } {
+function ledgerFor(options: AuditOptions, pricer: Pricer | null): { ledger: LedgerBuilder; book: VerdictBook | null } {
   const book = options.judgePlan ? new VerdictBook(options.judgePlan) : null;
   const ledger = new LedgerBuilder({
+    pricer,
     config: options.config ?? defaultConfigValues(),
     factories: createDetectorFactories(),
     excerpts: options.excerpts ?? false,
@@ -139,8 +148,8 @@ function fileLedger(input: InputSummary, ledger: LedgerBuilder, book: VerdictBoo
 }
 
 /** auditFile on this thread alone. */
-async function auditFileHere(file: string, options: AuditOptions = {}): Promise<FileLedger> {
-  const { ledger, book } = ledgerFor(options);
+async function auditFileHere(file: string, pricer: Pricer | null, options: AuditOptions = {}): Promise<FileLedger> {
+  const { ledger, book } = ledgerFor(options, pricer);
   const input = await ingestFile(file, ledger, {
     inputFormat: options.inputFormat ?? 'auto',
     onSkip: options.onSkip ? (s: SkippedLine) => options.onSkip!(file, s) : undefined,
@@ -159,6 +168,7 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
     inputs: [...unreadable, ...results.map((r) => r.input)].sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
     judge,
+    ...(options.pricing === false ? {} : { pricing: pricingInfo(options.pricing?.overrides) }),
   });
 }
 

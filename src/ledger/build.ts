@@ -10,8 +10,9 @@ import { type LadderSettings, readLadderSettings, readList } from '../ladder/con
 import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
+import { type Pricer, SessionAccount } from '../money/account.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
-import type { EnforceLevel, LedgerEntry, RoundVerdict, SessionLedger } from './types.js';
+import type { EnforceLevel, LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
 
 export interface DetectorFactories {
   toolBatch(v: ConfigValues): RoundDetector & { breakRun(): void };
@@ -34,6 +35,8 @@ export interface LedgerBuilderOptions {
   specs?: readonly ConfigKeySpec[];
   /** The arbitration judge (synchronous: see ladder/verdicts.ts); none answers Indeterminate. */
   judge?: JudgePort;
+  /** Prices requests; without one, tokens are counted and every cost is null ("not priced"). */
+  pricer?: Pricer | null;
 }
 
 /** A statistic within this fraction of its threshold, without crossing it, is a near miss. */
@@ -54,6 +57,7 @@ interface SessionState {
   replayToolBatch: (RoundDetector & { breakRun(): void }) | null;
   clear: ClearPoint | undefined;
   cleared: boolean;
+  account: SessionAccount;
 }
 
 const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
@@ -98,8 +102,11 @@ export class LedgerBuilder implements TranscriptSink {
       turns: 0,
       rounds: 0,
       tool_calls: 0,
+      // Placeholders, so the JSON lists them before the entries; settled when the session ends.
+      usage: undefined,
+      cost: undefined,
       entries: [],
-      outcome: { enforce: { steers: 0, stops: [] } },
+      outcome: { enforce: { steers: 0, stops: [], saved: undefined } },
     };
     if (this.options.verbose) ledger.verdicts = [];
     this.order.push(ledger);
@@ -110,6 +117,7 @@ export class LedgerBuilder implements TranscriptSink {
       replayToolBatch: null,
       clear: this.clearPoints.get(info.id),
       cleared: false,
+      account: new SessionAccount(this.options.pricer ?? null, info.format),
     });
   }
 
@@ -136,6 +144,8 @@ export class LedgerBuilder implements TranscriptSink {
       s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings, this.options.judge) };
     }
     const t = s.turn;
+    // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
+    const usage = s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
 
     if (!s.cleared && clearedAt(s.clear, round.turn, round.index)) {
       // The escape hatch: detection stops at once and the detector state is dropped with it.
@@ -190,7 +200,7 @@ export class LedgerBuilder implements TranscriptSink {
     let roundLevel: EnforceLevel = 'none';
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d));
+      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage));
       if (RANK[d.level] > RANK[roundLevel]) roundLevel = d.level;
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
@@ -204,6 +214,7 @@ export class LedgerBuilder implements TranscriptSink {
     // Nothing more can arrive: release the detectors' windows now.
     s.turn = null;
     s.replayToolBatch = null;
+    settleMoney(s);
     this.live.delete(sessionId);
   }
 
@@ -214,6 +225,7 @@ export class LedgerBuilder implements TranscriptSink {
 
   /** Every session's ledger, in the order the sessions were announced. */
   sessions(): SessionLedger[] {
+    for (const s of this.live.values()) settleMoney(s);
     return [...this.order];
   }
 
@@ -242,7 +254,7 @@ export class LedgerBuilder implements TranscriptSink {
     return [toolBatch, f.toolCycle(values), f.output(values), f.thinking(values)];
   }
 
-  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision): LedgerEntry {
+  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, usage: RoundUsage): LedgerEntry {
     const entry: LedgerEntry = {
       turn: round.turn,
       round: round.index,
@@ -264,6 +276,7 @@ export class LedgerBuilder implements TranscriptSink {
     if (enforce.judge) entry.judge = { ...enforce.judge };
     if (this.options.explain) entry.explain = finding.crossed;
     if (this.options.excerpts) entry.excerpts = boundedExcerpts(finding.excerpts);
+    entry.round_usage = usage;
     return entry;
   }
 
@@ -285,6 +298,13 @@ export class LedgerBuilder implements TranscriptSink {
     };
     ledger.verdicts.push(v);
   }
+}
+
+/** The session's usage, cost and what Enforce would have saved, as of the rounds seen so far. */
+function settleMoney(s: SessionState): void {
+  s.ledger.usage = s.account.usage();
+  s.ledger.cost = s.account.cost();
+  s.ledger.outcome.enforce.saved = s.account.savedByEnforce();
 }
 
 /** Did not fire, and within NEAR_MISS_FRACTION of its threshold. */

@@ -1,6 +1,8 @@
 // The report around the sessions: SPEC's `loopledger/1` envelope and its summary counts.
 
 import type { ConfigValues } from '../config/spec.js';
+import { roundUsd } from '../money/account.js';
+import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, SessionLedger } from './types.js';
 
 export interface ReportParts {
@@ -11,6 +13,8 @@ export interface ReportParts {
   sessions: readonly SessionLedger[];
   /** What the judge cost (zeros when none was asked). */
   judge?: JudgeUsage;
+  /** Where prices came from; absent when nothing was priced. */
+  pricing?: PricingInfo;
 }
 
 export function noJudgeUsage(): JudgeUsage {
@@ -26,18 +30,44 @@ export function summarize(
   let entries = 0;
   let stopped = 0;
   let steered = 0;
+  let usd = 0;
+  let priced = 0;
+  let unpriced = 0;
+  const saved = { rounds: 0, tokens: 0, usd: 0 as number | null, unpriced_sessions: 0 };
+  let savedUsd = 0;
+  let savedPriced = 0;
   for (const s of sessions) {
     rounds += s.rounds;
     entries += s.entries.length;
     if (s.outcome.enforce.stops.length > 0) stopped += 1;
     if (s.outcome.enforce.steers > 0) steered += 1;
+    if (s.cost) {
+      if (s.cost.usd === null) unpriced += 1;
+      else {
+        usd += s.cost.usd;
+        priced += 1;
+      }
+    }
+    const sv = s.outcome.enforce.saved;
+    if (sv && sv.rounds > 0) {
+      saved.rounds += sv.rounds;
+      saved.tokens += sv.tokens ?? 0;
+      if (sv.usd === null) saved.unpriced_sessions += 1;
+      else {
+        savedUsd += sv.usd;
+        savedPriced += 1;
+      }
+    }
   }
+  saved.usd = savedPriced === 0 && saved.unpriced_sessions > 0 ? null : roundUsd(savedUsd);
   return {
     sessions: sessions.length,
     rounds,
     entries,
     skipped_lines: inputs.reduce((n, i) => n + i.skipped.length, 0),
-    enforce: { sessions_stopped: stopped, sessions_steered: steered },
+    enforce: { sessions_stopped: stopped, sessions_steered: steered, saved },
+    // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
+    cost: { usd: priced === 0 && unpriced > 0 ? null : roundUsd(usd), unpriced_sessions: unpriced },
     judge: { ...judge },
   };
 }
@@ -49,6 +79,7 @@ export function assembleReport(parts: ReportParts): LedgerReport {
   return {
     schema: 'loopledger/1',
     tool: { name: 'loopledger', version: parts.version },
+    ...(parts.pricing ? { pricing: parts.pricing } : {}),
     config,
     inputs: [...parts.inputs],
     sessions: [...parts.sessions],

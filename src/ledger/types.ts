@@ -40,6 +40,12 @@ export interface JudgeUsage {
   failed: number;
 }
 
+/** The tokens and list price of the round an entry is on: tokens null when the round records no usage, usd null when it has no price. */
+export interface RoundUsage {
+  tokens: number | null;
+  usd: number | null;
+}
+
 export interface LedgerEntry {
   /** 1-based. */
   turn: number;
@@ -64,7 +70,7 @@ export interface LedgerEntry {
   /** Only with `--excerpts`. */
   excerpts?: string[];
   /** What this entry's round cost (0.2 money; absent until priced). */
-  round_usage?: { tokens: number; usd: number | null };
+  round_usage?: RoundUsage;
 }
 
 export interface RoundVerdict {
@@ -167,8 +173,8 @@ export interface LedgerReport {
   schema: 'loopledger/1';
   tool: { name: 'loopledger'; version: string };
   config: Record<string, unknown>;
-  /** Where the prices came from (0.2 money). */
-  pricing?: { source: string; version: string; data_date: string };
+  /** Where the prices came from (0.2 money): `overrides` names the `--prices` file, if any. */
+  pricing?: { source: string; version: string; data_date: string; overrides?: string | null };
   inputs: InputSummary[];
   sessions: SessionLedger[];
   summary: LedgerSummary;

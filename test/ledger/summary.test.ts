@@ -20,7 +20,9 @@ describe('assembleReport', () => {
       rounds: 11,
       entries: stopped.entries.length + steered.entries.length,
       skipped_lines: 2,
-      enforce: { sessions_stopped: 1, sessions_steered: 2 },
+      // The fake rounds record no usage: no session can be priced, and none counts as costing 0.
+      enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: 0, usd: null, unpriced_sessions: 1 } },
+      cost: { usd: null, unpriced_sessions: 3 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
     });
     expect(report.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
@@ -28,6 +30,14 @@ describe('assembleReport', () => {
 
   it('an empty run is a valid report', () => {
     const report = assembleReport({ version: '0', config: {}, inputs: [], sessions: [] });
-    expect(report.summary).toEqual({ sessions: 0, rounds: 0, entries: 0, skipped_lines: 0, enforce: { sessions_stopped: 0, sessions_steered: 0 }, judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 } });
+    expect(report.summary).toEqual({
+      sessions: 0,
+      rounds: 0,
+      entries: 0,
+      skipped_lines: 0,
+      enforce: { sessions_stopped: 0, sessions_steered: 0, saved: { rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0 } },
+      cost: { usd: 0, unpriced_sessions: 0 },
+      judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
+    });
   });
 });

@@ -20,6 +20,7 @@ type Dist = {
   registry: typeof import('../../src/config/registry.js');
   summary: typeof import('../../src/ledger/summary.js');
   json: typeof import('../../src/report/json.js');
+  prices: typeof import('../../src/money/prices.js');
 };
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', rel)).href)) as T;
@@ -39,6 +40,7 @@ beforeAll(async () => {
     registry: await load('config/registry.js'),
     summary: await load('ledger/summary.js'),
     json: await load('report/json.js'),
+    prices: await load('money/prices.js'),
   };
   tmp = scratch('loopledger-pipeline-');
   const generated = join(tmp.dir, 'generated.jsonl');
@@ -70,6 +72,8 @@ async function run(file: string, how: 'one thread' | 'two threads' | 'auditFile'
     // Whatever the file's size: the fixtures are far below PIPELINE_MIN_BYTES.
     const ledger = new dist.ledger.LedgerBuilder({
       config,
+      // auditFile prices by default: so does this path, for the two to compare.
+      pricer: await dist.prices.priceBookFor(undefined),
       factories: dist.detectors.createDetectorFactories(),
       onWarning,
       excerpts: detail,
@@ -121,6 +125,38 @@ describe('two-thread pipeline', () => {
     expect(two.diagnostics).toEqual(one.diagnostics);
     expect(auto.json).toBe(one.json);
     expect(auto.diagnostics).toEqual(one.diagnostics);
+  }, 120_000);
+
+  it('carries every request\'s usage across the threads: the cost is the one computed here from the file', async () => {
+    // Computed independently of the program: per message.id the line with the most billed tokens
+    // (never the sum), priced at Sonnet 4.5's list prices (anthropic.com/pricing: $3 / MTok
+    // input, $0.30 cache hits, $15 output; every request here is far under 200K of prompt).
+    const largest = new Map<string, { input: number; read: number; output: number }>();
+    for (const line of readFileSync(large, 'utf8').split('\n')) {
+      let r: { type?: string; message?: { id?: string; usage?: Record<string, number> } };
+      try {
+        r = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const u = r.message?.usage;
+      if (r.type !== 'assistant' || !u || !r.message?.id) continue;
+      const seen = { input: u['input_tokens']!, read: u['cache_read_input_tokens'] ?? 0, output: u['output_tokens']! };
+      const kept = largest.get(r.message.id);
+      const total = (x: typeof seen) => x.input + x.read + x.output;
+      if (!kept || total(seen) > total(kept)) largest.set(r.message.id, seen);
+    }
+    let tokens = 0;
+    let usd = 0;
+    for (const x of largest.values()) {
+      tokens += x.input + x.read + x.output;
+      usd += (x.input * 3 + x.read * 0.3 + x.output * 15) / 1e6;
+    }
+    const two = JSON.parse((await run(large, 'auditFile')).json);
+    const session = two.sessions[0];
+    expect(session.usage.requests).toBe(largest.size);
+    expect(session.usage.tokens).toBe(tokens);
+    expect(session.cost.usd).toBeCloseTo(usd, 6);
   }, 120_000);
 
   it('gives the same excerpts, explanations and per-round verdicts', async () => {

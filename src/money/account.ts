@@ -1,0 +1,122 @@
+// One session's money, kept as its rounds stream by: tokens and list price per request, their
+// sums, and what the rounds Enforce would have cut cost. Sums only: nothing per round is kept.
+
+import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from '../ledger/types.js';
+import type { FormatName, Round } from '../model/transcript.js';
+import type { Quote } from './prices.js';
+import { requestDate } from './prices.js';
+import { billedTokens, requestParts, type RequestParts } from './tokens.js';
+
+/** Prices one request (PriceBook does; tests may stand in). */
+export interface Pricer {
+  price(model: string | null, parts: RequestParts, at: Date): Quote;
+}
+
+/** Formats that never record token usage: their sessions say so instead of costing nothing. */
+const NO_USAGE_FORMATS: Partial<Record<FormatName, string>> = {
+  chatgpt: 'ChatGPT exports record no token usage',
+};
+
+/** Dollars to a billionth: enough for one token of the cheapest model, without float noise. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e9) / 1e9;
+}
+
+interface Tally {
+  rounds: number;
+  /** Rounds that record usage. */
+  requests: number;
+  tokens: number;
+  usd: number;
+  /** Why requests could not be priced, with how many each. */
+  unpriced: Map<string, number>;
+}
+
+const tally = (): Tally => ({ rounds: 0, requests: 0, tokens: 0, usd: 0, unpriced: new Map() });
+
+function add(t: Tally, tokens: number | null, quote: Quote | null): void {
+  t.rounds += 1;
+  if (tokens === null) return;
+  t.requests += 1;
+  t.tokens += tokens;
+  if (quote === null) return;
+  if (quote.usd !== null) t.usd += quote.usd;
+  else t.unpriced.set(quote.reason, (t.unpriced.get(quote.reason) ?? 0) + 1);
+}
+
+export class SessionAccount {
+  private readonly all = tally();
+  private readonly saved = tally();
+  private input = 0;
+  private cacheRead = 0;
+  private cacheWrite = 0;
+  private output = 0;
+  private reasoning = 0;
+
+  /** `pricer` null: tokens are counted, dollars are not (every cost says "not priced"). */
+  constructor(
+    private readonly pricer: Pricer | null,
+    private readonly format: FormatName,
+  ) {}
+
+  /** Account one round (one request); `afterStop` when Enforce had already ended its turn. */
+  round(round: Round, model: string | null, afterStop: boolean): RoundUsage {
+    const parts = requestParts(round.usage);
+    let tokens: number | null = null;
+    let quote: Quote | null = null;
+    if (parts !== null) {
+      tokens = billedTokens(parts);
+      this.input += parts.input;
+      this.cacheRead += parts.cacheRead;
+      this.cacheWrite += parts.cacheWrite5m + parts.cacheWrite1h;
+      this.output += parts.output;
+      this.reasoning += parts.reasoning;
+      if (this.pricer) quote = this.pricer.price(model, parts, requestDate(round.timestamp));
+    }
+    add(this.all, tokens, quote);
+    if (afterStop) add(this.saved, tokens, quote);
+    return { tokens, usd: quote?.usd == null ? null : roundUsd(quote.usd) };
+  }
+
+  usage(): SessionUsage {
+    return {
+      requests: this.all.requests,
+      input_tokens: this.input,
+      cache_read_tokens: this.cacheRead,
+      cache_write_tokens: this.cacheWrite,
+      output_tokens: this.output,
+      reasoning_tokens: this.reasoning,
+      tokens: this.all.tokens,
+    };
+  }
+
+  cost(): SessionCost {
+    const t = this.all;
+    if (t.rounds === 0) return { usd: 0, reason: null };
+    if (t.requests === 0) {
+      return { usd: null, reason: NO_USAGE_FORMATS[this.format] ?? 'the transcript records no token usage' };
+    }
+    if (!this.pricer) return { usd: null, reason: 'not priced' };
+    if (t.unpriced.size > 0) return { usd: null, reason: unpricedReason(t.unpriced) };
+    const missing = t.rounds - t.requests;
+    return {
+      usd: roundUsd(t.usd),
+      reason: missing > 0 ? `${missing} of ${t.rounds} rounds record no usage and are not counted` : null,
+    };
+  }
+
+  /** Every round of a turn after the round where Enforce stops it. */
+  savedByEnforce(): EnforceSaved {
+    const t = this.saved;
+    if (t.rounds === 0) return { rounds: 0, tokens: 0, usd: 0 };
+    const known = t.requests > 0;
+    const priced = known && this.pricer !== null && t.unpriced.size === 0;
+    return { rounds: t.rounds, tokens: known ? t.tokens : null, usd: priced ? roundUsd(t.usd) : null };
+  }
+}
+
+function unpricedReason(unpriced: Map<string, number>): string {
+  return [...unpriced]
+    .map(([reason, n]) => `${reason} (${n} ${n === 1 ? 'request' : 'requests'})`)
+    .join('; ');
+}
