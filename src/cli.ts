@@ -15,6 +15,7 @@ import type { PositiveLevel } from './calibrate/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
 import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
 import { PROFILES } from './ladder/config.js';
+import { readPriceFile } from './money/price-file.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { resolveColor } from './report/color.js';
 import { reachedFailOn, reportChunks, SESSION_SORTS, writeChunks, type Chunks, type ReportFormat, type SessionSort } from './report/index.js';
@@ -60,6 +61,7 @@ interface AnalyzeOptions extends CommonOptions {
   jobs?: number;
   top?: number;
   sort?: SessionSort;
+  prices?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -142,6 +144,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
     explain: opts.explain ?? false,
     verbose: opts.verbose ?? false,
     jobs: opts.jobs,
+    // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
+    pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),
     onSkip: (path, skipped) => {
       malformed += 1;
@@ -247,7 +251,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--explain', 'show the statistics and threshold behind each entry')
     .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
-    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'));
+    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
+    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see README, "What it cost")');
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
   });

@@ -8,6 +8,7 @@ import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
 import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
 import { sanitize } from './sanitize.js';
+import { savedPhrase, totalsPhrases } from './money.js';
 import { enforceWould, fmtConfidence, plural, strikePhrase } from './text.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
@@ -74,6 +75,8 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
       const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, enforceWould(e.intervention.enforce)];
       if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
       if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
+      const saved = e.intervention.enforce === 'stop' ? savedPhrase(s) : null;
+      if (saved !== null) bits.push(`${saved} in this session (list price)`);
       yield format({
         command,
         file,
@@ -89,6 +92,8 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
   if (rest.length > 0) {
     yield `loopledger: ${rest.join(', ')} more not annotated (GitHub shows ${ANNOTATIONS_PER_LEVEL} per level); see the full ledger with --format table or json\n`;
   }
+  const money = totalsPhrases(report);
+  if (money.length) yield `loopledger: ${money.join('; ')} (list-price estimates)\n`;
   const sm = report.summary;
   yield (
     `loopledger: ${plural(sm.sessions, 'session')}, ${plural(sm.entries, 'entry', 'entries')}; ` +

@@ -9,6 +9,7 @@ import { reachedFailOn } from './fail-on.js';
 import type { ReportOptions } from './index.js';
 import { sanitize } from './sanitize.js';
 import { relativePath } from './paths.js';
+import { loopCostPhrase, savedPhrase, sessionCostPhrase } from './money.js';
 import { enforceWould, fmtConfidence, maxEnforce, outcomePhrase, strikePhrase } from './text.js';
 
 // Everything outside XML 1.0's Char production (#x9 | #xA | #xD | [#x20-#xD7FF] |
@@ -63,15 +64,22 @@ function failing(s: SessionLedger, o: ReportOptions): boolean {
 function* testcase(s: SessionLedger, o: ReportOptions, classname: string): Generator<string> {
   const name = s.parent !== null ? `${s.id} (sub-agent of ${s.parent})` : s.id;
   const open = `    <testcase${attrs({ classname, name })}`;
+  // Money goes where a person reads first: the failure message, then the lines under it.
+  const saved = savedPhrase(s);
+  const money = [sessionCostPhrase(s), loopCostPhrase(s), saved].filter((x): x is string => x !== null);
+  function* lines(): Generator<string> {
+    yield* entryLines(s.entries);
+    if (money.length) yield `${money.join('; ')} (list-price estimate)`;
+  }
   if (failing(s, o)) {
     const worst = maxEnforce(s);
-    const message = `${enforceWould(worst)}: ${outcomePhrase(s)}`;
+    const message = `${enforceWould(worst)}: ${outcomePhrase(s)}${saved !== null ? `; ${saved} (list price)` : ''}`;
     yield `${open}>\n      <failure${attrs({ message, type: worst })}>`;
-    yield* xmlLines(entryLines(s.entries));
+    yield* xmlLines(lines());
     yield '</failure>\n    </testcase>\n';
   } else if (s.entries.length > 0) {
     yield `${open}>\n      <system-out>`;
-    yield* xmlLines(entryLines(s.entries));
+    yield* xmlLines(lines());
     yield '</system-out>\n    </testcase>\n';
   } else {
     yield `${open}/>\n`;

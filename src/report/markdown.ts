@@ -11,6 +11,7 @@ import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../
 import type { ReportOptions } from './index.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
+import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import {
   costCell,
   DEFAULT_TOP,
@@ -92,7 +93,9 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
     plural(s.tool_calls, 'tool call'),
     `enforce: ${outcomePhrase(s)}`,
   ].filter((x): x is string => x !== null);
-  for (const line of [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', row(heads)]) yield { line };
+  const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
+  const intro = [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', ...(money.length ? [mdEscape(money.join(' · ')), ''] : [])];
+  for (const line of [...intro, row(heads)]) yield { line };
   yield { line: row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))) };
   for (const e of s.entries) yield { line: entryRow(e, tools), entry: true };
   let first = true;
@@ -191,6 +194,9 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   const totalsHead = ['sessions', 'rounds', 'entries', 'enforce would stop', 'enforce would steer', 'skipped lines'];
   const totals = [sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String);
   head.push(row(totalsHead), row(totalsHead.map(() => '---:')), row(totals), '');
+  const money = totalsPhrases(report).map((t) => `${t[0]!.toUpperCase()}${t.slice(1)}.`);
+  const note = listPriceNote(report);
+  if (money.length || note) head.push(mdEscape([...money, ...(note ? [note] : [])].join(' ')), '');
   const judge = judgeUsageLine(sm);
   if (judge) head.push(mdEscape(judge), '');
   for (const l of head) if (budget.take(l)) yield l + '\n';
@@ -211,7 +217,15 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
       for (const l of [t.total, '']) if (budget.take(l)) yield l + '\n';
     }
   } else if (plan.detailed.length > 0) {
-    const lines = [row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce']), row(['---', '---', '---', '---:', '---:', '---'])];
+    const present = presentColumns(plan.detailed);
+    const extra: [string, (s: SessionLedger) => string][] = [];
+    if (present.tokens) extra.push(['tokens', tokensCell]);
+    if (present.cost) extra.push(['list price', costCell]);
+    if (present.saved) extra.push(['Enforce would save', (s) => savedCell(s, true)]);
+    const lines = [
+      row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce', ...extra.map(([h]) => h)]),
+      row(['---', '---', '---', '---:', '---:', '---', ...extra.map(() => '---:')]),
+    ];
     for (const l of lines) if (budget.take(l)) yield l + '\n';
     for (const s of plan.detailed) {
       const r = row([
@@ -221,6 +235,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
         String(s.rounds),
         String(s.entries.length),
         level(maxEnforce(s)),
+        ...extra.map(([, f]) => mdEscape(f(s))),
       ]);
       if (budget.take(r)) yield r + '\n';
       else omittedRows += 1;

@@ -10,6 +10,7 @@ import type { ReportOptions } from './index.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText, sanitize } from './sanitize.js';
+import { savedPhrase, totalsPhrases } from './money.js';
 import { enforceWould, fmtConfidence, strikePhrase } from './text.js';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
@@ -77,6 +78,8 @@ function message(s: SessionLedger, e: LedgerEntry): string {
   if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
   if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
   if (e.after_stop) bits.push('after a stop (the round would not have happened)');
+  const saved = e.intervention.enforce === 'stop' ? savedPhrase(s) : null;
+  if (saved !== null) bits.push(`${saved} in this session (list-price estimate)`);
   return bits.join('; ') + '.';
 }
 
@@ -103,6 +106,7 @@ function result(s: SessionLedger, e: LedgerEntry, index: Map<string, number>, cw
       strike: e.strike,
       intervention: e.intervention,
       after_stop: e.after_stop,
+      ...(e.round_usage ? { round_usage: e.round_usage } : {}),
     },
   };
 }
@@ -189,6 +193,15 @@ export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults 
       resultsLimit: maxResults,
       resultsByLevel: byLevel(total),
       resultsOmittedByLevel: byLevel(Object.fromEntries(STRONGEST_FIRST.map((l) => [l, total[l] - keep[l]])) as Record<EnforceLevel, number>),
+    };
+  }
+  if (report.summary.cost) {
+    run['properties'] = {
+      ...(run['properties'] as Record<string, unknown> | undefined),
+      cost: report.summary.cost,
+      enforce_saved: report.summary.enforce.saved,
+      pricing: report.pricing,
+      summary: totalsPhrases(report).join('; ') + ' (list-price estimates)',
     };
   }
   const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };

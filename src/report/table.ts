@@ -16,6 +16,7 @@ import type {
 } from '../ledger/types.js';
 import type { ModeName, ReportOptions } from './index.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
+import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
 import { overviewLines } from './overview-table.js';
 import { sanitize } from './sanitize.js';
@@ -274,10 +275,12 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   const counts =
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
     ` · enforce: ${outcomePhrase(s)}`;
+  const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
   return [
     ...first.map((l) => ch.bold(l)),
     ...wrap(who, width, 2),
     ...wrap(counts, width, 2),
+    ...(money.length ? wrap(money.join(' · '), width, 2) : []),
   ];
 }
 
@@ -405,8 +408,12 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   }
   tail.push(...inputLines(report, width, ch));
   tail.push(...wrap(summaryLine(report, ch), width, 2));
+  const money = totalsPhrases(report);
+  if (money.length) tail.push(...wrap(money.join(' · '), width, 2));
   const judge = judgeUsageLine(report.summary);
   if (judge) tail.push(...wrap(judge, width, 2));
+  const note = listPriceNote(report);
+  if (note) tail.push(...wrap(note, width, 2).map((l) => ch.dim(l)));
   yield gap() + tail.join('\n') + '\n';
 }
 

@@ -48,7 +48,7 @@ describe.concurrent('formats through the CLI', () => {
     const r = ok(await runCli([LOOPING, CALM, WITH_SUBAGENT, '--format', 'json', ...J1]));
     expect(r.stderr).toBe('');
     const j = parseLedger(r);
-    expect(Object.keys(j).sort()).toEqual(['config', 'inputs', 'schema', 'sessions', 'summary', 'tool']);
+    expect(Object.keys(j).sort()).toEqual(['config', 'inputs', 'pricing', 'schema', 'sessions', 'summary', 'tool']);
     expect(j.schema).toBe('loopledger/1');
     expect(j.tool).toEqual({ name: 'loopledger', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(j.config).toMatchObject({ 'tool_batch.max_strikes': 2, 'tool_batch.max_observation_steps': 15, scope: 'turn' });
@@ -59,7 +59,7 @@ describe.concurrent('formats through the CLI', () => {
     }
     for (const s of j.sessions) {
       expect(Object.keys(s)).toEqual(
-        expect.arrayContaining(['id', 'path', 'format', 'parent', 'model', 'turns', 'rounds', 'tool_calls', 'entries', 'outcome']),
+        expect.arrayContaining(['id', 'path', 'format', 'parent', 'model', 'turns', 'rounds', 'tool_calls', 'usage', 'cost', 'entries', 'outcome']),
       );
       expect(s.parent === null || typeof s.parent === 'string').toBe(true);
       expect(s.model === null || typeof s.model === 'string').toBe(true);
@@ -73,7 +73,7 @@ describe.concurrent('formats through the CLI', () => {
     expect(loop.outcome.enforce.stops).toEqual([{ turn: 1, round: 5 }]);
     for (const e of loop.entries) {
       expect(Object.keys(e)).toEqual(
-        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop']),
+        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop', 'round_usage']),
       );
       expect(Object.keys(e.intervention).sort()).toEqual(['enforce', 'off', 'telemetry']);
       expect(e.intervention.off).toBe('none');
@@ -85,6 +85,8 @@ describe.concurrent('formats through the CLI', () => {
     expect(stop.strike).toEqual({ count: 3, threshold: 2, total: 3, ceiling: 15, read_only: false });
     expect(loop.entries.find((e) => e.round === 6)!.after_stop).toBe(true);
 
+    const priced = j.sessions.filter((s) => s.cost!.usd !== null);
+    const saving = j.sessions.filter((s) => s.outcome.enforce.saved!.rounds > 0);
     expect(j.summary).toEqual({
       sessions: j.sessions.length,
       rounds: j.sessions.reduce((a, s) => a + s.rounds, 0),
@@ -93,10 +95,21 @@ describe.concurrent('formats through the CLI', () => {
       enforce: {
         sessions_stopped: j.sessions.filter((s) => s.outcome.enforce.stops.length > 0).length,
         sessions_steered: j.sessions.filter((s) => s.outcome.enforce.steers > 0).length,
+        saved: {
+          rounds: saving.reduce((a, s) => a + s.outcome.enforce.saved!.rounds, 0),
+          tokens: saving.reduce((a, s) => a + (s.outcome.enforce.saved!.tokens ?? 0), 0),
+          usd: expect.closeTo(saving.reduce((a, s) => a + (s.outcome.enforce.saved!.usd ?? 0), 0), 9),
+          unpriced_sessions: saving.filter((s) => s.outcome.enforce.saved!.usd === null).length,
+        },
+      },
+      cost: {
+        usd: expect.closeTo(priced.reduce((a, s) => a + s.cost!.usd!, 0), 9),
+        unpriced_sessions: j.sessions.length - priced.length,
       },
       // No judge configured: SPEC's summary.judge is there, at zero.
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
     });
+    expect(j.pricing).toEqual({ source: '@pydantic/genai-prices', version: expect.any(String), data_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), overrides: null });
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });
 

@@ -1,0 +1,95 @@
+// Money in sentences, shared by every human and CI format (amounts.ts formats the numbers): what a session cost, what its flagged
+// rounds cost, what Enforce would have saved, and the totals. Figures are list-price estimates
+// and say so. Pure functions over the ledger.
+
+import type { LedgerReport, SessionLedger } from '../ledger/types.js';
+import { fmtTokens, fmtUsd, usageTokens } from './amounts.js';
+import { sanitize } from './sanitize.js';
+import { plural } from './text.js';
+
+/** `≈ $0.42`: every dollar figure shown to a person is an estimate at list price. */
+export function approxUsd(usd: number): string {
+  return `≈ ${fmtUsd(usd)}`;
+}
+
+/** The note that goes with dollar figures. */
+export function listPriceNote(report: LedgerReport): string | null {
+  const p = report.pricing;
+  if (!p) return null;
+  const source = `${sanitize(p.source)} ${sanitize(p.version)}, prices as of ${sanitize(p.data_date)}`;
+  const extra = p.overrides !== null ? ` plus ${sanitize(p.overrides)}` : '';
+  return `Dollar figures are list-price estimates (${source}${extra}); subscription plans are not billed per token.`;
+}
+
+/** What a session cost: `74k tokens in 6 requests ≈ $0.42`, or why the dollars are unknown. */
+export function sessionCostPhrase(s: SessionLedger): string | null {
+  if (!s.usage || !s.cost) return null;
+  const tokens = s.usage.requests > 0 ? `${fmtTokens(usageTokens(s.usage))} tokens in ${plural(s.usage.requests, 'request')}` : null;
+  const reason = s.cost.reason !== null ? sanitize(s.cost.reason) : null;
+  if (s.cost.usd !== null) {
+    const head = `${tokens ?? 'no requests'} ${approxUsd(s.cost.usd)}`;
+    return reason !== null ? `${head} (${reason})` : head;
+  }
+  const unknown = `cost unknown: ${reason ?? 'no price'}`;
+  return tokens ? `${tokens}, ${unknown}` : unknown;
+}
+
+/** Tokens and dollars of the distinct rounds that carry entries: what the loop itself cost. */
+export function flaggedRounds(s: SessionLedger): { rounds: number; tokens: number | null; usd: number | null } {
+  const seen = new Set<number>();
+  let tokens: number | null = null;
+  let usd: number | null = 0;
+  for (const e of s.entries) {
+    if (seen.has(e.round)) continue;
+    seen.add(e.round);
+    const u = e.round_usage;
+    if (u?.tokens != null) tokens = (tokens ?? 0) + u.tokens;
+    if (u?.usd != null && usd !== null) usd += u.usd;
+    else usd = null;
+  }
+  return { rounds: seen.size, tokens, usd: seen.size === 0 ? 0 : usd };
+}
+
+function amounts(tokens: number | null, usd: number | null): string {
+  const bits: string[] = [];
+  if (tokens !== null) bits.push(`${fmtTokens(tokens)} tokens`);
+  if (usd !== null) bits.push(approxUsd(usd));
+  return bits.join(' ');
+}
+
+/** `flagged rounds cost 3 rounds, 6.0k tokens, ≈ $0.02`, or null without entries. */
+export function loopCostPhrase(s: SessionLedger): string | null {
+  if (s.entries.length === 0 || !s.usage) return null;
+  const f = flaggedRounds(s);
+  const a = amounts(f.tokens, f.usd);
+  return `flagged rounds: ${plural(f.rounds, 'round')}${a ? `, ${a}` : ''}`;
+}
+
+/** `Enforce would have saved 3 rounds, 6.0k tokens, ≈ $0.02`, or null when it saves nothing. */
+export function savedPhrase(s: SessionLedger): string | null {
+  const sv = s.outcome.enforce.saved;
+  if (!sv || sv.rounds === 0) return null;
+  const a = amounts(sv.tokens, sv.usd);
+  return `Enforce would have saved ${plural(sv.rounds, 'round')}${a ? `, ${a}` : ''}`;
+}
+
+/** The run's money in one or two sentences, or null when nothing was accounted. */
+export function totalsPhrases(report: LedgerReport): string[] {
+  const sm = report.summary;
+  const out: string[] = [];
+  if (sm.cost) {
+    const unpriced = sm.cost.unpriced_sessions > 0 ? ` (${plural(sm.cost.unpriced_sessions, 'session')} could not be priced)` : '';
+    out.push(sm.cost.usd === null ? `list price unknown${unpriced}` : `list price ${approxUsd(sm.cost.usd)}${unpriced}`);
+  }
+  const sv = sm.enforce.saved;
+  if (sv && sm.enforce.sessions_stopped > 0) {
+    const parts = [`Enforce would have stopped ${plural(sm.enforce.sessions_stopped, 'session')}`];
+    if (sv.rounds > 0) {
+      const dollars = sv.usd !== null ? `, about ${fmtUsd(sv.usd)}` : '';
+      const unpriced = sv.unpriced_sessions > 0 && sv.usd !== null ? ` (${plural(sv.unpriced_sessions, 'session')} unpriced)` : '';
+      parts.push(`saved ${fmtTokens(sv.tokens ?? 0)} tokens in ${plural(sv.rounds, 'round')}${dollars}${unpriced}`);
+    }
+    out.push(parts.join(' and '));
+  }
+  return out;
+}
