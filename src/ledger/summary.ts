@@ -33,7 +33,9 @@ export function summarize(
   let usd = 0;
   let priced = 0;
   let unpriced = 0;
-  const saved = { rounds: 0, tokens: 0, usd: 0 as number | null, unpriced_sessions: 0 };
+  const saved = { rounds: 0, tokens: 0 as number | null, usd: 0 as number | null, unpriced_sessions: 0 };
+  let savedTokens = 0;
+  let savedKnown = 0;
   let savedUsd = 0;
   let savedPriced = 0;
   for (const s of sessions) {
@@ -51,7 +53,10 @@ export function summarize(
     const sv = s.outcome.enforce.saved;
     if (sv && sv.rounds > 0) {
       saved.rounds += sv.rounds;
-      saved.tokens += sv.tokens ?? 0;
+      if (sv.tokens !== null) {
+        savedTokens += sv.tokens;
+        savedKnown += 1;
+      }
       if (sv.usd === null) saved.unpriced_sessions += 1;
       else {
         savedUsd += sv.usd;
@@ -59,6 +64,8 @@ export function summarize(
       }
     }
   }
+  // As for dollars: tokens nobody recorded are unknown, not 0.
+  saved.tokens = saved.rounds > 0 && savedKnown === 0 ? null : savedTokens;
   saved.usd = savedPriced === 0 && saved.unpriced_sessions > 0 ? null : roundUsd(savedUsd);
   return {
     sessions: sessions.length,

@@ -87,7 +87,8 @@ export function totalsPhrases(report: LedgerReport): string[] {
     if (sv.rounds > 0) {
       const dollars = sv.usd !== null ? `, about ${fmtUsd(sv.usd)}` : '';
       const unpriced = sv.unpriced_sessions > 0 && sv.usd !== null ? ` (${plural(sv.unpriced_sessions, 'session')} unpriced)` : '';
-      parts.push(`saved ${fmtTokens(sv.tokens ?? 0)} tokens in ${plural(sv.rounds, 'round')}${dollars}${unpriced}`);
+      const tokens = sv.tokens !== null ? `${fmtTokens(sv.tokens)} tokens in ` : '';
+      parts.push(`saved ${tokens}${plural(sv.rounds, 'round')}${dollars}${unpriced}`);
     }
     out.push(parts.join(' and '));
   }

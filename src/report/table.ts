@@ -407,13 +407,13 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
     tail.push(ch.dim(truncateTo(`[ ] marks the configured mode (${o.mode})`, width)));
   }
   tail.push(...inputLines(report, width, ch));
-  tail.push(...wrap(summaryLine(report, ch), width, 2));
-  const money = totalsPhrases(report);
-  if (money.length) tail.push(...wrap(money.join(' · '), width, 2));
-  const judge = judgeUsageLine(report.summary);
-  if (judge) tail.push(...wrap(judge, width, 2));
   const note = listPriceNote(report);
   if (note) tail.push(...wrap(note, width, 2).map((l) => ch.dim(l)));
+  const money = totalsPhrases(report);
+  if (money.length) tail.push(...wrap(money.join(' · '), width, 2));
+  tail.push(...wrap(summaryLine(report, ch), width, 2));
+  const judge = judgeUsageLine(report.summary);
+  if (judge) tail.push(...wrap(judge, width, 2));
   yield gap() + tail.join('\n') + '\n';
 }
 

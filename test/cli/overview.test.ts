@@ -31,9 +31,10 @@ describe('the overview through the binary', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('14 sessions · 3 with findings, worst first · 11 calm (not listed)');
-    expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings$/);
+    // The ledger now carries usage, cost and saved (money): their columns show, unknown as "–" (no usage in these transcripts).
+    expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings\s+tokens\s+cost\s+saved$/);
     // The longest loop would have been stopped the same way; more findings ranks it first.
-    expect(lines[3]).toMatch(/^stop t1 r3\s+loop-long\s+claude-opus-4-1\s+10\s+8$/);
+    expect(lines[3]).toMatch(/^stop t1 r3\s+loop-long\s+claude-opus-4-1\s+10\s+8\s+–\s+–\s+7 rounds$/);
     expect(lines.slice(3, 6).map((l) => l.split(/\s{2,}/)[1])).toEqual(['loop-long', 'loop-mid', 'loop-short']);
     expect(r.stdout).toMatch(/^all 14 sessions\s+/m);
     expect(r.stdout.match(/^session /gm)).toHaveLength(2);
@@ -70,7 +71,7 @@ describe('the overview through the binary', () => {
   it('markdown carries the same overview', async () => {
     const r = await runCli([store, '--format', 'markdown', '--top', '1']);
     expect(r.stdout).toContain('14 sessions: 3 with findings, worst first; 11 calm, not listed. The first 1 follow in full.');
-    expect(r.stdout).toMatch(/^\| \*\*stop\*\* t1 r3 \| loop-long \| claude-opus-4-1 \| 10 \| 8 \|$/m);
+    expect(r.stdout).toMatch(/^\| \*\*stop\*\* t1 r3 \| loop-long \| claude-opus-4-1 \| 10 \| 8 \| – \| – \| 7 rounds \|$/m);
     expect(r.stdout.match(/^### /gm)).toHaveLength(1);
   });
 

@@ -49,7 +49,7 @@ describe('stream-json', () => {
     // answered once the sub-agent is done, after its own rounds
     expect(r1.answers).toEqual([{ content: 'No direct calls to Queue.drain() in src/; it is only called from tests/conftest.py.', isError: false }]);
     // usage once per message: input + cache write, output
-    expect(r1.usage).toEqual({ inputTokens: 3 + 14200, outputTokens: 180, reasoningTokens: null });
+    expect(r1.usage).toEqual({ inputTokens: 3 + 14200, outputTokens: 180, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 14200 });
     expect(r1.model).toBe('claude-example-sonnet-5');
   });
 

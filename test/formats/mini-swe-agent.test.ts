@@ -64,7 +64,7 @@ describe('mini-swe-agent v1 (fixture acme__cfgload-212: a no-op sed sent four ti
     const { sessions } = parseWith(miniSweAgentAdapter, fs.readFileSync(V1, 'utf8'), { mode: 'document', path: V1 });
     const r = sessions[0]!.rounds[0]!;
     expect(r.model).toBe('openrouter/example-labs/coder-large');
-    expect(r.usage).toEqual({ inputTokens: 2410, outputTokens: 96, reasoningTokens: 40 });
+    expect(r.usage).toEqual({ inputTokens: 2410, outputTokens: 96, reasoningTokens: 40, cacheReadTokens: 0 });
     expect(r.thinking).toEqual([
       { text: 'The key name is probably a string literal in the reader module; a grep will show it.', opaque: false },
       { text: null, opaque: true },
@@ -107,7 +107,7 @@ describe('mini-swe-agent v2 (fixture textkit-slug: tool calls)', () => {
     expect(s.turns).toEqual([1]);
     const refused = s.rounds[2]!;
     expect(refused).toMatchObject({ calls: [], answers: [], text: 'The module is not installed; I believe the fix is simply to strip dashes.' });
-    expect(refused.usage).toEqual({ inputTokens: 2301, outputTokens: 41, reasoningTokens: null });
+    expect(refused.usage).toEqual({ inputTokens: 2301, outputTokens: 41, reasoningTokens: null, cacheReadTokens: 2112, cacheWriteTokens: 0 });
   });
 
   it('the exit message answers the submission; per-round timestamps and model', () => {

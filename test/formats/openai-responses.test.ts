@@ -83,8 +83,8 @@ describe('Response objects', () => {
   it('one round each, with model, creation time and usage (reasoning tokens apart)', async () => {
     const { s } = await read(LOG);
     expect(s.rounds.map((r) => [r.calls.map((c) => c.id), r.text, r.usage, r.timestamp])).toEqual([
-      [['call_l1'], '', { inputTokens: 410, outputTokens: 96, reasoningTokens: 64 }, new Date(1772000030 * 1000).toISOString()],
-      [[], 'It is 14 °C and cloudy in Lyon; take a light jacket.', { inputTokens: 530, outputTokens: 31, reasoningTokens: 0 }, new Date(1772000060 * 1000).toISOString()],
+      [['call_l1'], '', { inputTokens: 410, outputTokens: 96, reasoningTokens: 64, cacheReadTokens: 0 }, new Date(1772000030 * 1000).toISOString()],
+      [[], 'It is 14 °C and cloudy in Lyon; take a light jacket.', { inputTokens: 530, outputTokens: 31, reasoningTokens: 0, cacheReadTokens: 384 }, new Date(1772000060 * 1000).toISOString()],
     ]);
     expect(s.rounds.every((r) => r.model === 'gpt-example-5-mini')).toBe(true);
     // the call's output goes back in the next request, which a log of responses does not hold

@@ -59,7 +59,7 @@ describe('OpenHands V0 trajectory (fixture: the same failing test run three time
     expect(r1.calls.map((c) => c.id)).toEqual(['toolu_exA1', 'toolu_exA2']);
     expect(r1.answers!.map((a) => a.content.split('\n')[0])).toEqual(['     1\tfrom datetime import date', '     1\tfrom dates.parse import parse']);
     // prompt_tokens already holds the cache write: 3900, not 3900 + 3890
-    expect(r1.usage).toEqual({ inputTokens: 3900, outputTokens: 120, reasoningTokens: null });
+    expect(r1.usage).toEqual({ inputTokens: 3900, outputTokens: 120, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 3890 });
     expect(r1.model).toBe('claude-example-sonnet-20250101');
   });
 

@@ -58,7 +58,7 @@ describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research sam
     // messages 25 and 29 answer with <returncode>1</returncode> (two failing pytest runs)
     expect(s.rounds.map((r, i) => (r.answers![0]!.isError ? i + 1 : 0)).filter((n) => n > 0)).toEqual([12, 14]);
     // first response: usage 2328 prompt / 217 completion, 174 of it reasoning
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 2328, outputTokens: 217, reasoningTokens: 174 });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 2328, outputTokens: 217, reasoningTokens: 174, cacheReadTokens: 0 });
     expect(s.rounds[0]!.thinking.map((t) => t.opaque)).toEqual([false, true]);
     expect(s.rounds[0]!.thinking[0]!.text).toMatch(/^\*\*Addressing Attribute Behavior\*\*/);
   });
@@ -77,7 +77,7 @@ describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research sam
     expect(s.rounds.map((r, i) => (r.answers![0]!.isError ? i + 1 : 0)).filter((n) => n > 0)).toEqual([4, 6, 10, 13, 14, 28]);
     // 30 tool messages for 31 calls: the last is answered by the role "exit" message (the patch)
     expect(s.rounds[30]!.answers![0]!.content).toMatch(/^diff --git a\/django\/contrib\/admin\/views\/autocomplete\.py/);
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 1995, outputTokens: 93, reasoningTokens: null });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 1995, outputTokens: 93, reasoningTokens: null, cacheReadTokens: 320 });
     expect(s.rounds[0]!.timestamp).toBe(new Date(1775812897218.3168).toISOString());
     expect(costs.map(([, c]) => c.usd)).toEqual([0.013638016]);
   });
@@ -112,7 +112,7 @@ describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples:
     expect(s.rounds[3]!.answers![0]!.isError).toBe(true);
     expect(s.rounds[0]!.answers).toEqual([{ content: '', isError: false }]);
     // litellm's prompt_tokens already counts the cached prompt: taken as is
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 3439, outputTokens: 104, reasoningTokens: null });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 3439, outputTokens: 104, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 3435 });
     expect(s.rounds[0]!.model).toBe('claude-3-5-sonnet-20241022');
     expect(s.rounds[0]!.text).toMatch(/^I'll help you create a Vue\.js application with all the requested todo list functionality/);
     expect(s.rounds[4]!.text).toMatch(/^I've created a complete Vue\.js todo application/);
@@ -120,7 +120,7 @@ describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples:
 
   it('V0: prompt_tokens includes the cache writes (3475 = 4 + 3471), never added twice; observations answer by cause across skipped ids', async () => {
     const { s } = await read('openhands/OpenHands_trajs_wrong_initial_state.json');
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 3475, outputTokens: 95, reasoningTokens: null });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 3475, outputTokens: 95, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 3471 });
     expect(s.rounds.map((r) => r.calls[0]!.name)).toEqual(['str_replace_editor', 'execute_bash', 'str_replace_editor', 'finish']);
     // the model's own arguments, as it wrote them (OpenHands' args add blocking, thought…)
     expect(s.rounds[1]!.calls[0]!.arguments).toEqual({ command: 'mv /workspace/game_2048.py /workspace/2048.py', is_input: 'false' });
@@ -186,7 +186,7 @@ describe.skipIf(!existsSync(path.join(samples, 'claude-stream-json')))('research
     expect(s.rounds.map((r) => r.calls.map((c) => c.name))).toEqual([['Read'], ['Edit'], ['mcp__github__add_pull_request_review_comment'], []]);
     expect(s.rounds.every((r) => r.answers !== null)).toBe(true);
     // input 100 + cache read 50
-    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 150, outputTokens: 75, reasoningTokens: null });
+    expect(s.rounds[0]!.usage).toEqual({ inputTokens: 150, outputTokens: 75, reasoningTokens: null, cacheReadTokens: 50, cacheWriteTokens: 0 });
     expect(costs).toEqual([['sample-session-id', { usd: 0.0347, source: 'result.total_cost_usd' }]]);
   });
 });

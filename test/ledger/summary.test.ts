@@ -21,7 +21,7 @@ describe('assembleReport', () => {
       entries: stopped.entries.length + steered.entries.length,
       skipped_lines: 2,
       // The fake rounds record no usage: no session can be priced, and none counts as costing 0.
-      enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: 0, usd: null, unpriced_sessions: 1 } },
+      enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: null, usd: null, unpriced_sessions: 1 } },
       cost: { usd: null, unpriced_sessions: 3 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
     });
