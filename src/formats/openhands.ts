@@ -406,16 +406,22 @@ class Conversation {
       input: asNumber(acc.prompt_tokens) ?? 0,
       output: asNumber(acc.completion_tokens) ?? 0,
       reasoning: asNumber(acc.reasoning_tokens) ?? 0,
+      cacheRead: asNumber(acc.cache_read_tokens) ?? 0,
+      cacheWrite: asNumber(acc.cache_write_tokens) ?? 0,
     };
-    const before = this.cumulative.get(usageId!) ?? { input: 0, output: 0, reasoning: 0 };
+    const before = this.cumulative.get(usageId!) ?? { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 };
     this.cumulative.set(usageId!, now);
     if (now.input < before.input || now.output < before.output) return; // a reset: nothing to credit
     if (now.input === before.input && now.output === before.output) return;
-    this.pendingUsage = {
-      inputTokens: now.input - before.input,
-      outputTokens: now.output - before.output,
-      reasoningTokens: now.reasoning - before.reasoning,
-    };
+    this.pendingUsage = withCache(
+      {
+        inputTokens: now.input - before.input,
+        outputTokens: now.output - before.output,
+        reasoningTokens: now.reasoning - before.reasoning,
+      },
+      now.cacheRead - before.cacheRead,
+      now.cacheWrite - before.cacheWrite,
+    );
   }
 
   // ---- shared ----
@@ -447,6 +453,8 @@ interface Cumulative {
   input: number;
   output: number;
   reasoning: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 /** The agent's own LLM among the usage ids: `agent`, else `default`, else the only one. */
@@ -477,7 +485,16 @@ function tokenUsage(u: Rec): Partial<Usage> | null {
   const input = asNumber(u.prompt_tokens);
   const output = asNumber(u.completion_tokens);
   if (input === null && output === null) return null;
-  return { inputTokens: input, outputTokens: output, reasoningTokens: asNumber(u.reasoning_tokens) };
+  return withCache({ inputTokens: input, outputTokens: output, reasoningTokens: asNumber(u.reasoning_tokens) }, asNumber(u.cache_read_tokens), asNumber(u.cache_write_tokens));
+}
+
+/** OpenHands' prompt_tokens include the cached prompt; its cache_read/cache_write_tokens are parts of it. */
+function withCache(usage: Partial<Usage>, read: number | null, write: number | null): Partial<Usage> {
+  const input = usage.inputTokens;
+  if (input == null) return usage;
+  if (read !== null) usage.cacheReadTokens = Math.max(0, Math.min(read, input));
+  if (write !== null) usage.cacheWriteTokens = Math.max(0, Math.min(write, input - (usage.cacheReadTokens ?? 0)));
+  return usage;
 }
 
 /** The assistant message of a V0 action's raw model response. */

@@ -102,8 +102,8 @@ describe('OpenHands evaluation output.jsonl', () => {
     expect(s.rounds[0]!.answers).toEqual([{ content: 'widgets/core.py:40:def count(items):', isError: false }]);
     expect(s.rounds[1]!.answers).toEqual([{ content: 'The command timed out after 120 seconds.', isError: true }]);
     expect(s.rounds.slice(0, 2).map((r) => r.usage)).toEqual([
-      { inputTokens: 2100, outputTokens: 60, reasoningTokens: null },
-      { inputTokens: 2240, outputTokens: 45, reasoningTokens: null },
+      { inputTokens: 2100, outputTokens: 60, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 2240, outputTokens: 45, reasoningTokens: null, cacheReadTokens: 0, cacheWriteTokens: 0 },
     ]);
     // security_risk is OpenHands' parameter, not the command's
     expect(s.rounds[0]!.calls[0]!.arguments).toEqual({ command: "grep -rn 'def count' widgets/" });
@@ -149,12 +149,12 @@ describe('OpenHands V1 events (fixture: the same journal read three times, its s
   it('usage: the difference of the agent LLM\'s cumulative stats, credited to the next round; the condenser\'s figures left out', async () => {
     const { s } = await read(V1);
     expect(s.rounds.map((r) => r.usage)).toEqual([
-      { inputTokens: 3100, outputTokens: 210, reasoningTokens: 120 },
-      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20 },
-      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20 },
-      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20 },
+      { inputTokens: 3100, outputTokens: 210, reasoningTokens: 120, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 3400, outputTokens: 60, reasoningTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
       // the last update: 16700 − 13300 prompt, 495 − 390 completion
-      { inputTokens: 3400, outputTokens: 105, reasoningTokens: 20 },
+      { inputTokens: 3400, outputTokens: 105, reasoningTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
     ]);
     expect(s.rounds.every((r) => r.model === 'litellm_proxy/example-m3')).toBe(true);
   });

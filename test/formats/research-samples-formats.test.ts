@@ -152,8 +152,8 @@ describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples:
     // the SDK's own parameters are not the command
     expect(r1.calls[0]!.arguments).toEqual({ command: expect.stringMatching(/^SESSION_URL=/) });
     // stats lines 3 → 2 and 8 → 6 (the update at line 6 paid for the action missing from the excerpt)
-    expect(r1.usage).toEqual({ inputTokens: 35895 - 596, outputTokens: 960 - 775, reasoningTokens: 0 });
-    expect(r2.usage).toEqual({ inputTokens: 107458 - 71474, outputTokens: 1347 - 1155, reasoningTokens: 0 });
+    expect(r1.usage).toEqual({ inputTokens: 35895 - 596, outputTokens: 960 - 775, reasoningTokens: 0, cacheReadTokens: 1115 - 0, cacheWriteTokens: 0 });
+    expect(r2.usage).toEqual({ inputTokens: 107458 - 71474, outputTokens: 1347 - 1155, reasoningTokens: 0, cacheReadTokens: 68193 - 34536, cacheWriteTokens: 0 });
     expect(s.rounds.every((r) => r.model === 'litellm_proxy/minimax-m2.7')).toBe(true);
   });
 
@@ -167,9 +167,9 @@ describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples:
     expect(summary).toMatchObject({ format: 'openhands', sessions: 1, lines: 9, skipped: [] });
     expect(s.info.id).toBe('cd945624-03b9-487e-bdd4-018e3f531dfd');
     expect(s.rounds.map((r) => r.usage)).toEqual([
-      { inputTokens: 3778, outputTokens: 36, reasoningTokens: 0 },
-      { inputTokens: 3869, outputTokens: 32, reasoningTokens: 0 },
-      { inputTokens: 3936, outputTokens: 26, reasoningTokens: 0 },
+      { inputTokens: 3778, outputTokens: 36, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      { inputTokens: 3869, outputTokens: 32, reasoningTokens: 0, cacheReadTokens: 3712, cacheWriteTokens: 0 },
+      { inputTokens: 3936, outputTokens: 26, reasoningTokens: 0, cacheReadTokens: 3840, cacheWriteTokens: 0 },
     ]);
     expect(s.rounds[1]!.calls[0]).toMatchObject({ name: 'finish', arguments: { message: 'The current directory has been written to tool_output.txt.' } });
     expect(s.rounds[1]!.answers).toEqual([{ content: 'The current directory has been written to tool_output.txt.', isError: false }]);
