@@ -90,6 +90,21 @@ describe('canonical adapter', () => {
     }
   });
 
+  it('usage: cache_read, cache_write and cache_write_1h are parts of input, never more than it', () => {
+    const text = jsonl([
+      { type: 'session', schema: 'loopledger-canonical/1', id: 'c' },
+      { type: 'user', text: 'go' },
+      { type: 'assistant', text: 'a', usage: { input: 1000, output: 10, reasoning: null, cache_read: 600, cache_write: 100, cache_write_1h: 50 } },
+      { type: 'assistant', text: 'b', usage: { input: 100, output: 10, cache_read: 90, cache_write: 40 } },
+    ]);
+    const { sessions } = parseWith(canonicalAdapter, text, { path: 'c.jsonl' });
+    expect(sessions[0]!.rounds.map((r) => r.usage)).toEqual([
+      { inputTokens: 1000, outputTokens: 10, reasoningTokens: null, cacheReadTokens: 600, cacheWriteTokens: 100, cacheWrite1hTokens: 50 },
+      // 90 read leaves 10 of the prompt that can have been written
+      { inputTokens: 100, outputTokens: 10, reasoningTokens: null, cacheReadTokens: 90, cacheWriteTokens: 10 },
+    ]);
+  });
+
   it('detection: a schema header is certain; bare canonical records score below it; other formats score 0', () => {
     const probe = (records: unknown[]) => ({ mode: 'jsonl' as const, fileName: 'x.jsonl', records });
     expect(canonicalAdapter.detect(probe([{ type: 'session', schema: 'loopledger-canonical/1' }]))).toBe(1);
