@@ -145,7 +145,7 @@ export class LedgerBuilder implements TranscriptSink {
     }
     const t = s.turn;
     // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
-    const usage = s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
+    s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
 
     if (!s.cleared && clearedAt(s.clear, round.turn, round.index)) {
       // The escape hatch: detection stops at once and the detector state is dropped with it.
@@ -198,9 +198,10 @@ export class LedgerBuilder implements TranscriptSink {
     const enforce = t.ladders.enforce.decide(findings, { model: round.model ?? ledger.model, round: round.index });
 
     let roundLevel: EnforceLevel = 'none';
+    const usage = findings.length > 0 ? s.account.roundUsage() : null;
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage));
+      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage!));
       if (RANK[d.level] > RANK[roundLevel]) roundLevel = d.level;
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });

@@ -4,12 +4,11 @@
 import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from '../ledger/types.js';
 import type { FormatName, Round } from '../model/transcript.js';
 import type { Quote } from './prices.js';
-import { requestDate } from './prices.js';
 import { billedTokens, requestParts, type RequestParts } from './tokens.js';
 
 /** Prices one request (PriceBook does; tests may stand in). */
 export interface Pricer {
-  price(model: string | null, parts: RequestParts, at: Date): Quote;
+  price(model: string | null, parts: RequestParts, when: Date | string | null): Quote;
 }
 
 /** Formats that never record token usage: their sessions say so instead of costing nothing. */
@@ -59,8 +58,12 @@ export class SessionAccount {
     private readonly format: FormatName,
   ) {}
 
+  /** The last round's tokens and dollars (see roundUsage). */
+  private lastTokens: number | null = null;
+  private lastUsd: number | null = null;
+
   /** Account one round (one request); `afterStop` when Enforce had already ended its turn. */
-  round(round: Round, model: string | null, afterStop: boolean): RoundUsage {
+  round(round: Round, model: string | null, afterStop: boolean): void {
     const parts = requestParts(round.usage);
     let tokens: number | null = null;
     let quote: Quote | null = null;
@@ -71,11 +74,17 @@ export class SessionAccount {
       this.cacheWrite += parts.cacheWrite5m + parts.cacheWrite1h;
       this.output += parts.output;
       this.reasoning += parts.reasoning;
-      if (this.pricer) quote = this.pricer.price(model, parts, requestDate(round.timestamp));
+      if (this.pricer) quote = this.pricer.price(model, parts, round.timestamp);
     }
     add(this.all, tokens, quote);
     if (afterStop) add(this.saved, tokens, quote);
-    return { tokens, usd: quote?.usd == null ? null : roundUsd(quote.usd) };
+    this.lastTokens = tokens;
+    this.lastUsd = quote?.usd ?? null;
+  }
+
+  /** The last accounted round's figures, for its entries (made only for rounds that have some). */
+  roundUsage(): RoundUsage {
+    return { tokens: this.lastTokens, usd: this.lastUsd === null ? null : roundUsd(this.lastUsd) };
   }
 
   usage(): SessionUsage {

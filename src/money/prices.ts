@@ -50,7 +50,8 @@ export type Quote = { usd: number; reason?: undefined } | { usd: null; reason: s
 /** A request without a timestamp is priced as of the price data's date, never as of "now". */
 const UNDATED = new Date(`${PRICES_DATA_DATE}T00:00:00Z`);
 
-export function requestDate(timestamp: string | null): Date {
+export function requestDate(timestamp: string | Date | null): Date {
+  if (timestamp instanceof Date) return timestamp;
   if (timestamp === null) return UNDATED;
   const ms = Date.parse(timestamp);
   return Number.isFinite(ms) ? new Date(ms) : UNDATED;
@@ -76,8 +77,11 @@ export class PriceBook {
     private readonly overrides: readonly Provider[] = [],
   ) {}
 
-  /** The list price of one request of `model`. Never throws; never guesses. */
-  price(model: string | null, parts: RequestParts, at: Date): Quote {
+  /**
+   * The list price of one request of `model` made at `when` (its timestamp, parsed only if the
+   * model's prices change over time). Never throws; never guesses.
+   */
+  price(model: string | null, parts: RequestParts, when: Date | string | null): Quote {
     if (model === null) return { usd: null, reason: 'the transcript names no model' };
     let rates = this.models.get(model);
     if (rates === undefined) {
@@ -86,7 +90,7 @@ export class PriceBook {
     }
     if (typeof rates === 'string') return { usd: null, reason: rates };
     try {
-      return { usd: rates.price(parts, at) };
+      return { usd: rates.price(parts, when) };
     } catch (e) {
       return { usd: null, reason: `no price for ${model}: ${(e as Error)?.message ?? String(e)}` };
     }
@@ -131,7 +135,8 @@ class ModelRates {
   /** Start dates (ms) of the model's dated prices, sorted; null when a price depends on the time of day. */
   private readonly starts: number[] | null;
   private readonly tiers = new Map<number, number[]>();
-  private readonly cards = new Map<string, Card | null>();
+  /** By period * 64 + tier (a model has a handful of each). */
+  private readonly cards = new Map<number, Card | null>();
 
   constructor(
     private readonly gp: Genai,
@@ -143,25 +148,28 @@ class ModelRates {
     this.starts = datedStarts(info);
   }
 
-  price(parts: RequestParts, at: Date): number {
-    if (this.starts === null) return this.direct(parts, at);
+  price(parts: RequestParts, when: Date | string | null): number {
+    if (this.starts === null) return this.direct(parts, requestDate(when));
+    // Most models have one price for all time: their requests' timestamps need no parsing.
+    let at: Date | null = this.starts.length === 0 ? null : requestDate(when);
     let period = 0;
-    while (period < this.starts.length && this.starts[period]! <= at.getTime()) period++;
+    while (at !== null && period < this.starts.length && this.starts[period]! <= at.getTime()) period++;
     let thresholds = this.tiers.get(period);
     if (thresholds === undefined) {
+      at ??= requestDate(when);
       thresholds = tierStarts(this.calc({ input_tokens: 0 }, at).model_price);
       this.tiers.set(period, thresholds);
     }
     const prompt = parts.input + parts.cacheRead + parts.cacheWrite5m + parts.cacheWrite1h;
     let tier = 0;
     while (tier < thresholds.length && prompt > thresholds[tier]!) tier++;
-    const key = `${period}:${tier}`;
+    const key = period * 64 + tier;
     let card = this.cards.get(key);
     if (card === undefined) {
-      card = this.deriveCard(thresholds, tier, at);
+      card = this.deriveCard(thresholds, tier, (at ??= requestDate(when)));
       this.cards.set(key, card);
     }
-    if (card === null) return this.direct(parts, at);
+    if (card === null) return this.direct(parts, at ?? requestDate(when));
     return applyCard(card, parts);
   }
 
@@ -260,7 +268,7 @@ export type PricingOptions = false | { overrides?: PriceOverrides | null };
 /** Stands in when the price data cannot be loaded (a broken install): the ledger still runs, every figure says why it has no price. */
 class NoPrices {
   constructor(private readonly reason: string) {}
-  price(): Quote {
+  price(_model: string | null, _parts: RequestParts, _when: Date | string | null): Quote {
     return { usd: null, reason: this.reason };
   }
 }
