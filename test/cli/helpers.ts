@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EnforceSaved, LedgerReport, RoundUsage, SessionCost, SessionUsage } from '../../src/ledger/types.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'loopledger.js');
@@ -234,6 +235,7 @@ export interface Entry {
   intervention: { off: string; telemetry: string; enforce: string };
   after_stop: boolean;
   excerpts?: string[];
+  round_usage?: RoundUsage;
 }
 
 export interface Session {
@@ -245,8 +247,10 @@ export interface Session {
   turns: number;
   rounds: number;
   tool_calls: number;
+  usage?: SessionUsage;
+  cost?: SessionCost;
   entries: Entry[];
-  outcome: { enforce: { steers: number; stops: Array<{ turn: number; round: number }> } };
+  outcome: { enforce: { steers: number; stops: Array<{ turn: number; round: number }>; saved?: EnforceSaved } };
 }
 
 export interface Ledger {
@@ -254,13 +258,15 @@ export interface Ledger {
   tool: { name: string; version: string };
   config: Record<string, unknown>;
   inputs: Array<{ path: string; format: string; sessions: number; lines: number; skipped: Array<{ line: number | null; reason: string }>; error?: string }>;
+  pricing?: LedgerReport['pricing'];
   sessions: Session[];
   summary: {
     sessions: number;
     rounds: number;
     entries: number;
     skipped_lines: number;
-    enforce: { sessions_stopped: number; sessions_steered: number };
+    enforce: { sessions_stopped: number; sessions_steered: number; saved?: EnforceSaved & { unpriced_sessions: number } };
+    cost?: { usd: number | null; unpriced_sessions: number };
   };
 }
 
