@@ -2,6 +2,7 @@
 // signature, result-aware strikes, the read-only tier and the ceiling on changing answers.
 
 import type { ToolCall } from '../../model/transcript.js';
+import { compileToolPatterns, PatternCache, type ToolMatcher } from './patterns.js';
 import { batchSignature, type BatchSignature } from './signature.js';
 
 /** The current unbroken run of one signature. */
@@ -48,30 +49,19 @@ export type CheckResult = { loop: false; record: BatchRecord } | LoopDetected;
  */
 export type RepeatOutcome = 'first' | 'repeated' | 'changed' | 'unknown' | 'stale';
 
-/**
- * Case-insensitive substring match (which covers suffixes such as `mcp__browser__snapshot`).
- * Empty patterns are ignored: an empty string would match every tool and silently make every
- * batch read-only.
- */
-function matchesAny(name: string, patterns: readonly string[]): boolean {
-  const lower = name.toLowerCase();
-  for (const p of patterns) {
-    if (p.length > 0 && lower.includes(p.toLowerCase())) return true;
-  }
-  return false;
-}
-
 /** Every call matches an observation pattern. An empty batch is never read-only (it is never checked). */
-export function isObservationBatch(calls: readonly ToolCall[], observationTools: readonly string[]): boolean {
-  return calls.length > 0 && calls.every((c) => matchesAny(c.name, observationTools));
+export function isObservationBatch(calls: readonly ToolCall[], observationTools: readonly string[] | ToolMatcher): boolean {
+  const matches = typeof observationTools === 'function' ? observationTools : compileToolPatterns(observationTools);
+  return calls.length > 0 && calls.every((c) => matches(c.name));
 }
 
 /**
  * A read-only batch that is nevertheless not free to repeat (it changes nothing only here: a
  * paid search, a rate-limited API): any call naming a `costly_tools` pattern withholds the waiver.
  */
-export function isCostlyBatch(calls: readonly ToolCall[], costlyTools: readonly string[]): boolean {
-  return calls.some((c) => matchesAny(c.name, costlyTools));
+export function isCostlyBatch(calls: readonly ToolCall[], costlyTools: readonly string[] | ToolMatcher): boolean {
+  const matches = typeof costlyTools === 'function' ? costlyTools : compileToolPatterns(costlyTools);
+  return calls.some((c) => matches(c.name));
 }
 
 /** LoopDetector state as plain JSON: `answers` null until the run's latest occurrence is recorded. */
@@ -83,8 +73,13 @@ export class LoopDetector {
   /** "The current unbroken run, or None until the first batch arrives." */
   private run: Run | null = null;
 
+  private readonly costly: ToolMatcher;
+  private readonly observation = new PatternCache();
+
   /** Create once per agent run (or per turn: see `breakRun`). */
-  constructor(private readonly costlyTools: readonly string[] = []) {}
+  constructor(costlyTools: readonly string[] = []) {
+    this.costly = compileToolPatterns(costlyTools);
+  }
 
   /**
    * "Count this batch and error if it has now repeated too often." The caller skips empty batches
@@ -108,8 +103,8 @@ export class LoopDetector {
     maxObservationSteps: number | null,
   ): CheckResult {
     if (calls.length === 0) throw new Error('LoopDetector.check: empty batches are transparent; skip them');
-    const readOnly = isObservationBatch(calls, observationTools);
-    const costly = readOnly && isCostlyBatch(calls, this.costlyTools);
+    const readOnly = isObservationBatch(calls, this.observation.get(observationTools));
+    const costly = readOnly && isCostlyBatch(calls, this.costly);
     // "if every call matches an observation pattern, max_observation_steps is used, falling back
     // to max_strikes when None. Otherwise max_strikes."
     const threshold = readOnly ? (maxObservationSteps ?? maxStrikes) : maxStrikes;

@@ -219,7 +219,7 @@ describe('seed 000: the read-only tier and the ceiling', () => {
     expect(stops(run(repeat(new Rounds(), calls, 3, 'same')))).toEqual([3]);
   });
 
-  it('observation patterns match case-insensitively by substring or suffix', () => {
+  it('SPEC: observation patterns match "case-insensitively when equal to it or ending with it after a separator"', () => {
     const calls: CallSpec[] = [['mcp__Browser__TAKE_SCREENSHOT'], ['Navigate']];
     const out = run(repeat(new Rounds(), calls, 3, 'same'));
     expect(stops(out)).toEqual([]);
@@ -237,8 +237,8 @@ describe('seed 000: the read-only tier and the ceiling', () => {
   });
 
   it('"except where it changes nothing only here, which is_costly_batch withholds the waiver from": a costly read-only batch with changing answers stops at 16', () => {
-    const calls: CallSpec[] = [['snapshot_paid_api', {}]];
-    const out = run(repeat(new Rounds(), calls, 20, 'changing'), { costlyTools: ['paid'] });
+    const calls: CallSpec[] = [['paid_api_snapshot', {}]];
+    const out = run(repeat(new Rounds(), calls, 20, 'changing'), { costlyTools: ['paid_api_snapshot'] });
     expect(stops(out)[0]).toBe(16);
     expect(firstLoop(out)!.finding).toMatchObject({
       kind: 'ceiling',
