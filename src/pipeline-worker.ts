@@ -2,6 +2,7 @@
 // file, and posts the sink events in batches, pausing its reader while the detectors are behind.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { answerFailed } from './detect/tool-batch/failure.js';
 import { answerDigest } from './detect/tool-batch/signature.js';
 import { ingestFile } from './formats/ingest.js';
 import { eventRecorder } from './model/events.js';
@@ -48,7 +49,12 @@ if (port) {
 
   // Tool results are most of a transcript's bytes and the detectors only ever hash them: hashed
   // here, they need not be copied to the other thread.
-  const digested = (a: ToolAnswer): ToolAnswer => ({ content: '', isError: a.isError, digest: answerDigest(a) });
+  const digested = (a: ToolAnswer): ToolAnswer => ({
+    content: '',
+    isError: a.isError,
+    digest: answerDigest(a),
+    failed: answerFailed(a),
+  });
 
   const sink = eventRecorder(() => events, {
     mapRound: (round) => (round.answers === null ? round : { ...round, answers: round.answers.map(digested) }),

@@ -19,6 +19,8 @@ export interface DetectorFactories {
   toolCycle(v: ConfigValues): RoundDetector;
   output(v: ConfigValues): RoundDetector;
   thinking(v: ConfigValues): RoundDetector;
+  /** Session-scoped detectors (`recurring_failure`): one per session, never reset by a user turn. */
+  session?(v: ConfigValues): RoundDetector;
 }
 
 export interface LedgerBuilderOptions {
@@ -55,6 +57,8 @@ interface SessionState {
   turn: TurnState | null;
   /** `scope: replay`: one tool-batch detector walked across the whole session. */
   replayToolBatch: (RoundDetector & { breakRun(): void }) | null;
+  /** Lives as long as the session (created at its first round, with that round's tier). */
+  sessionDetector: RoundDetector | null;
   clear: ClearPoint | undefined;
   cleared: boolean;
   account: SessionAccount;
@@ -115,6 +119,7 @@ export class LedgerBuilder implements TranscriptSink {
       isSubagent: info.parent !== null,
       turn: null,
       replayToolBatch: null,
+      sessionDetector: null,
       clear: this.clearPoints.get(info.id),
       cleared: false,
       account: new SessionAccount(this.options.pricer ?? null, info.format),
@@ -152,6 +157,7 @@ export class LedgerBuilder implements TranscriptSink {
       s.cleared = true;
       t.detectors = null;
       s.replayToolBatch = null;
+      s.sessionDetector = null;
     }
     if (s.cleared) {
       this.verdict(ledger, round, 'none', t.ladders.enforce.stopped, []);
@@ -176,6 +182,7 @@ export class LedgerBuilder implements TranscriptSink {
         );
         t.detectors.splice(i, 1, SILENT);
         if (detector === s.replayToolBatch) s.replayToolBatch = null;
+        if (detector === s.sessionDetector) s.sessionDetector = null;
         continue;
       }
       findings.push(...obs.findings);
@@ -215,6 +222,7 @@ export class LedgerBuilder implements TranscriptSink {
     // Nothing more can arrive: release the detectors' windows now.
     s.turn = null;
     s.replayToolBatch = null;
+    s.sessionDetector = null;
     settleMoney(s);
     this.live.delete(sessionId);
   }
@@ -236,7 +244,10 @@ export class LedgerBuilder implements TranscriptSink {
     return s;
   }
 
-  /** Fresh detectors from the tier-scaled config, in feeding order: tool batch, cycle, output, thinking. */
+  /**
+   * Fresh detectors from the tier-scaled config, in feeding order: tool batch, cycle, the
+   * session's own (recurring failures, kept across turns), output, thinking.
+   */
   private createDetectors(s: SessionState, model: string | null): RoundDetector[] {
     const tier = this.policy.tierFor(model, s.isSubagent);
     let values = this.scaled.get(tier.scale);
@@ -252,7 +263,13 @@ export class LedgerBuilder implements TranscriptSink {
     } else {
       toolBatch = f.toolBatch(values);
     }
-    return [toolBatch, f.toolCycle(values), f.output(values), f.thinking(values)];
+    const out = [toolBatch, f.toolCycle(values)];
+    if (f.session) {
+      s.sessionDetector ??= f.session(values);
+      out.push(s.sessionDetector);
+    }
+    out.push(f.output(values), f.thinking(values));
+    return out;
   }
 
   private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, usage: RoundUsage): LedgerEntry {

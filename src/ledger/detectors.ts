@@ -4,6 +4,7 @@ import type { ConfigValues } from '../config/spec.js';
 import { createOutputRoundDetector, readOutputConfig } from '../detect/output/index.js';
 import { createThinkingRoundDetector, readThinkingConfig } from '../detect/thinking/index.js';
 import {
+  createRecurringFailureRoundDetector,
   createToolBatchDetector,
   createToolCycleDetector,
   readToolBatchConfig,
@@ -39,5 +40,6 @@ export function createDetectorFactories(): DetectorFactories {
     toolCycle: (values) => createToolCycleDetector(toolBatch(values), digester),
     output: (values) => createOutputRoundDetector(output(values)),
     thinking: (values) => createThinkingRoundDetector(thinking(values)),
+    session: (values) => createRecurringFailureRoundDetector(toolBatch(values)),
   };
 }

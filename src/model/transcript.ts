@@ -36,6 +36,11 @@ export interface ToolAnswer {
    * so megabytes of results are never copied between threads. Absent, `content` is hashed.
    */
   digest?: string;
+  /**
+   * answerFailed() of this answer, set with `digest` where the text was dropped, so a failure
+   * told by its text (formats without an error flag) is still known to the detectors.
+   */
+  failed?: boolean;
 }
 
 export interface ThinkingBlock {

@@ -12,6 +12,9 @@ export const MIN_CYCLE_PERIOD = 2;
  */
 export const MAX_CYCLE_PERIOD = 8;
 
+/** SPEC 0.2: "the same tool answered with the same error three or more times in one session". */
+export const RECURRING_FAILURE_OCCURRENCES = 3;
+
 /**
  * `tool_batch.*` keys. Seed 000's numbers are exact, so none of them declares a `tier`: a policy
  * tier must not move them.
@@ -36,13 +39,28 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     key: 'tool_batch.observation_tools',
     type: 'list',
     default: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
-    reason: 'seed 000: browser observation tools; a batch whose every call matches (case-insensitive substring) is read-only',
+    reason: 'seed 000: browser observation tools; a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard)',
   },
   {
     key: 'tool_batch.costly_tools',
     type: 'list',
     default: [],
     reason: 'seed 000 is_costly_batch: read-only tools that are not free to repeat keep the ceiling; none known by default',
+  },
+  {
+    key: 'tool_batch.transparent_tools',
+    type: 'list',
+    default: ['think'],
+    reason: 'SPEC 0.2: a tool whose call is the model thinking aloud; a batch of only these is transparent like prose (seed 000), neither breaking nor extending a run',
+  },
+  {
+    key: 'tool_batch.recurring_failure_occurrences',
+    type: 'integer',
+    default: RECURRING_FAILURE_OCCURRENCES,
+    nullable: true,
+    min: 2,
+    max: 1000,
+    reason: 'SPEC 0.2: the same tool answered with the same error three or more times in one session is noted (never steered or stopped); none turns it off',
   },
   {
     key: 'tool_batch.cycle_window',

@@ -17,6 +17,7 @@ import { displayId } from './signature.js';
 import type { Finding, Measurement, RoundObservation } from '../types.js';
 import { MAX_CYCLE_PERIOD, MIN_CYCLE_PERIOD } from './config.js';
 import type { LazyAnswers, RoundDigest } from './digest.js';
+import type { ToolMatcher } from './patterns.js';
 
 export interface CycleOptions {
   /** Recent batches a cycle must fit in (`repeats × period ≤ window`). */
@@ -171,15 +172,22 @@ export class CycleTracker {
 /** Observation for one round, turn-scoped: a cycle never spans a user turn. */
 export class CycleObserver {
   private turn: number | null = null;
-  constructor(private readonly tracker: CycleTracker) {}
+  constructor(
+    private readonly tracker: CycleTracker,
+    /** Tools whose batches are transparent like prose (`think`); none by default here. */
+    private readonly transparent: ToolMatcher = () => false,
+  ) {}
 
   observe(round: Round, digest: (round: Round) => RoundDigest): RoundObservation {
     if (this.turn !== round.turn) {
       this.tracker.reset();
       this.turn = round.turn;
     }
-    // Empty batches are transparent, as for LoopDetector: prose between calls does not break a cycle.
-    if (round.calls.length === 0) return { findings: [], measurements: [] };
+    // Empty batches are transparent, as for LoopDetector: prose between calls does not break a
+    // cycle, and neither does a batch of only transparent tools (it would make A → think → A a cycle).
+    if (round.calls.length === 0 || round.calls.every((c) => this.transparent(c.name))) {
+      return { findings: [], measurements: [] };
+    }
     const { finding, measurement } = this.tracker.push(digest(round));
     return { findings: finding ? [finding] : [], measurements: measurement ? [measurement] : [] };
   }

@@ -2,12 +2,14 @@
 
 import type { ConfigValue, ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundObservation, Strike } from '../types.js';
+import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundDetector, RoundObservation, Strike } from '../types.js';
 import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './config.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { displayId } from './signature.js';
 import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatOutcome } from './loop-detector.js';
+import { compileToolPatterns, type ToolMatcher } from './patterns.js';
+import { createRecurringFailureDetector } from './recurring.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export type { BatchRecord, CheckResult, LoopDetected, LoopDetectorSnapshot, LoopKind, RepeatOutcome } from './loop-detector.js';
@@ -16,6 +18,10 @@ export type { BatchSignature } from './signature.js';
 export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
 export type { CycleEnforce } from './config.js';
 export { RoundDigester, lazyAnswers } from './digest.js';
+export { compileToolPatterns } from './patterns.js';
+export type { ToolMatcher } from './patterns.js';
+export { answerFailed } from './failure.js';
+export { createRecurringFailureDetector, MAX_TRACKED_FAILURES, RecurringFailureTracker } from './recurring.js';
 export type { LazyAnswers, RoundDigest } from './digest.js';
 
 export interface ToolBatchConfig {
@@ -24,6 +30,10 @@ export interface ToolBatchConfig {
   maxObservationSteps: number | null;
   observationTools: readonly string[];
   costlyTools: readonly string[];
+  /** A batch made only of these tools is transparent, like prose (SPEC 0.2). */
+  transparentTools: readonly string[];
+  /** Occurrences of one (tool, error) in a session at which `recurring_failure` is noted; null: off. */
+  recurringFailureOccurrences: number | null;
   cycleWindow: number;
   cycleRepeats: number;
   cycleEnforce: CycleEnforce;
@@ -64,6 +74,8 @@ export function readToolBatchConfig(values: ConfigValues): ToolBatchConfig {
     maxObservationSteps: integer(values, 'tool_batch.max_observation_steps'),
     observationTools: list(values, 'tool_batch.observation_tools'),
     costlyTools: list(values, 'tool_batch.costly_tools'),
+    transparentTools: list(values, 'tool_batch.transparent_tools'),
+    recurringFailureOccurrences: integer(values, 'tool_batch.recurring_failure_occurrences'),
     cycleWindow: integer(values, 'tool_batch.cycle_window') ?? 24,
     cycleRepeats: integer(values, 'tool_batch.cycle_repeats') ?? 3,
     cycleEnforce: (CYCLE_ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
@@ -142,13 +154,26 @@ function finding(
 }
 
 /**
+ * A batch made only of transparent tools (`think`): the model thinking aloud through a tool. SPEC
+ * 0.2 gives it seed 000's reason for prose: "every call is answered before the next one and a run
+ * those could break would never reach two".
+ */
+export function isTransparentBatch(calls: Round['calls'], transparent: ToolMatcher): boolean {
+  if (calls.length === 0) return true;
+  for (const c of calls) if (!transparent(c.name)) return false;
+  return true;
+}
+
+/**
  * Seed 000's LoopDetector over rounds. Offline the transcript is complete, so, as the seed's proxy
  * does, each round is checked and its answers recorded together; a refused batch is not recorded
- * (the proxy never gets a record to record against). Empty batches are skipped: transparent.
- * The run also breaks when the round's turn changes, since both scopes end runs at user turns.
+ * (the proxy never gets a record to record against). Empty batches are skipped: transparent, and
+ * so are batches of only `transparent_tools`. The run also breaks when the round's turn changes,
+ * since both scopes end runs at user turns.
  */
 export function createToolBatchDetector(config: ToolBatchConfig, digester = new RoundDigester()): ToolBatchDetector {
   const detector = new LoopDetector(config.costlyTools);
+  const transparent = compileToolPatterns(config.transparentTools);
   let turn: number | null = null;
   return {
     name: 'tool_batch',
@@ -166,7 +191,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
     observe(round: Round): RoundObservation {
       if (turn !== null && turn !== round.turn) detector.breakRun();
       turn = round.turn;
-      if (round.calls.length === 0) return { findings: [], measurements: [] };
+      if (isTransparentBatch(round.calls, transparent)) return { findings: [], measurements: [] };
       const digest = digester.digest(round);
       const result = detector.checkBatch(
         digest.batch,
@@ -218,7 +243,10 @@ export function createToolCycleDetector(
   config: ToolBatchConfig,
   digester = new RoundDigester(),
 ): ResumableRoundDetector & { breakRun(): void } {
-  const observer = new CycleObserver(new CycleTracker({ window: config.cycleWindow, repeats: config.cycleRepeats }));
+  const observer = new CycleObserver(
+    new CycleTracker({ window: config.cycleWindow, repeats: config.cycleRepeats }),
+    compileToolPatterns(config.transparentTools),
+  );
   return {
     name: 'tool_batch',
     breakRun(): void {
@@ -230,6 +258,11 @@ export function createToolCycleDetector(
       return observer.observe(round, (r) => digester.digest(r));
     },
   };
+}
+
+/** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */
+export function createRecurringFailureRoundDetector(config: ToolBatchConfig): RoundDetector {
+  return createRecurringFailureDetector({ occurrences: config.recurringFailureOccurrences });
 }
 
 /** Both detectors sharing one digester, so each round's tool results are hashed once. */

@@ -8,6 +8,8 @@ describe('tool_batch config', () => {
     expect(byKey['tool_batch.max_observation_steps']).toMatchObject({ type: 'integer', default: 15, nullable: true });
     expect(byKey['tool_batch.observation_tools']!.default).toEqual(['snapshot', 'screenshot', 'read_page', 'navigate', 'click']);
     expect(byKey['tool_batch.costly_tools']!.default).toEqual([]);
+    expect(byKey['tool_batch.transparent_tools']).toMatchObject({ type: 'list', default: ['think'] });
+    expect(byKey['tool_batch.recurring_failure_occurrences']).toMatchObject({ type: 'integer', default: 3, nullable: true, min: 2 });
     expect(byKey['tool_batch.cycle_enforce']).toMatchObject({ type: 'enum', default: 'noted', values: ['none', 'noted', 'steer', 'stop'] });
     expect(byKey['tool_batch.cycle_window']!.default).toBe(24);
     expect(byKey['tool_batch.cycle_repeats']!.default).toBe(3);
@@ -23,6 +25,8 @@ describe('tool_batch config', () => {
       maxObservationSteps: 15,
       observationTools: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
       costlyTools: [],
+      transparentTools: ['think'],
+      recurringFailureOccurrences: 3,
       cycleWindow: 24,
       cycleRepeats: 3,
       cycleEnforce: 'noted',
@@ -35,6 +39,8 @@ describe('tool_batch config', () => {
       'tool_batch.cycle_repeats': 'x',
     });
     expect(readToolBatchConfig({ 'tool_batch.max_observation_steps': 'none' }).maxObservationSteps).toBeNull();
+    expect(readToolBatchConfig({ 'tool_batch.recurring_failure_occurrences': null }).recurringFailureOccurrences).toBeNull();
+    expect(readToolBatchConfig({ 'tool_batch.transparent_tools': [] }).transparentTools).toEqual([]);
     expect(c).toMatchObject({ maxStrikes: 0, maxObservationSteps: null, costlyTools: ['paid_search'], cycleEnforce: 'noted', cycleRepeats: 3 });
   });
 });

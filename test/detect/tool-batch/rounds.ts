@@ -10,12 +10,12 @@ export class Rounds {
   private index = 0;
   turn = 1;
 
-  /** A round calling `calls`; `answers` aligned with them, or null for unanswered. */
-  batch(calls: readonly CallSpec[], answers: readonly string[] | null = calls.map(() => 'ok')): Round {
+  /** A round calling `calls`; `answers` aligned with them, or null for unanswered; `isError` flags every answer. */
+  batch(calls: readonly CallSpec[], answers: readonly string[] | null = calls.map(() => 'ok'), isError = false): Round {
     this.index += 1;
     const toolCalls: ToolCall[] = calls.map(([name, args], i) => ({ id: `c${this.index}_${i}`, name, arguments: args ?? {} }));
     const toolAnswers: ToolAnswer[] | null =
-      answers === null ? null : answers.map((content) => ({ content, isError: false }));
+      answers === null ? null : answers.map((content) => ({ content, isError }));
     return base(this.turn, this.index, toolCalls, toolAnswers);
   }
 

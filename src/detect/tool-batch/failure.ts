@@ -1,0 +1,26 @@
+// Whether a tool answer reports a failure. Most formats flag errors (`is_error`, a non-zero exit
+// code, Gemini's `status: error`); Chat Completions tool messages cannot, so an agent harness
+// writes the failure into the text (`Error: payment declined`, a JSON `{"error": …}` body).
+
+import type { ToolAnswer } from '../../model/transcript.js';
+
+/**
+ * How much of the answer's start is read. A failure announces itself in its first words; reading
+ * no further keeps a megabyte of successful output from costing anything.
+ */
+const HEAD_CHARS = 160;
+
+/**
+ * Openings that say the call failed, at the very start of the answer only (a success that mentions
+ * an error further in is not one): `Error: …`, `error[E0308]: …`, `Exception in thread …`,
+ * `Traceback (most recent call last):`, `fatal: …`, `Failed to …`, `FAILED tests/…`, `{"error": …}`
+ * (not `null`, `false` or empty). The word must end there
+ * (space, `:`, `[`, `(`): `Errors: 0` and a file listing opening with `error.log` do not match.
+ */
+const FAILURE_OPENING = /^(?:(?:error|exception|fatal|failed|failure)(?=[\s:[(]|$)|traceback \(most recent call last\)|\{\s*"error"\s*:(?!\s*(?:null\b|false\b|""|\})))/i;
+
+export function answerFailed(answer: ToolAnswer): boolean {
+  if (answer.isError || answer.failed === true) return true;
+  const head = answer.content.length > HEAD_CHARS ? answer.content.slice(0, HEAD_CHARS) : answer.content;
+  return FAILURE_OPENING.test(head.trimStart());
+}
