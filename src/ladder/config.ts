@@ -3,6 +3,7 @@
 // loader did not fill, or a value of the wrong shape, degrades to its default, never throws).
 
 import type { ConfigKeySpec, ConfigValue, ConfigValues } from '../config/spec.js';
+import { CYCLE_ENFORCE_DEFAULT, CYCLE_ENFORCE_PERIODS } from '../detect/tool-batch/config.js';
 
 export const MODES = ['off', 'telemetry', 'enforce'] as const;
 export type Mode = (typeof MODES)[number];
@@ -211,6 +212,8 @@ export interface LadderSettings {
   stopConfidenceMin: number;
   cappedKinds: ReadonlySet<string>;
   cycleEnforce: CycleLevel;
+  /** Full periods a cycle needs before `cycleEnforce` applies beyond `noted` (`tool_batch.cycle_enforce_periods`). */
+  cycleEnforcePeriods: number;
   /** Output/thinking findings in a round whose repeated tool batch got new answers: noted only. */
   progressNotesOnly: boolean;
   judge: JudgeSettings;
@@ -259,12 +262,20 @@ export function parseMode(value: unknown, warn: (m: string) => void = () => {}):
 }
 
 export function parseCycleLevel(value: unknown, warn: (m: string) => void = () => {}): CycleLevel {
-  // Absent until the tool-batch detector declares it: its own default is `noted`.
-  if (value === undefined || value === null) return 'noted';
+  // Absent when the caller passes no tool-batch keys: the tool-batch detector's own default.
+  if (value === undefined || value === null) return CYCLE_ENFORCE_DEFAULT;
   const s = String(value).trim().toLowerCase();
   if (s === 'none' || s === 'noted' || s === 'steer' || s === 'stop') return s;
   warn(`tool_batch.cycle_enforce: unknown value ${JSON.stringify(value)}; using noted`);
   return 'noted';
+}
+
+/** A whole number of periods, at least the shortest cycle's two; the tool-batch default otherwise. */
+export function parseCycleEnforcePeriods(value: unknown, warn: (m: string) => void = () => {}): number {
+  if (value === undefined || value === null) return CYCLE_ENFORCE_PERIODS;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 2) return value;
+  warn(`tool_batch.cycle_enforce_periods: ${JSON.stringify(value)} is not a whole number of at least 2; using ${CYCLE_ENFORCE_PERIODS}`);
+  return CYCLE_ENFORCE_PERIODS;
 }
 
 export function readLadderSettings(values: ConfigValues, warn: (m: string) => void = () => {}): LadderSettings {
@@ -275,6 +286,7 @@ export function readLadderSettings(values: ConfigValues, warn: (m: string) => vo
     stopConfidenceMin: num(values, 'ladder.stop_confidence_min', warn),
     cappedKinds: new Set(list(values, 'ladder.capped_kinds', warn)),
     cycleEnforce: parseCycleLevel(values['tool_batch.cycle_enforce'], warn),
+    cycleEnforcePeriods: parseCycleEnforcePeriods(values['tool_batch.cycle_enforce_periods'], warn),
     progressNotesOnly: values['ladder.progress_notes_only'] !== false,
     judge: {
       enabled: typeof enabled === 'boolean' ? enabled : true,

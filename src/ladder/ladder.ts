@@ -233,7 +233,9 @@ export class EnforceLadder implements Ladder {
   private candidate(finding: Finding, index: number): Candidate {
     const s = this.settings;
     if (finding.detector === 'tool_batch') {
-      if (finding.kind === 'tool_cycle') return { index, finding, level: s.cycleEnforce, judgeCanStop: false };
+      if (finding.kind === 'tool_cycle') return { index, finding, level: cycleLevel(finding, s), judgeCanStop: false };
+      // SPEC 0.2: a session-wide tally is never a verdict (seed 000), so a recurring failure is only noted.
+      if (finding.kind === 'recurring_failure') return { index, finding, level: 'noted', judgeCanStop: false };
       // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends.
       if (finding.loop) return { index, finding, level: 'stop', judgeCanStop: false };
       // A strike below the threshold is a count, not yet a loop.
@@ -305,6 +307,17 @@ export class EnforceLadder implements Ladder {
     }
     return record;
   }
+}
+
+/**
+ * `tool_batch.cycle_enforce` applies to a cycle once it has completed `cycle_enforce_periods` full
+ * periods; a shorter one (reported from `cycle_repeats`) is noted, so a level above `noted` never
+ * reaches the three-period cycles users and other detectors disagree about.
+ */
+function cycleLevel(finding: Finding, s: LadderSettings): Decision['level'] {
+  if (RANK[s.cycleEnforce] <= RANK.noted) return s.cycleEnforce;
+  const periods = finding.evidence.periods;
+  return typeof periods === 'number' && periods < s.cycleEnforcePeriods ? 'noted' : s.cycleEnforce;
 }
 
 /**

@@ -95,6 +95,24 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'web-export-make-docs.json', id: 'web-export-make-docs', label: 'clean', stop1: false, stop2: false, why: 'three different calls (loglines export)' },
   { key: 'responses-request-pypi-version.json', id: 'responses-request-pypi-version', label: 'clean', stop1: false, stop2: false, why: 'one call, one web search (Responses request)' },
   { key: 'responses-log-weather.jsonl', id: 'responses-log-weather', label: 'clean', stop1: false, stop2: false, why: 'one call (Response objects)' },
+  // issue 13, tool batch: think between identical calls, recurring failures, name-segment patterns, cycles
+  { key: 'loop-booking-think.jsonl', id: 'loop-booking-think', label: 'loop', stop1: true, stop2: true, why: 'same declined booking 5x between think calls: think is transparent' },
+  { key: 'clean-think-retry.json', id: 'clean-think-retry', label: 'clean', stop1: true, stop2: false, why: 'one retry after a timeout, think between: at 1 the retry is refused' },
+  { key: 'loop-recurring-push.jsonl', id: '5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', label: 'loop', stop1: false, stop2: false, why: 'same 403 in five user turns: recurring_failure is noted only (a miss at stop, by design)' },
+  { key: 'clean-failing-tests-per-turn.jsonl', id: 'clean-failing-tests-per-turn', label: 'clean', stop1: false, stop2: false, why: 'tests fail in three turns, each time differently' },
+  { key: 'loop-clickhouse-query.jsonl', id: 'loop-clickhouse-query', label: 'loop', stop1: true, stop2: true, why: 'same failing query 4x: clickhouse_query is not a read-only click' },
+  { key: 'clean-browser-wait.jsonl', id: 'clean-browser-wait', label: 'clean', stop1: false, stop2: false, why: 'browser_snapshot while a page loads: read-only by name segment' },
+  { key: 'loop-cycle-test-read.jsonl', id: 'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4', label: 'loop', stop1: false, stop2: false, why: 'test -> read, 5 periods, same answers: steered, not stopped' },
+  { key: 'loop-cycle-signup-form.jsonl', id: 'loop-cycle-signup-form', label: 'loop', stop1: false, stop2: false, why: 'navigate -> type -> click, 4 periods: steered' },
+  { key: 'loop-cycle-stash-test.json', id: 'loop-cycle-stash-test', label: 'loop', stop1: false, stop2: false, why: 'stash -> test -> pop -> test, 4 periods: steered' },
+  { key: 'loop-cycle-terraform.jsonl', id: 'loop-cycle-terraform', label: 'loop', stop1: false, stop2: false, why: 'period 5, 4 periods: steered' },
+  { key: 'loop-cycle-lint-three.json', id: '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', label: 'loop', stop1: false, stop2: false, why: 'period 3, only 3 periods: noted (the disputed length)' },
+  { key: 'clean-cycle-warmup.json', id: 'clean-cycle-warmup', label: 'clean', stop1: false, stop2: false, why: 'sleep -> health 503 3x, then 200: noted only' },
+  { key: 'clean-cycle-readiness.jsonl', id: '0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', label: 'clean', stop1: false, stop2: false, why: 'three readiness checks 3x, then ready: noted only' },
+  { key: 'clean-cycle-dns-wait.jsonl', id: 'clean-cycle-dns-wait', label: 'clean', stop1: false, stop2: false, why: 'quiet DNS poll, 6 periods: steered from the fourth (the one false steer), never stopped' },
+  { key: 'clean-cycle-pod-rollout.jsonl', id: 'clean-cycle-pod-rollout', label: 'clean', stop1: false, stop2: false, why: 'sleep -> get pods, answers change' },
+  { key: 'clean-cycle-paginate.jsonl', id: 'clean-cycle-paginate', label: 'clean', stop1: false, stop2: false, why: 'next -> wait -> snapshot, pages change' },
+  { key: 'clean-cycle-queue-drain.jsonl', id: 'clean-cycle-queue-drain', label: 'clean', stop1: false, stop2: false, why: 'period 4 of stats, answers change' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -113,7 +131,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toEqual({ loop: 21, clean: 29, unmatched: [] });
+    expect(r.labels).toEqual({ loop: 24, clean: 30, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -125,24 +143,25 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 17 of 21 (not canon-chanting, conversations:2, loop-ab-cycle,
-    // loop-restate-plan); clean stopped 3 of 29 (clean-poll-build, clean-retry-once, clean-wait-rollout).
+    // From HAND: loops stopped 14 of 24 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // recurring push, nor the six cycles); clean stopped 4 of 30 (clean-poll-build, clean-retry-once,
+    // clean-wait-rollout, clean-think-retry).
     //            predicted loop   predicted clean
-    //   loop         TP 17             FN 4
-    //   clean        FP 3              TN 26
-    // precision 17/20, recall 17/21, FPR 3/29
+    //   loop         TP 14             FN 10
+    //   clean        FP 4              TN 26
+    // precision 14/18, recall 14/24, FPR 4/30
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 17, fp: 3, tn: 26, fn: 4, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(17 / 20, 12);
-    expect(p.metrics?.recall).toBeCloseTo(17 / 21, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(3 / 29, 12);
+    expect(p.metrics).toMatchObject({ tp: 14, fp: 4, tn: 26, fn: 10, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(14 / 18, 12);
+    expect(p.metrics?.recall).toBeCloseTo(14 / 24, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 30, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
-    // The default: the three polls and the single retry are no longer refused.
+    // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 17, fp: 0, tn: 29, fn: 4 });
-    expect(d.metrics?.recall).toBeCloseTo(17 / 21, 12);
+    expect(d.metrics).toMatchObject({ tp: 14, fp: 0, tn: 30, fn: 10 });
+    expect(d.metrics?.recall).toBeCloseTo(14 / 24, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -154,7 +173,7 @@ describe('sweep over the bundled corpus', () => {
     expect(r.recommended?.fpr).toBe(0);
   });
 
-  it('--positive changes the predicate: steer adds the steered clean sessions, noted adds the noted cycle', async () => {
+  it('--positive changes the predicate: steer adds the steered cycles and clean sessions, noted adds the noted ones', async () => {
     const stop = at(await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS }), 2);
     const steer = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS, positive: 'steer' });
     const noted = at(await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS, positive: 'noted' }), 2);
@@ -165,16 +184,42 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 17, fp: 0 });
-    // Steer: the one legitimate session that steers (templated thinking) becomes a false positive;
-    // the repeated status sentence of a poll whose answers progress is only noted (seed 000's
-    // "progress that happens to look alike"); no loop that merely steers is left to gain.
-    expect(s.metrics).toMatchObject({ tp: 17, fp: 1, tn: 28, fn: 4 });
+    expect(stop.metrics).toMatchObject({ tp: 14, fp: 0 });
+    // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
+    // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
+    // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
+    // answers progress is only noted (seed 000's "progress that happens to look alike").
+    expect(s.metrics).toMatchObject({ tp: 19, fp: 2, tn: 28, fn: 5 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
-    expect(added).toEqual(['5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280']);
-    // Noted: the A-B cycle, reported but never acted on, now counts as caught.
-    expect(noted.metrics).toMatchObject({ tp: 18, fp: 2, tn: 27, fn: 3 });
-    expect(noted.positive_sessions).toContain('loop-ab-cycle');
+    expect(added).toEqual([
+      '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280',
+      'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4',
+      'clean-cycle-dns-wait',
+      'loop-ab-cycle',
+      'loop-cycle-signup-form',
+      'loop-cycle-stash-test',
+      'loop-cycle-terraform',
+    ]);
+    // Noted: the three-period cycles (a loop and two warm-up polls), the recurring push and the
+    // read-only browser wait are reported without acting on them.
+    expect(noted.metrics).toMatchObject({ tp: 21, fp: 6, tn: 24, fn: 3 });
+    for (const id of ['4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', '5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', 'clean-cycle-warmup']) {
+      expect(noted.positive_sessions).toContain(id);
+      expect(s.positive_sessions).not.toContain(id);
+    }
+  });
+
+  it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
+    const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
+    const [three, four, five] = steer.points;
+    expect(three?.metrics).toMatchObject({ tp: 20, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 19, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 15, fp: 2 });
+    const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
+    expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
+    // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
+    const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 14, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan and no clean session', async () => {

@@ -234,6 +234,7 @@ export interface Entry {
   evidence: Record<string, unknown>;
   intervention: { off: string; telemetry: string; enforce: string };
   after_stop: boolean;
+  reminder?: string;
   excerpts?: string[];
   round_usage?: RoundUsage;
 }

@@ -84,6 +84,7 @@ const REORDERED = def('reordered', {
 });
 const CYCLE2 = def('cycle2', { events: letters('ABABAB', 'same') });
 const CYCLE3 = def('cycle3', { events: letters('ABCABCABC', 'same') });
+const CYCLE2_LONG = def('cycle2-long', { events: letters('AB'.repeat(5), 'same') });
 const CYCLE2_CHANGING = def('cycle2-changing', { events: letters('AB'.repeat(8), 'changing') });
 const CYCLE3_CHANGING = def('cycle3-changing', { events: letters('ABC'.repeat(5), 'changing') });
 const CEILING_FOLLOWS = def('ceiling-follows', {
@@ -99,7 +100,10 @@ const OBSERVATION_LIST = def('observation-list', {
   args: ['--set', 'tool_batch.observation_tools=snapshot,web_search'],
 });
 const MIXED = def('mixed', { events: repeat([['browser_snapshot', {}], ['write_file', { p: 1 }]], 3, 'same') });
-const CYCLE_STOP = def('cycle-stop', { events: letters('ABABABAB', 'same'), args: ['--set', 'tool_batch.cycle_enforce=stop'] });
+const CYCLE_STOP = def('cycle-stop', {
+  events: letters('ABABABAB', 'same'),
+  args: ['--set', 'tool_batch.cycle_enforce=stop', '--set', 'tool_batch.cycle_enforce_periods=3'],
+});
 const FROM_CONFIG = def('from-config', { events: repeat(WRITE, 2, 'same'), args: ['--config', CONFIG_FILE] });
 // Scope: the same transcripts under --scope turn and --scope replay.
 const SCOPE_STOP = def('scope-stop', { events: [...repeat(WRITE, 5, 'same'), user(), ...repeat(WRITE, 2, 'same')] });
@@ -320,7 +324,7 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
       expect(ledgers.get(groupKey(['--config', CONFIG_FILE]))!.config['tool_batch.max_strikes']).toBe(0);
     });
 
-    it('issue 3: tool_cycle\'s "enforce level is a setting" (--set tool_batch.cycle_enforce=stop ends the turn at the cycle)', () => {
+    it('issue 3: tool_cycle\'s "enforce level is a setting" (--set tool_batch.cycle_enforce=stop --set tool_batch.cycle_enforce_periods=3 ends the turn at the cycle)', () => {
       const s = sessionOf(CYCLE_STOP, format);
       expect(stopRounds(s)).toEqual([6]);
       expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 6 }]);
@@ -339,7 +343,7 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
   });
 
   describe('"What it still does not catch: A cycle of tool batches, at any period of two or more" (tool_cycle)', () => {
-    it('period 2 with identical answers is noted, never stopped', () => {
+    it('period 2 with identical answers, three full periods: noted, never stopped (tool_batch.cycle_enforce_periods 4)', () => {
       const s = sessionOf(CYCLE2, format);
       expectNoStop(s);
       const c = cyclesOf(s);
@@ -350,6 +354,17 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
         intervention: { off: 'none', telemetry: 'noted', enforce: 'noted' },
         after_stop: false,
       });
+    });
+
+    it('calibrated (docs/calibrating.md): from the fourth full period a cycle of identical answers is steered (tool_batch.cycle_enforce steer), never stopped', () => {
+      const s = sessionOf(CYCLE2_LONG, format);
+      expectNoStop(s);
+      expect(cyclesOf(s).map((e) => [e.round, e.evidence['periods'], e.intervention.enforce, e.reminder])).toEqual([
+        [6, 3, 'noted', undefined],
+        [8, 4, 'steer', 'ToolLoopRecovery'],
+        [10, 5, 'steer', 'ToolLoopRecovery'],
+      ]);
+      expect(s.outcome.enforce).toEqual({ steers: 2, stops: [] });
     });
 
     it('period 3 with identical answers is noted', () => {

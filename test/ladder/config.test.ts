@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { CONFIG_KEYS, defaultConfigValues } from '../../src/config/registry.js';
 import { clearedAt, parseClearDetection } from '../../src/ladder/clear.js';
-import { LADDER_KEYS, parseCycleLevel, parseMode, readLadderSettings } from '../../src/ladder/config.js';
+import {
+  LADDER_KEYS,
+  parseCycleEnforcePeriods,
+  parseCycleLevel,
+  parseMode,
+  readLadderSettings,
+} from '../../src/ladder/config.js';
 
 describe('mode', () => {
   it('"an unknown mode string from a newer build degrades to Telemetry instead of failing"', () => {
@@ -60,7 +66,8 @@ describe('ladder keys', () => {
     expect(s.stopConfidenceMin).toBe(0.88);
     expect(s.judge).toEqual({ enabled: true, maxVerdictsPerTurn: 2, verdictConfidenceMin: 0.9, carryVerdicts: true });
     expect([...s.cappedKinds]).toEqual(['predictable_drift', 'reasoning_runaway']);
-    expect(s.cycleEnforce).toBe('noted');
+    expect(s.cycleEnforce).toBe('steer');
+    expect(s.cycleEnforcePeriods).toBe(4);
   });
 
   it('tolerant: wrong shapes degrade to defaults with a warning, ratios clamp into 0..1', () => {
@@ -76,9 +83,18 @@ describe('ladder keys', () => {
   });
 
   it('tool_batch.cycle_enforce is read with a fallback when absent or unknown', () => {
-    expect(parseCycleLevel(undefined)).toBe('noted');
-    expect(parseCycleLevel('steer')).toBe('steer');
+    // Absent: the tool-batch default (calibrated in docs/calibrating.md); unknown: the cautious `noted`.
+    expect(parseCycleLevel(undefined)).toBe('steer');
+    expect(parseCycleLevel('stop')).toBe('stop');
     expect(parseCycleLevel('panic')).toBe('noted');
+  });
+
+  it('tool_batch.cycle_enforce_periods: a whole number of at least 2, the default otherwise (with a warning)', () => {
+    const warnings: string[] = [];
+    expect(parseCycleEnforcePeriods(undefined)).toBe(4);
+    expect(parseCycleEnforcePeriods(6)).toBe(6);
+    for (const bad of [1, 2.5, 'four', -3]) expect(parseCycleEnforcePeriods(bad, (m) => warnings.push(m))).toBe(4);
+    expect(warnings).toHaveLength(4);
   });
 });
 

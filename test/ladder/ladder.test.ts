@@ -128,13 +128,26 @@ describe('enforce: tool batch', () => {
     });
   });
 
-  it('tool_cycle follows tool_batch.cycle_enforce (default noted)', () => {
-    const cycle = () => [finding('tool_batch', 'tool_cycle')];
-    expect(levels(new EnforceLadder(settings()), 5, cycle)).toEqual(Array(5).fill('noted'));
-    const steer = new EnforceLadder(settings({ cycleEnforce: 'steer' }));
-    expect(steer.decide(cycle())[0]).toMatchObject({ level: 'steer', reminder: 'ToolLoopRecovery' });
-    expect(levels(steer, 5, cycle)).toEqual(Array(5).fill('steer'));
-    expect(new EnforceLadder(settings({ cycleEnforce: 'stop' })).decide(cycle())[0]!.level).toBe('stop');
+  it('tool_cycle follows tool_batch.cycle_enforce from tool_batch.cycle_enforce_periods full periods (default steer from 4); shorter cycles are noted', () => {
+    const cycle = (periods: number) => () => [finding('tool_batch', 'tool_cycle', { evidence: { period: 2, periods } })];
+    expect(levels(new EnforceLadder(settings()), 3, cycle(3))).toEqual(Array(3).fill('noted'));
+    const steer = new EnforceLadder(settings());
+    expect(steer.decide(cycle(4)())[0]).toMatchObject({ level: 'steer', reminder: 'ToolLoopRecovery' });
+    // A steer is a reminder, never an escalation: the cycle keeps steering, it does not stop on its own.
+    expect(levels(steer, 5, cycle(5))).toEqual(Array(5).fill('steer'));
+    expect(new EnforceLadder(settings({ cycleEnforce: 'stop' })).decide(cycle(4)())[0]!.level).toBe('stop');
+    expect(new EnforceLadder(settings({ cycleEnforce: 'stop' })).decide(cycle(3)())[0]!.level).toBe('noted');
+    expect(new EnforceLadder(settings({ cycleEnforcePeriods: 3 })).decide(cycle(3)())[0]!.level).toBe('steer');
+    // none and noted apply whatever the length.
+    expect(new EnforceLadder(settings({ cycleEnforce: 'none' })).decide(cycle(9)())[0]!.level).toBe('none');
+    expect(new EnforceLadder(settings({ cycleEnforce: 'noted' })).decide(cycle(9)())[0]!.level).toBe('noted');
+  });
+
+  it('SPEC 0.2: recurring_failure is "noted only", whatever the settings and however often it shows', () => {
+    const rf = () => [finding('tool_batch', 'recurring_failure', { evidence: { occurrences: 50 } })];
+    for (const over of [{}, { cycleEnforce: 'stop' as const }, { maxUnheededSteers: 1 }]) {
+      expect(levels(new EnforceLadder(settings(over)), 6, rf)).toEqual(Array(6).fill('noted'));
+    }
   });
 });
 

@@ -106,14 +106,19 @@ describe('LedgerBuilder: the three columns', () => {
     expect(ledger.outcome.enforce.stops).toEqual([{ turn: 1, round: 3 }]);
   });
 
-  it('tool_cycle follows tool_batch.cycle_enforce', () => {
-    const scripts = { toolCycle: () => [finding('tool_batch', 'tool_cycle')] };
-    expect(levels(build(fakeDetectors(scripts), [same(2)]).ledger.entries)).toEqual(['noted', 'noted']);
-    const steer = build(fakeDetectors(scripts), [same(2)], { 'tool_batch.cycle_enforce': 'steer' }).ledger.entries;
-    expect(steer.map((e) => [e.intervention.enforce, e.reminder])).toEqual([
-      ['steer', 'ToolLoopRecovery'],
-      ['steer', 'ToolLoopRecovery'],
+  it('tool_cycle follows tool_batch.cycle_enforce and tool_batch.cycle_enforce_periods', () => {
+    let periods = 2;
+    const scripts = { toolCycle: () => [finding('tool_batch', 'tool_cycle', { evidence: { period: 2, periods: ++periods } })] };
+    const steer = build(fakeDetectors(scripts), [same(3)]).ledger.entries;
+    expect(steer.map((e) => [e.evidence.periods, e.intervention.enforce, e.reminder])).toEqual([
+      [3, 'noted', undefined],
+      [4, 'steer', 'ToolLoopRecovery'],
+      [5, 'steer', 'ToolLoopRecovery'],
     ]);
+    periods = 2;
+    expect(levels(build(fakeDetectors(scripts), [same(2)], { 'tool_batch.cycle_enforce': 'noted' }).ledger.entries)).toEqual(['noted', 'noted']);
+    periods = 2;
+    expect(levels(build(fakeDetectors(scripts), [same(2)], { 'tool_batch.cycle_enforce_periods': 3 }).ledger.entries)).toEqual(['steer', 'steer']);
   });
 });
 

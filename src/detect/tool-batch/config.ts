@@ -4,6 +4,9 @@ import type { ConfigKeySpec } from '../../config/spec.js';
 export const CYCLE_ENFORCE_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
 export type CycleEnforce = (typeof CYCLE_ENFORCE_LEVELS)[number];
 
+/** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
+export const CYCLE_ENFORCE_DEFAULT: CycleEnforce = 'steer';
+
 /** Shortest and longest cycle period looked for (the seed's "any period of two or more", bounded). */
 export const MIN_CYCLE_PERIOD = 2;
 /**
@@ -11,6 +14,15 @@ export const MIN_CYCLE_PERIOD = 2;
  * eight covers those with room to spare, and each extra period costs one comparison per round.
  */
 export const MAX_CYCLE_PERIOD = 8;
+
+/**
+ * Full periods before `cycle_enforce` applies (below it a cycle is only noted). Chosen by the sweep
+ * over the calibration corpus (docs/calibrating.md): at three periods a warm-up poll and a short
+ * loop look alike (two clean sessions steered for one loop caught), and peers disagree (OpenHands
+ * stops a period-2 ping-pong at three, Gemini CLI never looks at cycles); from four on, the only
+ * clean cycle of repeating answers is a quiet poll, which is steered, never stopped.
+ */
+export const CYCLE_ENFORCE_PERIODS = 4;
 
 /** SPEC 0.2: "the same tool answered with the same error three or more times in one session". */
 export const RECURRING_FAILURE_OCCURRENCES = 3;
@@ -82,8 +94,16 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     key: 'tool_batch.cycle_enforce',
     type: 'enum',
     values: CYCLE_ENFORCE_LEVELS,
-    default: 'noted',
+    default: CYCLE_ENFORCE_DEFAULT,
     fallback: 'noted',
-    reason: 'seed 000 names cycles as a known gap with no measured window: reported, not acted on, until calibrated',
+    reason: 'swept on the calibration corpus: steering cycles of repeating answers from cycle_enforce_periods on catches 5 more loops and steers one quiet poll; stop would stop that poll',
+  },
+  {
+    key: 'tool_batch.cycle_enforce_periods',
+    type: 'integer',
+    default: CYCLE_ENFORCE_PERIODS,
+    min: 2,
+    max: 1000,
+    reason: 'full periods before cycle_enforce applies (shorter cycles are noted): swept on the calibration corpus, where three periods steer two warm-up polls for one short loop',
   },
 ];

@@ -3,7 +3,13 @@
 import type { ConfigValue, ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
 import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundDetector, RoundObservation, Strike } from '../types.js';
-import { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS, type CycleEnforce } from './config.js';
+import {
+  CYCLE_ENFORCE_DEFAULT,
+  CYCLE_ENFORCE_LEVELS,
+  CYCLE_ENFORCE_PERIODS,
+  TOOL_BATCH_KEYS,
+  type CycleEnforce,
+} from './config.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { displayId } from './signature.js';
@@ -15,7 +21,7 @@ export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector
 export type { BatchRecord, CheckResult, LoopDetected, LoopDetectorSnapshot, LoopKind, RepeatOutcome } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, displayId, MAX_ARGUMENT_DEPTH } from './signature.js';
 export type { BatchSignature } from './signature.js';
-export { CYCLE_ENFORCE_LEVELS, TOOL_BATCH_KEYS } from './config.js';
+export { CYCLE_ENFORCE_DEFAULT, CYCLE_ENFORCE_LEVELS, CYCLE_ENFORCE_PERIODS, TOOL_BATCH_KEYS } from './config.js';
 export type { CycleEnforce } from './config.js';
 export { RoundDigester, lazyAnswers } from './digest.js';
 export { compileToolPatterns } from './patterns.js';
@@ -37,6 +43,8 @@ export interface ToolBatchConfig {
   cycleWindow: number;
   cycleRepeats: number;
   cycleEnforce: CycleEnforce;
+  /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
+  cycleEnforcePeriods: number;
 }
 
 function spec(key: string) {
@@ -78,9 +86,13 @@ export function readToolBatchConfig(values: ConfigValues): ToolBatchConfig {
     recurringFailureOccurrences: integer(values, 'tool_batch.recurring_failure_occurrences'),
     cycleWindow: integer(values, 'tool_batch.cycle_window') ?? 24,
     cycleRepeats: integer(values, 'tool_batch.cycle_repeats') ?? 3,
-    cycleEnforce: (CYCLE_ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
-      ? (enforce as CycleEnforce)
-      : 'noted',
+    cycleEnforce:
+      enforce === undefined
+        ? CYCLE_ENFORCE_DEFAULT
+        : (CYCLE_ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
+          ? (enforce as CycleEnforce)
+          : 'noted',
+    cycleEnforcePeriods: integer(values, 'tool_batch.cycle_enforce_periods') ?? CYCLE_ENFORCE_PERIODS,
   };
 }
 

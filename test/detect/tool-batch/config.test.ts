@@ -10,7 +10,8 @@ describe('tool_batch config', () => {
     expect(byKey['tool_batch.costly_tools']!.default).toEqual([]);
     expect(byKey['tool_batch.transparent_tools']).toMatchObject({ type: 'list', default: ['think'] });
     expect(byKey['tool_batch.recurring_failure_occurrences']).toMatchObject({ type: 'integer', default: 3, nullable: true, min: 2 });
-    expect(byKey['tool_batch.cycle_enforce']).toMatchObject({ type: 'enum', default: 'noted', values: ['none', 'noted', 'steer', 'stop'] });
+    expect(byKey['tool_batch.cycle_enforce']).toMatchObject({ type: 'enum', default: 'steer', fallback: 'noted', values: ['none', 'noted', 'steer', 'stop'] });
+    expect(byKey['tool_batch.cycle_enforce_periods']).toMatchObject({ type: 'integer', default: 4, min: 2 });
     expect(byKey['tool_batch.cycle_window']!.default).toBe(24);
     expect(byKey['tool_batch.cycle_repeats']!.default).toBe(3);
     for (const k of TOOL_BATCH_KEYS) {
@@ -29,7 +30,8 @@ describe('tool_batch config', () => {
       recurringFailureOccurrences: 3,
       cycleWindow: 24,
       cycleRepeats: 3,
-      cycleEnforce: 'noted',
+      cycleEnforce: 'steer',
+      cycleEnforcePeriods: 4,
     });
     const c = readToolBatchConfig({
       'tool_batch.max_strikes': 0,

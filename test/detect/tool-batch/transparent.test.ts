@@ -61,7 +61,7 @@ describe('SPEC 0.2: tool_batch.transparent_tools', () => {
     expect(l.entries.filter((e) => e.kind === 'tool_cycle')).toEqual([]);
   });
 
-  it('without it (transparent_tools empty), think breaks the run: at best a noted period-2 cycle shows, the miss this fixes', () => {
+  it('without it (transparent_tools empty), think breaks the run: at best a period-2 cycle shows, never a stop: the miss this fixes', () => {
     const values = { ...defaultConfigValues(), 'tool_batch.transparent_tools': [] };
     const kinds = (thoughts: 'same' | 'different') => {
       const rounds = tauBench(new Rounds(), 5, 'think', thoughts);
@@ -73,10 +73,11 @@ describe('SPEC 0.2: tool_batch.transparent_tools', () => {
         .filter((e) => e.detector === 'tool_batch' && e.kind !== 'recurring_failure')
         .map((e) => [e.kind, e.evidence.periods, e.intervention.enforce]);
     };
-    // The same thought every time: book → think is a period-2 cycle, noted at its third and fourth period.
+    // The same thought every time: book → think is a period-2 cycle, noted at its third period and
+    // steered at its fourth (tool_batch.cycle_enforce_periods), by which time all five bookings were sent.
     expect(kinds('same')).toEqual([
       ['tool_cycle', 3, 'noted'],
-      ['tool_cycle', 4, 'noted'],
+      ['tool_cycle', 4, 'steer'],
     ]);
     // A new thought every time: not even that.
     expect(kinds('different')).toEqual([]);
