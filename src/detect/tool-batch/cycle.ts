@@ -24,6 +24,11 @@ export interface CycleOptions {
   window: number;
   /** Full periods (with identical answers) before a cycle is reported. */
   repeats: number;
+  /**
+   * Full periods from which enforce acts on it (`cycle_enforce_periods`), for `--explain`; null
+   * when `cycle_enforce` never goes past noted. The ladder decides; this only states the line.
+   */
+  enforceAt?: number | null;
 }
 
 interface Entry {
@@ -163,9 +168,15 @@ export class CycleTracker {
       },
       loop: false,
       ambiguous: false,
-      crossed: [measurement],
+      crossed: this.enforced(periods, measurement),
       excerpts: [],
     };
+  }
+
+  private enforced(periods: number, measurement: Measurement): Measurement[] {
+    const at = this.options.enforceAt;
+    if (at === undefined || at === null || periods < at) return [measurement];
+    return [measurement, { ...measurement, statistic: 'cycle_periods_enforced', threshold: at }];
   }
 }
 

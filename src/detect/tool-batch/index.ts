@@ -256,7 +256,11 @@ export function createToolCycleDetector(
   digester = new RoundDigester(),
 ): ResumableRoundDetector & { breakRun(): void } {
   const observer = new CycleObserver(
-    new CycleTracker({ window: config.cycleWindow, repeats: config.cycleRepeats }),
+    new CycleTracker({
+      window: config.cycleWindow,
+      repeats: config.cycleRepeats,
+      enforceAt: config.cycleEnforce === 'steer' || config.cycleEnforce === 'stop' ? config.cycleEnforcePeriods : null,
+    }),
     compileToolPatterns(config.transparentTools),
   );
   return {

@@ -51,6 +51,21 @@ describe('tool_cycle', () => {
     });
   });
 
+  it('--explain states the enforce line (tool_batch.cycle_enforce_periods) once a cycle reaches it, and only while cycle_enforce acts', () => {
+    const crossed = (overrides = {}) =>
+      run(pattern(new Rounds(), 'ABABABAB'), overrides)
+        .flat()
+        .map((f) => f.crossed.map((m) => [m.statistic, m.value, m.threshold]));
+    expect(crossed()).toEqual([
+      [['cycle_periods', 3, 3]],
+      [
+        ['cycle_periods', 4, 3],
+        ['cycle_periods_enforced', 4, 4],
+      ],
+    ]);
+    expect(crossed({ cycleEnforce: 'noted' })).toEqual([[['cycle_periods', 3, 3]], [['cycle_periods', 4, 3]]]);
+  });
+
   it('period 2 with changing answers is silent (progress in a loop-shaped workflow)', () => {
     expect(cycles(run(pattern(new Rounds(), 'ABABABABABAB', 'changing')))).toEqual([]);
   });
