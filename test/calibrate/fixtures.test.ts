@@ -131,7 +131,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toEqual({ loop: 24, clean: 30, unmatched: [] });
+    expect(r.labels).toEqual({ loop: 29, clean: 38, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -143,32 +143,32 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 14 of 24 (not canon-chanting, conversations:2, loop-restate-plan, the
-    // recurring push, nor the six cycles); clean stopped 4 of 30 (clean-poll-build, clean-retry-once,
+    // From HAND: loops stopped 19 of 29 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // recurring push, nor the six cycles); clean stopped 4 of 38 (clean-poll-build, clean-retry-once,
     // clean-wait-rollout, clean-think-retry).
     //            predicted loop   predicted clean
-    //   loop         TP 14             FN 10
-    //   clean        FP 4              TN 26
-    // precision 14/18, recall 14/24, FPR 4/30
+    //   loop         TP 19             FN 10
+    //   clean        FP 4              TN 34
+    // precision 19/23, recall 19/29, FPR 4/38
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 14, fp: 4, tn: 26, fn: 10, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(14 / 18, 12);
-    expect(p.metrics?.recall).toBeCloseTo(14 / 24, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 30, 12);
+    expect(p.metrics).toMatchObject({ tp: 19, fp: 4, tn: 34, fn: 10, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(19 / 23, 12);
+    expect(p.metrics?.recall).toBeCloseTo(19 / 29, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 38, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 14, fp: 0, tn: 30, fn: 10 });
-    expect(d.metrics?.recall).toBeCloseTo(14 / 24, 12);
+    expect(d.metrics).toMatchObject({ tp: 19, fp: 0, tn: 38, fn: 10 });
+    expect(d.metrics?.recall).toBeCloseTo(19 / 29, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
     // 1 breaks the bound; 2 has the best recall of the rest: the loops repeated exactly three
     // times (a batch, then two identical ones) are stopped at 2 and only noted at 3.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 14, fp: 0 });
+    expect(at(r, 3).metrics).toMatchObject({ tp: 16, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -184,12 +184,12 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 14, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 19, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
     // answers progress is only noted (seed 000's "progress that happens to look alike").
-    expect(s.metrics).toMatchObject({ tp: 19, fp: 2, tn: 28, fn: 5 });
+    expect(s.metrics).toMatchObject({ tp: 24, fp: 2, tn: 36, fn: 5 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual([
       '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280',
@@ -202,7 +202,7 @@ describe('sweep over the bundled corpus', () => {
     ]);
     // Noted: the three-period cycles (a loop and two warm-up polls), the recurring push and the
     // read-only browser wait are reported without acting on them.
-    expect(noted.metrics).toMatchObject({ tp: 21, fp: 6, tn: 24, fn: 3 });
+    expect(noted.metrics).toMatchObject({ tp: 26, fp: 6, tn: 32, fn: 3 });
     for (const id of ['4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', '5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', 'clean-cycle-warmup']) {
       expect(noted.positive_sessions).toContain(id);
       expect(s.positive_sessions).not.toContain(id);
@@ -212,14 +212,14 @@ describe('sweep over the bundled corpus', () => {
   it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
     const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
     const [three, four, five] = steer.points;
-    expect(three?.metrics).toMatchObject({ tp: 20, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 19, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 15, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 25, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 24, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 20, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 14, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 19, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan and no clean session', async () => {
