@@ -3,6 +3,7 @@
 // crash (and a crash would still fail open: see main.ts).
 
 import { createHash } from 'node:crypto';
+import { answerFailed } from '../detect/tool-batch/failure.js';
 import type { ToolAnswer } from '../model/transcript.js';
 
 export const AGENTS = ['claude-code', 'gemini', 'codex'] as const;
@@ -159,7 +160,9 @@ function answerOf(agent: Agent, name: string, value: Rec): ToolAnswer {
   const hash = createHash('sha256');
   hash.update(isError ? 'E' : 'O');
   hash.update(stableJson(body), 'utf8');
-  return { content: '', isError, digest: hash.digest('hex') };
+  // A text answer that opens like an error is a failure too (recurring_failure), as in a transcript.
+  const failed = isError || (typeof body === 'string' && answerFailed({ content: body, isError: false }));
+  return { content: '', isError, digest: hash.digest('hex'), failed };
 }
 
 /**

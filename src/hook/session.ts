@@ -19,8 +19,8 @@
 
 import { createHash } from 'node:crypto';
 import type { ConfigValues } from '../config/spec.js';
-import { callDigest } from '../detect/tool-batch/index.js';
-import type { Finding } from '../detect/types.js';
+import { answerFailed, callDigest, createRecurringFailureRoundDetector, readToolBatchConfig } from '../detect/tool-batch/index.js';
+import type { Finding, ResumableRoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, reminderText } from '../ladder/ladder.js';
 import type { PolicyResolver } from '../ladder/policy.js';
@@ -53,7 +53,8 @@ interface OpenCall {
   synthetic: boolean;
   /** Seen on stdin (its identity and answer are stdin's). */
   announced: boolean;
-  answer: { digest: string; isError: boolean } | null;
+  /** `failed`: the answer opened like an error (answerFailed), for recurring_failure. */
+  answer: { digest: string; isError: boolean; failed?: boolean } | null;
 }
 
 interface OpenBatch {
@@ -75,6 +76,8 @@ export interface SessionState {
   rounds: number;
   model: string | null;
   guard: TurnSnapshot | null;
+  /** The session-scoped detectors' state (`recurring_failure`), kept across turns; absent in older files. */
+  recurring?: unknown;
   open: OpenBatch | null;
   /** Calls of a batch refused before it ran: each is denied when its turn comes. */
   refused: string[];
@@ -106,6 +109,7 @@ export function freshState(agent: Agent, session: string): SessionState {
     rounds: 0,
     model: null,
     guard: null,
+    recurring: null,
     open: null,
     refused: [],
     denied: [],
@@ -152,6 +156,8 @@ function signature(name: string, input: unknown): string {
 
 export class Session {
   private guard: TurnGuard | null;
+  /** Created on the first round this call closes, restored from the state. */
+  private recurring: ResumableRoundDetector | null = null;
   readonly records: LedgerRecord[] = [];
   private deny: string | null = null;
   private stop: string | null = null;
@@ -268,6 +274,7 @@ export class Session {
       }
     }
     this.state.guard = this.guard?.snapshot() ?? null;
+    if (this.recurring) this.state.recurring = this.recurring.snapshot();
     const context = [s.pendingContext, ...this.contexts].filter((c): c is string => c !== null);
     s.pendingContext = null;
     return { deny: this.deny, stop: this.stop, context: context.length > 0 ? [...new Set(context)].join('\n\n') : null };
@@ -348,7 +355,7 @@ export class Session {
       open = s.open ??= { calls: [], line: null, checked: true };
       mine = this.announce(open, call);
     }
-    mine.answer = { digest: event.answer!.digest!, isError: event.answer!.isError };
+    mine.answer = { digest: event.answer!.digest!, isError: event.answer!.isError, failed: event.answer!.failed === true };
     const shown = tentative !== null && tentative.calls.some((c) => c.id === call.id) ? tentative : null;
     const waiting = shown
       ? shown.calls.some(
@@ -467,12 +474,21 @@ export class Session {
     return this.guard;
   }
 
+  /** As the ledger keeps one per session (ledger/build.ts), from the untiered configuration. */
+  private sessionDetector(): ResumableRoundDetector {
+    if (!this.recurring) {
+      this.recurring = createRecurringFailureRoundDetector(readToolBatchConfig(this.cfg.values));
+      this.recurring.restore(this.state.recurring ?? null);
+    }
+    return this.recurring;
+  }
+
   private observe(round: Round): void {
     const s = this.state;
     const guard = this.turnGuard(round.model);
     s.rounds += 1;
     this.writeRound(round);
-    const out = guard.observe(round);
+    const out = guard.observe(round, this.sessionDetector());
     out.findings.forEach((finding, i) => {
       const enforce = out.enforce[i]!;
       const entry = entryOf(round, finding, out.telemetry[i]!, enforce);
@@ -514,7 +530,9 @@ export class Session {
     if (round.answers) {
       // The digest stands for the answer: identical answers stay identical, nothing is copied.
       round.answers.forEach((a, i) => {
-        this.records.push({ type: 'tool_result', id: round.calls[i]!.id, content: a.digest ?? '', is_error: a.isError });
+        // A failure told by its text is flagged, so a replay of this file (whose content is the
+        // digest) reads the same failures as the hook did.
+        this.records.push({ type: 'tool_result', id: round.calls[i]!.id, content: a.digest ?? '', is_error: a.isError || answerFailed(a) });
       });
     }
   }
@@ -530,8 +548,8 @@ function toCall(c: OpenCall): ToolCall {
   return { id: c.id, name: c.name, arguments: c.input };
 }
 
-function answerOf(a: { digest: string; isError: boolean }): ToolAnswer {
-  return { content: '', isError: a.isError, digest: a.digest };
+function answerOf(a: { digest: string; isError: boolean; failed?: boolean }): ToolAnswer {
+  return { content: '', isError: a.isError, digest: a.digest, failed: a.failed === true };
 }
 
 /** What the model reads when its call is refused: the signal, never the repeated text. */

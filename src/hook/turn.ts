@@ -12,7 +12,7 @@ import {
   readToolBatchConfig,
   RoundDigester,
 } from '../detect/tool-batch/index.js';
-import type { Finding, ResumableRoundDetector } from '../detect/types.js';
+import type { Finding, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, type EnforceLadderSnapshot, EnforceLadder, TelemetryLadder } from '../ladder/ladder.js';
 import { applyTier } from '../ladder/policy.js';
@@ -86,11 +86,17 @@ export class TurnGuard {
     };
   }
 
-  /** One complete round through every detector and both ladders (ledger/build.ts `round`). */
-  observe(round: Round): RoundOutcome {
+  /**
+   * One complete round through every detector and both ladders (ledger/build.ts `round`). The
+   * session's own detector (`recurring_failure`, kept across turns by the caller) is fed where the
+   * ledger feeds it: after the cycle tracker, before the text detectors.
+   */
+  observe(round: Round, session: RoundDetector | null = null): RoundOutcome {
     const findings: Finding[] = [];
     let progress = false;
-    for (const detector of this.detectors()) {
+    const detectors: RoundDetector[] = [...this.detectors()];
+    if (session) detectors.splice(2, 0, session);
+    for (const detector of detectors) {
       const obs = detector.observe(round);
       findings.push(...obs.findings);
       if (obs.progress) progress = true;

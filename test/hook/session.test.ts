@@ -146,3 +146,28 @@ describe('sub-agents (Claude Code agent_id)', () => {
     expect(existsSync(join(stateDir, 'main-1.agent-sub-7.state.json'))).toBe(true);
   });
 });
+
+describe('recurring_failure across turns (SPEC 0.2: session scope, noted only)', () => {
+  // What each agent sends decides what "the same error" can be: Claude Code flags a failure apart
+  // from the call, so the arguments may vary; Gemini's error text repeats the command, so only the
+  // same command fails alike; Codex's PostToolUse has no exit code, so only a failure its text
+  // announces (`Error: …`) is one.
+  const cases: [AgentName, (i: number) => ToolUse][] = [
+    ['claude-code', (i) => fail('claude-code', ['make', 'make all', 'make -j4'][i])],
+    ['gemini', () => fail('gemini')],
+    ['codex', () => ({ name: 'Bash', input: { command: 'make' }, output: 'Error: make: *** [all] Error 1' })],
+  ];
+  it.each(cases)('%s: the same failure in three user turns is noted at the third, kept between hook calls, never denied', async (agent, call) => {
+    const { fake, stateDir } = setup(agent, 'enforce');
+    const results = [];
+    for (let i = 0; i < 3; i += 1) {
+      fake.user(i === 0 ? 'build it' : 'try again');
+      results.push(await fake.round({ calls: [call(i)] }));
+      await fake.finish('It failed.');
+    }
+    expect(results.map((r) => denied(r.calls[0]!.pre, agent))).toEqual([false, false, false]);
+    const decisions = ledger(stateDir).filter((r) => r.type === 'decision') as { action: string; entry: { kind: string; turn: number; evidence: Record<string, unknown> } }[];
+    const rf = decisions.filter((d) => d.entry.kind === 'recurring_failure');
+    expect(rf.map((d) => [d.entry.turn, d.entry.evidence.occurrences, d.entry.evidence.turns, d.action])).toEqual([[3, 3, 3, 'none']]);
+  });
+});

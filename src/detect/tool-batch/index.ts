@@ -277,7 +277,7 @@ export function createToolCycleDetector(
 }
 
 /** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */
-export function createRecurringFailureRoundDetector(config: ToolBatchConfig): RoundDetector {
+export function createRecurringFailureRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
   return createRecurringFailureDetector({ occurrences: config.recurringFailureOccurrences });
 }
 

@@ -11,7 +11,7 @@
 // new. What they cannot see, by design, is the failure coming back after the user spoke.
 
 import type { Round } from '../../model/transcript.js';
-import type { Finding, Measurement, RoundDetector, RoundObservation } from '../types.js';
+import type { Finding, Measurement, ResumableRoundDetector, RoundObservation } from '../types.js';
 import { answerFailed } from './failure.js';
 import { answerDigest, displayId } from './signature.js';
 
@@ -87,6 +87,31 @@ export class RecurringFailureTracker {
     return { findings, measurements: top === null ? [] : [measurement(top.occurrences, threshold)] };
   }
 
+  /** Plain JSON, least recently seen first (the live hook keeps it between calls). */
+  snapshot(): unknown {
+    return [...this.tallies.entries()].map(([key, t]) => [key, { ...t }]);
+  }
+
+  restore(snapshot: unknown): void {
+    this.tallies.clear();
+    if (!Array.isArray(snapshot)) return;
+    for (const item of snapshot.slice(-this.capacity)) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'object' || item[1] === null) continue;
+      const t = item[1] as Partial<Tally>;
+      const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+      if (typeof t.tool !== 'string' || typeof t.error !== 'string') continue;
+      this.tallies.set(item[0], {
+        tool: t.tool,
+        error: t.error,
+        occurrences: n(t.occurrences),
+        turns: n(t.turns),
+        lastTurn: n(t.lastTurn),
+        firstTurn: n(t.firstTurn),
+        firstRound: n(t.firstRound),
+      });
+    }
+  }
+
   private finding(t: Tally, threshold: number): Finding {
     return {
       detector: 'tool_batch',
@@ -123,7 +148,12 @@ function measurement(value: number, threshold: number): Measurement {
 }
 
 /** The session-scoped detector the ledger keeps across turns (never reset by a user turn). */
-export function createRecurringFailureDetector(options: RecurringFailureOptions): RoundDetector {
+export function createRecurringFailureDetector(options: RecurringFailureOptions): ResumableRoundDetector {
   const tracker = new RecurringFailureTracker(options);
-  return { name: 'tool_batch', observe: (round) => tracker.observe(round) };
+  return {
+    name: 'tool_batch',
+    observe: (round) => tracker.observe(round),
+    snapshot: () => tracker.snapshot(),
+    restore: (state) => tracker.restore(state),
+  };
 }

@@ -214,4 +214,30 @@ describe('SPEC 0.2: recurring_failure', () => {
       }),
     );
   });
+  it('property: snapshot (plain JSON) and restore at any round continue exactly, as the live hook does between calls', () => {
+    const spec = fc.array(
+      fc.record({ newTurn: fc.boolean(), tool: fc.constantFrom('deploy', 'book'), text: fc.constantFrom('Error: quota', 'ok', 'Error: declined') }),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(spec, fc.nat(), (steps, cut) => {
+        const r = new Rounds();
+        const rounds = steps.map((s) => {
+          if (s.newTurn) r.userTurn();
+          return r.batch([[s.tool, {}]], [s.text]);
+        });
+        const at = cut % rounds.length;
+        const whole = drive(createRecurringFailureDetector({ occurrences: 3 }), rounds);
+        const first = createRecurringFailureDetector({ occurrences: 3 });
+        const before = drive(first, rounds.slice(0, at));
+        const second = createRecurringFailureDetector({ occurrences: 3 });
+        second.restore(JSON.parse(JSON.stringify(first.snapshot())));
+        expect([...before, ...drive(second, rounds.slice(at))]).toEqual(whole);
+      }),
+    );
+    // Anything else restores to an empty tally, never a throw.
+    const d = createRecurringFailureDetector({ occurrences: 3 });
+    for (const junk of [null, 42, 'x', [[1, 2]], [['k', null]], [['k', { tool: 1 }]]]) expect(() => d.restore(junk)).not.toThrow();
+    expect(d.snapshot()).toEqual([]);
+  });
 });
