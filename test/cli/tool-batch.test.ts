@@ -364,7 +364,7 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
         [8, 4, 'steer', 'ToolLoopRecovery'],
         [10, 5, 'steer', 'ToolLoopRecovery'],
       ]);
-      expect(s.outcome.enforce).toEqual({ steers: 2, stops: [] });
+      expect(s.outcome.enforce).toMatchObject({ steers: 2, stops: [] });
     });
 
     it('period 3 with identical answers is noted', () => {
