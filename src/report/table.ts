@@ -271,7 +271,8 @@ function* listLines(s: SessionLedger, width: number, ch: ChalkInstance): Generat
 function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   const first = wrap(`${sanitize(s.path)}  ${sanitize(s.format)} · ${s.model === null ? 'model unknown' : sanitize(s.model)}`, width, 2);
   const project = s.project !== undefined && s.project !== null ? ` · project ${sanitize(s.project)}` : '';
-  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent of ${sanitize(s.parent)}` : ''}${project}`;
+  const agent = s.agent_type !== undefined ? ` (${sanitize(s.agent_type)})` : '';
+  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent${agent} of ${sanitize(s.parent)}` : ''}${project}`;
   const counts =
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
     ` · enforce: ${outcomePhrase(s)}`;
