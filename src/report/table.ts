@@ -330,8 +330,8 @@ function inputLines(report: LedgerReport, width: number, ch: ChalkInstance): str
         .slice(0, 3)
         .map((k) => `${k.line === null ? '?' : `line ${k.line}`}: ${sanitize(k.reason)}`)
         .join('; ');
-      const more = i.skipped.length > 3 ? `; ${i.skipped.length - 3} more` : '';
-      out.push(...wrap(`  ${sanitize(i.path)}: ${plural(i.skipped.length, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l)));
+      const more = i.skipped_lines > 3 ? `; ${i.skipped_lines - 3} more` : '';
+      out.push(...wrap(`  ${sanitize(i.path)}: ${plural(i.skipped_lines, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l)));
     }
   }
   return out.length ? ['inputs with problems:', ...out] : [];
