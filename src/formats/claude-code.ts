@@ -53,6 +53,23 @@ const INJECTED_TAGS = [
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A UUID as a 53-bit number (two 32-bit FNV-1a hashes of its text, 21 + 32 bits). Kept instead of
+ * the string, which JSON.parse may hand out as a slice of its whole line: a set of those strings
+ * would hold every line of the file. Two different UUIDs share a key with odds of about n²/2^54
+ * (one in ten thousand for a file of a million lines), and then one line is read once too few.
+ */
+function uuidKey(uuid: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < uuid.length; i++) {
+    const c = uuid.charCodeAt(i) | 0x20; // case-insensitive, as UUIDs are
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 11) * 2 ** 32 + (b >>> 0);
+}
+
 /** Written by Claude Code when the user presses Esc: marks an interruption, asks for nothing. */
 const INTERRUPTED = '[Request interrupted by user';
 
@@ -102,7 +119,7 @@ class ClaudeCodeParser implements RecordParser {
   /** Claude Code 2.1 keeps each sub-agent in `<session>/subagents/agent-<id>.jsonl`. */
   private readonly subagent: { parent: string; agentId: string } | null;
   /** Conversation lines' uuids seen so far, per session id. */
-  private readonly seen = new Map<string, Set<string>>();
+  private readonly seen = new Map<string, Set<number>>();
 
   constructor(private readonly ctx: AdapterContext) {
     this.subagent = subagentFile(ctx.path);
@@ -174,8 +191,9 @@ class ClaudeCodeParser implements RecordParser {
       uuids = new Set();
       this.seen.set(session, uuids);
     }
-    if (uuids.has(uuid)) return true;
-    uuids.add(uuid);
+    const key = uuidKey(uuid);
+    if (uuids.has(key)) return true;
+    uuids.add(key);
     return false;
   }
 
