@@ -16,7 +16,8 @@ import { type JudgePlan, type PendingArbitration, VerdictBook } from './ladder/v
 import { LedgerBuilder } from './ledger/build.js';
 import { createDetectorFactories } from './ledger/detectors.js';
 import { assembleReport } from './ledger/summary.js';
-import type { InputSummary, JudgeUsage, LedgerReport, SessionLedger, SkippedLine } from './ledger/types.js';
+import { resolve } from 'node:path';
+import type { InputSummary, JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
 import type { Pricer } from './money/account.js';
 import { priceBookFor, pricingInfo, type PricingOptions } from './money/prices.js';
@@ -44,7 +45,7 @@ export interface AuditOptions {
    * price data); `{ overrides }` adds or replaces prices (see readPriceFile). Passed to workers as is.
    */
   pricing?: PricingOptions;
-  /** A line was skipped (diagnostics as they happen). */
+  /** A line was skipped (diagnostics as they happen; the first MAX_KEPT_SKIPS of each file). */
   onSkip?: (path: string, skipped: SkippedLine) => void;
   onWarning?: (message: string) => void;
   /** Verdicts in hand for the judge port (set by `audit` when a judge is configured; see judge/run.ts). */
@@ -53,6 +54,8 @@ export interface AuditOptions {
   env?: NodeJS.ProcessEnv;
   /** What the path `-` reads; process.stdin by default. */
   stdin?: Readable;
+  /** Files done of the total: once with 0 when the files are known, then after each file. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface FileLedger {
@@ -76,7 +79,7 @@ export async function resolveInputs(paths: readonly string[]): Promise<ResolvedI
   if (paths.length === 0) throw new InputError('no input: name at least one file or directory (or - for stdin)');
   const { files, errors } = await discoverInputs(paths);
   const unreadable = errors.map(
-    (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], error: e.message, unreadable: true }),
+    (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: e.message, unreadable: true }),
   );
   if (files.length === 0) {
     const why = errors.map((e) => `${e.path}: ${e.message}`);
@@ -162,10 +165,23 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
   const { files, unreadable } = await resolveInputs(paths);
   const config = options.config ?? defaultConfigValues();
   const { results, judge } = await auditJudged(files, { ...options, config });
+  // A file found by searching a directory that is no transcript (settings.json, a todo list, our
+  // own report) is set apart; a path named explicitly stays an input, with its error.
+  const named = new Set(paths.map((p) => (p === '-' ? '-' : resolve(p))));
+  const inputs: InputSummary[] = [...unreadable];
+  const notTranscripts: NotTranscriptFile[] = [];
+  for (const { input } of results) {
+    if (input.not_transcript !== undefined && !named.has(input.path === '-' ? '-' : resolve(input.path))) {
+      notTranscripts.push({ path: input.path, reason: input.not_transcript, error: input.error ?? '' });
+    } else {
+      inputs.push(input);
+    }
+  }
   return assembleReport({
     version: VERSION,
     config,
-    inputs: [...unreadable, ...results.map((r) => r.input)].sort((a, b) => compareCodePoints(a.path, b.path)),
+    inputs: inputs.sort((a, b) => compareCodePoints(a.path, b.path)),
+    notTranscripts,
     sessions: results.flatMap((r) => r.sessions),
     judge,
     ...(options.pricing === false ? {} : { pricing: pricingInfo(options.pricing?.overrides) }),
@@ -207,8 +223,12 @@ export async function auditJudged(
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */
 export async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
   const jobs = Math.min(options.jobs ?? defaultJobs(), files.length);
+  options.onProgress?.(0, files.length);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
   const results: FileLedger[] = [];
-  for (const file of files) results.push(await auditFile(file, options));
+  for (const file of files) {
+    results.push(await auditFile(file, options));
+    options.onProgress?.(results.length, files.length);
+  }
   return results;
 }

@@ -1,19 +1,20 @@
 // The command line: a thin shell over the library. It owns argument parsing, where output goes,
 // diagnostics on stderr and the exit code; everything else is a library call.
 
-import { createWriteStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { audit, type AuditOptions } from './audit.js';
 import { loadConfig, type LoadedConfig } from './config/load.js';
 import { renderConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';
+import { MAX_SKIP_DIAGNOSTICS_PER_FILE, reportInputProblems } from './commands/diagnostics.js';
+import { isStdout, refuseInputAsOutput, writeFileAtomically } from './commands/output.js';
+import { startProgress } from './commands/progress.js';
+import { defaultInputs, renderStores, surveyStores } from './commands/stores.js';
+import { refuseMistypedCommand } from './commands/suggest.js';
+import { discoverInputs } from './read/discover.js';
 import type { PositiveLevel } from './calibrate/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
-import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
+import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError, LoopledgerError, UsageError } from './errors.js';
 import { PROFILES } from './ladder/config.js';
 import { readPriceFile } from './money/price-file.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
@@ -26,9 +27,6 @@ import { VERSION } from './version.js';
 const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
 const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
 type FailLevel = (typeof FAIL_LEVELS)[number];
-
-/** At most this many skipped-line diagnostics per file on stderr; the JSON keeps them all. */
-const MAX_SKIP_DIAGNOSTICS_PER_FILE = 20;
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -117,26 +115,28 @@ function warn(io: CliIO, message: string): void {
   io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
 }
 
-async function writePayload(io: CliIO, payload: string | Chunks, outputFile: string | undefined): Promise<void> {
+/** stdout, or `--output-file` (`-o`; `-` is stdout) written atomically, never over an input. */
+async function writePayload(io: CliIO, payload: string | Chunks, outputFile: string | undefined, inputs: readonly string[] = []): Promise<void> {
   const chunks = typeof payload === 'string' ? [payload] : payload;
-  if (outputFile) {
-    try {
-      await pipeline(Readable.from(batched(chunks)), createWriteStream(outputFile));
-    } catch (e) {
-      throw new LoopledgerError(`cannot write ${outputFile}: ${(e as Error).message}`);
-    }
-    return;
-  }
-  await writeChunks(io.stdout, chunks);
+  if (isStdout(outputFile)) return writeChunks(io.stdout, chunks);
+  await refuseInputAsOutput(outputFile, inputs);
+  await writeFileAtomically(outputFile, batched(chunks));
 }
 
-async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, announce: (code: number) => void): Promise<number> {
+async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   const loaded = await configFrom(opts);
+  const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
+  const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
   for (const w of loaded.warnings) warn(io, w);
+  if (paths.length === 0) {
+    // SPEC: no path at all audits the agents' session stores of this user, named on stderr.
+    const stores = await defaultInputs(io.env);
+    if (!opts.quiet) warn(io, stores.announcement);
+    paths = stores.roots;
+  }
 
   const skipCounts = new Map<string, number>();
-  let malformed = 0;
   const options: AuditOptions = {
     config: loaded.values,
     inputFormat: opts.inputFormat,
@@ -147,8 +147,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),
+    onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
     onSkip: (path, skipped) => {
-      malformed += 1;
       const n = (skipCounts.get(path) ?? 0) + 1;
       skipCounts.set(path, n);
       if (n <= MAX_SKIP_DIAGNOSTICS_PER_FILE) {
@@ -156,25 +156,16 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
       }
     },
   };
-  const report = await audit(paths, options);
-  for (const [path, n] of skipCounts) {
-    if (n > MAX_SKIP_DIAGNOSTICS_PER_FILE) {
-      warn(io, `${path}: ${n - MAX_SKIP_DIAGNOSTICS_PER_FILE} more skipped lines (all are listed in --format json)`);
-    }
-  }
-  let unreadable = 0;
-  let unusable = 0;
-  for (const input of report.inputs) {
-    if (input.error) {
-      if (input.unreadable) unreadable += 1;
-      else unusable += 1;
-      warn(io, `${input.path}: ${input.error}`);
-    }
+  const report = await audit(paths, options).finally(() => progress?.finish());
+  const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
+  if (opts.failOn !== 'none' && report.sessions.length === 0) {
+    // SPEC: a CI gate never passes on nothing.
+    throw new InputError(`--fail-on ${opts.failOn}: no transcript found under ${paths.join(', ')}; a gate on nothing fails closed`);
   }
 
   // Rendered while it is written, piece by piece: a ledger of any size is never one string.
   const payload = reportChunks(report, format, {
-    color: colorFor(opts, io, !opts.outputFile),
+    color: colorFor(opts, io, isStdout(opts.outputFile)),
     width: terminalWidth(io),
     top: opts.top,
     sort: opts.sort,
@@ -190,8 +181,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
   // The verdict is known before the payload is written: a reader closing the pipe mid-write
   // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
   announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
-  if (opts.outputFile) await refuseToOverwriteInput(opts.outputFile, report.inputs.map((i) => i.path));
-  await writePayload(io, payload, opts.outputFile);
+  await writePayload(io, payload, opts.outputFile, inputsOf(report));
 
   if (unreadable > 0) return EXIT_USAGE;
   if (strictFailed) {
@@ -205,14 +195,10 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, io: CliIO, anno
   return EXIT_OK;
 }
 
-/** SPEC: never modify an input. `--output-file` naming one of the transcripts is a usage error. */
-async function refuseToOverwriteInput(outputFile: string, inputs: readonly string[]): Promise<void> {
-  const target = await realpath(outputFile).catch(() => resolve(outputFile));
-  for (const input of inputs) {
-    if (input === '-') continue;
-    const source = await realpath(input).catch(() => resolve(input));
-    if (source === target) throw new UsageError(`--output-file ${outputFile} is one of the inputs; refusing to overwrite it`);
-  }
+/** SPEC: never modify an input: every file read, except loopledger's own earlier reports. */
+function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
+  const others = (report.not_transcripts ?? []).filter((f) => f.reason !== 'loopledger-report').map((f) => f.path);
+  return [...report.inputs.map((i) => i.path), ...others];
 }
 
 function modeOf(loaded: LoadedConfig): 'off' | 'telemetry' | 'enforce' {
@@ -239,11 +225,14 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
 
   const analyze = program
     .command('analyze', { isDefault: true })
-    .description('print the ledger of the transcripts under <paths> (files, directories, - for stdin); the default command')
-    .argument('[paths...]', 'transcript files or directories; - reads stdin')
+    .description(
+      'print the ledger of the transcripts under <paths> (files, directories, - for stdin); the default command. ' +
+        "With no path, the session stores of this user's agents (see loopledger stores)",
+    )
+    .argument('[paths...]', 'transcript files or directories (a home folder reads the agents\' stores in it); - reads stdin')
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
     .option('--json', 'same as --format json')
-    .option('--output-file <path>', 'write the payload to a file')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
     .option('--strict', 'malformed input is an error (exit 2)')
@@ -271,7 +260,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     )
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
     .option('--json', 'same as --format json')
-    .option('--output-file <path>', 'write the payload to a file')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
     .option('--jobs <n>', 'files analyzed at once', positiveInt);
   addConfigOptions(sweep).action(async (paths: string[], opts: CommonOptions & Record<string, unknown>) => {
@@ -284,11 +273,12 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       maxFpr: opts['maxFpr'] as string | undefined,
       positive: opts['positive'] as PositiveLevel,
       format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json'),
-      color: colorFor(opts, io, !opts['outputFile']),
+      color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),
     });
-    await writePayload(io, payload, opts['outputFile'] as string | undefined);
+    const outputFile = opts['outputFile'] as string | undefined;
+    await writePayload(io, payload, outputFile, isStdout(outputFile) ? [] : (await discoverInputs(paths)).files);
     setExit(EXIT_OK);
   });
 
@@ -318,6 +308,19 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .argument('[args...]');
 
   program
+    .command('stores')
+    .description("the session stores of this user's agents (Claude Code, Codex, Gemini CLI) and what is in them")
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .option('--json', 'same as --format json')
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .action(async (opts: { format: 'table' | 'json'; json?: boolean; color?: boolean }) => {
+      const surveys = await surveyStores(io.env);
+      await writePayload(io, renderStores(surveys, { format: opts.json ? 'json' : opts.format, color: colorFor({ set: [], color: opts.color }, io, true), env: io.env }), undefined);
+      setExit(EXIT_OK);
+    });
+
+  program
     .command('formats')
     .description('the supported input formats and how each is detected')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
@@ -343,7 +346,9 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   }
   io.stdout.on('error', onPipeError);
   try {
-    await buildProgram(io, (code) => (exitCode = code)).parseAsync([...argv], { from: 'user' });
+    const program = buildProgram(io, (code) => (exitCode = code));
+    refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
+    await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -9,7 +9,7 @@ import type { SkippedLine } from './ledger/types.js';
 
 export interface WorkerRequest {
   file: string;
-  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'jobs' | 'stdin'>;
+  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'onProgress' | 'jobs' | 'stdin'>;
 }
 
 export type WorkerMessage =
@@ -50,7 +50,8 @@ export async function auditInWorkers(
     }
   };
   // A stream cannot cross to a worker; stdin is only ever read here anyway.
-  const { onSkip: _s, onWarning: _w, jobs: _j, stdin, ...plain } = options;
+  const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, ...plain } = options;
+  let done = 0;
   const workerUrl = new URL('./worker.js', import.meta.url);
 
   let next = 0;
@@ -79,6 +80,7 @@ export async function auditInWorkers(
     }
     settled[index] = true;
     release();
+    options.onProgress?.(++done, files.length);
   };
 
   const inWorker = (worker: Worker, index: number) => {

@@ -1,8 +1,8 @@
 // The effective configuration: defaults, then `--config FILE`, then `--set KEY=VALUE` and the
 // dedicated flags. Unknown keys and values of the wrong type are errors (exit 2) because a typo
-// that silently keeps a default would make a calibration run measure the wrong thing; values that
-// are merely out of range are clamped with a warning, as the seed's sanitizing pass does for
-// policy misconfiguration.
+// that silently keeps a default would make a calibration run measure the wrong thing; so are values
+// outside a key's documented range (SPEC: a usage error naming the key and the range). Cross-key
+// repairs (the seed's sanitizing pass) stay warnings.
 
 import { readOutputConfigWithWarnings } from '../detect/output/config.js';
 import { readThinkingConfigWithWarnings } from '../detect/thinking/config.js';
@@ -26,7 +26,7 @@ export interface LoadedConfig {
   /** Every key of `specs`, defaults filled in. */
   values: ConfigValues;
   sources: Record<string, ConfigSource>;
-  /** Clamped values, enum fallbacks, keys given twice: for stderr, never fatal. */
+  /** Enum fallbacks, cross-key repairs, keys given twice: for stderr, never fatal. */
   warnings: string[];
   /** The specs the values were checked against, so `loopledger config` can print defaults and reasons. */
   specs: readonly ConfigKeySpec[];
@@ -194,7 +194,7 @@ export function suggestKey(key: string, known: readonly string[]): string | null
   return bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) ? best : null;
 }
 
-function levenshtein(a: string, b: string): number {
+export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -331,21 +331,27 @@ function listFrom(spec: ConfigKeySpec, raw: unknown, shown: string, origin: Valu
   return raw.map((s: string) => s.trim()).filter((s) => s !== '');
 }
 
-function sanitizeNumber(spec: ConfigKeySpec, n: number, shown: string, origin: ValueOrigin, warnings: string[]): number {
+function sanitizeNumber(spec: ConfigKeySpec, n: number, shown: string, origin: ValueOrigin, _warnings: string[]): number {
   if (!Number.isFinite(n)) throw wrongType(spec, shown, origin);
   if (spec.type === 'integer' && !Number.isInteger(n)) throw wrongType(spec, shown, origin);
   // A ratio outside 0..1 is meaningless whatever the spec says.
   const min = spec.type === 'ratio' ? Math.max(spec.min ?? 0, 0) : spec.min;
   const max = spec.type === 'ratio' ? Math.min(spec.max ?? 1, 1) : spec.max;
-  if (min !== undefined && n < min) {
-    warnings.push(`${origin.label} ${spec.key}=${n} is below the minimum ${min}; clamped to ${min}`);
-    return min;
-  }
-  if (max !== undefined && n > max) {
-    warnings.push(`${origin.label} ${spec.key}=${n} is above the maximum ${max}; clamped to ${max}`);
-    return max;
+  // SPEC (Bad input): out of range is a usage error naming key and range, never a silent clamp: a
+  // calibration run on a clamped value would measure something other than what was asked.
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+    const none = spec.nullable ? ' (or none)' : '';
+    throw new ConfigError(`${origin.label} ${spec.key}=${n} is out of range: ${spec.key} takes ${describeRange(spec, min, max)}${none}`);
   }
   return n;
+}
+
+/** `a whole number from 0 to 100`, `a ratio from 0 to 1`, `a number of at least 1`. */
+function describeRange(spec: ConfigKeySpec, min: number | undefined, max: number | undefined): string {
+  const what = describe(spec).replace(/ between 0 and 1$/, '');
+  if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
+  if (min !== undefined) return `${what} of at least ${min}`;
+  return `${what} of at most ${max}`;
 }
 
 function sanitizeEnum(spec: ConfigKeySpec, text: string, shown: string, origin: ValueOrigin, warnings: string[]): string {

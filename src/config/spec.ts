@@ -12,7 +12,7 @@ export interface ConfigKeySpec {
   default: ConfigValue;
   /** Accepts `none` (null), e.g. `tool_batch.max_observation_steps=none`. */
   nullable?: boolean;
-  /** Out-of-range values are clamped into [min, max] with a warning, never an error. */
+  /** The documented range: a value outside [min, max] is a usage error (exit 2) naming key and range. */
   min?: number;
   max?: number;
   /** For `enum`. */

@@ -2,10 +2,14 @@
 // the command line, so they are neutralized before they reach a terminal.
 
 import { Chalk, type ChalkInstance } from 'chalk';
+import { INVISIBLE_FORMAT_CHARS } from '../read/neutralize.js';
 
-/** Control characters (C0 except tab, DEL, C1) and so every escape sequence's introducer. */
+/**
+ * Control characters (C0 except tab, DEL, C1), so every escape sequence's introducer, and the
+ * bidi and zero-width characters every human output neutralizes.
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 
 export function neutralize(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -3,6 +3,7 @@
 // run of assistant lines sharing `message.id`; tool results come back inside user lines.
 
 import type { SessionBuilder } from '../model/builder.js';
+import { subagentFile } from '../read/stores.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 import { asNumber, asString, fileStem, flattenContent, isRec, type Rec } from './shared/text.js';
 import { documentScore, isStreamRecord, resultCost, streamScore } from './claude-stream.js';
@@ -50,6 +51,25 @@ const INJECTED_TAGS = [
   '<user-memory-input>',
 ];
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A UUID as a 53-bit number (two 32-bit FNV-1a hashes of its text, 21 + 32 bits). Kept instead of
+ * the 36-character string, which costs about 40 bytes more per line held (a million-line file
+ * holds a million of them). Two different UUIDs share a key with odds of about n²/2^54 (one in ten
+ * thousand for a file of a million lines), and then one line is read once too few.
+ */
+function uuidKey(uuid: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < uuid.length; i++) {
+    const c = uuid.charCodeAt(i) | 0x20; // case-insensitive, as UUIDs are
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 11) * 2 ** 32 + (b >>> 0);
+}
+
 /** Written by Claude Code when the user presses Esc: marks an interruption, asks for nothing. */
 const INTERRUPTED = '[Request interrupted by user';
 
@@ -96,8 +116,14 @@ class ClaudeCodeParser implements RecordParser {
   private stream: { sessionId: string | null; model: string | null } = { sessionId: null, model: null };
   /** Per session, the message id whose usage is being read and the ids already counted. */
   private readonly requests = new Map<SessionBuilder, { current: string | null; done: Set<string> }>();
+  /** Claude Code 2.1 keeps each sub-agent in `<session>/subagents/agent-<id>.jsonl`. */
+  private readonly subagent: { parent: string; agentId: string } | null;
+  /** Conversation lines' uuids seen so far, per session id. */
+  private readonly seen = new Map<string, Set<number>>();
 
-  constructor(private readonly ctx: AdapterContext) {}
+  constructor(private readonly ctx: AdapterContext) {
+    this.subagent = subagentFile(ctx.path);
+  }
 
   push(value: unknown, line: number | null): void {
     // stream-json saved as one JSON array, and the web export's loglines: each element a record.
@@ -114,15 +140,16 @@ class ClaudeCodeParser implements RecordParser {
       return;
     }
     const type = value.type;
-    if (type === 'attachment') {
-      this.attachment(value, line);
-      return;
-    }
     if ((type === 'system' || type === 'result') && isStreamRecord(value)) {
       this.streamRecord(value);
       return;
     }
-    if (type !== 'user' && type !== 'assistant') return;
+    if (type !== 'attachment' && type !== 'user' && type !== 'assistant') return;
+    if (this.repeated(value)) return;
+    if (type === 'attachment') {
+      this.attachment(value, line);
+      return;
+    }
     const message = value.message;
     if (!isRec(message)) {
       this.ctx.skip(line, `claude-code: ${type} record without a message object`);
@@ -149,6 +176,28 @@ class ClaudeCodeParser implements RecordParser {
   }
 
   /**
+   * A resumed session starts by copying its history, lines and uuids unchanged: a line whose uuid
+   * was already read for the same session is that copy, and counts once (SPEC: "Claude Code lines
+   * repeated with the same uuid count once"). Replayed, the copy would double every round and
+   * make each of its tool batches look repeated. Only a value shaped like a UUID (what Claude Code
+   * writes) identifies a line: a placeholder shared by many lines (a trimmed fixture's) does not.
+   */
+  private repeated(r: Rec): boolean {
+    const uuid = r.uuid;
+    if (typeof uuid !== 'string' || !UUID.test(uuid)) return false;
+    const session = nonEmpty(r.sessionId) ?? '';
+    let uuids = this.seen.get(session);
+    if (!uuids) {
+      uuids = new Set();
+      this.seen.set(session, uuids);
+    }
+    const key = uuidKey(uuid);
+    if (uuids.has(key)) return true;
+    uuids.add(key);
+    return false;
+  }
+
+  /**
    * Attachments are context Claude Code adds to the next request and are skipped, except a
    * prompt the user typed while the agent was working (`queued_command` in prompt mode): it
    * reaches the model mid-turn, but it is the user stepping in, so it opens a turn.
@@ -165,12 +214,14 @@ class ClaudeCodeParser implements RecordParser {
    * may carry an agent's attribution without being a sub-agent's thread).
    */
   private sessionFor(r: Rec): SessionBuilder {
-    const sessionId = nonEmpty(r.sessionId) ?? nonEmpty(r.session_id) ?? this.stream.sessionId ?? fileStem(this.ctx.path);
+    const file = this.subagent;
+    const sessionId = nonEmpty(r.sessionId) ?? nonEmpty(r.session_id) ?? this.stream.sessionId ?? file?.parent ?? fileStem(this.ctx.path);
     // stream-json: a sub-agent's (Task) traffic names the tool call that started it.
     const parentTool = nonEmpty(r.parent_tool_use_id);
     if (parentTool !== null) return this.ctx.builder.session(`${sessionId}/${parentTool}`, { parent: sessionId });
-    const agentId = nonEmpty(r.agentId);
-    const sidechain = r.isSidechain === true || (r.isSidechain === undefined && agentId !== null);
+    const agentId = nonEmpty(r.agentId) ?? file?.agentId ?? null;
+    // A file in a `subagents` folder is a sub-agent's thread whatever its lines say.
+    const sidechain = file !== null || r.isSidechain === true || (r.isSidechain === undefined && agentId !== null);
     if (!sidechain) return this.ctx.builder.session(sessionId);
     const id = agentId !== null ? `${sessionId}/agent-${agentId}` : `${sessionId}/sidechain`;
     return this.ctx.builder.session(id, { parent: sessionId });

@@ -249,7 +249,8 @@ class CodexParser implements RecordParser {
     const forkedFrom = nonEmpty(p.forked_from_id);
     let parent = spawnedBy ?? forkedFrom;
     if (parent === id) parent = null;
-    const builder = this.ctx.builder.session(id, { id: parent ? `${parent}/${id}` : id, parent });
+    // Codex keeps sessions by date, not by project: the working directory names the project.
+    const builder = this.ctx.builder.session(id, { id: parent ? `${parent}/${id}` : id, parent, project: asString(p.cwd) });
     const thread = new Thread(builder, id);
     for (const a of [spawnedBy, forkedFrom]) if (a !== null && a !== id) thread.ancestors.add(a);
     if (asString(p.model)) thread.model = asString(p.model);

@@ -4,12 +4,13 @@
 import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { InputSummary, SkippedLine } from '../ledger/types.js';
-import { TranscriptBuilder } from '../model/builder.js';
+import { type InputSummary, MAX_KEPT_SKIPS, type SkippedLine } from '../ledger/types.js';
+import { type SessionOrigin, TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';
 import { neutralize } from '../read/neutralize.js';
 import { conversationFiles, isConversationPath } from '../read/conversation-dir.js';
+import { readAgentType, storeProject } from '../read/stores.js';
 import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
 import type { FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -20,13 +21,22 @@ const { MAX_STRING_LENGTH } = constants;
 
 /** Distinct kinds counted in inputs[].ignored before the rest are counted as `other`. */
 const MAX_IGNORED_KINDS = 50;
+/**
+ * A `.jsonl` file whose first lines do not parse is held as a possible JSON document only up to
+ * this size: a real pretty-printed document saved as .jsonl is small (an exported chat); past it,
+ * the file is read as JSON lines with broken lines, so memory stays bounded.
+ */
+export const JSONL_DOCUMENT_MAX_CHARS = 32 * 1024 * 1024;
 
 export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
 
 export interface IngestOptions {
   /** 'auto' (default) detects the format from the first records; a name forces that adapter. */
   inputFormat?: FormatName | 'auto';
-  /** Each skipped line as it happens (they are all in the summary too). */
+  /**
+   * Each of the first MAX_KEPT_SKIPS skipped lines as it happens (the ones the summary keeps;
+   * the rest are only counted in `skipped_lines`, so a file of millions of bad lines stays small).
+   */
   onSkip?: (skipped: SkippedLine) => void;
   /** What `-` reads; process.stdin by default. */
   stdin?: Readable;
@@ -62,6 +72,21 @@ function parseJson(text: string): JsonValue {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
     return { ok: false, message: (err as Error).message };
+  }
+}
+
+/**
+ * parseJson for a file that has shown many bad lines: the same result, but the SyntaxError is
+ * thrown without capturing a stack trace, which is most of its cost (a file of millions of
+ * broken lines reads in well under half the time).
+ */
+function parseJsonCheaply(text: string): JsonValue {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return parseJson(text);
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -105,24 +130,30 @@ class Ingestion {
   private readonly guardedSink: TranscriptSink;
   private phase: Phase = 'start';
   private firstLine: (Line & { message: string }) | null = null;
-  private documentLines: Line[] = [];
+  /** A JSON document's lines, held until its end. */
+  private document = new DocumentBuffer();
   /**
    * What arrived while probing, in line order: the records detection sees, and the reader's own
    * skips, held back so that every skip is reported in line order once the adapter replays.
    */
   private held: ({ value: unknown; line: number } | { skip: string; line: number })[] = [];
   private heldRecords = 0;
+  /** Skips while probing past the first MAX_KEPT_SKIPS held: counted, never kept (memory stays bounded). */
+  private heldSkipsDropped = 0;
+  private heldSkips = 0;
   private builder: TranscriptBuilder | null = null;
   private parser: RecordParser | null = null;
   private format: FormatName | null = null;
   private lastLine = 0;
+  /** A Claude Code 2.1 sub-agent's type, from the manifest beside its file. */
+  private agentType: string | null = null;
 
   constructor(
     private readonly input: string,
     sink: TranscriptSink,
     private readonly options: IngestOptions,
   ) {
-    this.summary = { path: input, format: null, sessions: 0, lines: 0, skipped: [] };
+    this.summary = { path: input, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0 };
     this.adapters = options.adapters ?? ADAPTERS;
     this.fileName = input === '-' ? '-' : basename(input);
     this.guardedSink = this.guard(sink);
@@ -130,6 +161,7 @@ class Ingestion {
 
   async read(): Promise<InputSummary> {
     try {
+      if (this.input !== '-') this.agentType = await readAgentType(this.input);
       return await this.readAll();
     } catch (err) {
       if (err instanceof SinkFailure) throw err.error;
@@ -148,11 +180,15 @@ class Ingestion {
       this.options.flow?.({ pause: run.pause, resume: run.resume });
       const stats = await run.done;
       this.summary.lines = stats.lines;
-      if (stats.bytes === 0) readError = 'empty file';
+      if (stats.bytes === 0) {
+        readError = 'empty file';
+        this.summary.not_transcript = 'empty';
+      }
     } catch (err) {
       if (!(err instanceof ReadFailure)) throw err;
       readError = err.message;
       if (err.kind === 'unreadable') this.summary.unreadable = true;
+      if (err.kind === 'binary' || err.kind === 'encoding') this.summary.not_transcript = 'binary';
       this.summary.lines = this.lastLine;
     }
     // After a failure mid-way (an I/O error), what was read still counts.
@@ -236,17 +272,26 @@ class Ingestion {
           this.record(line, parsed.value);
         } else {
           this.phase = 'document';
-          this.documentLines.push(first, line);
+          this.holdDocumentLine(first);
+          this.holdDocumentLine(line);
           this.firstLine = null;
         }
         return true;
       }
       case 'document':
-        this.documentLines.push(line);
+        this.holdDocumentLine(line);
+        // A file named as JSON lines that is this large is not one pretty-printed document: read
+        // it as JSON lines with broken lines, in bounded memory, rather than hold it all.
+        if (this.document.chars > JSONL_DOCUMENT_MAX_CHARS && /\.(jsonl|ndjson)$/i.test(this.fileName)) {
+          const doc = this.document;
+          this.document = new DocumentBuffer();
+          this.readAsLines(doc);
+          return (this.phase as Phase) !== 'done';
+        }
         return true;
       case 'probe':
       case 'run': {
-        const parsed = parseJson(line.text);
+        const parsed = this.summary.skipped_lines + this.heldSkipsDropped + this.heldSkips >= MAX_KEPT_SKIPS ? parseJsonCheaply(line.text) : parseJson(line.text);
         if (parsed.ok) this.record(line, parsed.value);
         else this.malformed(line, parsed.message);
         // choose() may have found no adapter: then stop reading.
@@ -276,8 +321,16 @@ class Ingestion {
   }
 
   private lineSkip(line: number, reason: string): void {
-    if (this.phase === 'probe') this.held.push({ skip: reason, line });
-    else this.skip(line, reason);
+    if (this.phase !== 'probe') {
+      this.skip(line, reason);
+    } else if (this.heldSkips < MAX_KEPT_SKIPS) {
+      this.heldSkips += 1;
+      this.held.push({ skip: reason, line });
+    } else {
+      // Past the ones the summary keeps, a skip is a number: probing a file of millions of bad
+      // lines (no record yet to choose a format by) must not hold them all.
+      this.heldSkipsDropped += 1;
+    }
   }
 
   /** The input ended: settle whatever was waiting for more lines. */
@@ -285,9 +338,10 @@ class Ingestion {
     switch (this.phase) {
       case 'start':
         this.summary.error = 'empty file (only blank lines)';
+        this.summary.not_transcript = 'empty';
         return;
       case 'decide':
-        this.documentLines.push(this.firstLine!);
+        this.holdDocumentLine(this.firstLine!);
         this.firstLine = null;
         this.finishDocument();
         return;
@@ -303,40 +357,63 @@ class Ingestion {
     }
   }
 
+  /** The held lines were JSON lines after all: each is a record or a skipped line. */
+  private readAsLines(doc: DocumentBuffer): void {
+    this.phase = 'probe';
+    for (const line of doc.lines()) {
+      if ((this.phase as Phase) === 'done') break;
+      const r = this.summary.skipped_lines + this.heldSkips >= MAX_KEPT_SKIPS ? parseJsonCheaply(line.text) : parseJson(line.text);
+      if (r.ok) this.record(line, r.value);
+      else this.malformed(line, r.message);
+    }
+  }
+
+  private holdDocumentLine(line: Line): void {
+    this.document.push(line);
+  }
+
   private finishDocument(): void {
-    const lines = this.documentLines;
-    this.documentLines = [];
+    const doc = this.document;
+    this.document = new DocumentBuffer();
+    const size = doc.chars;
     // Joined, a document past V8's string limit would throw a RangeError that ends the whole
     // run, other inputs included: it gets its own message instead.
-    const size = lines.reduce((n, l) => n + l.text.length + 1, 0);
     if (size > MAX_STRING_LENGTH) {
       this.phase = 'done';
       this.summary.error = `too large to read as one JSON document (${Math.round(size / 2 ** 20)} MB of text; at most ${Math.floor(MAX_STRING_LENGTH / 2 ** 20)} MB can be read whole): convert it to JSON lines`;
       return;
     }
-    const text = lines.map((l) => l.text).join('\n');
+    const text = doc.text();
     const parsed = parseJson(text);
     if (parsed.ok) {
       this.openDocument(parsed.value);
       return;
     }
-    // Not one document: JSON lines whose first line is broken, if any line holds a record.
-    const records = lines.map((l) => parseJson(l.text));
-    if (records.some((r) => r.ok && isRecord(r.value))) {
-      this.phase = 'probe';
-      lines.forEach((line, i) => {
-        const r = records[i]!;
-        if (r.ok) this.record(line, r.value);
-        else this.malformed(line, r.message);
-      });
+    // Not one document: JSON lines whose first line is broken, if any line holds a record. The
+    // lines are parsed one at a time and nothing of a failed parse is kept: a file of millions
+    // of broken lines costs time, not memory.
+    let anyRecord = false;
+    for (const line of doc.lines()) {
+      const r = parseJsonCheaply(line.text);
+      if (r.ok && isRecord(r.value)) {
+        anyRecord = true;
+        break;
+      }
+    }
+    if (anyRecord) {
+      this.readAsLines(doc);
       if (this.phase === 'probe') this.choose(true);
       return;
     }
     this.phase = 'done';
     // Cut at a line end or not, a document the parser ran out of is a truncated one.
-    this.summary.error = endsEarly(text, parsed.message)
-      ? `not JSON: truncated, a JSON document that stops before its end (a file still being written?): ${neutralize(parsed.message, 200)}`
-      : `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
+    // A document cut short may be a session still being written: that one is worth a word.
+    if (endsEarly(text, parsed.message)) {
+      this.summary.error = `not JSON: truncated, a JSON document that stops before its end (a file still being written?): ${neutralize(parsed.message, 200)}`;
+    } else {
+      this.summary.error = `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
+      this.summary.not_transcript = 'not-json';
+    }
   }
 
   private openDocument(value: unknown): void {
@@ -360,8 +437,12 @@ class Ingestion {
     const held = this.held;
     this.held = [];
     const records = held.filter((h): h is { value: unknown; line: number } => 'value' in h);
-    const replaySkips = () => {
-      for (const h of held) if ('skip' in h) this.skip(h.line, h.skip);
+    const dropped = this.heldSkipsDropped;
+    this.heldSkipsDropped = 0;
+    this.heldSkips = 0;
+    const replaySkips = (announce = true) => {
+      for (const h of held) if ('skip' in h) this.skip(h.line, h.skip, announce);
+      this.countSkips(dropped);
     };
     if (records.length === 0) {
       this.phase = 'done';
@@ -375,7 +456,9 @@ class Ingestion {
     const picked = this.pick(probe, alternative);
     if (!picked) {
       this.phase = 'done';
-      replaySkips();
+      // Lines of a file that is no transcript (a settings file, a shell history) are not skipped
+      // transcript lines: kept in the summary, not announced one by one.
+      replaySkips(false);
       this.summary.error = this.unrecognized(probe);
       return;
     }
@@ -388,6 +471,7 @@ class Ingestion {
       if ('skip' in h) this.skip(h.line, h.skip);
       else this.push(h.value, picked.alternative ? null : h.line);
     }
+    this.countSkips(dropped);
   }
 
   /** The adapter for this file, and whether the alternative reading (one whole document) won. */
@@ -404,6 +488,12 @@ class Ingestion {
       const prefersAlternative = alternative !== null && safeDetect(adapter, alternative) > safeDetect(adapter, probe);
       return { adapter, alternative: prefersAlternative };
     }
+    // loopledger's own output (a report saved beside the transcripts) is not read back as one.
+    if (isLoopledgerOutput(probe)) {
+      this.summary.error = 'a loopledger report, not a transcript';
+      this.summary.not_transcript = 'loopledger-report';
+      return null;
+    }
     const best = rankFormats(probe, this.adapters);
     const other = alternative ? rankFormats(alternative, this.adapters) : null;
     // Ties go to the line-by-line reading, which keeps line numbers.
@@ -413,6 +503,7 @@ class Ingestion {
 
   private unrecognized(probe: Probe): string {
     if (this.summary.error) return this.summary.error;
+    this.summary.not_transcript = 'unrecognized';
     const names = this.adapters.map((a) => a.name).join(', ');
     return `not a recognized transcript format: ${describeProbe(probe)} (known: ${names}; --input-format forces one)`;
   }
@@ -420,7 +511,7 @@ class Ingestion {
   private open(adapter: FormatAdapter): boolean {
     this.format = adapter.name;
     this.summary.format = adapter.name;
-    this.builder = new TranscriptBuilder(this.guardedSink, this.input, adapter.name);
+    this.builder = new TranscriptBuilder(this.guardedSink, this.input, adapter.name, undefined, this.origin(adapter.name));
     try {
       this.parser = adapter.open({
         path: this.input,
@@ -435,6 +526,16 @@ class Ingestion {
       return false;
     }
     return true;
+  }
+
+  /** What the file's place in an agent's store says about its sessions (project, agent type). */
+  private origin(format: FormatName): SessionOrigin {
+    if (this.input === '-') return {};
+    const store = storeProject(this.input);
+    return {
+      project: store !== null && store.agent === format ? store.project : null,
+      agentType: format === 'claude-code' ? this.agentType : null,
+    };
   }
 
   private push(value: unknown, line: number | null): void {
@@ -469,10 +570,17 @@ class Ingestion {
     counts[key] = (counts[key] ?? 0) + 1;
   }
 
-  private skip(line: number | null, reason: string): void {
+  /** SPEC: inputs[].skipped keeps the first MAX_KEPT_SKIPS; skipped_lines counts them all. */
+  private skip(line: number | null, reason: string, announce = true): void {
+    this.summary.skipped_lines += 1;
+    if (this.summary.skipped.length >= MAX_KEPT_SKIPS) return;
     const skipped: SkippedLine = { line, reason: neutralize(reason, 300) };
     this.summary.skipped.push(skipped);
-    this.options.onSkip?.(skipped);
+    if (announce) this.options.onSkip?.(skipped);
+  }
+
+  private countSkips(n: number): void {
+    this.summary.skipped_lines += n;
   }
 
   private guard(sink: TranscriptSink): TranscriptSink {
@@ -497,6 +605,78 @@ class Ingestion {
 }
 
 /**
+ * The lines of a JSON document read so far, held compactly: texts joined in blocks (a string per
+ * line would cost tens of bytes of overhead each, a gigabyte for a few million short lines) and
+ * line numbers in a typed array. Lines never contain a newline, so a block splits back exactly.
+ */
+class DocumentBuffer {
+  private blocks: string[] = [];
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private numbers = new Int32Array(1024);
+  private count = 0;
+  private endsUnfinished = false;
+  /** Past V8's string limit the document can never be parsed whole: its text is let go, only counted. */
+  private overflowed = false;
+  /** Characters of the document joined with newlines. */
+  chars = 0;
+
+  private static readonly BLOCK_LINES = 4096;
+  private static readonly BLOCK_CHARS = 1 << 20;
+
+  push(line: Line): void {
+    this.chars += line.text.length + 1;
+    this.endsUnfinished = line.unfinished;
+    if (this.overflowed) return;
+    if (this.chars > MAX_STRING_LENGTH) {
+      this.overflowed = true;
+      this.blocks = [];
+      this.pending = [];
+      this.numbers = new Int32Array(0);
+      return;
+    }
+    if (this.count === this.numbers.length) {
+      const grown = new Int32Array(this.numbers.length * 2);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    this.numbers[this.count++] = line.line;
+    this.pending.push(line.text);
+    this.pendingChars += line.text.length + 1;
+    if (this.pending.length >= DocumentBuffer.BLOCK_LINES || this.pendingChars >= DocumentBuffer.BLOCK_CHARS) this.seal();
+  }
+
+  private seal(): void {
+    if (this.pending.length === 0) return;
+    this.blocks.push(this.pending.join('\n'));
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  text(): string {
+    this.seal();
+    return this.blocks.join('\n');
+  }
+
+  /** One line at a time (not a block split into an array: short-lived strings stay young garbage). */
+  *lines(): Generator<Line> {
+    this.seal();
+    let i = 0;
+    for (const block of this.blocks) {
+      let start = 0;
+      for (;;) {
+        const end = block.indexOf('\n', start);
+        const text = end < 0 ? block.slice(start) : block.slice(start, end);
+        yield { line: this.numbers[i]!, text, unfinished: this.endsUnfinished && i === this.count - 1, tooLong: false };
+        i += 1;
+        if (end < 0) break;
+        start = end + 1;
+      }
+    }
+  }
+}
+
+/**
  * Whether JSON.parse failed only for want of more text: V8 says "end of JSON input" or points at
  * the very end. A document with an error inside it (a trailing comma) is malformed, not cut.
  */
@@ -504,6 +684,29 @@ function endsEarly(text: string, message: string): boolean {
   if (/end of JSON input/.test(message)) return true;
   const at = /at position (\d+)/.exec(message);
   return at !== null && Number(at[1]) >= text.trimEnd().length;
+}
+
+/**
+ * A report loopledger wrote: `--format json` (and the sweep, config and stores JSON, all with
+ * `schema: "loopledger/…"`), `--format sarif` (its driver is loopledger) or `--format ndjson`
+ * (entries with a session, a detector and an intervention). Not `loopledger-canonical`, which is
+ * a transcript format.
+ */
+function isLoopledgerOutput(probe: Probe): boolean {
+  const first = probe.mode === 'document' ? probe.value : probe.records[0];
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return false;
+  const r = first as Record<string, unknown>;
+  if (typeof r['schema'] === 'string' && /^loopledger\//.test(r['schema'])) return true;
+  if (Array.isArray(r['runs']) && typeof r['$schema'] === 'string' && /sarif/i.test(r['$schema'])) {
+    const driver = (r['runs'][0] as { tool?: { driver?: { name?: unknown } } } | undefined)?.tool?.driver;
+    return driver?.name === 'loopledger';
+  }
+  const intervention = r['intervention'];
+  return (
+    typeof r['session'] === 'string' &&
+    (r['detector'] === 'tool_batch' || r['detector'] === 'output' || r['detector'] === 'thinking') &&
+    typeof intervention === 'object' && intervention !== null && 'enforce' in intervention
+  );
 }
 
 /** A few words on what the file looked like, for the "not recognized" message (no content). */

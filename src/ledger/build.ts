@@ -102,6 +102,7 @@ export class LedgerBuilder implements TranscriptSink {
       path: info.path,
       format: info.format,
       parent: info.parent,
+      project: info.project ?? null,
       model: null,
       turns: 0,
       rounds: 0,
@@ -112,6 +113,7 @@ export class LedgerBuilder implements TranscriptSink {
       entries: [],
       outcome: { enforce: { steers: 0, stops: [], saved: undefined } },
     };
+    if (info.agentType) ledger.agent_type = info.agentType;
     if (this.options.verbose) ledger.verdicts = [];
     this.order.push(ledger);
     this.live.set(info.id, {

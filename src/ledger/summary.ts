@@ -3,7 +3,7 @@
 import type { ConfigValues } from '../config/spec.js';
 import { roundUsd } from '../money/account.js';
 import type { PricingInfo } from '../money/prices.js';
-import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, SessionLedger } from './types.js';
+import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
 export interface ReportParts {
   version: string;
@@ -15,6 +15,8 @@ export interface ReportParts {
   judge?: JudgeUsage;
   /** Where prices came from; absent when nothing was priced. */
   pricing?: PricingInfo;
+  /** Files found in directories that are no transcripts. */
+  notTranscripts?: readonly NotTranscriptFile[];
 }
 
 export function noJudgeUsage(): JudgeUsage {
@@ -71,7 +73,7 @@ export function summarize(
     sessions: sessions.length,
     rounds,
     entries,
-    skipped_lines: inputs.reduce((n, i) => n + i.skipped.length, 0),
+    skipped_lines: inputs.reduce((n, i) => n + i.skipped_lines, 0),
     enforce: { sessions_stopped: stopped, sessions_steered: steered, saved },
     // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
     cost: { usd: priced === 0 && unpriced > 0 ? null : roundUsd(usd), unpriced_sessions: unpriced },
@@ -89,6 +91,7 @@ export function assembleReport(parts: ReportParts): LedgerReport {
     ...(parts.pricing ? { pricing: parts.pricing } : {}),
     config,
     inputs: [...parts.inputs],
+    not_transcripts: [...(parts.notTranscripts ?? [])],
     sessions: [...parts.sessions],
     summary: summarize(parts.inputs, parts.sessions, parts.judge),
   };

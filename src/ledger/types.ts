@@ -113,8 +113,13 @@ export interface SessionLedger {
   path: string;
   format: FormatName;
   parent: string | null;
+  /** A sub-agent's type, when its store names it (Claude Code 2.1 `agent-*.meta.json`). */
+  agent_type?: string;
   model: string | null;
-  /** The store folder a session came from, e.g. the Claude Code project (0.2; absent before stores). */
+  /**
+   * The store folder the session came from (e.g. the Claude Code project), or its working directory
+   * (Codex); null when neither says. Always set by the ledger builder; optional for hand-built ledgers.
+   */
   project?: string | null;
   usage?: SessionUsage;
   cost?: SessionCost;
@@ -135,6 +140,9 @@ export interface SessionLedger {
   verdicts?: RoundVerdict[];
 }
 
+/** SPEC: `inputs[].skipped` keeps at most the first 100 skipped lines of a file. */
+export const MAX_KEPT_SKIPS = 100;
+
 export interface SkippedLine {
   line: number | null;
   reason: string;
@@ -145,14 +153,25 @@ export interface InputSummary {
   format: FormatName | null;
   sessions: number;
   lines: number;
+  /** The first MAX_KEPT_SKIPS skipped lines of the file (memory stays bounded whatever the input). */
   skipped: SkippedLine[];
   /** Records set aside as carrying no conversation, by kind (only from readers that count them). */
   ignored?: Record<string, number>;
+  /** Every skipped line of the file, counted exactly (`skipped` keeps only the first ones). */
+  skipped_lines: number;
   /** Set when the file could not be analyzed at all (unreadable, binary, no known format). */
   error?: string;
   /** The path could not be read at all (missing, permission denied, I/O error): exit 2. */
   unreadable?: boolean;
+  /**
+   * Set (with `error`) when the file is no transcript at all: found in a directory, such a file is
+   * counted on one stderr line rather than named (settings, todos, package.json, our own reports).
+   */
+  not_transcript?: NotTranscript;
 }
+
+/** Why a file is no transcript: no known format, no content, not JSON, binary, or a loopledger report. */
+export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report';
 
 export interface LedgerSummary {
   sessions: number;
@@ -169,6 +188,14 @@ export interface LedgerSummary {
   judge?: JudgeUsage;
 }
 
+/** A file found in a directory that is no transcript: counted on one stderr line, kept here. */
+export interface NotTranscriptFile {
+  path: string;
+  reason: NotTranscript;
+  /** What the reader said about it. */
+  error: string;
+}
+
 export interface LedgerReport {
   schema: 'loopledger/1';
   tool: { name: 'loopledger'; version: string };
@@ -176,6 +203,12 @@ export interface LedgerReport {
   /** Where the prices came from (0.2 money): `overrides` names the `--prices` file, if any. */
   pricing?: { source: string; version: string; data_date: string; overrides?: string | null };
   inputs: InputSummary[];
+  /**
+   * Files found by searching directories that are no transcripts (settings, todos, package.json,
+   * loopledger's own reports). A path named explicitly stays in `inputs`, with its error.
+   * Always present in reports loopledger writes; optional for hand-built ones.
+   */
+  not_transcripts?: NotTranscriptFile[];
   sessions: SessionLedger[];
   summary: LedgerSummary;
 }

@@ -230,6 +230,14 @@ function matchAnswers(p: PendingRound): ToolAnswer[] | null {
  * One per input file: hands out session builders, keeps ids unique within the file, and ends
  * every session when the file is done.
  */
+/** What the file's place in an agent's store says about every session in it. */
+export interface SessionOrigin {
+  /** The store folder (e.g. the Claude Code project); an adapter may know better (Codex's cwd). */
+  project?: string | null;
+  /** A sub-agent file's agent type: given to the file's sub-agent sessions. */
+  agentType?: string | null;
+}
+
 export class TranscriptBuilder {
   private readonly sessions = new Map<string, SessionBuilder>();
   private readonly usedIds = new Set<string>();
@@ -240,10 +248,11 @@ export class TranscriptBuilder {
     readonly format: FormatName,
     /** Every session continues numbering from these counts (a reading that resumes mid-file). */
     private readonly resume?: ResumeCounts,
+    readonly origin: SessionOrigin = {},
   ) {}
 
   /** The builder for `key`, created on first use. `id` defaults to the key. */
-  session(key: string, opts: { id?: string; parent?: string | null } = {}): SessionBuilder {
+  session(key: string, opts: { id?: string; parent?: string | null; project?: string | null } = {}): SessionBuilder {
     let builder = this.sessions.get(key);
     if (!builder) {
       let id = opts.id ?? key;
@@ -253,7 +262,12 @@ export class TranscriptBuilder {
         id = `${id}#${n}`;
       }
       this.usedIds.add(id);
-      builder = new SessionBuilder(this.sink, { id, path: this.path, format: this.format, parent: opts.parent ?? null }, this.resume);
+      const parent = opts.parent ?? null;
+      const info: SessionInfo = { id, path: this.path, format: this.format, parent };
+      const project = this.origin.project ?? opts.project ?? null;
+      if (project !== null) info.project = project;
+      if (parent !== null && this.origin.agentType) info.agentType = this.origin.agentType;
+      builder = new SessionBuilder(this.sink, info, this.resume);
       this.sessions.set(key, builder);
     }
     return builder;

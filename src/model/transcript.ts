@@ -105,6 +105,10 @@ export interface SessionInfo {
   format: FormatName;
   /** Session id of the parent for sub-agent threads, else null. */
   parent: string | null;
+  /** The project the session belongs to: its store folder (Claude Code, Gemini CLI) or working directory (Codex). */
+  project?: string | null;
+  /** A sub-agent's type, when the store names it (Claude Code 2.1's `agent-*.meta.json`). */
+  agentType?: string | null;
 }
 
 /**

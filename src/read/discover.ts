@@ -1,9 +1,10 @@
 // Paths in, the list of inputs out: files as given, directories searched for transcripts, `-`
 // for stdin. Sorted, so that the same arguments always give the same ledger.
 
-import { promises as fs, type Dirent } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { promises as fs, type Dirent, type Stats } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { isConversationDir } from './conversation-dir.js';
+import { isSubagentManifest, STORE_ROOTS } from './stores.js';
 
 export interface DiscoveryError {
   path: string;
@@ -26,22 +27,26 @@ export function isTranscriptName(name: string): boolean {
   return lower.endsWith('.jsonl') || lower.endsWith('.json') || lower.endsWith('.traj');
 }
 
+/** Never entered: dependency trees and version-control internals hold no sessions, only bulk. */
+const NEVER_ENTERED = new Set(['node_modules', '.git']);
+
 export async function discoverInputs(paths: readonly string[]): Promise<Discovery> {
   const files: string[] = [];
   const errors: DiscoveryError[] = [];
   const seen = new Set<string>();
-  const add = (path: string) => {
-    // The same file named twice (or found both by name and in a directory) is read once.
-    const key = path === '-' ? '-' : resolve(path);
+  const add = (path: string, stat: Stats | null) => {
+    // The same file named twice, found both by name and in a directory, or under a second name
+    // (a hard link, a symbolic link) is read once: identified by device and inode.
+    const key = path === '-' ? '-' : stat !== null ? `${stat.dev}:${stat.ino}` : resolve(path);
     if (seen.has(key)) return;
     seen.add(key);
     files.push(path);
   };
-  const visitedDirs = new Set<string>();
+  const walker = new Walker(add, errors);
 
   for (const path of paths) {
     if (path === '-') {
-      add('-');
+      add('-', null);
       continue;
     }
     let stat;
@@ -52,10 +57,14 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
       continue;
     }
     if (stat.isDirectory()) {
-      await walk(path, visitedDirs, add, errors);
+      // A directory named explicitly is entered even through a symbolic link (the user chose it);
+      // a store root named explicitly (`loopledger ~/.claude`) is read through its store folders.
+      const store = STORE_ROOTS[basename(resolve(path))];
+      if (store) await walker.storeRoot(path, stat, store.folders);
+      else await walker.walk(path, stat);
     } else {
       // Regular files, but also FIFOs such as `<(zcat log.jsonl.gz)`: read as given.
-      add(path);
+      add(path, stat);
     }
   }
   files.sort(compareCodePoints);
@@ -63,55 +72,136 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
   return { files, errors };
 }
 
-async function walk(
-  dir: string,
-  visited: Set<string>,
-  add: (path: string) => void,
-  errors: DiscoveryError[],
-): Promise<void> {
-  // Directories are identified by their real path, so a symlink back up the tree ends here.
-  let real: string;
-  try {
-    real = await fs.realpath(dir);
-  } catch (err) {
-    errors.push({ path: dir, message: describe(err) });
-    return;
-  }
-  if (visited.has(real)) return;
-  visited.add(real);
+/**
+ * SPEC "Where sessions are found": hidden entries are skipped except the agents' known stores;
+ * `node_modules` and `.git` are never entered; symbolic links to directories are not followed (a
+ * link to a file is read); no directory is read twice (identified by device and inode, so a bind
+ * mount or a link named explicitly cannot make a loop either).
+ */
+class Walker {
+  private readonly visited = new Set<string>();
 
-  let entries: Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    errors.push({ path: dir, message: describe(err) });
-    return;
+  constructor(
+    private readonly add: (path: string, stat: Stats | null) => void,
+    private readonly errors: DiscoveryError[],
+  ) {}
+
+  /** False when this directory was already read. */
+  private firstVisit(stat: Stats): boolean {
+    const key = `${stat.dev}:${stat.ino}`;
+    if (this.visited.has(key)) return false;
+    this.visited.add(key);
+    return true;
   }
-  // An OpenHands V1 conversation folder is one transcript, read whole (not file by file).
-  if (isConversationDir(entries)) return add(dir);
-  entries.sort((a, b) => compareCodePoints(a.name, b.name));
-  for (const entry of entries) {
-    // Hidden entries (.git, editor state, a corpus's .labels.json) are not transcripts; a hidden
-    // path named explicitly is still read.
-    if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      await walk(path, visited, add, errors);
-    } else if (entry.isFile()) {
-      if (isTranscriptName(entry.name)) add(path);
-    } else {
-      // Symbolic links, and entries whose type the file system does not report.
-      let target;
-      try {
-        target = await fs.stat(path);
-      } catch (err) {
-        // A dangling link is only worth a word when its name promises a transcript.
-        if (isTranscriptName(entry.name)) errors.push({ path, message: describe(err) });
+
+  private async entries(dir: string): Promise<Dirent[] | null> {
+    try {
+      const entries = await fs.readdir(dir, { withFileTypes: true });
+      return entries.sort((a, b) => compareCodePoints(a.name, b.name));
+    } catch (err) {
+      this.errors.push({ path: dir, message: describe(err) });
+      return null;
+    }
+  }
+
+  async walk(dir: string, stat: Stats): Promise<void> {
+    if (!this.firstVisit(stat)) return;
+    const entries = await this.entries(dir);
+    if (!entries) return;
+    // An OpenHands V1 conversation folder is one transcript, read whole (not file by file).
+    if (isConversationDir(entries)) return this.add(dir, stat);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (NEVER_ENTERED.has(entry.name)) continue;
+      if (entry.name.startsWith('.')) {
+        // Hidden entries (editor state, caches, a corpus's .labels.json) are skipped, except the
+        // agents' stores: a home folder given as a path is audited like the stores themselves.
+        const store = STORE_ROOTS[entry.name];
+        if (store && (entry.isDirectory() || entry.isSymbolicLink())) {
+          const target = await statOrNull(path);
+          if (target?.isDirectory()) await this.storeRoot(path, target, store.folders);
+        }
         continue;
       }
-      if (target.isDirectory()) await walk(path, visited, add, errors);
-      else if (target.isFile() && isTranscriptName(entry.name)) add(path);
+      // Some file systems do not report entry types: ask for the entry's own (not its target's).
+      const known = entry.isDirectory() || entry.isFile() || entry.isSymbolicLink() || isSpecial(entry);
+      const kind = known ? entry : await this.lstat(path);
+      if (!kind) continue;
+      if (kind.isDirectory()) {
+        const sub = await this.lstat(path);
+        if (sub) await this.walk(path, sub);
+      } else if (kind.isFile()) {
+        if (isTranscriptName(entry.name) && !isSubagentManifest(dir, entry.name)) {
+          const stat = kind === entry ? await this.lstat(path) : (kind as Stats);
+          if (stat) this.add(path, stat);
+        }
+      } else if (kind.isSymbolicLink()) {
+        await this.link(path, entry.name);
+      }
+      // Sockets, FIFOs and devices found in a directory are never read: they could block forever.
     }
+  }
+
+  /**
+   * A store root (`.claude`, `.codex`, `.gemini`): only its session folders are read. Gemini keeps
+   * one folder per project under `tmp`, each with its sessions in `chats`.
+   */
+  async storeRoot(root: string, stat: Stats, folders: readonly string[]): Promise<void> {
+    if (!this.firstVisit(stat)) return;
+    const gemini = basename(resolve(root)) === '.gemini';
+    for (const folder of folders) {
+      const path = join(root, folder);
+      const sub = await statOrNull(path);
+      if (!sub?.isDirectory()) continue;
+      if (!gemini) {
+        await this.walk(path, sub);
+        continue;
+      }
+      if (!this.firstVisit(sub)) continue;
+      for (const project of (await this.entries(path)) ?? []) {
+        if (project.name.startsWith('.') || !project.isDirectory()) continue;
+        const chats = join(path, project.name, 'chats');
+        const chatsStat = await this.lstat(chats, true);
+        if (chatsStat?.isDirectory()) await this.walk(chats, chatsStat);
+      }
+    }
+  }
+
+  /** A symbolic link: a file behind it is read; a directory behind it is not followed. */
+  private async link(path: string, name: string): Promise<void> {
+    if (!isTranscriptName(name)) return;
+    let target;
+    try {
+      target = await fs.stat(path);
+    } catch (err) {
+      // A dangling link is only worth a word when its name promises a transcript.
+      this.errors.push({ path, message: describe(err) });
+      return;
+    }
+    if (target.isFile()) this.add(path, target);
+  }
+
+  private async lstat(path: string, quietWhenMissing = false): Promise<Stats | null> {
+    try {
+      return await fs.lstat(path);
+    } catch (err) {
+      if (!(quietWhenMissing && (err as NodeJS.ErrnoException).code === 'ENOENT')) {
+        this.errors.push({ path, message: describe(err) });
+      }
+      return null;
+    }
+  }
+}
+
+function isSpecial(entry: Dirent): boolean {
+  return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
+}
+
+async function statOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await fs.stat(path);
+  } catch {
+    return null;
   }
 }
 

@@ -1,10 +1,18 @@
 // Text that came out of an input file (keys, JSON error snippets, adapter messages) on its way to
 // a terminal: control characters and so every escape sequence are made visible, never obeyed.
 
-// C0 controls, DEL, C1 controls (U+009B is a one-character CSI), line/paragraph separators and
-// the bidirectional overrides that can make a message read differently from what it says.
+/**
+ * The format characters every human output neutralizes besides the C0/C1 controls: the Unicode
+ * line/paragraph separators, the bidirectional marks, embeddings, overrides and isolates that can
+ * make a line read differently from what it says ("trojan source"), and the zero-width characters
+ * (U+200B–U+200D, U+2060–U+2064, U+FEFF) that hide text or make two different names look equal.
+ * One list, shared by every sanitizer (the report's, the diagnostics', the config and sweep tables').
+ */
+export const INVISIBLE_FORMAT_CHARS = '\\u061c\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+
+// C0 controls, DEL, C1 controls (U+009B is a one-character CSI) and the format characters above.
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 
 /** `text` safe to print on one line, cut to at most `max` characters (plus an ellipsis). */
 export function neutralize(text: string, max = Infinity): string {

@@ -273,7 +273,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
       const l =
         i.error !== undefined
           ? `- ${mdEscape(i.path)}: ${mdEscape(i.error)}`
-          : `- ${mdEscape(i.path)}: ${plural(i.skipped.length, 'skipped line')}`;
+          : `- ${mdEscape(i.path)}: ${plural(i.skipped_lines, 'skipped line')}`;
       if (budget.take(l)) yield l + '\n';
       else omittedInputs += 1;
     }

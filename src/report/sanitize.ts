@@ -10,9 +10,10 @@
 // as UTF-8 and become U+FFFD. Backslashes are left alone so Windows paths stay readable; the
 // escapes are for eyes, not for round-tripping (the json format is the lossless one).
 
-/** C0, DEL, C1, the bidi controls, the Unicode line/paragraph separators, lone surrogates. */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
+import { INVISIBLE_FORMAT_CHARS } from '../read/neutralize.js';
+
+/** C0, DEL, C1, the bidi and zero-width characters, the line/paragraph separators, lone surrogates. */
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]|[\\ud800-\\udfff]`, 'gu');
 
 export interface SanitizeOptions {
   /** Keep `\n` and `\t` as they are (multi-line blocks); otherwise they are escaped too, so a
@@ -35,7 +36,7 @@ export function sanitize(text: unknown, options: SanitizeOptions = {}): string {
 }
 
 /** Characters that JSON.stringify leaves raw but a terminal may still act on. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const JSON_UNSAFE = new RegExp(`[\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 
 /** Re-escape such characters as `\uXXXX` inside JSON text. Lossless: the document parses to the
  *  same value, since outside strings JSON is plain ASCII and they can only occur inside strings. */

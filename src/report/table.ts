@@ -271,7 +271,8 @@ function* listLines(s: SessionLedger, width: number, ch: ChalkInstance): Generat
 function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
   const first = wrap(`${sanitize(s.path)}  ${sanitize(s.format)} · ${s.model === null ? 'model unknown' : sanitize(s.model)}`, width, 2);
   const project = s.project !== undefined && s.project !== null ? ` · project ${sanitize(s.project)}` : '';
-  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent of ${sanitize(s.parent)}` : ''}${project}`;
+  const agent = s.agent_type !== undefined ? ` (${sanitize(s.agent_type)})` : '';
+  const who = `session ${sanitize(s.id)}${s.parent !== null ? ` · sub-agent${agent} of ${sanitize(s.parent)}` : ''}${project}`;
   const counts =
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
     ` · enforce: ${outcomePhrase(s)}`;
@@ -329,8 +330,8 @@ function inputLines(report: LedgerReport, width: number, ch: ChalkInstance): str
         .slice(0, 3)
         .map((k) => `${k.line === null ? '?' : `line ${k.line}`}: ${sanitize(k.reason)}`)
         .join('; ');
-      const more = i.skipped.length > 3 ? `; ${i.skipped.length - 3} more` : '';
-      out.push(...wrap(`  ${sanitize(i.path)}: ${plural(i.skipped.length, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l)));
+      const more = i.skipped_lines > 3 ? `; ${i.skipped_lines - 3} more` : '';
+      out.push(...wrap(`  ${sanitize(i.path)}: ${plural(i.skipped_lines, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l)));
     }
   }
   return out.length ? ['inputs with problems:', ...out] : [];

@@ -31,6 +31,7 @@ export function session(id: string, entries: EntrySpec[], opts: { path?: string;
     path: opts.path ?? `/corpus/${id}.jsonl`,
     format: 'canonical',
     parent: opts.parent ?? null,
+    project: null,
     model: null,
     turns: Math.max(1, ...list.map((e) => e.turn)),
     rounds: opts.rounds ?? Math.max(1, ...list.map((e) => e.round)),

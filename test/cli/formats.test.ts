@@ -2,7 +2,8 @@
 // exit codes CI relies on. Repo fixtures where they suffice; generated transcripts where a case
 // needs a shape no fixture has (many stops, noted-only).
 
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAll, parseXml } from '../report/xml.js';
 import { batch, canonical, ensureBuilt, parseLedger, repeat, runCli, scratch, type Call, type RunResult } from './helpers.js';
@@ -48,18 +49,19 @@ describe.concurrent('formats through the CLI', () => {
     const r = ok(await runCli([LOOPING, CALM, WITH_SUBAGENT, '--format', 'json', ...J1]));
     expect(r.stderr).toBe('');
     const j = parseLedger(r);
-    expect(Object.keys(j).sort()).toEqual(['config', 'inputs', 'pricing', 'schema', 'sessions', 'summary', 'tool']);
+    expect(Object.keys(j).sort()).toEqual(['config', 'inputs', 'not_transcripts', 'pricing', 'schema', 'sessions', 'summary', 'tool']);
+    expect((j as unknown as { not_transcripts: unknown[] }).not_transcripts).toEqual([]);
     expect(j.schema).toBe('loopledger/1');
     expect(j.tool).toEqual({ name: 'loopledger', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(j.config).toMatchObject({ 'tool_batch.max_strikes': 2, 'tool_batch.max_observation_steps': 15, scope: 'turn' });
     expect(j.inputs.map((i) => i.path)).toEqual(expect.arrayContaining([LOOPING, CALM]));
     for (const i of j.inputs) {
-      expect(i).toMatchObject({ path: expect.any(String), format: expect.any(String), sessions: expect.any(Number), lines: expect.any(Number) });
+      expect(i).toMatchObject({ path: expect.any(String), format: expect.any(String), sessions: expect.any(Number), lines: expect.any(Number), skipped_lines: 0 });
       expect(Array.isArray(i.skipped)).toBe(true);
     }
     for (const s of j.sessions) {
       expect(Object.keys(s)).toEqual(
-        expect.arrayContaining(['id', 'path', 'format', 'parent', 'model', 'turns', 'rounds', 'tool_calls', 'usage', 'cost', 'entries', 'outcome']),
+        expect.arrayContaining(['id', 'path', 'format', 'parent', 'project', 'model', 'turns', 'rounds', 'tool_calls', 'usage', 'cost', 'entries', 'outcome']),
       );
       expect(s.parent === null || typeof s.parent === 'string').toBe(true);
       expect(s.model === null || typeof s.model === 'string').toBe(true);
@@ -220,8 +222,12 @@ describe.concurrent('formats through the CLI', () => {
     expect(readFileSync(out, 'utf8')).toBe(ok(direct).stdout);
   });
 
-  it('--output-file into a directory that does not exist is exit 2 with a message', async () => {
-    const r = await runCli([LOOPING, '--output-file', `${tmp.dir}/no/such/dir/x.json`, ...J1]);
+  it('--output-file into a folder that does not exist creates it; one that cannot be made is exit 2 with a message', async () => {
+    const made = await runCli([LOOPING, '--output-file', `${tmp.dir}/no/such/dir/x.json`, ...J1]);
+    expect(made.code).toBe(0);
+    expect(readFileSync(`${tmp.dir}/no/such/dir/x.json`, 'utf8')).toContain('looping-leap-day');
+    const blocker = tmp.write('a-file', 'not a folder');
+    const r = await runCli([LOOPING, '--output-file', `${blocker}/x.json`, ...J1]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -362,10 +368,16 @@ describe.concurrent('exit codes', () => {
     expect(r.stdout).toContain('looping-leap-day');
   });
 
-  it('no input at all is exit 2 (stdin is read only for -)', async () => {
-    const none = await runCli([], { stdin: '{"type":"user","text":"hi"}\n' });
+  it('no path and no agent session store is exit 2, naming where it looked (stdin is read only for -)', async () => {
+    // SPEC: with no path at all the agents' stores are read; "none found is exit 2, naming where it looked".
+    const home = join(tmp.dir, 'empty-home');
+    mkdirSync(home, { recursive: true });
+    const none = await runCli([], { stdin: '{"type":"user","text":"hi"}\n', env: { HOME: home, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined } });
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/no input/);
+    expect(none.stderr).toMatch(/no agent session store found/);
+    expect(none.stderr).toContain('~/.claude/projects');
+    expect(none.stderr).toContain('~/.codex/sessions');
+    expect(none.stderr).toContain('~/.gemini/tmp/*/chats');
     const empty = await runCli([tmp.dir + '/nothing-here-dir-that-is-missing']);
     expect(empty.code).toBe(2);
   });

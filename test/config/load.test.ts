@@ -263,27 +263,25 @@ describe('--set parsing', () => {
 });
 
 describe('sanitizing', () => {
-  it('clamps out-of-range values with a warning naming key, value and bound', async () => {
-    const r = await loadConfig({
-      specs: SPECS,
-      sets: ['tool_batch.max_strikes=-1', 'output.window_chars=5', 'output.similarity=1.5', 'tool_batch.max_observation_steps=-3'],
-    });
-    expect(r.values['tool_batch.max_strikes']).toBe(0);
-    expect(r.values['output.window_chars']).toBe(64);
-    expect(r.values['output.similarity']).toBe(1);
-    expect(r.values['tool_batch.max_observation_steps']).toBe(0);
-    expect(r.warnings).toHaveLength(4);
-    expect(r.warnings[0]).toMatch(/tool_batch\.max_strikes=-1 is below the minimum 0; clamped to 0/);
-    expect(r.warnings[1]).toMatch(/output\.window_chars=5 is below the minimum 64/);
-    expect(r.warnings[2]).toMatch(/output\.similarity=1\.5 is above the maximum 1; clamped to 1/);
+  // SPEC (Bad input): "A configuration value outside its documented range (a negative count, a
+  // ratio above 1) is a usage error naming the key and the range (exit 2), not a silent clamp."
+  it.each([
+    ['tool_batch.max_strikes=-1', 'tool_batch.max_strikes takes a whole number from 0 to 100'],
+    ['output.window_chars=5', 'output.window_chars takes a number from 64 to 1000000'],
+    ['output.similarity=1.5', 'output.similarity takes a ratio from 0 to 1'],
+    ['tool_batch.max_observation_steps=-3', 'tool_batch.max_observation_steps takes a whole number of at least 0 (or none)'],
+  ])('refuses the out-of-range %s, naming key and range (exit 2)', async (item, range) => {
+    const e = await configError(loadConfig({ specs: SPECS, sets: [item] }));
+    expect(e.message).toContain(`--set ${item.replace(/=.*/, '')}=`);
+    expect(e.message).toContain('out of range');
+    expect(e.message).toContain(range);
   });
 
-  it('clamps a file value too, naming the file', async () => {
+  it('refuses an out-of-range file value too, naming the file, key and range', async () => {
     const path = await file('clamp.json', { tool_batch: { max_strikes: 1000 } });
-    const r = await loadConfig({ specs: SPECS, file: path });
-    expect(r.values['tool_batch.max_strikes']).toBe(100);
-    expect(r.warnings[0]).toContain(path);
-    expect(r.warnings[0]).toMatch(/above the maximum 100/);
+    const e = await configError(loadConfig({ specs: SPECS, file: path }));
+    expect(e.message).toContain(path);
+    expect(e.message).toMatch(/tool_batch\.max_strikes=1000 is out of range: .*from 0 to 100/);
   });
 
   it('an unknown enum value degrades to the fallback with a warning', async () => {
@@ -297,14 +295,17 @@ describe('sanitizing', () => {
     expect(f.warnings).toHaveLength(1);
   });
 
-  it('property: every in-range integer round-trips, every out-of-range one clamps with one warning', () => {
+  it('property: every in-range integer round-trips, every out-of-range one is refused', () => {
     const spec = SPECS.find((s) => s.key === 'tool_batch.max_strikes') as ConfigKeySpec;
     fc.assert(
       fc.property(fc.integer({ min: -1000, max: 1000 }), (n) => {
         const warnings: string[] = [];
-        const v = parseConfigValue(spec, String(n), undefined, warnings);
-        expect(v).toBe(Math.min(100, Math.max(0, n)));
-        expect(warnings.length).toBe(n < 0 || n > 100 ? 1 : 0);
+        if (n < 0 || n > 100) {
+          expect(() => parseConfigValue(spec, String(n), undefined, warnings)).toThrow(ConfigError);
+        } else {
+          expect(parseConfigValue(spec, String(n), undefined, warnings)).toBe(n);
+        }
+        expect(warnings).toEqual([]);
       }),
     );
   });
@@ -325,7 +326,7 @@ describe('file forms are equivalent', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.subarray(['tool_batch.max_strikes', 'output.window_chars', 'judge.enabled', 'tool_batch.observation_tools', 'mode']),
-        fc.integer({ min: -5, max: 2_000_000 }),
+        fc.integer({ min: 64, max: 100 }), // in range for both numeric keys (out of range is an error),
         fc.boolean(),
         fc.array(fc.stringMatching(/^[a-z_]{1,8}$/), { maxLength: 4 }),
         async (keys, n, b, list) => {

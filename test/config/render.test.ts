@@ -56,7 +56,9 @@ describe('renderConfig', () => {
   });
 
   it('json: values, defaults, sources and reasons', async () => {
-    const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_strikes=-1'] });
+    const loaded = await loadConfig({ specs: SPECS, sets: ['tool_batch.max_strikes=0'] });
+    // Out-of-range values are errors now; a cross-key repair is the kind of warning that remains.
+    loaded.warnings.push('output.near_repetition_strong (0.8) is below output.near_repetition_ambiguous; raised');
     const json = JSON.parse(renderConfig(loaded, { format: 'json', color: true }));
     expect(json.config).toEqual({
       'tool_batch.max_strikes': 0,
@@ -66,7 +68,7 @@ describe('renderConfig', () => {
     });
     expect(json.keys[0]).toEqual({ key: 'tool_batch.max_strikes', type: 'integer', value: 0, default: 2, source: 'set', min: 0, reason: 'seed 000: two identical batches are allowed' });
     expect(json.keys[3].values).toEqual(['turn', 'replay']);
-    expect(json.warnings).toHaveLength(1);
+    expect(json.warnings).toEqual(['output.near_repetition_strong (0.8) is below output.near_repetition_ambiguous; raised']);
   });
 
   it('table abbreviates long lists and json keeps them whole', async () => {

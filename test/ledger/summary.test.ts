@@ -9,7 +9,9 @@ describe('assembleReport', () => {
     const steered = { ...build(fakeDetectors({ output: repeatingOutput() }), [same(2)]).ledger, id: 's2' };
     const quiet = { ...build(fakeDetectors(), [same(3)]).ledger, id: 's3' };
     const inputs: InputSummary[] = [
-      { path: 'a.jsonl', format: 'canonical', sessions: 3, lines: 12, skipped: [{ line: 4, reason: 'malformed JSON' }, { line: 9, reason: 'truncated' }] },
+      // Only the first skipped lines are kept (SPEC: the first 100); the count is exact.
+      { path: 'a.jsonl', format: 'canonical', sessions: 3, lines: 3000, skipped: [{ line: 4, reason: 'malformed JSON' }, { line: 9, reason: 'truncated' }], skipped_lines: 2500 },
+      { path: 'b.jsonl', format: 'canonical', sessions: 0, lines: 7, skipped: [{ line: 1, reason: 'malformed JSON' }], skipped_lines: 1 },
     ];
     const report = assembleReport({ version: '1.2.3', config: { 'z.key': 1, mode: 'telemetry' }, inputs, sessions: [stopped, steered, quiet] });
     expect(report.schema).toBe('loopledger/1');
@@ -19,7 +21,7 @@ describe('assembleReport', () => {
       sessions: 3,
       rounds: 11,
       entries: stopped.entries.length + steered.entries.length,
-      skipped_lines: 2,
+      skipped_lines: 2501,
       // The fake rounds record no usage: no session can be priced, and none counts as costing 0.
       enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: null, usd: null, unpriced_sessions: 1 } },
       cost: { usd: null, unpriced_sessions: 3 },

@@ -24,6 +24,7 @@ export function session(over: Partial<SessionLedger> = {}): SessionLedger {
     path: 'runs/s.jsonl',
     format: 'claude-code',
     parent: null,
+    project: null,
     model: 'claude-sonnet-4-5',
     turns: 1,
     rounds: 1,
@@ -119,6 +120,7 @@ export function report(sessions: SessionLedger[], over: Partial<LedgerReport> = 
       sessions: sessions.filter((s) => s.path === p).length,
       lines: 100,
       skipped: [],
+      skipped_lines: 0,
     })),
     sessions,
     summary: {
@@ -138,8 +140,10 @@ export function report(sessions: SessionLedger[], over: Partial<LedgerReport> = 
 /** The four sessions, plus one skipped line and one input that could not be read. */
 export function mixedReport(): LedgerReport {
   const r = report([calm, steering, looping, subAgent]);
-  r.inputs.find((i) => i.path === 'runs/loop.jsonl')!.skipped.push({ line: 12, reason: 'invalid JSON' });
-  r.inputs.push({ path: 'runs/zz-broken.bin', format: null, sessions: 0, lines: 0, skipped: [], error: 'binary file' });
+  const loop = r.inputs.find((i) => i.path === 'runs/loop.jsonl')!;
+  loop.skipped.push({ line: 12, reason: 'invalid JSON' });
+  loop.skipped_lines += 1;
+  r.inputs.push({ path: 'runs/zz-broken.bin', format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: 'binary file' });
   r.summary.skipped_lines = 1;
   return r;
 }
@@ -174,6 +178,7 @@ export function hostileReport(): LedgerReport {
   });
   const r = report([s]);
   r.inputs[0]!.skipped.push({ line: 3, reason: `bad ${HOSTILE}` });
-  r.inputs.push({ path: `runs/x${HOSTILE}`, format: null, sessions: 0, lines: 0, skipped: [], error: `unreadable ${HOSTILE}` });
+  r.inputs[0]!.skipped_lines += 1;
+  r.inputs.push({ path: `runs/x${HOSTILE}`, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: `unreadable ${HOSTILE}` });
   return r;
 }

@@ -2,14 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeJsonText, sanitize } from '../../src/report/sanitize.js';
 
-// C0 and C1 controls, DEL, bidi controls, line/paragraph separators, lone surrogates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/u;
-const UNSAFE_BUT_NL_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/u;
+// C0 and C1 controls, DEL, bidi controls, zero-width characters, line/paragraph separators, lone surrogates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
+const UNSAFE_BUT_NL_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
 
 const nasty = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.string({ unit: fc.integer({ min: 0, max: 0x20ff }).map((c) => String.fromCharCode(c)) }),
-  fc.array(fc.constantFrom('\x1b', '[', ']', '0', ';', '\x07', '\x9b', '\u202e', '\r', '\n', '\t', 'a', '\ud800', '\udc00', '\\')).map((a) => a.join('')),
+  fc.array(fc.constantFrom('\x1b', '[', ']', '0', ';', '\x07', '\x9b', '\u202e', '\u200b', '\u2060', '\ufeff', '\r', '\n', '\t', 'a', '\ud800', '\udc00', '\\')).map((a) => a.join('')),
 );
 
 describe('sanitize', () => {

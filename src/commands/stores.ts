@@ -1,0 +1,139 @@
+// `loopledger stores`, and what `loopledger` with no path reads: the session stores of this
+// user's coding agents (SPEC "Where sessions are found").
+
+import { promises as fs } from 'node:fs';
+import { sep } from 'node:path';
+import { neutralize, painter, renderTable } from '../config/text.js';
+import { InputError } from '../errors.js';
+import { discoverInputs } from '../read/discover.js';
+import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
+
+export interface StoreSurvey {
+  location: StoreLocation;
+  /** Transcript files that are sessions of their own (not sub-agents' files). */
+  sessions: number;
+  /** Claude Code 2.1 sub-agent files (`<session>/subagents/agent-*.jsonl`). */
+  subagents: number;
+  /** Distinct project folders; null where the layout does not say (Codex keeps sessions by date). */
+  projects: number | null;
+  bytes: number;
+}
+
+/** `~/…` for a path under the home folder: shorter, and what the user would type. */
+export function displayPath(path: string, env: NodeJS.ProcessEnv): string {
+  const home = homeOf(env);
+  if (home && (path === home || path.startsWith(home + sep))) return `~${path.slice(home.length)}`;
+  return path;
+}
+
+/** Every store location with what is in it (files are listed and sized, never read). */
+export async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
+  const out: StoreSurvey[] = [];
+  for (const location of await storeLocations(env)) {
+    const { files } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [] };
+    let sessions = 0;
+    let subagents = 0;
+    let bytes = 0;
+    const projects = new Set<string>();
+    for (const file of files) {
+      if (subagentFile(file) !== null) subagents += 1;
+      else sessions += 1;
+      const project = storeProject(file);
+      if (project !== null) projects.add(project.project);
+      bytes += (await fs.stat(file).catch(() => null))?.size ?? 0;
+    }
+    out.push({ location, sessions, subagents, projects: location.agent === 'codex' ? null : projects.size, bytes });
+  }
+  return out;
+}
+
+export interface DefaultInputs {
+  /** The directories to audit. */
+  roots: string[];
+  /** One line for stderr naming the stores read. */
+  announcement: string;
+}
+
+/**
+ * What `loopledger` with no path audits: every store found. None found is an input error (exit 2)
+ * naming every place looked at, and the variables that move them.
+ */
+export async function defaultInputs(env: NodeJS.ProcessEnv): Promise<DefaultInputs> {
+  const locations = await storeLocations(env);
+  const found = locations.filter((l) => l.roots.length > 0);
+  if (found.length === 0) {
+    const looked = locations.map((l) => `${displayPath(l.path, env)}${l.via ? ` ($${l.via})` : ''}`).join(', ');
+    throw new InputError(
+      `no path given and no agent session store found; looked in ${looked}. ` +
+        'Name files or directories to audit (CLAUDE_CONFIG_DIR and CODEX_HOME move the Claude Code and Codex stores).',
+    );
+  }
+  const named = found.map((l) => {
+    const where = displayPath(l.path, env);
+    const count = l.agent === 'gemini' ? `, ${l.roots.length} project${l.roots.length === 1 ? '' : 's'}` : '';
+    return `${where} (${AGENT_LABELS[l.agent]}${count})`;
+  });
+  return { roots: found.flatMap((l) => l.roots), announcement: `reading the session stores of this user: ${named.join(', ')}` };
+}
+
+export function renderStores(surveys: readonly StoreSurvey[], options: { format: 'table' | 'json'; color: boolean; env: NodeJS.ProcessEnv }): string {
+  if (options.format === 'json') {
+    const stores = surveys.map((s) => ({
+      agent: s.location.agent,
+      path: s.location.path,
+      found: s.location.roots.length > 0,
+      via: s.location.via,
+      roots: s.location.roots,
+      sessions: s.sessions,
+      subagents: s.subagents,
+      projects: s.projects,
+      bytes: s.bytes,
+    }));
+    return `${JSON.stringify({ schema: 'loopledger/stores/1', stores }, null, 2)}\n`;
+  }
+  const paint = painter(options.color);
+  const rows = surveys.map((s) => {
+    const found = s.location.roots.length > 0;
+    const where = neutralize(displayPath(s.location.path, options.env)) + (s.location.via ? ` ($${s.location.via})` : '');
+    if (!found) return [AGENT_LABELS[s.location.agent], where, 'not found', '', '', ''];
+    return [
+      AGENT_LABELS[s.location.agent],
+      where,
+      s.projects === null ? '-' : String(s.projects),
+      String(s.sessions),
+      s.location.agent === 'claude-code' ? String(s.subagents) : '-',
+      formatBytes(s.bytes),
+    ];
+  });
+  const table = renderTable(
+    [
+      { header: 'AGENT' },
+      { header: 'STORE' },
+      { header: 'PROJECTS', align: 'right' },
+      { header: 'SESSIONS', align: 'right' },
+      { header: 'SUB-AGENTS', align: 'right' },
+      { header: 'SIZE', align: 'right' },
+    ],
+    rows,
+    (r, c, text) => (c === 2 && rows[r]?.[2] === 'not found' ? paint.dim(text) : text),
+    (s) => paint.bold(s),
+  );
+  const total = surveys.reduce((n, s) => n + s.sessions + s.subagents, 0);
+  const tail =
+    total === 0
+      ? 'No session store found: name files or directories to audit (loopledger PATH…).'
+      : `loopledger with no path audits these ${total} transcript file${total === 1 ? '' : 's'}; loopledger ~ also finds transcripts elsewhere under your home.`;
+  return `${table}\n${tail}\n`;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u += 1;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}

@@ -1,0 +1,68 @@
+// SPEC (Bad input): "stderr shows the first 20 skipped lines of a file and then one line with the
+// rest's count; memory stays bounded whatever the number of bad lines", and (JSON) "inputs[].skipped
+// keeps at most the first 100 skipped lines of a file and inputs[].skipped_lines their total;
+// summary.skipped_lines is exact". Issue 11: "3M malformed lines today take 2.5 GB".
+// The binary runs with a 48 MB heap: before, it died of "JavaScript heap out of memory".
+
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, ROOT, scratch } from './helpers.js';
+
+const tmp = scratch('loopledger-skips-');
+beforeAll(() => ensureBuilt());
+afterAll(() => tmp.cleanup());
+
+function writeLines(name: string, head: string, line: string, count: number): string {
+  const path = join(tmp.dir, name);
+  const fd = openSync(path, 'w');
+  writeSync(fd, head);
+  const block = line.repeat(100_000);
+  for (let n = 0; n < count; n += 100_000) writeSync(fd, n + 100_000 <= count ? block : line.repeat(count - n));
+  closeSync(fd);
+  return path;
+}
+
+function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
+const SESSION = JSON.stringify({ type: 'session', schema: 'loopledger-canonical/1', id: 's', parent: null, model: 'm' }) + '\n';
+
+describe('three million malformed lines', () => {
+  it('first 20 on stderr then one count; the first 100 kept and the exact total; in a 48 MB heap', async () => {
+    const path = writeLines('bad-3m.jsonl', SESSION, 'x\n', 3_000_000);
+    const r = await runCapped([path, '--json', '--jobs', '1']);
+    expect(r.stderr).not.toMatch(/heap out of memory/);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => expect.stringMatching(new RegExp(`^${path}:${i + 2}: malformed JSON: `))));
+    expect(lines[20]).toBe(`loopledger: ${path}: 2999980 more skipped lines (--format json keeps the first 100 and the total)`);
+    const report = JSON.parse(r.stdout);
+    expect(report.inputs[0].skipped).toHaveLength(100);
+    expect(report.inputs[0].skipped.map((k: { line: number }) => k.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(report.inputs[0].skipped_lines).toBe(3_000_000);
+    expect(report.summary.skipped_lines).toBe(3_000_000);
+  }, 240_000);
+
+  it('a .jsonl of nothing but broken lines is read line by line, not held whole as a JSON document', async () => {
+    const broken = '{"type":"assistant","message":{"id":"msg_1","content":[{"type":"text","text":"cut here\n';
+    const path = writeLines('all-bad.jsonl', '', broken, 450_000); // 39 MB: past the 32 MB a document may take
+    const r = await runCapped([path, '--json', '--jobs', '1']);
+    expect(r.stderr).not.toMatch(/heap out of memory/);
+    expect(r.code).toBe(0);
+    const input = JSON.parse(r.stdout).inputs[0];
+    expect(input).toMatchObject({ skipped_lines: 450_000, error: 'no JSON records (every line was skipped)' });
+    expect(input.skipped).toHaveLength(100);
+  }, 240_000);
+});
