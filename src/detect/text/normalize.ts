@@ -3,6 +3,12 @@
 // breaks) dropped line by line, so repetition inside them forms no blocks, n-grams, connector
 // runs or compression evidence. Streaming: the verdict must not depend on how text is chunked,
 // so lines are classified whole, and an over-long line is cut at fixed offsets from its start.
+//
+// A line is a table row only inside a table (SPEC "What real sessions showed"): after a delimiter
+// row (`|---|---|`, which also makes the line before it the header), or as one of two or more
+// consecutive pipe-edged rows (`| a | b |`) of the same column count. So a line that could open
+// a table is held until the next line decides; a sentence quoting a shell pipeline
+// (`npm ls | grep react | sort -u`) is prose, visible to the detectors like any other sentence.
 
 export interface NormalizedSink {
   /** Normalized text: lowercase ASCII, single spaces, no leading space after a boundary. */
@@ -34,34 +40,67 @@ const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 // A bullet ("-", "*", "+", "•") or an ordered label ("1.", "2)", "a)", "B.") followed by content.
 const LIST_ITEM = /^[ \t]*(?:[-*+•]|\d{1,9}[.)]|[A-Za-z][.)])[ \t]+\S/;
 const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
+/** Box Drawing and Block Elements (U+2500–U+259F): a line made only of them is a divider. */
+const BOX_FIRST = 0x2500;
+const BOX_LAST = 0x259f;
 
-/** Whether a line is excluded structure. A table needs pipes; an all-caps sentence is prose. */
+/**
+ * Whether a line is excluded structure, tables aside (a table row depends on its neighbours: see
+ * MarkdownNormalizer). An all-caps sentence is prose.
+ */
 export function classifyLine(line: string): LineClass {
   // Most lines open with a word: after spaces and tabs an ASCII letter not followed by '.' or ')'
-  // can start no heading, quote, break, underline or list item (each needs its marker there),
-  // so only the table test is left. Six anchored regex calls per prose line were most of a line.
+  // can start no heading, quote, break, underline or list item (each needs its marker there).
+  // Six anchored regex calls per prose line were most of a line.
   let i = 0;
   let c = line.charCodeAt(0);
   while (c === 32 || c === 9) c = line.charCodeAt(++i);
   if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && line.charCodeAt(i + 1) !== 46 && line.charCodeAt(i + 1) !== 41) {
-    return isTableRow(line) ? 'drop' : 'keep';
+    return 'keep';
   }
+  if (c >= BOX_FIRST && c <= BOX_LAST && isBoxLine(line, i)) return 'drop';
   if (HEADING.test(line) || QUOTE.test(line) || THEMATIC_BREAK.test(line) || SETEXT_UNDERLINE.test(line)) {
     return 'drop';
   }
   if (LIST_ITEM.test(line)) return 'drop';
-  if (isTableRow(line)) return 'drop';
   return 'keep';
 }
 
-function isTableRow(line: string): boolean {
-  const first = line.indexOf('|');
-  if (first < 0) return false;
-  if (TABLE_DELIMITER.test(line)) return true;
+/** Only box-drawing or block characters and spaces from `from` on ("╭─╭─…", "━━━", "▀▀▀"). */
+function isBoxLine(line: string, from: number): boolean {
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 13) continue;
+    if (c < BOX_FIRST || c > BOX_LAST) return false;
+  }
+  return true;
+}
+
+/** How a line with pipes could take part in a table. */
+interface RowShape {
+  /** Cells, counting the text between unescaped pipes (outer pipes open and close, not cells). */
+  cols: number;
+  /** The line starts or ends with a pipe: `| a | b |` (rows without a delimiter must be edged). */
+  edged: boolean;
+  /** A delimiter row: `|---|:--:|`. */
+  delimiter: boolean;
+}
+
+/** The line's table shape, or null when it holds no unescaped pipe. */
+export function rowShape(line: string): RowShape | null {
+  let pipes = 0;
+  for (let at = line.indexOf('|'); at >= 0; at = line.indexOf('|', at + 1)) {
+    if (at === 0 || line.charCodeAt(at - 1) !== 92) pipes++;
+  }
+  if (pipes === 0) return null;
   const t = line.trim();
-  if (t.startsWith('|') || t.endsWith('|')) return true;
-  // "a | b | c": two inner pipes make columns; one pipe is prose ("stdout | grep").
-  return line.indexOf('|', first + 1) >= 0;
+  const leads = t.charCodeAt(0) === 124;
+  const trails = t.length > 1 && t.charCodeAt(t.length - 1) === 124 && t.charCodeAt(t.length - 2) !== 92;
+  return {
+    cols: pipes + 1 - (leads ? 1 : 0) - (trails ? 1 : 0),
+    edged: leads || trails,
+    delimiter: TABLE_DELIMITER.test(line),
+  };
 }
 
 interface Fence {
@@ -76,6 +115,12 @@ export class MarkdownNormalizer {
   /** Class of the current line once part of it was committed (over-long line), else null. */
   lineClass: LineClass | null = null;
   fence: Fence | null = null;
+  /** A line that may open a table, held until the next line says whether it does. */
+  held: string | null = null;
+  heldCols = 0;
+  heldEdged = false;
+  /** Inside a table: lines with pipes are its rows until a line without one. */
+  inTable = false;
   /** A space is owed before the next non-space output (collapses runs and line breaks). */
   owedSpace = false;
   /** Something was emitted since the last boundary (no leading space after a boundary). */
@@ -102,9 +147,12 @@ export class MarkdownNormalizer {
     }
   }
 
-  /** End of a segment: the pending line is complete and an unclosed fence closes with it. */
+  /** End of a segment: the pending line is complete and an unclosed fence or table closes with it. */
   boundary(sink: NormalizedSink): void {
     if (this.pending.length > 0 || this.lineClass !== null) this.endLine(sink);
+    // A lone row at the end is a sentence with pipes in it.
+    this.flushHeld(sink);
+    this.inTable = false;
     this.fence = null;
     this.owedSpace = false;
     this.emitted = false;
@@ -115,28 +163,38 @@ export class MarkdownNormalizer {
     this.pending = '';
     this.lineClass = null;
     this.fence = null;
+    this.held = null;
+    this.heldCols = 0;
+    this.heldEdged = false;
+    this.inTable = false;
     this.owedSpace = false;
     this.emitted = false;
   }
 
-  /** Part of a line that is still open (cut at LINE_SLICE). */
+  /** Part of a line that is still open (cut at LINE_SLICE): decided from its start, never held. */
   private commitPiece(piece: string, sink: NormalizedSink): void {
-    if (this.lineClass === null) this.lineClass = this.classifyStart(piece);
+    // Not whole, so never 'hold'.
+    if (this.lineClass === null) this.lineClass = this.decide(piece, false, sink) as LineClass;
     if (this.lineClass === 'keep') this.emit(piece, sink);
   }
 
   private endLine(sink: NormalizedSink): void {
     const line = this.pending;
     this.pending = '';
-    const cls = this.lineClass ?? this.classifyStart(line);
+    const cls = this.lineClass ?? this.decide(line, true, sink);
     this.lineClass = null;
+    if (cls === 'hold') return;
     if (cls === 'keep') this.emit(line, sink);
     // A line break is whitespace: it separates words but is not a sentence end by itself.
     this.owedSpace = this.emitted;
   }
 
-  /** Classify a line from its start, tracking fences (their lines and contents are dropped). */
-  private classifyStart(line: string): LineClass {
+  /**
+   * Classify a line from its start, tracking fences (their lines and contents are dropped) and
+   * tables. A whole line that could open a table is held ('hold'); the line that follows decides,
+   * and a held line that turns out to be prose is emitted before it, so order is kept.
+   */
+  private decide(line: string, whole: boolean, sink: NormalizedSink): LineClass | 'hold' {
     if (this.fence) {
       const t = line.replace(/^ {0,3}/, '');
       const run = /^(`+|~+)[ \t]*$/.exec(t);
@@ -149,10 +207,52 @@ export class MarkdownNormalizer {
     const first = line.charCodeAt(i);
     const open = first === 96 || first === 126 || first === 32 ? FENCE_OPEN.exec(line) : null;
     if (open) {
+      this.endTable(sink);
       this.fence = { ch: open[1]![0]!, len: open[1]!.length };
       return 'drop';
     }
-    return classifyLine(line);
+    if (classifyLine(line) === 'drop') {
+      this.endTable(sink);
+      return 'drop';
+    }
+    const shape = line.indexOf('|') < 0 ? null : rowShape(line);
+    if (shape === null) {
+      this.endTable(sink);
+      return 'keep';
+    }
+    if (shape.delimiter) {
+      // The held line was the header.
+      this.held = null;
+      this.inTable = true;
+      return 'drop';
+    }
+    if (this.inTable) return 'drop';
+    if (this.held !== null && this.heldEdged && shape.edged && this.heldCols === shape.cols) {
+      this.held = null;
+      this.inTable = true;
+      return 'drop';
+    }
+    this.flushHeld(sink);
+    // An over-long line is decided from its start: it cannot wait for the next line.
+    if (!whole) return 'keep';
+    this.held = line;
+    this.heldCols = shape.cols;
+    this.heldEdged = shape.edged;
+    return 'hold';
+  }
+
+  /** A line that is no table row: the table (if any) ends and a held line was prose. */
+  private endTable(sink: NormalizedSink): void {
+    this.inTable = false;
+    this.flushHeld(sink);
+  }
+
+  private flushHeld(sink: NormalizedSink): void {
+    const line = this.held;
+    if (line === null) return;
+    this.held = null;
+    this.emit(line, sink);
+    this.owedSpace = this.emitted;
   }
 
   private emit(text: string, sink: NormalizedSink): void {
