@@ -66,14 +66,23 @@ interface ExactRun {
   /** First and last word index whose shingle was a repeat (positions of shingle ends). */
   first: number;
   last: number;
+  /** Most occurrences of any shingle of the run. */
   occurrences: number;
   period: number;
+  /**
+   * Start offsets of the run's first word and of the copy it repeats, read when the run began:
+   * a run longer than the word ring still has exact positions.
+   */
+  startChar: number;
+  copyStartChar: number;
 }
 
 interface PeriodRun {
   period: number;
   region: number;
   last: number;
+  /** Start offset of the region's first word. */
+  start: number;
 }
 
 interface Progression {
@@ -301,7 +310,7 @@ export class OutputLoopDetector {
     s.dataPrefix[n % cap] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
 
     // Short periods and connector runs (a unit made only of connectors is stalling).
-    const p = s.period.push(w.hash);
+    const p = s.period.push(w.hash, w.start);
     // A shingle inside a chant belongs to short_period: exact blocks are the longer units.
     const inShortPeriod = p > 0 && s.period.regionWords(p) >= c.exactBlockMinWords;
     // Only a run whose last unit is in this segment is evidence of it.
@@ -310,30 +319,52 @@ export class OutputLoopDetector {
       const reps = Math.floor(region / p);
       if (s.period.allConnectors(p)) {
         if (reps > s.cnMax) s.cnMax = reps;
-        if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) s.cnBest = { period: p, region, last: n };
+        if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) {
+          s.cnBest = { period: p, region, last: n, start: s.period.regionStart(p) };
+        }
       } else {
         if (reps > s.shMax) s.shMax = reps;
-        if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) s.shBest = { period: p, region, last: n };
+        if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) {
+          s.shBest = { period: p, region, last: n, start: s.period.regionStart(p) };
+        }
       }
     }
 
-    // Exact blocks: a shingle seen min_repeats times, a period longer than a short period.
+    // Exact blocks: a stretch of repeated shingles (each seen before, one period back) that
+    // holds a shingle seen min_repeats times, with a period longer than a short period. The
+    // stretch is followed from its first repeat, so its extent is exact however long it grows.
     s.shingles.push(w.hash);
     const occ = s.shingles.occurrences;
     const per = s.shingles.period;
     // A repeat counts for this segment once the shingle ending here lies wholly in it.
     if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax && n >= s.segFirstShingle) s.exMax = occ;
-    if (occ >= c.exactBlockMinRepeats && per > c.shortPeriodMaxUnits && !inShortPeriod && !this.changingData(n)) {
+    if (occ > 1 && per > c.shortPeriodMaxUnits && !inShortPeriod && !this.changingData(n)) {
       const r = s.exRun;
       if (r && r.last === n - 1) {
         r.last = n;
         r.occurrences = Math.max(r.occurrences, occ);
         r.period = per;
       } else {
-        s.exRun = { first: n, last: n, occurrences: occ, period: per };
+        const k = c.exactBlockMinWords;
+        const cap = s.wordStart.length;
+        // The shingle's first word and the one a period back are in the ring (period < ring).
+        s.exRun = {
+          first: n,
+          last: n,
+          occurrences: occ,
+          period: per,
+          startChar: s.wordStart[(n - k + 1) % cap]!,
+          copyStartChar: s.wordStart[(n - k + 1 - per) % cap]!,
+        };
       }
       const cur = s.exRun!;
-      if (n >= s.segFirstShingle && (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first)) s.exBest = { ...cur };
+      if (
+        cur.occurrences >= c.exactBlockMinRepeats &&
+        n >= s.segFirstShingle &&
+        (!s.exBest || cur.last - cur.first >= s.exBest.last - s.exBest.first)
+      ) {
+        s.exBest = { ...cur };
+      }
     } else {
       s.exRun = null;
     }
@@ -344,7 +375,7 @@ export class OutputLoopDetector {
       const same = s.openings.push(conn ? w.hash : 0);
       if (same > s.opMax) s.opMax = same;
       if (conn && same >= c.connectorOpeningMin && (!s.opBest || same >= s.opBest.region)) {
-        s.opBest = { period: 1, region: same, last: n };
+        s.opBest = { period: 1, region: same, last: n, start: w.start };
       }
     }
 
@@ -419,11 +450,17 @@ export class OutputLoopDetector {
 
   // ---- the analysis pass ----
 
+  /** Offsets of words still in the ring (callers ask only for recent words). */
   private wordSpan(firstWord: number, lastWord: number): Span {
     const s = this.st;
     const cap = s.wordStart.length;
     const first = Math.max(firstWord, s.words - cap, 0);
     return { start: s.wordStart[first % cap]!, end: s.wordEnd[lastWord % cap]! };
+  }
+
+  private wordEnd(word: number): number {
+    const s = this.st;
+    return s.wordEnd[word % s.wordStart.length]!;
   }
 
   /** Normalized text at absolute offsets [from, to), which must lie within the ring. */
@@ -492,11 +529,10 @@ export class OutputLoopDetector {
     const ex = s.exBest;
     if (ex) {
       const m = log.record('exact_block', 'repeats', ex.occurrences, c.exactBlockMinRepeats);
-      const runWords = ex.last - ex.first + c.exactBlockMinWords;
-      const unitWords = Math.min(runWords, ex.period);
-      const firstWord = ex.first - c.exactBlockMinWords + 1;
-      const unit = this.wordSpan(firstWord, firstWord + unitWords - 1);
-      const run = this.wordSpan(firstWord, ex.last);
+      const shape = exactShape(ex, c.exactBlockMinWords);
+      // The unit is the latest copy: always held, however long the run.
+      const unit = this.wordSpan(ex.last - shape.unitWords + 1, ex.last);
+      const run: Span = { start: shape.startChar, end: this.wordEnd(ex.last) };
       if (!silenced(run)) {
         repetition = true;
         out.push(
@@ -505,11 +541,11 @@ export class OutputLoopDetector {
             'exact_block',
             Math.min(MAX_CONFIDENCE, EXACT_BASE_CONFIDENCE + PER_EXTRA_COPY * (ex.occurrences - c.exactBlockMinRepeats)),
             {
-              unit_words: unitWords,
+              unit_words: shape.unitWords,
               unit_chars: unit.end - unit.start,
-              repeats: ex.occurrences,
+              repeats: shape.repeats,
               period_words: ex.period,
-              run_words: runWords,
+              run_words: shape.runWords,
               run_chars: run.end - run.start,
               offset: run.start,
             },
@@ -525,7 +561,7 @@ export class OutputLoopDetector {
     if (sh) {
       const reps = Math.floor(sh.region / sh.period);
       const m = log.record('short_period', 'repeats', reps, c.shortPeriodMinRepeats);
-      const run = this.wordSpan(sh.last - sh.region + 1, sh.last);
+      const run: Span = { start: sh.start, end: this.wordEnd(sh.last) };
       const unit = this.wordSpan(sh.last - sh.period + 1, sh.last);
       if (!silenced(run)) {
         repetition = true;
@@ -555,7 +591,7 @@ export class OutputLoopDetector {
     if (cn) {
       const reps = Math.floor(cn.region / cn.period);
       const m = log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
-      const run = this.wordSpan(cn.last - cn.region + 1, cn.last);
+      const run: Span = { start: cn.start, end: this.wordEnd(cn.last) };
       const unit = this.wordSpan(cn.last - cn.period + 1, cn.last);
       if (!silenced(run)) {
         repetition = true;
@@ -723,6 +759,27 @@ interface State {
   progressions: Progression[];
   drBest: Progression | null;
   drMax: number;
+}
+
+/**
+ * A run's extent in words and copies. Copies that touch (the run is at least a period long, as in
+ * chanting) make one region from the first copy's start; otherwise the run is the repeated text
+ * of the latest copy and the count is the shingle's occurrences in the window.
+ */
+export function exactShape(
+  run: Pick<ExactRun, 'first' | 'last' | 'occurrences' | 'period' | 'startChar' | 'copyStartChar'>,
+  k: number,
+): { unitWords: number; runWords: number; repeats: number; startChar: number } {
+  const repeated = run.last - run.first + k;
+  if (repeated >= run.period) {
+    return {
+      unitWords: run.period,
+      runWords: repeated + run.period,
+      repeats: Math.max(run.occurrences, Math.floor(repeated / run.period) + 1),
+      startChar: run.copyStartChar,
+    };
+  }
+  return { unitWords: repeated, runWords: repeated, repeats: run.occurrences, startChar: run.startChar };
 }
 
 /** Statistic names of the Jaccard scales, built once. */
