@@ -33,7 +33,8 @@ export interface Measurement {
 export interface Finding {
   detector: DetectorName;
   /** e.g. repeated_batch, ceiling, tool_cycle, exact_block, near_repetition, short_period,
-   *  connector_stalling, predictable_drift, thinking_stagnation, identical_thinking, reasoning_runaway */
+   *  connector_stalling, predictable_drift, recurring_phrase, repeated_response,
+   *  thinking_stagnation, identical_thinking, reasoning_runaway */
   kind: string;
   confidence: number | null;
   strike: Strike | null;
@@ -48,6 +49,14 @@ export interface Finding {
   excerpts: string[];
   /** Set by the ledger: the round's tool answers showed progress (see RoundObservation.progress). */
   progress?: boolean;
+  /**
+   * Set by the text detectors: the finding is verbatim repetition that dominates its round's
+   * text (a chant, a re-emitted paragraph, an identical thinking block), not a phrase among
+   * other words. Only such text may stop a turn whose tool work keeps changing.
+   */
+  dominant?: boolean;
+  /** Set by the ledger: the round's tool batch, with its answers, is new in the turn. */
+  variedWork?: boolean;
 }
 
 export interface RoundObservation {
@@ -59,6 +68,8 @@ export interface RoundObservation {
    * happens to look alike (seed 000), as when an agent polls a build.
    */
   progress?: boolean;
+  /** The round's tool batch, with its answers, is new in the turn: varied, answered work. */
+  novel?: boolean;
 }
 
 /** One detector as the ledger drives it: one call per round, in order. */

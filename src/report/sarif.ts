@@ -36,6 +36,8 @@ const KNOWN: Record<string, Record<string, string>> = {
     short_period: 'Visible output repeating with a short period.',
     connector_stalling: 'Visible output stalling on connector phrases without progress.',
     predictable_drift: 'A predictable enumeration (low confidence).',
+    recurring_phrase: 'A phrase recurring once per round among changing text (noted, not a loop).',
+    repeated_response: 'The same text-only response given several times in a row.',
   },
   thinking: {
     thinking_stagnation: 'Adjacent thinking blocks too similar to each other.',

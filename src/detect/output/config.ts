@@ -23,6 +23,10 @@ export interface OutputConfig {
   predictableDriftMinTerms: number;
   predictableDriftMaxGapWords: number;
   predictableDriftConfidence: number;
+  dominanceMin: number;
+  perRoundMinWords: number;
+  recurringPhraseConfidence: number;
+  repeatedResponseMin: number;
 }
 
 export const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> = {
@@ -153,6 +157,38 @@ export const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> 
     type: 'ratio',
     default: 0.35,
     reason: 'seed 002: an enumeration is its own deliberately low-confidence kind, never a loop; below any steer-only bar',
+  },
+  dominanceMin: {
+    key: 'output.dominance_min',
+    type: 'ratio',
+    default: 0.75,
+    tier: 'ratio',
+    reason:
+      "repetition dominates the text it is found in from this share on (of the text from one copy to the next and of the round's raw text): in the calibration corpus once-per-round openers, closers and templates cover 0.10-0.47, re-emitted paragraphs and blocks 0.99-1.0",
+  },
+  perRoundMinWords: {
+    key: 'output.per_round_min_words',
+    type: 'integer',
+    default: 30,
+    min: 3,
+    max: 4096,
+    tier: 'count',
+    reason:
+      'a unit recurring once per round must be longer than a sentence to be a loop (seed 002: prose with a repeated sentence is a negative): whole-round narration and status sentences in the corpus run 12-20 words, the shortest re-emitted paragraph 45',
+  },
+  recurringPhraseConfidence: {
+    key: 'output.recurring_phrase_confidence',
+    type: 'ratio',
+    default: 0.3,
+    reason: 'a phrase recurring once per round among changing text is noted, never a loop: below the steer bar, like predictable_drift',
+  },
+  repeatedResponseMin: {
+    key: 'output.repeated_response_min',
+    type: 'integer',
+    default: 3,
+    min: 2,
+    max: 1000,
+    reason: 'SPEC 0.2: text-only responses of one turn, identical after normalization, three in a row, whatever their length; the third steers',
   },
 };
 

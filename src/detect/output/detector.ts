@@ -30,6 +30,7 @@ import {
   finding,
   MAX_CONFIDENCE,
   MeasurementLog,
+  round3,
 } from '../text/finding.js';
 import { lzRedundancy } from '../text/lz.js';
 import { JACCARD_SCALES, MultiScaleJaccard, NGRAM_CHARS } from '../text/ngram.js';
@@ -56,6 +57,8 @@ const PROGRESSION_SLOTS = 4;
 const DATA_MODULUS = 1000003;
 /** A progression silences a candidate when they share at least half of the shorter span. */
 const EXPLAINS_OVERLAP = 0.5;
+/** A recurring phrase explains a near repetition whose newer window it fills at least half of. */
+const NEAR_EXPLAINED = 0.5;
 
 interface Span {
   start: number;
@@ -130,6 +133,15 @@ export class OutputLoopDetector {
       },
       codes: (buf, from, to) => this.text(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
+      raw: (chars) => {
+        // The segment's raw size (structure included) is what a repetition's share is taken of.
+        const s = this.st;
+        if (s.rawFresh) {
+          s.rawFresh = false;
+          s.segRaw = 0;
+        }
+        s.segRaw += chars;
+      },
     };
     this.onWord = (w) => this.word(w);
     this.reset();
@@ -154,6 +166,7 @@ export class OutputLoopDetector {
     // The next segment starts with the next committed text, not here: the forced pass that
     // usually follows still judges the segment that just ended.
     this.st.segEnded = true;
+    this.st.rawFresh = true;
     return this.drain();
   }
 
@@ -206,6 +219,8 @@ export class OutputLoopDetector {
         segStartWord: s.segStartWord,
         segFirstShingle: s.segFirstShingle,
         segEnded: s.segEnded,
+        segRaw: s.segRaw,
+        rawFresh: s.rawFresh,
         exRun: s.exRun,
         exBest: s.exBest,
         exMax: s.exMax,
@@ -313,8 +328,10 @@ export class OutputLoopDetector {
     const p = s.period.push(w.hash, w.start);
     // A shingle inside a chant belongs to short_period: exact blocks are the longer units.
     const inShortPeriod = p > 0 && s.period.regionWords(p) >= c.exactBlockMinWords;
-    // Only a run whose last unit is in this segment is evidence of it.
-    if (p > 0 && n - p + 1 >= s.segStartWord) {
+    // Only a run whose last two units are in this segment is evidence of it: chanting is a
+    // response repeating itself. One copy per round of a short phrase that is a whole round's
+    // text ("Let me check the output.") is a habit of narration, not a chant.
+    if (p > 0 && n - 2 * p + 1 >= s.segStartWord) {
       const region = s.period.regionWords(p);
       const reps = Math.floor(region / p);
       if (s.period.allConnectors(p)) {
@@ -463,6 +480,33 @@ export class OutputLoopDetector {
     return s.wordEnd[word % s.wordStart.length]!;
   }
 
+  /**
+   * Whether an exact run recurs once per round (the copy it repeats lies in an earlier round) and
+   * is then only a recurring phrase. Such a unit is a loop only when the round re-emits it
+   * verbatim: nothing new between the copies (they touch, as a chant's do), longer than a
+   * sentence, and most of the round. A phrase among changing text (an opener before a new list, a
+   * closer after new findings, a template whose file name changes) or a one-sentence narration is
+   * seed 002's repeated sentence.
+   */
+  private perRound(run: ExactRun, shape: ExactShape, span: Span): { perRound: boolean; share: number; recurring: boolean } {
+    const c = this.config;
+    const share = this.roundShare(span);
+    const perRound = run.last - run.period < this.st.segFirstShingle;
+    const recurring = perRound && (!shape.touching || shape.unitWords < c.perRoundMinWords || share < c.dominanceMin);
+    return { perRound, share, recurring };
+  }
+
+  /**
+   * The share of this round's raw text (structure included: a list the opener introduces is
+   * part of what the round says) that lies in `span` of the normalized stream.
+   */
+  private roundShare(span: Span): number {
+    const s = this.st;
+    if (s.segRaw <= 0) return 0;
+    const inSegment = Math.max(0, span.end - Math.max(span.start, s.segStartPos));
+    return Math.min(1, inSegment / s.segRaw);
+  }
+
   /** Normalized text at absolute offsets [from, to), which must lie within the ring. */
   private text_(from: number, to: number): string {
     const ring = this.st.chars;
@@ -524,6 +568,8 @@ export class OutputLoopDetector {
       return false;
     };
     let repetition = false;
+    /** The run of a phrase found recurring once per round (not a loop), if any. */
+    let recurringRun: Span | null = null;
 
     if (s.exMax > 0) log.note('exact_block', 'repeats', s.exMax, c.exactBlockMinRepeats);
     const ex = s.exBest;
@@ -533,27 +579,50 @@ export class OutputLoopDetector {
       // The unit is the latest copy: always held, however long the run.
       const unit = this.wordSpan(ex.last - shape.unitWords + 1, ex.last);
       const run: Span = { start: shape.startChar, end: this.wordEnd(ex.last) };
+      const { perRound, share, recurring } = this.perRound(ex, shape, run);
       if (!silenced(run)) {
-        repetition = true;
-        out.push(
-          finding(
+        repetition = !recurring;
+        if (recurring) recurringRun = run;
+        const evidence = {
+          unit_words: shape.unitWords,
+          unit_chars: unit.end - unit.start,
+          repeats: shape.repeats,
+          period_words: ex.period,
+          run_words: shape.runWords,
+          run_chars: run.end - run.start,
+          offset: run.start,
+          per_round: perRound,
+          coverage: round3(shape.unitWords / ex.period),
+          round_share: round3(share),
+        };
+        if (recurring) {
+          // A phrase that opens or closes every round while the rest changes ("The changes look
+          // good. I've:" before a different list each time): seed 002's repeated sentence, noted.
+          log.note('exact_block', 'round_share', share, c.dominanceMin);
+          out.push(finding('output', 'recurring_phrase', c.recurringPhraseConfidence, evidence, [m], this.excerpt(unit)));
+        } else {
+          const crossed = perRound ? [m, log.record('exact_block', 'round_share', share, c.dominanceMin)] : [m];
+          const f = finding(
             'output',
             'exact_block',
             Math.min(MAX_CONFIDENCE, EXACT_BASE_CONFIDENCE + PER_EXTRA_COPY * (ex.occurrences - c.exactBlockMinRepeats)),
-            {
-              unit_words: shape.unitWords,
-              unit_chars: unit.end - unit.start,
-              repeats: shape.repeats,
-              period_words: ex.period,
-              run_words: shape.runWords,
-              run_chars: run.end - run.start,
-              offset: run.start,
-            },
-            [m],
+            evidence,
+            crossed,
             this.excerpt(unit),
-          ),
-        );
+          );
+          f.dominant = share >= c.dominanceMin && (!perRound || shape.unitWords >= c.perRoundMinWords);
+          out.push(f);
+        }
       }
+    }
+
+    // A stretch still short of min_repeats copies can already be a phrase recurring once per
+    // round: it too explains near repetition (a template's second and third copies).
+    const st = s.exRun;
+    if (recurringRun === null && st && st.last >= s.segFirstShingle) {
+      const shape = exactShape(st, c.exactBlockMinWords);
+      const run: Span = { start: shape.startChar, end: this.wordEnd(st.last) };
+      if (this.perRound(st, shape, run).recurring) recurringRun = run;
     }
 
     if (s.shMax > 0) log.note('short_period', 'repeats', s.shMax, c.shortPeriodMinRepeats);
@@ -565,22 +634,24 @@ export class OutputLoopDetector {
       const unit = this.wordSpan(sh.last - sh.period + 1, sh.last);
       if (!silenced(run)) {
         repetition = true;
-        out.push(
-          finding(
-            'output',
-            'short_period',
-            Math.min(MAX_CONFIDENCE, SHORT_BASE_CONFIDENCE + PER_EXTRA_UNIT * (reps - c.shortPeriodMinRepeats)),
-            {
-              period_units: sh.period,
-              repeats: reps,
-              run_words: sh.region,
-              run_chars: run.end - run.start,
-              offset: run.start,
-            },
-            [m],
-            this.excerpt(unit),
-          ),
+        const share = this.roundShare(run);
+        const f = finding(
+          'output',
+          'short_period',
+          Math.min(MAX_CONFIDENCE, SHORT_BASE_CONFIDENCE + PER_EXTRA_UNIT * (reps - c.shortPeriodMinRepeats)),
+          {
+            period_units: sh.period,
+            repeats: reps,
+            run_words: sh.region,
+            run_chars: run.end - run.start,
+            offset: run.start,
+            round_share: round3(share),
+          },
+          [m],
+          this.excerpt(unit),
         );
+        f.dominant = share >= c.dominanceMin;
+        out.push(f);
       }
     }
 
@@ -596,16 +667,17 @@ export class OutputLoopDetector {
       if (!silenced(run)) {
         repetition = true;
         connectorReported = true;
-        out.push(
-          finding(
-            'output',
-            'connector_stalling',
-            CONNECTOR_RUN_CONFIDENCE,
-            { pattern: 'run', period_units: cn.period, repeats: reps, run_words: cn.region, offset: run.start },
-            [m],
-            this.excerpt(unit),
-          ),
+        const share = this.roundShare(run);
+        const f = finding(
+          'output',
+          'connector_stalling',
+          CONNECTOR_RUN_CONFIDENCE,
+          { pattern: 'run', period_units: cn.period, repeats: reps, run_words: cn.region, offset: run.start, round_share: round3(share) },
+          [m],
+          this.excerpt(unit),
         );
+        f.dominant = share >= c.dominanceMin;
+        out.push(f);
       }
     }
     const op = s.opBest;
@@ -643,7 +715,11 @@ export class OutputLoopDetector {
     });
     if (best >= c.nearRepetitionAmbiguous && pos > s.nearReportedAt) {
       const region: Span = { start: pos - 2 * bestLen, end: pos };
-      if (!repetition && !silenced(region)) {
+      // Windows that are mostly a phrase already judged to recur once per round are similar
+      // because of it: near repetition would only say the same thing louder.
+      const newer: Span = { start: pos - bestLen, end: pos };
+      const explained = recurringRun !== null && overlap(newer, recurringRun) >= NEAR_EXPLAINED * bestLen;
+      if (!repetition && !explained && !silenced(region)) {
         const crossed = [log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionAmbiguous)];
         let ambiguous = best < c.nearRepetitionStrong;
         let confidence = Math.min(MAX_CONFIDENCE, best);
@@ -747,6 +823,10 @@ interface State {
   segFirstShingle: number;
   /** A segment ended and no text has come since: the next text starts a new one. */
   segEnded: boolean;
+  /** Raw characters fed in the current segment (excluded structure included). */
+  segRaw: number;
+  /** A segment ended: the next fed text starts the raw count over. */
+  rawFresh: boolean;
   exRun: ExactRun | null;
   exBest: ExactRun | null;
   exMax: number;
@@ -766,10 +846,19 @@ interface State {
  * chanting) make one region from the first copy's start; otherwise the run is the repeated text
  * of the latest copy and the count is the shingle's occurrences in the window.
  */
+interface ExactShape {
+  unitWords: number;
+  runWords: number;
+  repeats: number;
+  startChar: number;
+  /** Copies follow each other with nothing between them. */
+  touching: boolean;
+}
+
 export function exactShape(
   run: Pick<ExactRun, 'first' | 'last' | 'occurrences' | 'period' | 'startChar' | 'copyStartChar'>,
   k: number,
-): { unitWords: number; runWords: number; repeats: number; startChar: number } {
+): ExactShape {
   const repeated = run.last - run.first + k;
   if (repeated >= run.period) {
     return {
@@ -777,9 +866,14 @@ export function exactShape(
       runWords: repeated + run.period,
       repeats: Math.max(run.occurrences, Math.floor(repeated / run.period) + 1),
       startChar: run.copyStartChar,
+      touching: true,
     };
   }
-  return { unitWords: repeated, runWords: repeated, repeats: run.occurrences, startChar: run.startChar };
+  return { unitWords: repeated, runWords: repeated, repeats: run.occurrences, startChar: run.startChar, touching: false };
+}
+
+function overlap(a: Span, b: Span): number {
+  return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 }
 
 /** Statistic names of the Jaccard scales, built once. */
@@ -825,6 +919,8 @@ function freshState(c: OutputConfig): State {
     segStartWord: 0,
     segFirstShingle: 0,
     segEnded: false,
+    segRaw: 0,
+    rawFresh: false,
     exRun: null,
     exBest: null,
     exMax: 0,

@@ -3,6 +3,7 @@
 // evidence), and a loop that continues into later rounds keeps reporting, which is what the
 // ladder counts as an unheeded steer. A round whose own text adds no repetition reports nothing,
 // however much of the loop the windows still hold (each round is a segment: see the detector).
+// Whole text-only responses repeated in a row are `repeated_response` (response.ts).
 
 import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
@@ -10,16 +11,22 @@ import type { ResumableRoundDetector, RoundDetector, RoundObservation } from '..
 import { strongestPerKind } from '../text/finding.js';
 import { readOutputConfig, type OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
+import { RepeatedResponses } from './response.js';
 
 export function createOutputRoundDetector(config: OutputConfig): ResumableRoundDetector {
   const detector = new OutputLoopDetector(config);
+  const responses = new RepeatedResponses(detector.config);
   return {
     name: 'output',
     snapshot: () => detector.snapshot(),
     restore: (state: unknown) => detector.restore(state),
     observe(round: Round): RoundObservation {
       const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
-      return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };
+      const measurements = detector.takeMeasurements();
+      const repeated = responses.observe(round);
+      if (repeated.finding) findings.push(repeated.finding);
+      if (repeated.measurement) measurements.push(repeated.measurement);
+      return { findings: strongestPerKind(findings), measurements };
     },
   };
 }

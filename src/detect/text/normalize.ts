@@ -21,6 +21,12 @@ export interface NormalizedSink {
   codes?(buf: Uint16Array, from: number, to: number): void;
   /** A segment (round, block) ended: a hard sentence break. */
   boundary(): void;
+  /**
+   * Raw characters of a line (its newline included) or an over-long line's slice, kept or
+   * dropped, reported when it is classified and before any of its text: so at every point of
+   * the normalized stream the raw count is the same however the input was chunked.
+   */
+  raw?(chars: number): void;
 }
 
 /**
@@ -117,6 +123,8 @@ export class MarkdownNormalizer {
   fence: Fence | null = null;
   /** A line that may open a table, held until the next line says whether it does. */
   held: string | null = null;
+  /** The held line's raw characters, newline included. */
+  heldRaw = 0;
   heldCols = 0;
   heldEdged = false;
   /** Inside a table: lines with pipes are its rows until a line without one. */
@@ -149,7 +157,7 @@ export class MarkdownNormalizer {
 
   /** End of a segment: the pending line is complete and an unclosed fence or table closes with it. */
   boundary(sink: NormalizedSink): void {
-    if (this.pending.length > 0 || this.lineClass !== null) this.endLine(sink);
+    if (this.pending.length > 0 || this.lineClass !== null) this.endLine(sink, false);
     // A lone row at the end is a sentence with pipes in it.
     this.flushHeld(sink);
     this.inTable = false;
@@ -164,6 +172,7 @@ export class MarkdownNormalizer {
     this.lineClass = null;
     this.fence = null;
     this.held = null;
+    this.heldRaw = 0;
     this.heldCols = 0;
     this.heldEdged = false;
     this.inTable = false;
@@ -175,15 +184,21 @@ export class MarkdownNormalizer {
   private commitPiece(piece: string, sink: NormalizedSink): void {
     // Not whole, so never 'hold'.
     if (this.lineClass === null) this.lineClass = this.decide(piece, false, sink) as LineClass;
+    sink.raw?.(piece.length);
     if (this.lineClass === 'keep') this.emit(piece, sink);
   }
 
-  private endLine(sink: NormalizedSink): void {
+  /** The pending line is complete; `newline`: it ended with one (not at a segment's end). */
+  private endLine(sink: NormalizedSink, newline = true): void {
     const line = this.pending;
     this.pending = '';
     const cls = this.lineClass ?? this.decide(line, true, sink);
     this.lineClass = null;
-    if (cls === 'hold') return;
+    if (cls === 'hold') {
+      this.heldRaw = line.length + (newline ? 1 : 0);
+      return;
+    }
+    sink.raw?.(line.length + (newline ? 1 : 0));
     if (cls === 'keep') this.emit(line, sink);
     // A line break is whitespace: it separates words but is not a sentence end by itself.
     this.owedSpace = this.emitted;
@@ -222,13 +237,13 @@ export class MarkdownNormalizer {
     }
     if (shape.delimiter) {
       // The held line was the header.
-      this.held = null;
+      this.dropHeld(sink);
       this.inTable = true;
       return 'drop';
     }
     if (this.inTable) return 'drop';
     if (this.held !== null && this.heldEdged && shape.edged && this.heldCols === shape.cols) {
-      this.held = null;
+      this.dropHeld(sink);
       this.inTable = true;
       return 'drop';
     }
@@ -251,8 +266,15 @@ export class MarkdownNormalizer {
     const line = this.held;
     if (line === null) return;
     this.held = null;
+    sink.raw?.(this.heldRaw);
     this.emit(line, sink);
     this.owedSpace = this.emitted;
+  }
+
+  private dropHeld(sink: NormalizedSink): void {
+    if (this.held === null) return;
+    this.held = null;
+    sink.raw?.(this.heldRaw);
   }
 
   private emit(text: string, sink: NormalizedSink): void {

@@ -178,23 +178,24 @@ export class ThinkingLoopDetector {
           const ambiguous = !identical && sim < c.similarityStrong;
           const crossed = [m];
           if (!ambiguous) crossed.push(this.log.record('thinking_stagnation', 'similarity', sim, c.similarityStrong));
-          out.push(
-            finding(
-              'thinking',
-              'thinking_stagnation',
-              identical ? IDENTICAL_CONFIDENCE : Math.min(MAX_CONFIDENCE, sim),
-              {
-                similarity: Math.round(sim * 1000) / 1000,
-                identical,
-                block_chars: normLen,
-                previous_chars: s.prevChars,
-                block: s.blocks,
-              },
-              crossed,
-              [String.fromCharCode(...norm.subarray(0, 80))],
-              ambiguous,
-            ),
+          const f = finding(
+            'thinking',
+            'thinking_stagnation',
+            identical ? IDENTICAL_CONFIDENCE : Math.min(MAX_CONFIDENCE, sim),
+            {
+              similarity: Math.round(sim * 1000) / 1000,
+              identical,
+              block_chars: normLen,
+              previous_chars: s.prevChars,
+              block: s.blocks,
+            },
+            crossed,
+            [String.fromCharCode(...norm.subarray(0, 80))],
+            ambiguous,
           );
+          // A block that is the previous one verbatim is a loop filling the round's reasoning.
+          f.dominant = identical;
+          out.push(f);
         }
       }
       s.prevSet = set;

@@ -63,10 +63,17 @@ describe('a round reports only what its own text supports', () => {
     // A period of three words: two of them in the next round are not yet a unit.
     const chant = 'Status: ' + 'done ready steady '.repeat(8);
     expect(perRound([chant, 'done ready'])).toEqual([['short_period'], []]);
-    expect(perRound([chant, 'done ready steady'])).toEqual([['short_period'], ['short_period']]);
+    // One whole unit is not yet the round chanting either (issue 21: a short phrase that is each
+    // round's whole text recurs once per round); two units are.
+    expect(perRound([chant, 'done ready steady'])).toEqual([['short_period'], []]);
+    expect(perRound([chant, 'done ready steady done ready steady'])).toEqual([['short_period'], ['short_period']]);
     const stall = 'So the total is 12. ' + 'wait, but actually, '.repeat(4);
     expect(perRound([stall, 'wait, but'])).toEqual([['connector_stalling'], []]);
-    expect(perRound([stall, 'wait, but actually, the sign flips.'])).toEqual([['connector_stalling'], ['connector_stalling']]);
+    expect(perRound([stall, 'wait, but actually, the sign flips.'])).toEqual([['connector_stalling'], []]);
+    expect(perRound([stall, 'wait, but actually, wait, but actually, the sign flips.'])).toEqual([
+      ['connector_stalling'],
+      ['connector_stalling'],
+    ]);
   });
 
   it('text next to the loop that is unrelated prose reports nothing, whatever its length', () => {

@@ -1,0 +1,74 @@
+// `repeated_response` (SPEC 0.2): text-only responses of one turn, identical after normalization,
+// N in a row (default three), whatever their length. Exact blocks need four copies of eight words
+// or more, so a plan re-sent three times or a short status line said over and over ("I'm doing
+// well, thanks for asking." ×3) went unseen; a whole response repeated is the plainest loop there
+// is. Normalization is the detectors' word identity: letters and digits, ASCII lowercased, so case,
+// spacing and punctuation do not tell two responses apart. Structure is not excluded here: a
+// response that is the same table or code block every time is repeated all the same.
+
+import type { Round } from '../../model/transcript.js';
+import { clip, finding } from '../text/finding.js';
+import type { Finding, Measurement } from '../types.js';
+import type { OutputConfig } from './config.js';
+
+/** The third identical response is as sure as a verbatim block at its minimum count. */
+const BASE_CONFIDENCE = 0.9;
+/** Each further identical response adds this much, capped below certainty. */
+const PER_EXTRA = 0.02;
+const MAX_CONFIDENCE = 0.99;
+
+/** Word cores of `text` (letters and digits, ASCII lowercased), joined by single spaces. */
+export function responseKey(text: string): string {
+  const words: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    let core = '';
+    for (let i = 0; i < token.length; i++) {
+      const c = token.charCodeAt(i);
+      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0xc0) core += token[i];
+      else if (c >= 65 && c <= 90) core += String.fromCharCode(c + 32);
+    }
+    if (core.length > 0) words.push(core);
+  }
+  return words.join(' ');
+}
+
+export class RepeatedResponses {
+  private last = '';
+  private streak = 0;
+
+  constructor(private readonly config: Pick<OutputConfig, 'repeatedResponseMin'>) {}
+
+  /** The finding for this round, if it completes or extends a streak of identical responses. */
+  observe(round: Round): { finding: Finding | null; measurement: Measurement | null } {
+    const key = round.calls.length === 0 ? responseKey(round.text) : '';
+    if (key === '') {
+      // A round with tool calls, or with no words, is not a text-only response: the run ends.
+      this.last = '';
+      this.streak = 0;
+      return { finding: null, measurement: null };
+    }
+    this.streak = key === this.last ? this.streak + 1 : 1;
+    this.last = key;
+    const min = this.config.repeatedResponseMin;
+    const measurement: Measurement = {
+      detector: 'output',
+      kind: 'repeated_response',
+      statistic: 'repeats',
+      value: this.streak,
+      threshold: min,
+      direction: 'above',
+    };
+    if (this.streak < min) return { finding: null, measurement };
+    const f = finding(
+      'output',
+      'repeated_response',
+      Math.min(MAX_CONFIDENCE, BASE_CONFIDENCE + PER_EXTRA * (this.streak - min)),
+      { repeats: this.streak, response_words: key.split(' ').length, response_chars: round.text.length },
+      [measurement],
+      [clip(key)],
+    );
+    // The whole response is the repetition.
+    f.dominant = true;
+    return { finding: f, measurement };
+  }
+}
