@@ -64,6 +64,13 @@ export const LADDER_KEYS: readonly ConfigKeySpec[] = [
       'seed 000: "the same call with a different answer is progress that happens to look alike"; text repeated while a repeated tool batch gets new answers (polling) is noted, not steered',
   },
   {
+    key: 'ladder.varied_work_steers_only',
+    type: 'boolean',
+    default: true,
+    reason:
+      'a text signal in a round whose tool batch or answer is new in the turn may steer but not stop, unless the text is a verbatim loop dominating its round (a chant, a re-emitted paragraph, an identical thinking block): varied, answered work is progress, as ladder.progress_notes_only says for polling',
+  },
+  {
     key: 'ladder.steer_confidence_min',
     type: 'ratio',
     default: 0.5,
@@ -216,6 +223,8 @@ export interface LadderSettings {
   cycleEnforcePeriods: number;
   /** Output/thinking findings in a round whose repeated tool batch got new answers: noted only. */
   progressNotesOnly: boolean;
+  /** Output/thinking findings in a round whose tool work is new: steer at most unless dominant. */
+  variedWorkSteersOnly: boolean;
   judge: JudgeSettings;
 }
 
@@ -288,6 +297,7 @@ export function readLadderSettings(values: ConfigValues, warn: (m: string) => vo
     cycleEnforce: parseCycleLevel(values['tool_batch.cycle_enforce'], warn),
     cycleEnforcePeriods: parseCycleEnforcePeriods(values['tool_batch.cycle_enforce_periods'], warn),
     progressNotesOnly: values['ladder.progress_notes_only'] !== false,
+    variedWorkSteersOnly: values['ladder.varied_work_steers_only'] !== false,
     judge: {
       enabled: typeof enabled === 'boolean' ? enabled : true,
       maxVerdictsPerTurn: num(values, 'judge.max_verdicts_per_turn', warn, true),

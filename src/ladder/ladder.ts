@@ -247,6 +247,11 @@ export class EnforceLadder implements Ladder {
     if (finding.progress && s.progressNotesOnly) return { index, finding, level: 'noted', judgeCanStop: false };
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
+    // Beside varied, answered tool work only text that is itself a verbatim loop filling its
+    // round may end the turn: a phrase the agent keeps saying while it works is no reason to.
+    if (finding.variedWork && s.variedWorkSteersOnly && !finding.dominant) {
+      return { index, finding, level: 'steer', judgeCanStop: false };
+    }
     const heuristicStop =
       !s.cappedKinds.has(finding.kind) &&
       !finding.ambiguous &&

@@ -171,6 +171,7 @@ export class LedgerBuilder implements TranscriptSink {
     const findings: Finding[] = [];
     const measurements: Measurement[] = [];
     let progress = false;
+    let novel = false;
     for (let i = 0; i < t.detectors.length; i++) {
       const detector = t.detectors[i]!;
       let obs: RoundObservation;
@@ -189,6 +190,7 @@ export class LedgerBuilder implements TranscriptSink {
       }
       findings.push(...obs.findings);
       if (obs.progress) progress = true;
+      if (obs.novel) novel = true;
       if (this.options.verbose) measurements.push(...obs.measurements);
     }
     if (progress) {
@@ -198,6 +200,14 @@ export class LedgerBuilder implements TranscriptSink {
         if (f.detector === 'tool_batch') continue;
         f.progress = true;
         f.evidence = { ...f.evidence, progress: true };
+      }
+    } else if (novel) {
+      // The round ran a batch (or got an answer) the turn had not seen: varied, answered work.
+      for (const f of findings) {
+        if (f.detector === 'tool_batch') continue;
+        f.variedWork = true;
+        // Whether this text may still stop the turn beside that work (ladder.varied_work_steers_only).
+        f.evidence = { ...f.evidence, varied_work: true, dominant: f.dominant === true };
       }
     }
 

@@ -11,8 +11,12 @@ import type { SessionLedger } from '../../src/ledger/types.js';
 import type { Round } from '../../src/model/transcript.js';
 
 const STATUS = 'The rollout is still in progress, so I will wait a little and then check its status again.';
+/** A status paragraph (longer than output.per_round_min_words), re-emitted whole every round. */
+const PARAGRAPH =
+  'The rollout of the api deployment is still in progress. New pods have to pass their readiness probe before the old ones are drained, ' +
+  'so I will wait a little longer and then check the status of the deployment again before I report back.';
 
-function poll(rounds: number, answer: (i: number) => string, config = {}): SessionLedger {
+function poll(rounds: number, answer: (i: number) => string, config = {}, text = STATUS): SessionLedger {
   const ledger = new LedgerBuilder({ config: { ...defaultConfigValues(), ...config }, factories: createDetectorFactories() });
   ledger.session({ id: 'poll', path: 'poll.jsonl', format: 'canonical', parent: null });
   ledger.turn('poll', 1, 1);
@@ -21,7 +25,7 @@ function poll(rounds: number, answer: (i: number) => string, config = {}): Sessi
       turn: 1,
       index: i,
       line: i + 1,
-      text: STATUS,
+      text,
       thinking: [],
       calls: [{ id: `c${i}`, name: 'rollout_status', arguments: { deployment: 'api' } }],
       answers: [{ content: answer(i), isError: false }],
@@ -55,7 +59,13 @@ describe('text repeated while a polled tool makes progress', () => {
   });
 
   it('ladder.progress_notes_only=false restores steering on the narrated poll', () => {
-    const s = poll(7, (i) => `${i} of 8 replicas ready`, { 'ladder.progress_notes_only': false });
+    // The one-sentence status is a recurring_phrase by itself (issue 21): noted either way.
+    expect(poll(7, (i) => `${i} of 8 replicas ready`, { 'ladder.progress_notes_only': false }).outcome.enforce.steers).toBe(0);
+    // A whole paragraph re-emitted each round is an exact block: the progress rule is what holds it.
+    const answer = (i: number) => `${i} of 8 replicas ready`;
+    expect(poll(7, answer, {}, PARAGRAPH).outcome.enforce.steers).toBe(0);
+    const s = poll(7, answer, { 'ladder.progress_notes_only': false }, PARAGRAPH);
     expect(s.outcome.enforce.steers).toBeGreaterThan(0);
+    expect(s.entries.some((e) => e.kind === 'exact_block' && e.intervention.enforce === 'steer')).toBe(true);
   });
 });

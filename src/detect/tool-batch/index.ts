@@ -16,6 +16,7 @@ import { displayId } from './signature.js';
 import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatOutcome } from './loop-detector.js';
 import { compileToolPatterns, type ToolMatcher } from './patterns.js';
 import { createRecurringFailureDetector } from './recurring.js';
+import { WorkNovelty } from './novelty.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export type { BatchRecord, CheckResult, LoopDetected, LoopDetectorSnapshot, LoopKind, RepeatOutcome } from './loop-detector.js';
@@ -186,6 +187,7 @@ export function isTransparentBatch(calls: Round['calls'], transparent: ToolMatch
 export function createToolBatchDetector(config: ToolBatchConfig, digester = new RoundDigester()): ToolBatchDetector {
   const detector = new LoopDetector(config.costlyTools);
   const transparent = compileToolPatterns(config.transparentTools);
+  const novelty = new WorkNovelty();
   let turn: number | null = null;
   return {
     name: 'tool_batch',
@@ -193,18 +195,23 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
       detector.breakRun();
     },
     snapshot(): unknown {
-      return { turn, loop: detector.snapshot() };
+      return { turn, loop: detector.snapshot(), novelty: novelty.snapshot() };
     },
     restore(state: unknown): void {
-      const o = (state ?? {}) as { turn?: unknown; loop?: LoopDetectorSnapshot };
+      const o = (state ?? {}) as { turn?: unknown; loop?: LoopDetectorSnapshot; novelty?: unknown };
       turn = typeof o.turn === 'number' ? o.turn : null;
       detector.restore(o.loop ?? { run: null });
+      novelty.restore(o.novelty);
     },
     observe(round: Round): RoundObservation {
-      if (turn !== null && turn !== round.turn) detector.breakRun();
+      if (turn !== null && turn !== round.turn) {
+        detector.breakRun();
+        novelty.reset();
+      }
       turn = round.turn;
       if (isTransparentBatch(round.calls, transparent)) return { findings: [], measurements: [] };
       const digest = digester.digest(round);
+      const novel = novelty.observe(digest);
       const result = detector.checkBatch(
         digest.batch,
         round.calls,
@@ -226,6 +233,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         return {
           findings: [finding(result.kind, true, strike, evidenceFor(record, digest, 'refused'), crossed)],
           measurements,
+          novel,
         };
       }
       const outcome = detector.recordResults(record, digest.answers);
@@ -233,7 +241,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
       const measurements = measurementsFor(record, now.count, now.total);
       // A strike: an occurrence whose answers matched (or could not be told from) the previous one's.
       const progress = outcome === 'changed';
-      if (now.count < 2) return { findings: [], measurements, progress };
+      if (now.count < 2) return { findings: [], measurements, progress, novel };
       const strike: Strike = {
         count: now.count,
         threshold: record.threshold,
@@ -245,6 +253,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome), [])],
         measurements,
         progress,
+        novel,
       };
     },
   };
