@@ -45,12 +45,12 @@ function at(r: SweepResult, strikes: number): SweepPoint {
 const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: boolean; stop2: boolean; why: string }[] = [
   // loops
   { key: 'looping-deploy.json', id: 'looping-deploy', label: 'loop', stop1: true, stop2: true, why: 'same failing deploy 5x' },
-  { key: 'canon-chanting', id: 'canon-chanting', label: 'loop', stop1: false, stop2: false, why: 'only 3 copies in turn 2: below exact_block_min_repeats (a miss)' },
+  { key: 'canon-chanting', id: 'canon-chanting', label: 'loop', stop1: false, stop2: false, why: 'only 3 copies in turn 2: repeated_response steers, too few rounds to stop' },
   { key: '7b1d2f3a-0000-4000-8000-000000001000', id: '7b1d2f3a-0000-4000-8000-000000001000', label: 'loop', stop1: true, stop2: true, why: 'same KeyError 4x' },
   { key: 'looping-test-fix.jsonl', id: '7c2d41e9-5b08-4f3a-8e61-0d93a7b2c4f5', label: 'loop', stop1: true, stop2: true, why: 'same failing test batch' },
   { key: 'rollout-2026-02-20T16-41-09-0199a1c4-7e21-7b30-9d4f-5c8e2a6b1d37.jsonl', id: '0199a1c4-7e21-7b30-9d4f-5c8e2a6b1d37', label: 'loop', stop1: true, stop2: true, why: 'same cargo error 4x' },
   { key: 'session-2026-03-02T10-15-6f1c2d3e.jsonl', id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f', label: 'loop', stop1: true, stop2: true, why: 'same build failure 4x' },
-  { key: 'conversations:2', id: 'conversations:2', label: 'loop', stop1: false, stop2: false, why: 'apology chanted 3x in turn 2: below threshold (a miss)' },
+  { key: 'conversations:2', id: 'conversations:2', label: 'loop', stop1: false, stop2: false, why: 'apology chanted 3x in turn 2: repeated_response steers, too few rounds to stop' },
   { key: 'looping-leap-day.jsonl', id: 'looping-leap-day', label: 'loop', stop1: true, stop2: true, why: 'same failing test run 4x after the edit' },
   { key: 'loop-migrate-retry.jsonl', id: 'loop-migrate-retry', label: 'loop', stop1: true, stop2: true, why: 'turn 2: same migration error 5x' },
   { key: 'loop-ab-cycle.jsonl', id: 'loop-ab-cycle', label: 'loop', stop1: false, stop2: false, why: 'A-B cycle: tool_cycle is only noted (cycle_enforce)' },
@@ -113,6 +113,24 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-cycle-pod-rollout.jsonl', id: 'clean-cycle-pod-rollout', label: 'clean', stop1: false, stop2: false, why: 'sleep -> get pods, answers change' },
   { key: 'clean-cycle-paginate.jsonl', id: 'clean-cycle-paginate', label: 'clean', stop1: false, stop2: false, why: 'next -> wait -> snapshot, pages change' },
   { key: 'clean-cycle-queue-drain.jsonl', id: 'clean-cycle-queue-drain', label: 'clean', stop1: false, stop2: false, why: 'period 4 of stats, answers change' },
+  // Issues 13 (text items) and 21: hard negatives, labeled clean …
+  { key: 'clean-changes-look-good.json', id: 'clean-changes-look-good', label: 'clean', stop1: false, stop2: false, why: '"The changes look good. I\'ve:" before a new list each cycle: recurring_phrase, noted' },
+  { key: 'clean-check-output.jsonl', id: '4e1b7c2a-8d3f-4a6e-9b15-c0d2e7f81a43', label: 'clean', stop1: false, stop2: false, why: '"Let me check the output." / "I\'ll run the tests again." openers: no chant across rounds' },
+  { key: 'clean-change-summary.json', id: 'clean-change-summary', label: 'clean', stop1: false, stop2: false, why: 'numbered change summaries: opener and closer recur, noted' },
+  { key: 'clean-review-per-file.jsonl', id: 'clean-review-per-file', label: 'clean', stop1: false, stop2: false, why: 'per-file review template: closer recurs among new findings, noted' },
+  { key: 'clean-fix-cycle.jsonl', id: 'clean-fix-cycle', label: 'clean', stop1: false, stop2: false, why: 'fix cycle, edits differ: a 13-word test narration is each test round, under per_round_min_words' },
+  { key: 'clean-narrated-edits.jsonl', id: 'clean-narrated-edits', label: 'clean', stop1: false, stop2: false, why: 'one narration sentence per edit of another file: under per_round_min_words' },
+  { key: 'clean-pipelines.jsonl', id: '9c3f1e5a-2b7d-4e80-a6c4-d18e2f9b0c57', label: 'clean', stop1: false, stop2: false, why: 'prose quoting shell pipelines and a real table: no loop' },
+  { key: 'clean-box-panels.json', id: 'clean-box-panels', label: 'clean', stop1: false, stop2: false, why: 'box-drawing dividers are thematic breaks (they were a near-repetition stop)' },
+  { key: 'clean-checklist-template.json', id: 'clean-checklist-template', label: 'clean', stop1: false, stop2: false, why: 'checklist template whose file name changes: copies do not touch, noted' },
+  { key: 'clean-status-preamble.jsonl', id: '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68', label: 'clean', stop1: false, stop2: false, why: 'a 43-word preamble before a changing list: round_share 0.51-0.58, under dominance_min' },
+  // … and the misses they stood for, labeled loop.
+  { key: 'loop-thinking-pipeline.jsonl', id: '2d8e6f14-7a3c-4b59-8e21-f0c5a9d3b7e6', label: 'loop', stop1: true, stop2: true, why: 'identical thinking quoting a pipeline (was dropped as a table row): three steers, then stop' },
+  { key: 'loop-repeated-plan.jsonl', id: 'loop-repeated-plan', label: 'loop', stop1: true, stop2: true, why: 'the same plan six times: repeated_response steers at the third, stops at the sixth' },
+  { key: 'loop-status-monologue.jsonl', id: 'loop-status-monologue', label: 'loop', stop1: false, stop2: false, why: 'a six-word status three times: repeated_response steers, too few rounds to stop' },
+  { key: 'loop-block-four.json', id: 'loop-block-four', label: 'loop', stop1: true, stop2: true, why: 'a long block four times in one response, then re-emitted whole each round: stop' },
+  { key: 'loop-long-question.json', id: 'loop-long-question', label: 'loop', stop1: false, stop2: false, why: 'one 68k-character reply repeating a question 300 times: one round, one steer' },
+  { key: 'loop-chant-apology.jsonl', id: '6b0f2c8e-91d4-4e3a-b7a2-3c5e8d1f0a96', label: 'loop', stop1: true, stop2: true, why: 'an apology chanted 30 times each round while the calls vary: dominant, stops' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -131,7 +149,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toEqual({ loop: 29, clean: 38, unmatched: [] });
+    expect(r.labels).toEqual({ loop: 35, clean: 48, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -143,32 +161,33 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 19 of 29 (not canon-chanting, conversations:2, loop-restate-plan, the
-    // recurring push, nor the six cycles); clean stopped 4 of 38 (clean-poll-build, clean-retry-once,
-    // clean-wait-rollout, clean-think-retry).
+    // From HAND: loops stopped 23 of 35 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // recurring push, the six cycles, loop-status-monologue nor loop-long-question); clean stopped
+    // 4 of 48 (clean-poll-build, clean-retry-once, clean-wait-rollout, clean-think-retry).
     //            predicted loop   predicted clean
-    //   loop         TP 19             FN 10
-    //   clean        FP 4              TN 34
-    // precision 19/23, recall 19/29, FPR 4/38
+    //   loop         TP 23             FN 12
+    //   clean        FP 4              TN 44
+    // precision 23/27, recall 23/35, FPR 4/48
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 19, fp: 4, tn: 34, fn: 10, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(19 / 23, 12);
-    expect(p.metrics?.recall).toBeCloseTo(19 / 29, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 38, 12);
+    expect(p.metrics).toMatchObject({ tp: 23, fp: 4, tn: 44, fn: 12, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(23 / 27, 12);
+    expect(p.metrics?.recall).toBeCloseTo(23 / 35, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 48, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 19, fp: 0, tn: 38, fn: 10 });
-    expect(d.metrics?.recall).toBeCloseTo(19 / 29, 12);
+    expect(d.metrics).toMatchObject({ tp: 23, fp: 0, tn: 48, fn: 12 });
+    expect(d.metrics?.recall).toBeCloseTo(23 / 35, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 breaks the bound; 2 has the best recall of the rest: the loops repeated exactly three
-    // times (a batch, then two identical ones) are stopped at 2 and only noted at 3.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 16, fp: 0 });
+    // 1 keeps under the bound (4/48) but ties 2 on recall, and the more conservative tied point
+    // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
+    // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
+    expect(at(r, 3).metrics).toMatchObject({ tp: 20, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -184,25 +203,46 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 19, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 23, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
-    // answers progress is only noted (seed 000's "progress that happens to look alike").
-    expect(s.metrics).toMatchObject({ tp: 24, fp: 2, tn: 36, fn: 5 });
+    // answers progress, and every phrase that recurs once per round, is only noted (seed 000's
+    // "progress that happens to look alike"; issue 21). The loops that merely steer are gained
+    // too: three repeated responses (canon-chanting, conversations:2, loop-status-monologue) and
+    // the one long reply.
+    expect(s.metrics).toMatchObject({ tp: 32, fp: 2, tn: 46, fn: 3 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
-    expect(added).toEqual([
-      '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280',
-      'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4',
-      'clean-cycle-dns-wait',
-      'loop-ab-cycle',
-      'loop-cycle-signup-form',
-      'loop-cycle-stash-test',
-      'loop-cycle-terraform',
-    ]);
+    expect(added).toEqual(
+      [
+        '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280',
+        'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4',
+        'canon-chanting',
+        'clean-cycle-dns-wait',
+        'conversations:2',
+        'loop-ab-cycle',
+        'loop-cycle-signup-form',
+        'loop-cycle-stash-test',
+        'loop-cycle-terraform',
+        'loop-long-question',
+        'loop-status-monologue',
+      ].sort(),
+    );
     // Noted: the three-period cycles (a loop and two warm-up polls), the recurring push and the
-    // read-only browser wait are reported without acting on them.
-    expect(noted.metrics).toMatchObject({ tp: 26, fp: 6, tn: 32, fn: 3 });
+    // read-only browser wait are reported without acting on them; so is every clean session whose
+    // phrase recurs once per round (recurring_phrase, noted only).
+    expect(noted.metrics).toMatchObject({ tp: 34, fp: 13, tn: 35, fn: 1 });
+    for (const id of [
+      '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
+      'clean-change-summary',
+      'clean-changes-look-good',
+      'clean-checklist-template',
+      'clean-fix-cycle',
+      'clean-narrated-edits',
+      'clean-review-per-file',
+    ]) {
+      expect(noted.positive_sessions).toContain(id);
+    }
     for (const id of ['4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', '5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', 'clean-cycle-warmup']) {
       expect(noted.positive_sessions).toContain(id);
       expect(s.positive_sessions).not.toContain(id);
@@ -212,22 +252,26 @@ describe('sweep over the bundled corpus', () => {
   it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
     const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
     const [three, four, five] = steer.points;
-    expect(three?.metrics).toMatchObject({ tp: 25, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 24, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 20, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 33, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 32, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 28, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 19, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 23, fp: 0 });
   });
 
-  it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan and no clean session', async () => {
+  it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {
     const r = await run(['output.near_repetition_ambiguous=0.7,0.85'], { labels: LABELS, positive: 'steer' });
     const [low, base] = r.points;
     expect(low?.positive_sessions).toContain('loop-restate-plan');
     expect(base?.positive_sessions).not.toContain('loop-restate-plan');
     expect(low?.metrics?.tp).toBe((base?.metrics?.tp ?? 0) + 1);
-    expect(low?.metrics?.fp).toBe(base?.metrics?.fp);
+    // The price: short recurring openers around different commands (issue 21) read as similar
+    // windows at 0.7 and are steered; at the default they are not.
+    const gained = (low?.positive_sessions ?? []).filter((id) => !(base?.positive_sessions ?? []).includes(id)).sort();
+    expect(gained).toEqual(['4e1b7c2a-8d3f-4a6e-9b15-c0d2e7f81a43', 'loop-restate-plan']);
+    expect(low?.metrics?.fp).toBe((base?.metrics?.fp ?? 0) + 1);
   });
 });
