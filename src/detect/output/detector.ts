@@ -80,6 +80,13 @@ interface ExactRun {
   copyStartChar: number;
 }
 
+/** The remembered start of the region a short period or connector run last reported. */
+interface RegionStart {
+  period: number;
+  firstWord: number;
+  start: number;
+}
+
 interface PeriodRun {
   period: number;
   region: number;
@@ -226,6 +233,8 @@ export class OutputLoopDetector {
         exMax: s.exMax,
         shBest: s.shBest,
         shMax: s.shMax,
+        shStart: s.shStart,
+        cnStart: s.cnStart,
         cnBest: s.cnBest,
         cnMax: s.cnMax,
         opBest: s.opBest,
@@ -325,7 +334,7 @@ export class OutputLoopDetector {
     s.dataPrefix[n % cap] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
 
     // Short periods and connector runs (a unit made only of connectors is stalling).
-    const p = s.period.push(w.hash, w.start);
+    const p = s.period.push(w.hash);
     // A shingle inside a chant belongs to short_period: exact blocks are the longer units.
     const inShortPeriod = p > 0 && s.period.regionWords(p) >= c.exactBlockMinWords;
     // Only a run whose last two units are in this segment is evidence of it: chanting is a
@@ -337,12 +346,12 @@ export class OutputLoopDetector {
       if (s.period.allConnectors(p)) {
         if (reps > s.cnMax) s.cnMax = reps;
         if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) {
-          s.cnBest = { period: p, region, last: n, start: s.period.regionStart(p) };
+          s.cnBest = { period: p, region, last: n, start: this.regionStart(s.cnStart, p, n - region + 1) };
         }
       } else {
         if (reps > s.shMax) s.shMax = reps;
         if (reps >= c.shortPeriodMinRepeats && (!s.shBest || region >= s.shBest.region)) {
-          s.shBest = { period: p, region, last: n, start: s.period.regionStart(p) };
+          s.shBest = { period: p, region, last: n, start: this.regionStart(s.shStart, p, n - region + 1) };
         }
       }
     }
@@ -355,7 +364,9 @@ export class OutputLoopDetector {
     const per = s.shingles.period;
     // A repeat counts for this segment once the shingle ending here lies wholly in it.
     if (occ > 1 && per > c.shortPeriodMaxUnits && occ > s.exMax && n >= s.segFirstShingle) s.exMax = occ;
-    if (occ > 1 && per > c.shortPeriodMaxUnits && !inShortPeriod && !this.changingData(n)) {
+    // Changing data only matters once a copy could be reported (min_repeats): checking it for
+    // every second and third copy cost a tenth of the detector on repetitive text.
+    if (occ > 1 && per > c.shortPeriodMaxUnits && !inShortPeriod && (occ < c.exactBlockMinRepeats || !this.changingData(n))) {
       const r = s.exRun;
       if (r && r.last === n - 1) {
         r.last = n;
@@ -494,6 +505,25 @@ export class OutputLoopDetector {
     const perRound = run.last - run.period < this.st.segFirstShingle;
     const recurring = perRound && (!shape.touching || shape.unitWords < c.perRoundMinWords || share < c.dominanceMin);
     return { perRound, share, recurring };
+  }
+
+  /**
+   * Start offset of a period region's first word. While that word is still in the word ring it
+   * is read there and remembered; a chant that outgrows the ring keeps the offset remembered
+   * while it was held (the region is reported at every word, so it was).
+   */
+  private regionStart(memo: RegionStart, period: number, firstWord: number): number {
+    const s = this.st;
+    const cap = s.wordStart.length;
+    if (firstWord >= s.words - cap) {
+      const start = s.wordStart[Math.max(0, firstWord) % cap]!;
+      memo.period = period;
+      memo.firstWord = firstWord;
+      memo.start = start;
+      return start;
+    }
+    if (memo.period === period && memo.firstWord === firstWord) return memo.start;
+    return s.wordStart[(s.words - cap) % cap]!;
   }
 
   /**
@@ -832,6 +862,8 @@ interface State {
   exMax: number;
   shBest: PeriodRun | null;
   shMax: number;
+  shStart: RegionStart;
+  cnStart: RegionStart;
   cnBest: PeriodRun | null;
   cnMax: number;
   opBest: PeriodRun | null;
@@ -926,6 +958,8 @@ function freshState(c: OutputConfig): State {
     exMax: 0,
     shBest: null,
     shMax: 0,
+    shStart: { period: 0, firstWord: -1, start: 0 },
+    cnStart: { period: 0, firstWord: -1, start: 0 },
     cnBest: null,
     cnMax: 0,
     opBest: null,

@@ -11,13 +11,6 @@ export class PeriodTracker {
   conn: Uint8Array;
   /** run[p]: consecutive words equal to the word p back. */
   run: Int32Array;
-  /** Ring of the last maxUnits+1 words' start offsets (as given to push). */
-  starts: Float64Array;
-  /**
-   * regionStart[p]: start offset of the first word of period p's current region, kept from when
-   * the run began, so a region longer than any word ring still knows where it started.
-   */
-  regionStarts: Float64Array;
   count = 0;
 
   constructor(maxUnits: number) {
@@ -25,8 +18,6 @@ export class PeriodTracker {
     this.hashes = new Int32Array(maxUnits + 1);
     this.conn = new Uint8Array(maxUnits + 1);
     this.run = new Int32Array(maxUnits + 1);
-    this.starts = new Float64Array(maxUnits + 1);
-    this.regionStarts = new Float64Array(maxUnits + 1);
   }
 
   /** Back to empty, in place (a fresh tracker per thinking block was an allocation per block). */
@@ -34,8 +25,6 @@ export class PeriodTracker {
     this.hashes.fill(0);
     this.conn.fill(0);
     this.run.fill(0);
-    this.starts.fill(0);
-    this.regionStarts.fill(0);
     this.count = 0;
   }
 
@@ -43,12 +32,11 @@ export class PeriodTracker {
    * Add a word. Returns the period (0 when none) whose repeated region ending here is longest,
    * the smallest period on ties; `regionWords()` and `allConnectors()` describe it.
    */
-  push(hash: number, start = 0): number {
+  push(hash: number): number {
     const size = this.maxUnits + 1;
     const n = this.count;
     const slot = n % size;
     this.hashes[slot] = hash | 0;
-    this.starts[slot] = start;
     this.conn[slot] = isConnectorHash(hash) ? 1 : 0;
     let best = 0;
     let bestRegion = 0;
@@ -59,11 +47,8 @@ export class PeriodTracker {
     let back = slot;
     for (let p = 1; p <= this.maxUnits; p++) {
       back = back === 0 ? size - 1 : back - 1;
-      if (n >= p && hashes[back] === x) {
-        // A new run's region starts at the word p back.
-        if (run[p] === 0) this.regionStarts[p] = this.starts[back]!;
-        run[p]!++;
-      } else run[p] = 0;
+      if (n >= p && hashes[back] === x) run[p]!++;
+      else run[p] = 0;
       const r = run[p]!;
       if (r > 0 && r + p > bestRegion) {
         bestRegion = r + p;
@@ -77,11 +62,6 @@ export class PeriodTracker {
   /** Words in the repeated region of period p ending at the last word. */
   regionWords(p: number): number {
     return this.run[p]! + p;
-  }
-
-  /** Start offset of the first word of period p's region ending at the last word. */
-  regionStart(p: number): number {
-    return this.regionStarts[p]!;
   }
 
   /** Whether the unit (the last p words) is made only of connectors. */
