@@ -12,6 +12,7 @@ import {
   readToolBatchConfig,
   RoundDigester,
 } from '../detect/tool-batch/index.js';
+import { markToolContext } from '../detect/context.js';
 import type { Finding, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, type EnforceLadderSnapshot, EnforceLadder, TelemetryLadder } from '../ladder/ladder.js';
@@ -94,20 +95,16 @@ export class TurnGuard {
   observe(round: Round, session: RoundDetector | null = null): RoundOutcome {
     const findings: Finding[] = [];
     let progress = false;
+    let novel = false;
     const detectors: RoundDetector[] = [...this.detectors()];
     if (session) detectors.splice(2, 0, session);
     for (const detector of detectors) {
       const obs = detector.observe(round);
       findings.push(...obs.findings);
       if (obs.progress) progress = true;
+      if (obs.novel) novel = true;
     }
-    if (progress) {
-      for (const f of findings) {
-        if (f.detector === 'tool_batch') continue;
-        f.progress = true;
-        f.evidence = { ...f.evidence, progress: true };
-      }
-    }
+    markToolContext(findings, progress, novel);
     return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings, { model: round.model, round: round.index }) };
   }
 

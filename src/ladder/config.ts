@@ -68,7 +68,7 @@ export const LADDER_KEYS: readonly ConfigKeySpec[] = [
     type: 'boolean',
     default: true,
     reason:
-      'a text signal in a round whose tool batch or answer is new in the turn may steer but not stop, unless the text is a verbatim loop dominating its round (a chant, a re-emitted paragraph, an identical thinking block): varied, answered work is progress, as ladder.progress_notes_only says for polling',
+      'a text signal in a round whose tool batch or answer is new in the turn may steer but not stop on heuristics alone (a confident judge still may), unless the text is a verbatim loop dominating its round (a chant, a re-emitted paragraph, an identical thinking block): varied, answered work is progress, as ladder.progress_notes_only says for polling',
   },
   {
     key: 'ladder.steer_confidence_min',

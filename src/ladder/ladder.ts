@@ -248,9 +248,10 @@ export class EnforceLadder implements Ladder {
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
     // Beside varied, answered tool work only text that is itself a verbatim loop filling its
-    // round may end the turn: a phrase the agent keeps saying while it works is no reason to.
+    // round may end the turn on heuristics: a phrase the agent keeps saying while it works is no
+    // reason to. A confident judge, reading the evidence, still may (as for capped kinds).
     if (finding.variedWork && s.variedWorkSteersOnly && !finding.dominant) {
-      return { index, finding, level: 'steer', judgeCanStop: false };
+      return { index, finding, level: 'steer', judgeCanStop: true };
     }
     const heuristicStop =
       !s.cappedKinds.has(finding.kind) &&

@@ -4,6 +4,7 @@
 
 import { CONFIG_KEYS } from '../config/registry.js';
 import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
+import { markToolContext } from '../detect/context.js';
 import type { Finding, Measurement, RoundDetector, RoundObservation } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
@@ -193,23 +194,7 @@ export class LedgerBuilder implements TranscriptSink {
       if (obs.novel) novel = true;
       if (this.options.verbose) measurements.push(...obs.measurements);
     }
-    if (progress) {
-      // The agent repeated its tool batch and the answer moved on (polling a build, waiting for
-      // a rollout): text that repeats alongside is narration of progress, not yet a loop.
-      for (const f of findings) {
-        if (f.detector === 'tool_batch') continue;
-        f.progress = true;
-        f.evidence = { ...f.evidence, progress: true };
-      }
-    } else if (novel) {
-      // The round ran a batch (or got an answer) the turn had not seen: varied, answered work.
-      for (const f of findings) {
-        if (f.detector === 'tool_batch') continue;
-        f.variedWork = true;
-        // Whether this text may still stop the turn beside that work (ladder.varied_work_steers_only).
-        f.evidence = { ...f.evidence, varied_work: true, dominant: f.dominant === true };
-      }
-    }
+    markToolContext(findings, progress, novel);
 
     const afterStop = t.ladders.enforce.stopped;
     // Off: nothing runs, so its ladder is never fed; its column is `none` by construction.

@@ -4,7 +4,9 @@
 // answered work)." Chosen: a round's tool work is varied when its batch, with its answers, is new in
 // the turn (WorkNovelty); a text finding there may steer, and past three unheeded steers keeps
 // steering instead of stopping, unless it is `dominant` (a chant, a re-emitted paragraph, an
-// identical thinking block). `ladder.varied_work_steers_only` (default true) switches it off.
+// identical thinking block). `ladder.varied_work_steers_only` (default true) switches it off. A
+// confident judge may still stop such a finding (test/judge/audit.test.ts: the review template,
+// whose rounds all carry varied_work, is stopped at L2 by a confirming judge).
 
 import { describe, expect, it } from 'vitest';
 import { defaultConfigValues } from '../../src/config/registry.js';

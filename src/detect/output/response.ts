@@ -38,6 +38,17 @@ export class RepeatedResponses {
 
   constructor(private readonly config: Pick<OutputConfig, 'repeatedResponseMin'>) {}
 
+  /** Plain JSON state: the last response's key and the streak it ends. */
+  snapshot(): { last: string; streak: number } {
+    return { last: this.last, streak: this.streak };
+  }
+
+  restore(state: unknown): void {
+    const o = (state ?? {}) as { last?: unknown; streak?: unknown };
+    this.last = typeof o.last === 'string' ? o.last : '';
+    this.streak = typeof o.streak === 'number' && Number.isInteger(o.streak) && o.streak >= 0 ? o.streak : 0;
+  }
+
   /** The finding for this round, if it completes or extends a streak of identical responses. */
   observe(round: Round): { finding: Finding | null; measurement: Measurement | null } {
     const key = round.calls.length === 0 ? responseKey(round.text) : '';

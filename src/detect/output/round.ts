@@ -18,8 +18,18 @@ export function createOutputRoundDetector(config: OutputConfig): ResumableRoundD
   const responses = new RepeatedResponses(detector.config);
   return {
     name: 'output',
-    snapshot: () => detector.snapshot(),
-    restore: (state: unknown) => detector.restore(state),
+    snapshot: () => ({ detector: detector.snapshot(), responses: responses.snapshot() }),
+    restore: (state: unknown) => {
+      const o = state as { detector?: unknown; responses?: unknown } | null;
+      // A snapshot from before repeated_response was the detector's state alone.
+      if (o && typeof o === 'object' && 'detector' in o) {
+        detector.restore(o.detector);
+        responses.restore(o.responses);
+      } else {
+        detector.restore(state);
+        responses.restore(null);
+      }
+    },
     observe(round: Round): RoundObservation {
       const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
       const measurements = detector.takeMeasurements();
