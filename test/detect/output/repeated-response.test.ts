@@ -73,6 +73,15 @@ describe('repeated_response', () => {
     expect(defaultOutputConfig().repeatedResponseMin).toBe(3);
   });
 
+  it('the streak survives a snapshot and restore (the live guard resumes a turn between calls)', () => {
+    const a = createOutputRoundDetector(defaultOutputConfig());
+    a.observe(round('Done.', { index: 1 }));
+    a.observe(round('Done.', { index: 2 }));
+    const b = createOutputRoundDetector(defaultOutputConfig());
+    b.restore(JSON.parse(JSON.stringify(a.snapshot())));
+    expect(b.observe(round('Done.', { index: 3 })).findings.map((f) => f.kind)).toEqual(['repeated_response']);
+  });
+
   it('responseKey: word cores, lowercased, single-spaced', () => {
     expect(responseKey("  It's   DONE,\n\tfinally!  ")).toBe('its done finally');
     expect(responseKey('... --- !!!')).toBe('');

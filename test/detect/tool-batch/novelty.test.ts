@@ -41,6 +41,17 @@ describe('WorkNovelty', () => {
     expect(novelties(seq).at(-1)).toBe(true);
   });
 
+  it('a snapshot restores the same answers to compare with', () => {
+    const d = new RoundDigester();
+    const r = new Rounds();
+    const a = new WorkNovelty();
+    a.observe(d.digest(r.batch([['npm test']], ['2 failed'])));
+    const b = new WorkNovelty();
+    b.restore(JSON.parse(JSON.stringify(a.snapshot())));
+    expect(b.observe(d.digest(r.batch([['npm test']], ['2 failed'])))).toBe(false);
+    expect(b.observe(d.digest(r.batch([['npm test']], ['1 failed'])))).toBe(true);
+  });
+
   it('the tool-batch detector reports it per round and forgets it at a new turn', () => {
     const det = createToolBatchDetector(config());
     const r = new Rounds();
