@@ -121,6 +121,15 @@ for (const dist of dists) {
     run: () => drive(() => m.createToolBatchDetector(config), rounds, true),
     cycle: () => drive(() => m.createToolCycleDetector(config), rounds, true),
   };
+  // As the ledger runs them: the run and cycle detectors share one digester, so an answer is
+  // hashed once however many of them compare it (isolated, each pays for its own hashing).
+  detectors.run_and_cycle = () =>
+    drive(() => {
+      const digester = new m.RoundDigester();
+      const run = m.createToolBatchDetector(config, digester);
+      const cycle = m.createToolCycleDetector(config, digester);
+      return { observe: (round) => ({ findings: [...run.observe(round).findings, ...cycle.observe(round).findings] }) };
+    }, rounds, true);
   if (m.createRecurringFailureRoundDetector) {
     detectors.recurring_failure = () => drive(() => m.createRecurringFailureRoundDetector(config), rounds, false);
   }

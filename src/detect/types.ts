@@ -59,6 +59,9 @@ export interface Finding {
   variedWork?: boolean;
 }
 
+/** Whether a round's tool work is new in its turn: known now, or told on demand. */
+export type Novelty = boolean | (() => boolean);
+
 export interface RoundObservation {
   findings: Finding[];
   /** Every statistic compared this round, fired or not (near misses come from here). */
@@ -68,8 +71,12 @@ export interface RoundObservation {
    * happens to look alike (seed 000), as when an agent polls a build.
    */
   progress?: boolean;
-  /** The round's tool batch, with its answers, is new in the turn: varied, answered work. */
-  novel?: boolean;
+  /**
+   * The round's tool batch, with its answers, is new in the turn: varied, answered work. A function
+   * when telling needs the answers hashed: it is asked only when a text finding needs the answer,
+   * so most rounds never hash their results for it.
+   */
+  novel?: Novelty;
 }
 
 /** One detector as the ledger drives it: one call per round, in order. */

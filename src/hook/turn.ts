@@ -12,8 +12,8 @@ import {
   readToolBatchConfig,
   RoundDigester,
 } from '../detect/tool-batch/index.js';
-import { markToolContext } from '../detect/context.js';
-import type { Finding, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
+import { eitherNovel, markToolContext } from '../detect/context.js';
+import type { Finding, Novelty, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, type EnforceLadderSnapshot, EnforceLadder, TelemetryLadder } from '../ladder/ladder.js';
 import { applyTier } from '../ladder/policy.js';
@@ -95,14 +95,14 @@ export class TurnGuard {
   observe(round: Round, session: RoundDetector | null = null): RoundOutcome {
     const findings: Finding[] = [];
     let progress = false;
-    let novel = false;
+    let novel: Novelty = false;
     const detectors: RoundDetector[] = [...this.detectors()];
     if (session) detectors.splice(2, 0, session);
     for (const detector of detectors) {
       const obs = detector.observe(round);
       findings.push(...obs.findings);
       if (obs.progress) progress = true;
-      if (obs.novel) novel = true;
+      novel = eitherNovel(novel, obs.novel);
     }
     markToolContext(findings, progress, novel);
     return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings, { model: round.model, round: round.index }) };

@@ -4,8 +4,8 @@
 
 import { CONFIG_KEYS } from '../config/registry.js';
 import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
-import { markToolContext } from '../detect/context.js';
-import type { Finding, Measurement, RoundDetector, RoundObservation } from '../detect/types.js';
+import { eitherNovel, markToolContext } from '../detect/context.js';
+import type { Finding, Measurement, Novelty, RoundDetector, RoundObservation } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
 import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
@@ -172,7 +172,7 @@ export class LedgerBuilder implements TranscriptSink {
     const findings: Finding[] = [];
     const measurements: Measurement[] = [];
     let progress = false;
-    let novel = false;
+    let novel: Novelty = false;
     for (let i = 0; i < t.detectors.length; i++) {
       const detector = t.detectors[i]!;
       let obs: RoundObservation;
@@ -191,7 +191,7 @@ export class LedgerBuilder implements TranscriptSink {
       }
       findings.push(...obs.findings);
       if (obs.progress) progress = true;
-      if (obs.novel) novel = true;
+      novel = eitherNovel(novel, obs.novel);
       if (this.options.verbose) measurements.push(...obs.measurements);
     }
     markToolContext(findings, progress, novel);

@@ -8,66 +8,84 @@
 // last seen further back is new work again. Most batches never repeat, so most rounds never hash
 // their results.
 
+import type { Novelty } from '../types.js';
 import type { LazyAnswers, RoundDigest } from './digest.js';
 
 /** Recent batches whose answers a repeat is compared with (the cycle tracker's longest period). */
 const RECENT = 8;
 
-interface Recent {
-  signature: string;
-  answersKnown: boolean;
-  answers: LazyAnswers;
-}
-
 export class WorkNovelty {
-  /** Signatures run in this turn (short digests, one per distinct batch). */
-  private readonly seen = new Set<string>();
-  private recent: Recent[] = [];
+  // No set of every signature the turn ran: a signature outside the recent ones is new work
+  // anyway, so the recent batches alone decide. They sit in a ring of parallel arrays, so a round
+  // allocates nothing here unless its batch repeats.
+  private readonly signatures: (string | null)[] = new Array<string | null>(RECENT).fill(null);
+  private readonly known: boolean[] = new Array<boolean>(RECENT).fill(false);
+  private readonly answers: (LazyAnswers | null)[] = new Array<LazyAnswers | null>(RECENT).fill(null);
+  /** Batches recorded since the last reset; the newest sits at (size - 1) % RECENT. */
+  private size = 0;
 
   reset(): void {
-    this.seen.clear();
-    this.recent = [];
+    this.signatures.fill(null);
+    this.answers.fill(null);
+    this.size = 0;
   }
 
-  /** Plain JSON state; recent answers are digested so a restored tracker compares as this one would. */
+  /** Plain JSON state, oldest first; recent answers are digested so a restored tracker compares as this one would. */
   snapshot(): unknown {
-    return {
-      seen: [...this.seen],
-      recent: this.recent.map((r) => ({ signature: r.signature, answersKnown: r.answersKnown, answers: r.answers() })),
-    };
+    const recent: { signature: string; answersKnown: boolean; answers: string | null }[] = [];
+    const n = Math.min(this.size, RECENT);
+    for (let k = this.size - n; k < this.size; k += 1) {
+      const i = k % RECENT;
+      recent.push({ signature: this.signatures[i]!, answersKnown: this.known[i]!, answers: this.answers[i]!() });
+    }
+    return { recent };
   }
 
+  /** Restores a snapshot (one of an older build, which also listed every signature seen, too). */
   restore(state: unknown): void {
     this.reset();
-    const o = (state ?? {}) as { seen?: unknown; recent?: unknown };
-    if (Array.isArray(o.seen)) for (const x of o.seen) if (typeof x === 'string') this.seen.add(x);
-    if (Array.isArray(o.recent)) {
-      for (const r of o.recent as { signature?: unknown; answersKnown?: unknown; answers?: unknown }[]) {
-        if (!r || typeof r.signature !== 'string') continue;
-        const answers = typeof r.answers === 'string' ? r.answers : null;
-        this.recent.push({ signature: r.signature, answersKnown: r.answersKnown === true, answers: () => answers });
-      }
+    const o = (state ?? {}) as { recent?: unknown };
+    if (!Array.isArray(o.recent)) return;
+    for (const r of o.recent as { signature?: unknown; answersKnown?: unknown; answers?: unknown }[]) {
+      if (!r || typeof r.signature !== 'string') continue;
+      const answers = typeof r.answers === 'string' ? r.answers : null;
+      this.push(r.signature, r.answersKnown === true, () => answers);
     }
   }
 
-  /** Record the round's batch; true when it (with its answers) is new in the turn. */
-  observe(digest: RoundDigest): boolean {
-    const signature = digest.batch.signature;
+  /**
+   * Record the round's batch; whether it (with its answers) is new in the turn. Where that takes
+   * comparing answers, the answer is a function: the ledger asks it only for a round with a text
+   * finding, so the other rounds never hash their results here.
+   */
+  observe(digest: RoundDigest): Novelty {
     const novel = this.isNew(digest);
-    this.seen.add(signature);
-    this.recent.push({ signature, answersKnown: digest.answersKnown, answers: digest.answers });
-    if (this.recent.length > RECENT) this.recent.shift();
+    this.push(digest.batch.signature, digest.answersKnown, digest.answers);
     return novel;
   }
 
-  private isNew(digest: RoundDigest): boolean {
+  private push(signature: string, known: boolean, answers: LazyAnswers): void {
+    const i = this.size % RECENT;
+    this.signatures[i] = signature;
+    this.known[i] = known;
+    this.answers[i] = answers;
+    this.size += 1;
+  }
+
+  private isNew(digest: RoundDigest): Novelty {
     const signature = digest.batch.signature;
-    if (!this.seen.has(signature)) return true;
-    const earlier = this.recent.filter((r) => r.signature === signature);
-    if (earlier.length === 0) return true;
+    let earlier: { known: boolean; answers: LazyAnswers }[] | null = null;
+    for (let i = 0; i < RECENT; i += 1) {
+      if (this.signatures[i] === signature) (earlier ??= []).push({ known: this.known[i]!, answers: this.answers[i]! });
+    }
+    if (earlier === null) return true;
     // Answers nobody can read are not evidence of progress.
     if (!digest.answersKnown) return false;
-    const now = digest.answers();
-    return earlier.every((r) => r.answersKnown && r.answers() !== now);
+    // `earlier` is this round's own copy and the answers are memoized: asked later, it tells the same.
+    const runs = earlier;
+    return () => {
+      const now = digest.answers();
+      return runs.every((r) => r.known && r.answers() !== now);
+    };
   }
 }
