@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import type { InputSummary, JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger, SkippedLine } from './ledger/types.js';
 import type { FormatName } from './model/transcript.js';
 import type { Pricer } from './money/account.js';
-import { priceBookFor, pricingInfo, type PricingOptions } from './money/prices.js';
+import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from './money/prices.js';
 import { compareCodePoints, discoverInputs } from './read/discover.js';
 import { VERSION } from './version.js';
 
@@ -212,12 +212,21 @@ export async function auditJudged(
           // A replay's skipped lines and warnings were given by the first pass.
           ...(replay ? { onSkip: undefined, onWarning: undefined } : {}),
         }),
-      { onWarning: options.onWarning },
+      { onWarning: options.onWarning, ...(await judgePricer(connection.model, options.pricing)) },
     );
     return { results: results.map(({ judge: _work, ...r }) => r), judge: usage };
   } finally {
     await spool?.remove();
   }
+}
+
+/** The judge's requests priced at its model's list price, as the sessions' requests are (nothing when prices are off). */
+async function judgePricer(model: string, pricing: PricingOptions | undefined): Promise<{ price?: (input: number, output: number) => Quote }> {
+  const book = await priceBookFor(pricing);
+  if (book === null) return {};
+  return {
+    price: (input, output) => book.price(model, { input, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output, reasoning: 0 }, null),
+  };
 }
 
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */

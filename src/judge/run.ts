@@ -15,6 +15,8 @@ import type { JudgeConnection } from './settings.js';
 import type { JudgePlan, KnownVerdict, PendingArbitration } from '../ladder/verdicts.js';
 import type { ChatMessage } from '../ladder/judge-prompt.js';
 import type { JudgeUsage } from '../ledger/types.js';
+import { roundUsd } from '../money/account.js';
+import type { Quote } from '../money/prices.js';
 
 /** What a pass reports about the judge, per file. */
 export interface JudgedFile {
@@ -28,6 +30,8 @@ export interface JudgeRunOptions {
   onWarning?: (message: string) => void;
   /** The request itself (tests and the hook may substitute); defaults to the HTTP client. */
   ask?: (connection: JudgeConnection, messages: readonly ChatMessage[]) => Promise<AskOutcome>;
+  /** The list price of one request's tokens at the judge's model; without it the judge is not priced. */
+  price?: (inputTokens: number, outputTokens: number) => Quote;
 }
 
 /**
@@ -93,6 +97,8 @@ export async function runWithJudge<R extends JudgedFile>(
       usage.requests += 1;
       usage.input_tokens += o.inputTokens;
       usage.output_tokens += o.outputTokens;
+      // Priced request by request, as the sessions are: a price may depend on the prompt's size.
+      if (options.price) addPrice(usage, options.price(o.inputTokens, o.outputTokens));
       if (o.answer) {
         known.set(p.key, { verdict: o.answer.verdict, confidence: o.answer.confidence });
         fresh.set(p.key, { model: connection.model, signal: p.signal, ...o.answer });
@@ -127,6 +133,17 @@ export async function runWithJudge<R extends JudgedFile>(
     }
   }
   return { results, usage };
+}
+
+/** One request's price into the run's: one request without a price leaves the total unknown, with the reason. */
+function addPrice(usage: JudgeUsage, quote: Quote): void {
+  if (usage.usd === null) return;
+  if (quote.usd === null) {
+    usage.usd = null;
+    usage.usd_reason = quote.reason;
+    return;
+  }
+  usage.usd = roundUsd((usage.usd ?? 0) + quote.usd);
 }
 
 /**

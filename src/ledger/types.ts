@@ -38,6 +38,12 @@ export interface JudgeUsage {
   cached: number;
   /** Requests that gave no usable answer (timeout, HTTP error, unparsable reply). */
   failed: number;
+  /**
+   * The list price of those requests at `judge.model`'s prices (present once a request was sent
+   * and prices were on); null, with `usd_reason`, when the model has no price.
+   */
+  usd?: number | null;
+  usd_reason?: string;
 }
 
 /** The tokens and list price of the round an entry is on: tokens null when the round records no usage, usd null when it has no price. */

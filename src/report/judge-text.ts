@@ -1,6 +1,7 @@
 // How the judge's part reads in the human formats (table, markdown).
 
 import type { JudgeConsultation, LedgerEntry, LedgerSummary } from '../ledger/types.js';
+import { approxUsd } from './money.js';
 import { sanitize } from './sanitize.js';
 
 /** The judge's verdict decided this entry's enforce level (a confident loop or progress). */
@@ -39,13 +40,16 @@ export function fmtJudge(j: JudgeConsultation): string {
   return `judge: indeterminate${conf}${why ? ` (${why})` : ''}; the heuristic verdict stands`;
 }
 
-/** `judge: 3 requests, 1,204 input / 96 output tokens, 2 from cache`, or null when no judge took part. */
+/** `judge: 3 requests, 1,204 input / 96 output tokens ≈ $0.0003, 2 from cache`, or null when no judge took part. */
 export function judgeUsageLine(summary: LedgerSummary): string | null {
   const j = summary.judge;
   if (!j || j.requests + j.cached === 0) return null;
   const n = (x: number) => x.toLocaleString('en-US');
   const parts = [`${n(j.requests)} request${j.requests === 1 ? '' : 's'}`];
-  if (j.requests > 0) parts.push(`${n(j.input_tokens)} input / ${n(j.output_tokens)} output tokens`);
+  if (j.requests > 0) {
+    const usd = typeof j.usd === 'number' ? ` ${approxUsd(j.usd)}` : j.usd === null ? ` (${sanitize(j.usd_reason ?? 'no price')})` : '';
+    parts.push(`${n(j.input_tokens)} input / ${n(j.output_tokens)} output tokens${usd}`);
+  }
   if (j.failed > 0) parts.push(`${n(j.failed)} without a usable answer`);
   if (j.cached > 0) parts.push(`${n(j.cached)} verdict${j.cached === 1 ? '' : 's'} from the cache`);
   return `judge: ${parts.join(', ')}`;

@@ -67,7 +67,16 @@ describe('the review template applied to five files', () => {
     expect(s.entries[0]!.judge).toEqual({ consulted: true, verdict: 'progress', confidence: 0.95, within_budget: true });
     expect(s.entries.slice(1).map((e) => e.judge?.carried_from)).toEqual(Array(s.entries.length - 1).fill(s.entries[0]!.round));
     expect(srv.requests).toHaveLength(1);
-    expect(report.summary.judge).toEqual({ requests: 1, input_tokens: 310, output_tokens: 24, cached: 0, failed: 0 });
+    // A judge model without a list price: its tokens are counted, their dollars unknown, and why.
+    expect(report.summary.judge).toEqual({
+      requests: 1,
+      input_tokens: 310,
+      output_tokens: 24,
+      cached: 0,
+      failed: 0,
+      usd: null,
+      usd_reason: 'no price for model judge-mini',
+    });
     expect(report.summary.enforce.sessions_steered).toBe(0);
     expect(warnings).toEqual([]);
   });
@@ -103,6 +112,30 @@ describe('the review template applied to five files', () => {
     expect(report.sessions[0]!.entries.filter((e) => e.judge?.unusable === 'over_budget').length).toBeGreaterThan(0);
     // Below the gate nothing changes: every ambiguous finding still steers.
     expect(report.sessions[0]!.entries.every((e) => e.judge?.verdict === 'indeterminate')).toBe(true);
+  });
+});
+
+describe("the judge's own cost (summary.judge.usd)", () => {
+  // Two answers with different token counts, so a total that priced only one, or the sums instead
+  // of each request, would show. gpt-4o-mini lists $0.15 / million input, $0.60 / million output.
+  const answers = [completion('{"verdict":"loop","confidence":0.4}', { prompt_tokens: 1000, completion_tokens: 100 }), completion('{"verdict":"loop","confidence":0.4}', { prompt_tokens: 2000, completion_tokens: 50 })];
+
+  it("each request priced at judge.model's list price, and summed", async () => {
+    const srv = await serve((_req, i) => answers[i % 2]!);
+    const path = tmp.file('two-turns.jsonl', reviewTranscript({ id: 'two-turns', turns: 1 }).jsonl);
+    const { report } = await run([path], [`judge.endpoint=${srv.url}`, 'judge.model=gpt-4o-mini']);
+    expect(srv.requests).toHaveLength(2);
+    // 3000 × 0.15e-6 + 150 × 0.60e-6 = 0.00045 + 0.00009
+    expect(report.summary.judge).toMatchObject({ requests: 2, input_tokens: 3000, output_tokens: 150, usd: 0.00054 });
+    expect(report.summary.judge?.usd_reason).toBeUndefined();
+  });
+
+  it('with prices off the judge is not priced (no usd field), its tokens still counted', async () => {
+    const srv = await serve((_req, i) => answers[i % 2]!);
+    const path = tmp.file('one-turn.jsonl', reviewTranscript({ id: 'one-turn', turns: 1 }).jsonl);
+    const loaded = await loadConfig({ sets: [`judge.endpoint=${srv.url}`, 'judge.model=gpt-4o-mini'] });
+    const report = await audit([path], { config: loaded.values, jobs: 1, env: {}, pricing: false });
+    expect(report.summary.judge).toEqual({ requests: 2, input_tokens: 3000, output_tokens: 150, cached: 0, failed: 0 });
   });
 });
 

@@ -36,14 +36,16 @@ describe('loopledger with a judge (spawned)', { timeout: 60_000 }, () => {
     expect(json.stderr).toBe('');
     const j = JSON.parse(json.stdout) as Json;
     expect(j.sessions[0]!.outcome.enforce.steers).toBe(0);
-    expect(j.summary.judge).toEqual({ requests: 1, input_tokens: 310, output_tokens: 24, cached: 0, failed: 0 });
+    // Issue 19: the judge's tokens in dollars, at judge.model's list price. gpt-4o-mini lists
+    // $0.15 per million input and $0.60 per million output tokens: 310 × 0.15e-6 + 24 × 0.60e-6.
+    expect(j.summary.judge).toEqual({ requests: 1, input_tokens: 310, output_tokens: 24, cached: 0, failed: 0, usd: 0.0000609 });
     expect(j.config['judge.model']).toBe('gpt-4o-mini');
 
     const table = await runCli([TEMPLATE, '--explain', ...judge(server.url)]);
     expect(table.stdout).toContain('noted (judge)');
     expect(table.stdout).toContain('judge: progress 0.95');
     expect(table.stdout).toContain('judge: progress 0.95, carried from round 2');
-    expect(table.stdout).toContain('judge: 1 request, 310 input / 24 output tokens');
+    expect(table.stdout).toContain('judge: 1 request, 310 input / 24 output tokens ≈ <$0.01');
 
     const md = await runCli([TEMPLATE, '--format', 'markdown', ...judge(server.url)]);
     expect(md.stdout).toContain('noted (judge)');
