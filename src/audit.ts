@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { defaultConfigValues } from './config/registry.js';
 import type { ConfigValues } from './config/spec.js';
-import { InputError } from './errors.js';
+import { InputError, UsageError } from './errors.js';
 import { auditInWorkers, defaultJobs } from './jobs.js';
 import { ingestFile } from './formats/ingest.js';
 import { ingestInWorker, worthPipelining } from './pipeline.js';
@@ -22,6 +22,7 @@ import type { FormatName } from './model/transcript.js';
 import type { Pricer } from './money/account.js';
 import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from './money/prices.js';
 import { compareCodePoints, discoverInputs } from './read/discover.js';
+import { formatShard, inShard, type Shard } from './read/shard.js';
 import { VERSION } from './version.js';
 
 export interface AuditOptions {
@@ -56,6 +57,8 @@ export interface AuditOptions {
   stdin?: Readable;
   /** Files done of the total: once with 0 when the files are known, then after each file. */
   onProgress?: (done: number, total: number) => void;
+  /** `--shard K/N`: only the files (and unreadable paths) that hash to shard K of N (read/shard.ts). */
+  shard?: Shard;
 }
 
 export interface FileLedger {
@@ -75,16 +78,24 @@ export interface ResolvedInputs {
  * Every file the paths name, sorted. Paths that cannot be read are returned apart so the rest is
  * still analyzed; no paths at all, or nothing readable found, is an input error (exit 2).
  */
-export async function resolveInputs(paths: readonly string[]): Promise<ResolvedInputs> {
+export async function resolveInputs(paths: readonly string[], shard?: Shard): Promise<ResolvedInputs> {
   if (paths.length === 0) throw new InputError('no input: name at least one file or directory (or - for stdin)');
-  const { files, errors } = await discoverInputs(paths);
+  if (shard && paths.includes('-')) {
+    // Standard input is one stream that no other shard can see: split it upstream instead.
+    throw new UsageError(`--shard ${formatShard(shard)} splits files, and - (standard input) is one stream: split it before loopledger (each of Spark's pipe partitions, for one, is its own stdin) and drop --shard`);
+  }
+  const discovery = await discoverInputs(paths);
+  if (discovery.files.length === 0) {
+    const why = discovery.errors.map((e) => `${e.path}: ${e.message}`);
+    throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl, .json or .traj files under ${paths.join(', ')}`);
+  }
+  // Sharded after the search: a tree with nothing in it fails on every shard, while an empty
+  // shard of a tree that has files is a valid, empty ledger.
+  const files = shard ? discovery.files.filter((f) => inShard(f, discovery.given.get(f) ?? f, shard)) : discovery.files;
+  const errors = shard ? discovery.errors.filter((e) => inShard(e.path, e.given ?? e.path, shard)) : discovery.errors;
   const unreadable = errors.map(
     (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: e.message, unreadable: true }),
   );
-  if (files.length === 0) {
-    const why = errors.map((e) => `${e.path}: ${e.message}`);
-    throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl, .json or .traj files under ${paths.join(', ')}`);
-  }
   return { files, unreadable };
 }
 
@@ -162,7 +173,7 @@ async function auditFileHere(file: string, pricer: Pricer | null, options: Audit
 }
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
-  const { files, unreadable } = await resolveInputs(paths);
+  const { files, unreadable } = await resolveInputs(paths, options.shard);
   const config = options.config ?? defaultConfigValues();
   const { results, judge } = await auditJudged(files, { ...options, config });
   // A file found by searching a directory that is no transcript (settings.json, a todo list, our
@@ -185,6 +196,7 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
     sessions: results.flatMap((r) => r.sessions),
     judge,
     ...(options.pricing === false ? {} : { pricing: pricingInfo(options.pricing?.overrides) }),
+    ...(options.shard ? { shard: options.shard } : {}),
   });
 }
 

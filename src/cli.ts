@@ -12,6 +12,7 @@ import { startProgress } from './commands/progress.js';
 import { defaultInputs, renderStores, surveyStores } from './commands/stores.js';
 import { refuseMistypedCommand } from './commands/suggest.js';
 import { discoverInputs } from './read/discover.js';
+import { parseShard, type Shard } from './read/shard.js';
 import type { PositiveLevel } from './calibrate/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
 import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError, LoopledgerError, UsageError } from './errors.js';
@@ -23,6 +24,9 @@ import { reachedFailOn, reportChunks, SESSION_SORTS, writeChunks, type Chunks, t
 import { batched } from './report/stream.js';
 import { sanitizeText } from './report/sanitize.js';
 import { VERSION } from './version.js';
+import type { LedgerReport } from './ledger/types.js';
+import { mergeFiles } from './commands/merge.js';
+import { renderSweep } from './commands/sweep.js';
 
 const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
 const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
@@ -60,6 +64,7 @@ interface AnalyzeOptions extends CommonOptions {
   top?: number;
   sort?: SessionSort;
   prices?: string;
+  shard?: Shard;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -148,6 +153,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),
     onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
+    ...(opts.shard ? { shard: opts.shard } : {}),
     onSkip: (path, skipped) => {
       const n = (skipCounts.get(path) ?? 0) + 1;
       skipCounts.set(path, n);
@@ -157,10 +163,33 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     },
   };
   const report = await audit(paths, options).finally(() => progress?.finish());
+  // One shard may hold nothing (more shards than files): `merge --fail-on` is the gate on the whole.
+  const nothing = opts.shard ? null : `no transcript found under ${paths.join(', ')}`;
+  return emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
+}
+
+type EmitOptions = Pick<
+  AnalyzeOptions,
+  'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
+>;
+
+/**
+ * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
+ * `--fail-on` finds no session (null: not a gate on nothing). `inputs`: files never written over.
+ */
+async function emitLedger(
+  report: LedgerReport,
+  opts: EmitOptions,
+  io: CliIO,
+  announce: (code: number) => void,
+  nothing: string | null,
+  inputs: readonly string[],
+): Promise<number> {
+  const format = opts.format;
   const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
-  if (opts.failOn !== 'none' && report.sessions.length === 0) {
+  if (opts.failOn !== 'none' && report.sessions.length === 0 && nothing !== null) {
     // SPEC: a CI gate never passes on nothing.
-    throw new InputError(`--fail-on ${opts.failOn}: no transcript found under ${paths.join(', ')}; a gate on nothing fails closed`);
+    throw new InputError(`--fail-on ${opts.failOn}: ${nothing}; a gate on nothing fails closed`);
   }
 
   // Rendered while it is written, piece by piece: a ledger of any size is never one string.
@@ -174,14 +203,14 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     explain: opts.explain ?? false,
     excerpts: opts.excerpts ?? false,
     failOn: opts.failOn,
-    mode: modeOf(loaded),
+    mode: modeOf(report.config),
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
   const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
   // The verdict is known before the payload is written: a reader closing the pipe mid-write
   // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
   announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
-  await writePayload(io, payload, opts.outputFile, inputsOf(report));
+  await writePayload(io, payload, opts.outputFile, inputs);
 
   if (unreadable > 0) return EXIT_USAGE;
   if (strictFailed) {
@@ -201,8 +230,8 @@ function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
   return [...report.inputs.map((i) => i.path), ...others];
 }
 
-function modeOf(loaded: LoadedConfig): 'off' | 'telemetry' | 'enforce' {
-  const mode = loaded.values['mode'];
+function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
+  const mode = config['mode'];
   return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
 }
 
@@ -241,7 +270,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--jobs <n>', 'files analyzed at once (default: the number of cores)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
-    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see README, "What it cost")');
+    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see README, "What it cost")')
+    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard);
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
   });
@@ -262,7 +292,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
-    .option('--jobs <n>', 'files analyzed at once', positiveInt);
+    .option('--jobs <n>', 'files analyzed at once', positiveInt)
+    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (merge the JSON partials with loopledger merge)', parseShard);
   addConfigOptions(sweep).action(async (paths: string[], opts: CommonOptions & Record<string, unknown>) => {
     const loaded = await configFrom(opts);
     for (const w of loaded.warnings) warn(io, w);
@@ -276,10 +307,42 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),
+      shard: opts['shard'] as Shard | undefined,
     });
     const outputFile = opts['outputFile'] as string | undefined;
     await writePayload(io, payload, outputFile, isStdout(outputFile) ? [] : (await discoverInputs(paths)).files);
     setExit(EXIT_OK);
+  });
+
+  const merge = program
+    .command('merge')
+    .description(
+      'add up shard ledgers (analyze --shard K/N --format json) or sweep --format json partials: exactly what one run over everything prints',
+    )
+    .argument('<files...>', 'JSON ledgers, or sweep partials (- reads one from stdin)')
+    .addOption(new Option('--format <format>', 'output format (a sweep: table or json)').choices(REPORT_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
+    .option('--strict', 'exit 2 when the shards skipped malformed lines or met inputs that are no transcript')
+    .option('--excerpts', 'show the excerpts the shards recorded (analyze --excerpts)')
+    .option('--explain', 'show the statistics the shards recorded (analyze --explain)')
+    .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .addOption(new Option('--sort <order>', 'order of the overview').choices(SESSION_SORTS).default('level'))
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .option('--quiet', 'only sessions with entries; fewer diagnostics')
+    .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
+  merge.action(async (files: string[], opts: AnalyzeOptions) => {
+    const format: ReportFormat = opts.json ? 'json' : opts.format;
+    const merged = await mergeFiles(files);
+    if (merged.kind === 'sweep') {
+      if (format !== 'table' && format !== 'json') throw new UsageError(`merge: a sweep prints as table or json, not ${format}`);
+      await writePayload(io, renderSweep(merged.result, { format, color: colorFor(opts, io, isStdout(opts.outputFile)) }), opts.outputFile, files);
+      setExit(EXIT_OK);
+      return;
+    }
+    setExit(await emitLedger(merged.report, { ...opts, format }, io, setExit, 'the merged ledgers hold no session', files));
   });
 
   const config = program

@@ -71,7 +71,12 @@ export interface SweepPoint {
   stopped: SweepCount;
   /** Ids of the sessions predicted positive: diff two points to see which sessions flip. */
   positive_sessions: string[];
+  /** The file of each of positive_sessions (same order): merge puts shards' sessions back in file order. */
+  positive_paths: string[];
   metrics: SweepMetrics | null;
+  /** With labels: each matched label key's turns that reached the positive level (keys and turns sorted,
+   *  turns once each), from which `metrics` is computed; merge adds shards' up before computing. */
+  label_turns?: Record<string, number[]>;
 }
 
 export interface SweepLabelSummary {
@@ -80,6 +85,8 @@ export interface SweepLabelSummary {
   clean: number;
   /** Label keys that matched no session (typo, or a file outside the inputs). */
   unmatched: string[];
+  /** The labels that matched a session, sorted by key (merge needs them to recount the shards' items). */
+  matched?: { key: string; label: Label['label']; turn: number | null }[];
 }
 
 export interface SweepRecommendation {
@@ -91,6 +98,10 @@ export interface SweepRecommendation {
 }
 
 export interface SweepResult {
+  /** The base configuration's hash (ledger/config-hash.ts), when the run knows it: merge refuses mixed partials. */
+  config_hash?: string;
+  /** Present only in a `--shard K/N` partial. */
+  shard?: { index: number; count: number };
   params: SweepParam[];
   positive: PositiveLevel;
   max_fpr: number | null;
@@ -101,6 +112,8 @@ export interface SweepResult {
   /** Why there is no recommendation, when there is none. */
   note: string | null;
   warnings: string[];
+  /** The base configuration the swept keys were laid over (the CLI's JSON carries it). */
+  config?: Record<string, unknown>;
 }
 
 const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
@@ -162,7 +175,7 @@ function tallySession(session: SessionLedger, positive: PositiveLevel): SessionT
 }
 
 /** Whether a labeled item was predicted positive, honouring a loop's starting turn. */
-function predicted(label: Label, turns: readonly number[]): boolean {
+export function predicted(label: Label, turns: readonly number[]): boolean {
   if (label.label === 'loop' && label.turn !== null) return turns.some((t) => t >= (label.turn ?? 1));
   return turns.length > 0;
 }
@@ -177,6 +190,7 @@ export function evaluatePoint(
   const steered: SweepCount = { sessions: 0, rounds: 0 };
   const stopped: SweepCount = { sessions: 0, rounds: 0 };
   const positiveSessions: string[] = [];
+  const positivePaths: string[] = [];
   let rounds = 0;
   // label key → turns (across the item's sessions) that reached the positive level
   const items = new Map<string, number[]>();
@@ -191,7 +205,10 @@ export function evaluatePoint(
     fired.rounds += t.firedRounds;
     steered.rounds += t.steeredRounds;
     stopped.rounds += t.stoppedRounds;
-    if (t.positiveTurns.length > 0) positiveSessions.push(s.id);
+    if (t.positiveTurns.length > 0) {
+      positiveSessions.push(s.id);
+      positivePaths.push(s.path);
+    }
     if (labels) {
       const key = labelKeyFor(s, labels);
       if (key === null) unlabeled++;
@@ -199,34 +216,7 @@ export function evaluatePoint(
     }
   }
 
-  let metrics: SweepMetrics | null = null;
-  if (labels) {
-    let tp = 0;
-    let fp = 0;
-    let tn = 0;
-    let fn = 0;
-    for (const [key, turns] of items) {
-      const label = labels.get(key);
-      if (!label) continue;
-      const hit = predicted(label, turns);
-      if (label.label === 'loop') {
-        if (hit) tp++;
-        else fn++;
-      } else if (hit) fp++;
-      else tn++;
-    }
-    metrics = {
-      tp,
-      fp,
-      tn,
-      fn,
-      precision: ratio(tp, tp + fp),
-      recall: ratio(tp, tp + fn),
-      fpr: ratio(fp, fp + tn),
-      unlabeled_sessions: unlabeled,
-    };
-  }
-
+  const labelTurns = labels ? canonicalLabelTurns(items) : null;
   return {
     values,
     sessions: sessions.length,
@@ -235,8 +225,49 @@ export function evaluatePoint(
     steered,
     stopped,
     positive_sessions: positiveSessions,
-    metrics,
+    positive_paths: positivePaths,
+    metrics: labels && labelTurns ? labelMetrics(labelTurns, labels, unlabeled) : null,
+    ...(labelTurns ? { label_turns: labelTurns } : {}),
   };
+}
+
+/** Keys sorted, each key's turns sorted and once each: the same whatever order the sessions came in. */
+export function canonicalLabelTurns(items: ReadonlyMap<string, readonly number[]>): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const key of [...items.keys()].sort(compareKeys)) out[key] = [...new Set(items.get(key))].sort((a, b) => a - b);
+  return out;
+}
+
+/** TP/FP/TN/FN over labeled items (see the header), from each matched item's positive turns. */
+export function labelMetrics(items: Readonly<Record<string, readonly number[]>>, labels: Labels, unlabeled: number): SweepMetrics {
+  let tp = 0;
+  let fp = 0;
+  let tn = 0;
+  let fn = 0;
+  for (const [key, turns] of Object.entries(items)) {
+    const label = labels.get(key);
+    if (!label) continue;
+    const hit = predicted(label, turns);
+    if (label.label === 'loop') {
+      if (hit) tp++;
+      else fn++;
+    } else if (hit) fp++;
+    else tn++;
+  }
+  return {
+    tp,
+    fp,
+    tn,
+    fn,
+    precision: ratio(tp, tp + fp),
+    recall: ratio(tp, tp + fn),
+    fpr: ratio(fp, fp + tn),
+    unlabeled_sessions: unlabeled,
+  };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels): SweepLabelSummary {
@@ -253,7 +284,8 @@ function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels): Sw
     else if (label.label === 'loop') loop++;
     else clean++;
   }
-  return { loop, clean, unmatched: unmatched.sort() };
+  const matchedLabels = [...matched].sort(compareKeys).map((key) => ({ key, label: labels.get(key)!.label, turn: labels.get(key)!.turn }));
+  return { loop, clean, unmatched: unmatched.sort(), matched: matchedLabels };
 }
 
 /**

@@ -3,7 +3,9 @@
 import { resolveInputs } from '../audit.js';
 import { loadLabels } from '../calibrate/labels.js';
 import { parseParams } from '../calibrate/param.js';
-import { parseMaxFpr, sweep, type PositiveLevel } from '../calibrate/sweep.js';
+import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../calibrate/sweep.js';
+import { configHash } from '../ledger/config-hash.js';
+import type { Shard } from '../read/shard.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigValues } from '../config/spec.js';
 import { recordFile, replay, type RecordedFile } from '../corpus.js';
@@ -24,13 +26,15 @@ export interface SweepRunOptions {
   color: boolean;
   inputFormat: FormatName | 'auto';
   onWarning: (message: string) => void;
+  /** `--shard K/N`: a partial over the files of one shard (loopledger merge adds partials up). */
+  shard?: Shard;
 }
 
 export async function runSweep(paths: readonly string[], options: SweepRunOptions): Promise<string> {
   const params = parseParams(options.params);
   const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : null;
   const labels = options.labels ? await loadLabels(options.labels) : null;
-  const { files, unreadable } = await resolveInputs(paths);
+  const { files, unreadable } = await resolveInputs(paths, options.shard);
   for (const input of unreadable) options.onWarning(`${input.path}: ${input.error}`);
   const corpus: RecordedFile[] = [];
   for (const file of files) {
@@ -53,5 +57,12 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     });
   const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, maxFpr, positive: options.positive });
   for (const w of result.warnings) options.onWarning(w);
-  return renderSweep(result, { format: options.format, color: options.color });
+  const config = { ...options.loaded.values } as Record<string, unknown>;
+  const full: SweepResult = {
+    config_hash: configHash(config),
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    ...result,
+    config,
+  };
+  return renderSweep(full, { format: options.format, color: options.color });
 }

@@ -2,6 +2,7 @@
 
 import type { ConfigValues } from '../config/spec.js';
 import { roundUsd } from '../money/account.js';
+import { configHash } from './config-hash.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
@@ -17,6 +18,8 @@ export interface ReportParts {
   pricing?: PricingInfo;
   /** Files found in directories that are no transcripts. */
   notTranscripts?: readonly NotTranscriptFile[];
+  /** `--shard K/N`: this ledger holds one shard (merge adds the shards up). */
+  shard?: { index: number; count: number };
 }
 
 export function noJudgeUsage(): JudgeUsage {
@@ -90,6 +93,8 @@ export function assembleReport(parts: ReportParts): LedgerReport {
     tool: { name: 'loopledger', version: parts.version },
     ...(parts.pricing ? { pricing: parts.pricing } : {}),
     config,
+    config_hash: configHash(config),
+    ...(parts.shard ? { shard: { index: parts.shard.index, count: parts.shard.count } } : {}),
     inputs: [...parts.inputs],
     not_transcripts: [...(parts.notTranscripts ?? [])],
     sessions: [...parts.sessions],

@@ -206,6 +206,10 @@ export interface LedgerReport {
   schema: 'loopledger/1';
   tool: { name: 'loopledger'; version: string };
   config: Record<string, unknown>;
+  /** 16 hex digits of the SHA-256 of `config` (keys sorted): ledgers to be merged or summed must agree on it. */
+  config_hash?: string;
+  /** Present only in a `--shard K/N` ledger: which shard of how many it holds. */
+  shard?: { index: number; count: number };
   /** Where the prices came from (0.2 money): `overrides` names the `--prices` file, if any. */
   pricing?: { source: string; version: string; data_date: string; overrides?: string | null };
   inputs: InputSummary[];

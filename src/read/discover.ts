@@ -9,6 +9,8 @@ import { isSubagentManifest, STORE_ROOTS } from './stores.js';
 export interface DiscoveryError {
   path: string;
   message: string;
+  /** The path given that this one was found under (itself, when it is one). */
+  given?: string;
 }
 
 export interface Discovery {
@@ -16,6 +18,8 @@ export interface Discovery {
   files: string[];
   /** Paths that cannot be read (the CLI exits 2 naming them). */
   errors: DiscoveryError[];
+  /** Each file's path given, the one it was first found under (`--shard` keys on the path relative to it). */
+  given: Map<string, string>;
 }
 
 /**
@@ -34,6 +38,8 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
   const files: string[] = [];
   const errors: DiscoveryError[] = [];
   const seen = new Set<string>();
+  const given = new Map<string, string>();
+  let current = '';
   const add = (path: string, stat: Stats | null) => {
     // The same file named twice, found both by name and in a directory, or under a second name
     // (a hard link, a symbolic link) is read once: identified by device and inode.
@@ -41,20 +47,31 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
     if (seen.has(key)) return;
     seen.add(key);
     files.push(path);
+    given.set(path, current);
   };
   const walker = new Walker(add, errors);
 
   for (const path of paths) {
+    current = path;
+    const errorsBefore = errors.length;
+    await discoverOne(path);
+    for (let i = errorsBefore; i < errors.length; i++) errors[i]!.given ??= path;
+  }
+  files.sort(compareCodePoints);
+  errors.sort((a, b) => compareCodePoints(a.path, b.path));
+  return { files, errors, given };
+
+  async function discoverOne(path: string): Promise<void> {
     if (path === '-') {
       add('-', null);
-      continue;
+      return;
     }
     let stat;
     try {
       stat = await fs.stat(path);
     } catch (err) {
       errors.push({ path, message: describe(err) });
-      continue;
+      return;
     }
     if (stat.isDirectory()) {
       // A directory named explicitly is entered even through a symbolic link (the user chose it);
@@ -67,9 +84,6 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
       add(path, stat);
     }
   }
-  files.sort(compareCodePoints);
-  errors.sort((a, b) => compareCodePoints(a.path, b.path));
-  return { files, errors };
 }
 
 /**

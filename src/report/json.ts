@@ -1,12 +1,13 @@
 // json: SPEC's shape, the report object itself, pretty-printed in pieces (jsonChunks): the same
 // bytes as JSON.stringify(report, null, 2), never held as one string. ndjson: one entry per line,
-// each carrying its session id and path (and parent, for sub-agents), through ndjson's serializer;
+// each carrying the schema, the config hash, its session id, path, parent, project and model, through ndjson's serializer;
 // no header line, so every line has the same shape and `jq -c` / log shippers need no special case.
 // Sessions without entries write nothing.
 
 import { pipeline, Readable } from 'node:stream';
 import ndjson from 'ndjson';
 import type { LedgerEntry, LedgerReport } from '../ledger/types.js';
+import { configHash } from '../ledger/config-hash.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText } from './sanitize.js';
 
@@ -33,8 +34,12 @@ export function renderJson(report: LedgerReport, excerpts: boolean): string {
 
 export function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Record<string, unknown>> {
   const r = excerpts ? report : withoutExcerpts(report);
+  // What a downstream SUM needs on every line: which schema and configuration made it, and the
+  // session's id, file, project and model to group by (docs/scale.md).
+  const head = { schema: r.schema, config_hash: r.config_hash ?? configHash(r.config) };
   for (const s of r.sessions) {
-    for (const e of s.entries) yield { session: s.id, path: s.path, parent: s.parent, ...e };
+    const session = { ...head, session: s.id, path: s.path, parent: s.parent, project: s.project ?? null, model: s.model };
+    for (const e of s.entries) yield { ...session, ...e };
   }
 }
 

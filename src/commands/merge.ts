@@ -1,0 +1,63 @@
+// `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
+// The files are JSON documents written by loopledger; each is read whole (a shard's ledger is one
+// shard's worth), checked, then merged by ledger/merge.ts or calibrate/merge.ts.
+
+import { promises as fs } from 'node:fs';
+import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
+import type { SweepResult } from '../calibrate/sweep.js';
+import { asLedger, LEDGER_SCHEMA, MergeError, mergeLedgers } from '../ledger/merge.js';
+import type { LedgerReport } from '../ledger/types.js';
+
+export type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await fs.readFile(file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'a directory (name the ledger files)' : err.message;
+    throw new MergeError(`${file}: cannot read: ${why}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const firstLine = text.slice(0, text.indexOf('\n') >>> 0);
+    const ndjson = /^\s*\{.*\}\s*$/.test(firstLine) && text.trim().includes('\n');
+    throw new MergeError(
+      ndjson
+        ? `${file}: ndjson holds entries only (no calm sessions, inputs or totals): merge the --format json ledgers`
+        : `${file}: not JSON: ${(e as Error).message}`,
+    );
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Ledgers merge with ledgers, sweeps with sweeps; anything else is refused naming the file. */
+export async function mergeFiles(files: readonly string[]): Promise<Merged> {
+  if (files.length === 0) throw new MergeError('merge: name the JSON ledgers to merge (loopledger analyze … --shard K/N --format json)');
+  const docs: { name: string; value: unknown }[] = [];
+  for (const name of files) docs.push({ name, value: await readJson(name) });
+  const schemaOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)['schema'] : undefined);
+  const sweeps = docs.filter((d) => schemaOf(d.value) === SWEEP_SCHEMA);
+  if (sweeps.length > 0 && sweeps.length < docs.length) {
+    const other = docs.find((d) => schemaOf(d.value) !== SWEEP_SCHEMA)!;
+    throw new MergeError(`${sweeps[0]!.name} is a sweep (${SWEEP_SCHEMA}) but ${other.name} is not: merge ledgers with ledgers, sweeps with sweeps`);
+  }
+  if (sweeps.length > 0) return { kind: 'sweep', result: mergeSweeps(docs.map((d) => ({ name: d.name, result: asSweep(d.value, d.name) }))) };
+  // Different schema versions are refused by name before anything else.
+  const schemas = docs.map((d) => ({ name: d.name, schema: schemaOf(d.value) }));
+  const odd = schemas.find((s) => typeof s.schema === 'string' && s.schema !== schemas[0]!.schema);
+  if (odd && typeof schemas[0]!.schema === 'string') {
+    throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
+  }
+  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) }))) };
+}
+
+export { LEDGER_SCHEMA, SWEEP_SCHEMA };
