@@ -92,7 +92,7 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
   // Sharded after the search: a tree with nothing in it fails on every shard, while an empty
   // shard of a tree that has files is a valid, empty ledger.
   const files = shard ? discovery.files.filter((f) => inShard(f, discovery.given.get(f) ?? f, shard)) : discovery.files;
-  const errors = shard ? discovery.errors.filter((e) => inShard(e.path, e.given ?? e.path, shard)) : discovery.errors;
+  const errors = shard ? discovery.errors.filter((e) => inShard(e.path, discovery.given.get(e.path) ?? e.path, shard)) : discovery.errors;
   const unreadable = errors.map(
     (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: e.message, unreadable: true }),
   );

@@ -9,8 +9,6 @@ import { isSubagentManifest, STORE_ROOTS } from './stores.js';
 export interface DiscoveryError {
   path: string;
   message: string;
-  /** The path given that this one was found under (itself, when it is one). */
-  given?: string;
 }
 
 export interface Discovery {
@@ -18,7 +16,7 @@ export interface Discovery {
   files: string[];
   /** Paths that cannot be read (the CLI exits 2 naming them). */
   errors: DiscoveryError[];
-  /** Each file's path given, the one it was first found under (`--shard` keys on the path relative to it). */
+  /** For each file and error path, the path given it was first found under (`--shard` keys on the path relative to it). */
   given: Map<string, string>;
 }
 
@@ -55,7 +53,7 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
     current = path;
     const errorsBefore = errors.length;
     await discoverOne(path);
-    for (let i = errorsBefore; i < errors.length; i++) errors[i]!.given ??= path;
+    for (let i = errorsBefore; i < errors.length; i++) if (!given.has(errors[i]!.path)) given.set(errors[i]!.path, path);
   }
   files.sort(compareCodePoints);
   errors.sort((a, b) => compareCodePoints(a.path, b.path));

@@ -155,7 +155,7 @@ describe('sweep metrics on a hand-checked labeled set', () => {
       expect(m.fpr).toBeCloseTo(e.fpr, 12);
       expect(m.unlabeled_sessions).toBe(1);
     });
-    expect(r.labels).toEqual({ loop: 4, clean: 3, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 4, clean: 3, unmatched: [] });
     expect(r.recommended).toBeNull();
     expect(r.note).toMatch(/--max-fpr/);
   });
@@ -246,7 +246,7 @@ describe('label matching', () => {
     // one.jsonl: TP; p2: FP; two.jsonl (p2b only): TN; /x/three.jsonl: TN
     expect({ tp: m.tp, fp: m.fp, tn: m.tn, fn: m.fn }).toEqual({ tp: 1, fp: 1, tn: 2, fn: 0 });
     expect(m.unlabeled_sessions).toBe(1);
-    expect(r.labels).toEqual({ loop: 1, clean: 3, unmatched: ['missing.jsonl'] });
+    expect(r.labels).toMatchObject({ loop: 1, clean: 3, unmatched: ['missing.jsonl'] });
     expect(r.warnings).toEqual(['label "missing.jsonl" matched no session']);
   });
 });

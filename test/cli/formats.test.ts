@@ -49,7 +49,8 @@ describe.concurrent('formats through the CLI', () => {
     const r = ok(await runCli([LOOPING, CALM, WITH_SUBAGENT, '--format', 'json', ...J1]));
     expect(r.stderr).toBe('');
     const j = parseLedger(r);
-    expect(Object.keys(j).sort()).toEqual(['config', 'inputs', 'not_transcripts', 'pricing', 'schema', 'sessions', 'summary', 'tool']);
+    expect(Object.keys(j).sort()).toEqual(['config', 'config_hash', 'inputs', 'not_transcripts', 'pricing', 'schema', 'sessions', 'summary', 'tool']);
+    expect(j.config_hash).toMatch(/^[0-9a-f]{16}$/);
     expect((j as unknown as { not_transcripts: unknown[] }).not_transcripts).toEqual([]);
     expect(j.schema).toBe('loopledger/1');
     expect(j.tool).toEqual({ name: 'loopledger', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
@@ -182,9 +183,20 @@ describe.concurrent('formats through the CLI', () => {
       expect(rec).toHaveProperty('intervention');
     }
     expect(new Set(records.map((x) => x['session']))).toEqual(new Set(['looping-leap-day', 'noted-only']));
-    // Each line is the JSON entry plus where it came from.
-    const first = ledger.sessions.find((s) => s.id === 'looping-leap-day')!.entries[0]!;
-    expect(records.find((x) => x['session'] === 'looping-leap-day')).toEqual({ session: 'looping-leap-day', path: LOOPING, parent: null, ...first });
+    // Each line is the JSON entry plus where it came from, and what a downstream SUM groups by
+    // and must not mix (docs/scale.md): the schema and the configuration's hash.
+    const loopSession = ledger.sessions.find((s) => s.id === 'looping-leap-day')!;
+    const first = loopSession.entries[0]!;
+    expect(records.find((x) => x['session'] === 'looping-leap-day')).toEqual({
+      schema: 'loopledger/1',
+      config_hash: ledger.config_hash,
+      session: 'looping-leap-day',
+      path: LOOPING,
+      parent: null,
+      project: loopSession.project,
+      model: loopSession.model,
+      ...first,
+    });
   });
 
   it('markdown: the totals, the sessions and the ledger table', async () => {

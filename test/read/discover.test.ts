@@ -83,7 +83,7 @@ describe('discoverInputs', () => {
 
   it('finds nothing, without error, in a directory without transcripts', async () => {
     tree('none', ['readme.md']);
-    expect(await discoverInputs([join(scratch.dir, 'none')])).toEqual({ files: [], errors: [] });
+    expect(await discoverInputs([join(scratch.dir, 'none')])).toMatchObject({ files: [], errors: [] });
   });
 });
 
