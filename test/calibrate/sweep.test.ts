@@ -179,6 +179,7 @@ describe('sweep metrics on a hand-checked labeled set', () => {
       steered: { sessions: steers > 0 ? 1 : 0, rounds: steers },
       stopped: { sessions: 1, rounds: 1 },
       positive_sessions: ['a'],
+      positive_paths: ['x.jsonl'],
       metrics: { tp: 1, fp: 0, tn: 1, fn: 0, precision: 1, recall: 1, fpr: 0, unlabeled_sessions: 0 },
     });
     // at 1 the loop stops at once; at 2 and 3 it is steered first, then stopped

@@ -244,6 +244,7 @@ export interface Session {
   path: string;
   format: string;
   parent: string | null;
+  project?: string | null;
   model: string | null;
   turns: number;
   rounds: number;
@@ -258,6 +259,7 @@ export interface Ledger {
   schema: string;
   tool: { name: string; version: string };
   config: Record<string, unknown>;
+  config_hash?: string;
   inputs: Array<{ path: string; format: string; sessions: number; lines: number; skipped: Array<{ line: number | null; reason: string }>; error?: string }>;
   pricing?: LedgerReport['pricing'];
   sessions: Session[];
