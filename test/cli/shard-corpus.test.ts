@@ -1,0 +1,75 @@
+// Shards on a generated store of a few thousand sessions (bench/home.mjs, seeded: Claude Code
+// sessions with sub-agents, resumed sessions, Codex and Gemini CLI, settings and reports that are
+// no transcripts, links read once): for N = 3 and 7, the binary's shards merged are the one run,
+// byte for byte. The one run prints json, table (with its overview of the worst sessions) and
+// markdown; the other formats are checked against `merge` of the one run's JSON, which the
+// fixtures' tests (shard-merge.test.ts) show prints exactly what analyze prints.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateHome } from '../../bench/home.mjs';
+import type { LedgerReport } from '../../src/ledger/types.js';
+import { REPORT_FORMATS } from '../../src/report/index.js';
+import { ensureBuilt, ROOT, runCli, type RunResult } from './helpers.js';
+
+const CORPUS = { dir: '.tmp/shard-corpus', sessions: 2000, seed: 20, scale: 0.02 };
+const HOME = join(ROOT, CORPUS.dir, 'home');
+const OUT = join(ROOT, CORPUS.dir, 'ledgers');
+const ONE_RUN = ['json', 'table', 'markdown'] as const;
+
+const one = new Map<string, RunResult>();
+let oneJson = '';
+
+beforeAll(async () => {
+  ensureBuilt();
+  const stamp = join(ROOT, CORPUS.dir, 'options.json');
+  if (!(existsSync(stamp) && readFileSync(stamp, 'utf8') === JSON.stringify(CORPUS))) {
+    await generateHome(join(ROOT, CORPUS.dir), { sessions: CORPUS.sessions, seed: CORPUS.seed, scale: CORPUS.scale });
+    writeFileSync(stamp, JSON.stringify(CORPUS));
+  }
+  for (const format of ONE_RUN) one.set(format, await runCli([HOME, '--format', format, '--fail-on', 'stop']));
+  oneJson = join(OUT, 'one.json');
+  const r = await runCli([HOME, '--format', 'json', '-o', oneJson]);
+  expect(r.code, r.stderr).toBe(0);
+}, 900_000);
+
+describe('a generated store of a few thousand sessions, sharded and merged', () => {
+  it('is a few thousand sessions, sub-agents and files that are no transcripts among them', () => {
+    const ledger = JSON.parse(one.get('json')!.stdout) as LedgerReport;
+    expect(ledger.summary.sessions).toBeGreaterThan(2000);
+    expect(ledger.sessions.filter((s) => s.parent !== null).length).toBeGreaterThan(100);
+    expect(ledger.not_transcripts!.length).toBeGreaterThan(10);
+    expect(ledger.summary.enforce.sessions_stopped).toBeGreaterThan(0);
+  });
+
+  it.each([3, 7])('N = %i: merge = one run, byte for byte, in every format, with the same gate', async (n) => {
+    const files: string[] = [];
+    for (let k = 1; k <= n; k++) {
+      const file = join(OUT, `n${n}-${k}.json`);
+      const r = await runCli([HOME, '--shard', `${k}/${n}`, '--format', 'json', '-o', file]);
+      expect(r.code, r.stderr).toBe(0);
+      files.push(file);
+    }
+    // Every session, sub-agents with their parents, in exactly one shard.
+    const parts = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as LedgerReport);
+    for (const p of parts) {
+      const ids = new Set(p.sessions.map((s) => s.id));
+      for (const s of p.sessions) if (s.parent !== null && s.path.includes('/subagents/')) expect(ids.has(s.parent)).toBe(true);
+    }
+    expect(parts.reduce((a, p) => a + p.sessions.length, 0)).toBe((JSON.parse(one.get('json')!.stdout) as LedgerReport).sessions.length);
+
+    for (const format of ONE_RUN) {
+      const merged = await runCli(['merge', ...files, '--format', format, '--fail-on', 'stop']);
+      const whole = one.get(format)!;
+      expect(merged.code, format).toBe(whole.code);
+      expect(merged.code).toBe(1);
+      expect(merged.stdout === whole.stdout, `${format}: merged differs from one run`).toBe(true);
+    }
+    for (const format of REPORT_FORMATS.filter((f) => !(ONE_RUN as readonly string[]).includes(f))) {
+      const [merged, whole] = await Promise.all([runCli(['merge', ...files, '--format', format]), runCli(['merge', oneJson, '--format', format])]);
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(merged.stdout === whole.stdout, `${format}: merged differs from one run`).toBe(true);
+    }
+  }, 900_000);
+});
