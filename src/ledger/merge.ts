@@ -6,6 +6,7 @@
 // counters are added. What cannot be added up is refused, naming the difference.
 
 import { UsageError } from '../errors.js';
+import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { configHash } from './config-hash.js';
 import { assembleReport, noJudgeUsage } from './summary.js';
@@ -134,6 +135,21 @@ function sameEverywhere(ledgers: readonly NamedLedger[], what: string, get: (r: 
   }
 }
 
+const JUDGE_COUNTERS = ['requests', 'input_tokens', 'output_tokens', 'cached', 'failed'] as const;
+
+/** Counters add up; dollars add up until one shard could not price its judge (null, with its reason). */
+function addJudge(total: JudgeUsage, j: JudgeUsage | undefined): void {
+  if (!j) return;
+  for (const k of JUDGE_COUNTERS) total[k] += typeof j[k] === 'number' ? j[k] : 0;
+  if (j.usd === undefined || total.usd === null) return;
+  if (j.usd === null) {
+    total.usd = null;
+    if (j.usd_reason !== undefined) total.usd_reason = j.usd_reason;
+    return;
+  }
+  total.usd = roundUsd((total.usd ?? 0) + j.usd);
+}
+
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[]): LedgerReport {
   if (ledgers.length === 0) throw new MergeError('merge: name at least one JSON ledger');
@@ -175,8 +191,7 @@ export function mergeLedgers(ledgers: readonly NamedLedger[]): LedgerReport {
       notTranscripts.push(file);
     }
     sessions.push(...report.sessions);
-    const j = report.summary?.judge;
-    if (j) for (const k of Object.keys(judge) as (keyof JudgeUsage)[]) judge[k] += typeof j[k] === 'number' ? j[k] : 0;
+    addJudge(judge, report.summary?.judge);
   }
   // One run reads files in code point order of their paths and keeps each file's sessions in its
   // own order: a stable sort by path puts the shards' sessions back in exactly that order.
