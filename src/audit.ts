@@ -35,6 +35,8 @@ export interface AuditOptions {
   explain?: boolean;
   /** Attach every round's verdict and near misses. */
   verbose?: boolean;
+  /** Attach each session's turn boundaries and spend curve (what `--format html` draws). */
+  timeline?: boolean;
   /**
    * Files analyzed at once (worker threads); 1 analyzes in this thread. Above 1, a file analyzed
    * alone that is large enough (PIPELINE_MIN_BYTES) is read in a second thread while this one runs
@@ -149,6 +151,7 @@ function ledgerFor(options: AuditOptions, pricer: Pricer | null): { ledger: Ledg
     excerpts: options.excerpts ?? false,
     explain: options.explain ?? false,
     verbose: options.verbose ?? false,
+    timeline: options.timeline ?? false,
     onWarning: options.onWarning,
     ...(book ? { judge: book } : {}),
   });

@@ -28,7 +28,7 @@ import type { LedgerReport } from './ledger/types.js';
 import { mergeFiles } from './commands/merge.js';
 import { renderSweep } from './commands/sweep.js';
 
-const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
+const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
 const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
 type FailLevel = (typeof FAIL_LEVELS)[number];
 
@@ -148,6 +148,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     excerpts: opts.excerpts ?? false,
     explain: opts.explain ?? false,
     verbose: opts.verbose ?? false,
+    // The page draws turn boundaries and spend along each session; other formats never carry them.
+    timeline: format === 'html',
     jobs: opts.jobs,
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },

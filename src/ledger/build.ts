@@ -12,6 +12,7 @@ import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
+import { TimelineRecorder } from './timeline.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import type { EnforceLevel, LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
 
@@ -33,6 +34,8 @@ export interface LedgerBuilderOptions {
   explain?: boolean;
   /** Attach every round's verdict with its near misses. */
   verbose?: boolean;
+  /** Attach each session's turn boundaries and spend curve (`timeline`, for the html page). */
+  timeline?: boolean;
   onWarning?: (m: string) => void;
   /** The keys a tier may scale (defaults to every registered key). */
   specs?: readonly ConfigKeySpec[];
@@ -63,6 +66,7 @@ interface SessionState {
   clear: ClearPoint | undefined;
   cleared: boolean;
   account: SessionAccount;
+  timeline: TimelineRecorder | null;
 }
 
 const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
@@ -126,6 +130,7 @@ export class LedgerBuilder implements TranscriptSink {
       clear: this.clearPoints.get(info.id),
       cleared: false,
       account: new SessionAccount(this.options.pricer ?? null, info.format),
+      timeline: this.options.timeline ? new TimelineRecorder() : null,
     });
   }
 
@@ -154,6 +159,10 @@ export class LedgerBuilder implements TranscriptSink {
     const t = s.turn;
     // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
     s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
+    if (s.timeline) {
+      const u = s.account.roundUsage();
+      s.timeline.round(round.index, round.turn, u.tokens, u.usd);
+    }
 
     if (!s.cleared && clearedAt(s.clear, round.turn, round.index)) {
       // The escape hatch: detection stops at once and the detector state is dropped with it.
@@ -320,6 +329,7 @@ function settleMoney(s: SessionState): void {
   s.ledger.usage = s.account.usage();
   s.ledger.cost = s.account.cost();
   s.ledger.outcome.enforce.saved = s.account.savedByEnforce();
+  if (s.timeline) s.ledger.timeline = s.timeline.snapshot();
 }
 
 /** Did not fire, and within NEAR_MISS_FRACTION of its threshold. */

@@ -2,6 +2,7 @@
 // add fields freely, never rename or remove. Every report format is a function of this object.
 
 import type { DetectorName, Evidence, Measurement, Strike } from '../detect/types.js';
+import type { SessionTimeline } from './timeline.js';
 import type { FormatName } from '../model/transcript.js';
 
 export type EnforceLevel = 'none' | 'noted' | 'steer' | 'stop';
@@ -144,6 +145,8 @@ export interface SessionLedger {
   };
   /** Every round's verdict: present only with `--verbose`. */
   verdicts?: RoundVerdict[];
+  /** Turn boundaries and spend along the session: present only when a renderer asks (`--format html`). */
+  timeline?: SessionTimeline;
 }
 
 /** SPEC: `inputs[].skipped` keeps at most the first 100 skipped lines of a file. */

@@ -6,6 +6,7 @@
 
 import type { LedgerReport } from '../ledger/types.js';
 import { githubChunks } from './github.js';
+import { htmlChunks } from './html/page.js';
 import { jsonReportChunks, ndjsonChunks } from './json.js';
 import { junitChunks } from './junit.js';
 import { markdownChunks } from './markdown.js';
@@ -15,7 +16,7 @@ import { collect, type Chunks } from './stream.js';
 import { tableChunks } from './table.js';
 import type { FailOn } from './fail-on.js';
 
-export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
+export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Formats read by programs: they never carry colour, whatever `color` says. */
@@ -80,6 +81,9 @@ export function reportChunks(report: LedgerReport, format: ReportFormat, options
       return sarifChunks(report, opts);
     case 'github':
       return githubChunks(report, opts);
+    case 'html':
+      // The page draws every session with findings unless `top` was asked for explicitly.
+      return htmlChunks(report, { ...opts, color: false, top: options.top });
     default: {
       const never: never = format;
       throw new Error(`unknown report format ${String(never)}`);

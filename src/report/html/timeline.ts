@@ -1,0 +1,230 @@
+// One session as a picture: rounds along the axis, one lane per detector, a mark per finding
+// coloured by what Enforce would have done (its kind and figures on hover, in an SVG <title>),
+// dashed lines where a user turn begins, the rounds a stop would have saved shaded, and the
+// session's cumulative spend as a line under the lanes. Bounded: however long the session, at
+// most MAX_COLUMNS marks per lane (findings in one column are merged into one mark that lists
+// them), MAX_TURN_LINES turn lines and the ledger's sampled spend curve.
+
+import type { EnforceLevel, LedgerEntry, SessionLedger } from '../../ledger/types.js';
+import { fmtTokens, fmtUsd } from '../amounts.js';
+import { entryTools, fmtConfidence, fmtStrike, LEVEL_RANK, plural } from '../text.js';
+import { esc, num } from './escape.js';
+
+export const WIDTH = 1000;
+const LEFT = 86;
+const RIGHT = 62;
+const PLOT = WIDTH - LEFT - RIGHT;
+const TOP = 16;
+const LANE_H = 16;
+const LANE_GAP = 4;
+const COST_H = 26;
+const AXIS_H = 18;
+
+/** Marks per lane at most: about 2.5 viewBox units each, below that they would only overlap. */
+export const MAX_COLUMNS = 300;
+/** Turn lines at most; past that they are a grey wash, so the title says how many there were. */
+export const MAX_TURN_LINES = 400;
+/** Findings listed in one mark's title. */
+const TITLE_FINDINGS = 6;
+
+const LANES = [
+  { detector: 'tool_batch', label: 'tool batch' },
+  { detector: 'output', label: 'output' },
+  { detector: 'thinking', label: 'thinking' },
+] as const;
+
+/** The level a finding is drawn in: a round after a stop would not have happened under Enforce. */
+function drawnLevel(e: LedgerEntry): EnforceLevel | 'after' {
+  return e.after_stop ? 'after' : e.intervention.enforce;
+}
+
+const RANK: Record<EnforceLevel | 'after', number> = { after: -1, ...LEVEL_RANK };
+
+function findingText(e: LedgerEntry): string {
+  const tools = entryTools(e);
+  const parts = [`round ${e.round} (turn ${e.turn})`, `${e.detector} ${e.kind}`];
+  if (tools) parts.push(tools);
+  const strike = fmtStrike(e.strike, e.kind);
+  if (strike) parts.push(strike);
+  if (e.confidence !== null) parts.push(`confidence ${fmtConfidence(e.confidence)}`);
+  parts.push(e.after_stop ? 'after a stop: would not have happened' : `enforce ${e.intervention.enforce}`);
+  const usd = e.round_usage?.usd;
+  if (usd !== null && usd !== undefined) parts.push(`round ${fmtUsd(usd)}`);
+  return parts.join(' · ');
+}
+
+interface Column {
+  level: EnforceLevel | 'after';
+  first: number;
+  last: number;
+  entries: LedgerEntry[];
+  count: number;
+}
+
+/** Where a stop's saved rounds end: the round before the next turn, else the session's last. */
+function savedSpans(s: SessionLedger): { from: number; to: number; turn: number }[] {
+  const stops = s.outcome.enforce.stops;
+  if (stops.length === 0) return [];
+  const starts = s.timeline?.turn_starts;
+  const spans: { from: number; to: number; turn: number }[] = [];
+  for (const stop of stops) {
+    let to: number;
+    if (starts) {
+      const next = starts.find(([, r]) => r > stop.round);
+      to = next ? next[1] - 1 : s.rounds;
+    } else if (stops.length === 1 && s.outcome.enforce.saved) {
+      // One stop: everything Enforce saved follows it in its turn.
+      to = stop.round + s.outcome.enforce.saved.rounds;
+    } else {
+      // Without turn boundaries, at least the rounds after the stop that carry findings.
+      to = stop.round;
+      for (const e of s.entries) if (e.turn === stop.turn && e.round > to) to = e.round;
+    }
+    if (to > stop.round) spans.push({ from: stop.round + 1, to: Math.min(to, s.rounds), turn: stop.turn });
+  }
+  return spans;
+}
+
+function niceStep(span: number, ticks: number): number {
+  const raw = Math.max(1, span / ticks);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * pow >= raw) return m * pow;
+  return 10 * pow;
+}
+
+/** The session's timeline, one `<svg>` element (a bounded string). */
+export function timelineSvg(s: SessionLedger): string {
+  const rounds = Math.max(1, s.rounds, ...s.entries.slice(-1).map((e) => e.round));
+  const cols = Math.min(MAX_COLUMNS, rounds);
+  const perCol = rounds / cols;
+  const colOf = (round: number) => Math.min(cols - 1, Math.floor((round - 1) / perCol));
+  const x = (round: number) => LEFT + ((round - 1) / rounds) * PLOT; // left edge of a round
+  const spend = s.timeline?.spend ?? [];
+  const last = spend.at(-1);
+  const dollars = last !== undefined && last[2] !== null && last[2] > 0;
+  const tokens = !dollars && last !== undefined && last[1] > 0;
+  const costBand = dollars || tokens;
+  const lanesBottom = TOP + LANES.length * (LANE_H + LANE_GAP);
+  const height = lanesBottom + (costBand ? COST_H + 4 : 0) + AXIS_H;
+  const out: string[] = [];
+  out.push(
+    `<svg class="tl" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="timeline of ${esc(plural(rounds, 'round'))}, ${esc(plural(s.entries.length, 'finding'))}">`,
+  );
+
+  // Lanes first, under everything.
+  LANES.forEach((lane, i) => {
+    const y = TOP + i * (LANE_H + LANE_GAP);
+    out.push(`<rect class="lane" x="${LEFT}" y="${y}" width="${PLOT}" height="${LANE_H}"/>`);
+    out.push(`<text x="${LEFT - 6}" y="${y + LANE_H - 4}" text-anchor="end">${lane.label}</text>`);
+  });
+
+  // The rounds a stop would have saved.
+  for (const span of savedSpans(s)) {
+    const x0 = x(span.from);
+    const w = Math.max(1.5, x(span.to + 1) - x0);
+    const saved = s.outcome.enforce.stops.length === 1 ? s.outcome.enforce.saved : undefined;
+    const money = saved ? ` (${[saved.tokens !== null ? `${fmtTokens(saved.tokens)} tokens` : null, saved.usd !== null ? fmtUsd(saved.usd) : null].filter(Boolean).join(', ')})` : '';
+    const title = `rounds ${span.from}–${span.to}: Enforce would have ended turn ${span.turn} before them; saved ${plural(span.to - span.from + 1, 'round')}${money}`;
+    out.push(`<rect class="saved" x="${num(x0)}" y="${TOP - 4}" width="${num(w)}" height="${lanesBottom - TOP + 2}"><title>${esc(title)}</title></rect>`);
+  }
+
+  // Turn boundaries (the first turn's start is the axis itself).
+  const starts = s.timeline?.turn_starts ?? [];
+  if (starts.length > 1) {
+    const step = Math.ceil((starts.length - 1) / MAX_TURN_LINES);
+    for (let i = 1; i < starts.length; i += step) {
+      const [turn, round] = starts[i]!;
+      const tx = num(x(round));
+      out.push(`<line class="turn" x1="${tx}" y1="${TOP - 6}" x2="${tx}" y2="${lanesBottom}"><title>${esc(`turn ${turn} starts at round ${round}`)}</title></line>`);
+    }
+    if (starts.length - 1 <= 40) {
+      for (const [turn, round] of starts) out.push(`<text class="small" x="${num(x(round) + 2)}" y="${TOP - 6}">t${turn}</text>`);
+    }
+  }
+
+  // Findings: one mark per lane and column, in the strongest level of what it holds.
+  LANES.forEach((lane, i) => {
+    const columns = new Map<number, Column>();
+    for (const e of s.entries) {
+      if (e.detector !== lane.detector) continue;
+      const c = colOf(e.round);
+      const lvl = drawnLevel(e);
+      let col = columns.get(c);
+      if (!col) {
+        col = { level: lvl, first: e.round, last: e.round, entries: [], count: 0 };
+        columns.set(c, col);
+      }
+      col.count += 1;
+      col.first = Math.min(col.first, e.round);
+      col.last = Math.max(col.last, e.round);
+      if (RANK[lvl] > RANK[col.level]) col.level = lvl;
+      // Keep the strongest few for the title.
+      col.entries.push(e);
+      if (col.entries.length > TITLE_FINDINGS) {
+        col.entries.sort((a, b) => RANK[drawnLevel(b)] - RANK[drawnLevel(a)] || a.round - b.round);
+        col.entries.length = TITLE_FINDINGS;
+      }
+    }
+    const y = TOP + i * (LANE_H + LANE_GAP);
+    for (const col of [...columns.values()].sort((a, b) => a.first - b.first)) {
+      const x0 = x(col.first);
+      const w = Math.max(3, x(col.last + 1) - x0 - 0.6);
+      const cls = col.level === 'after' ? 'none' : col.level;
+      const lines = col.entries.sort((a, b) => a.round - b.round).map(findingText);
+      if (col.count > lines.length) lines.push(`and ${col.count - lines.length} more`);
+      const head = col.first === col.last ? `round ${col.first}` : `rounds ${col.first}–${col.last}`;
+      const title = `${head}: ${plural(col.count, 'finding')}\n${lines.join('\n')}`;
+      out.push(
+        `<rect class="m-${cls}" x="${num(x0)}" y="${y + 2}" width="${num(w)}" height="${LANE_H - 4}" rx="1.5" data-kind="${esc(col.entries[0]!.kind)}"><title>${esc(title)}</title></rect>`,
+      );
+    }
+  });
+
+  // Spend along the session.
+  if (costBand) {
+    const top = lanesBottom + 4;
+    const max = dollars ? last![2]! : last![1];
+    const pts = [`${LEFT},${top + COST_H}`];
+    for (const [round, t, usd] of spend) {
+      const v = dollars ? (usd ?? 0) : t;
+      pts.push(`${num(x(round + 1))},${num(top + COST_H - (v / max) * (COST_H - 2))}`);
+    }
+    const what = dollars ? `${fmtUsd(max)} list price` : `${fmtTokens(max)} tokens`;
+    out.push(`<rect class="lane" x="${LEFT}" y="${top}" width="${PLOT}" height="${COST_H}"/>`);
+    out.push(`<text x="${LEFT - 6}" y="${top + COST_H / 2 + 4}" text-anchor="end">${dollars ? 'cost' : 'tokens'}</text>`);
+    out.push(`<polyline class="cost" points="${pts.join(' ')}"><title>${esc(`cumulative ${dollars ? 'list price' : 'tokens'}: ${what} by round ${last![0]}`)}</title></polyline>`);
+    out.push(`<text class="costlbl" x="${WIDTH - RIGHT + 4}" y="${top + 10}">${esc(dollars ? fmtUsd(max) : fmtTokens(max))}</text>`);
+  }
+
+  // The axis: rounds.
+  const ay = height - AXIS_H;
+  out.push(`<line class="axis" x1="${LEFT}" y1="${ay}" x2="${LEFT + PLOT}" y2="${ay}"/>`);
+  const step = niceStep(rounds, 8);
+  const ticks = [1];
+  for (let r = step; r <= rounds; r += step) if (r > 1) ticks.push(r);
+  for (const r of ticks) {
+    const tx = num(x(r) + PLOT / rounds / 2);
+    out.push(`<line class="tick" x1="${tx}" y1="${ay}" x2="${tx}" y2="${ay + 4}"/><text x="${tx}" y="${ay + 15}" text-anchor="middle">${r}</text>`);
+  }
+  out.push(`<text x="${WIDTH - RIGHT + 4}" y="${ay + 15}">round</text>`);
+  out.push('</svg>');
+  return out.join('');
+}
+
+/** A few swatches explaining the marks, drawn once above the timelines. */
+export function legendHtml(): string {
+  const sw = (cls: string, label: string) =>
+    `<span><svg width="14" height="10" aria-hidden="true"><rect class="${cls}" x="0" y="0" width="14" height="10" rx="1.5"/></svg>${label}</span>`;
+  return (
+    '<div class="legend">' +
+    sw('m-stop', 'stop') +
+    sw('m-steer', 'steer') +
+    sw('m-noted', 'noted') +
+    sw('m-none', 'no intervention, or after a stop') +
+    sw('saved', 'rounds a stop would have saved') +
+    '<span><svg width="14" height="10" aria-hidden="true"><line class="turn" x1="7" y1="0" x2="7" y2="10"/></svg>user turn begins</span>' +
+    '<span><svg width="14" height="10" aria-hidden="true"><polyline class="cost" points="0,9 7,6 14,1"/></svg>cumulative cost</span>' +
+    '<span>levels are what Enforce would have done; hover a mark for its findings</span>' +
+    '</div>'
+  );
+}
