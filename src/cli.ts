@@ -290,7 +290,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
         .choices(['noted', 'steer', 'stop'])
         .default('stop'),
     )
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'html']).default('table'))
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
@@ -305,7 +305,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       labels: opts['labels'] as string | undefined,
       maxFpr: opts['maxFpr'] as string | undefined,
       positive: opts['positive'] as PositiveLevel,
-      format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json'),
+      format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json' | 'html'),
       color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),

@@ -22,7 +22,7 @@ export interface SweepRunOptions {
   maxFpr?: string;
   /** What counts as flagging a labeled session; default `stop` (the intervention that ends a turn). */
   positive?: PositiveLevel;
-  format: 'table' | 'json';
+  format: 'table' | 'json' | 'html';
   color: boolean;
   inputFormat: FormatName | 'auto';
   onWarning: (message: string) => void;

@@ -2,10 +2,11 @@
 // stopped, with precision, recall and false-positive rate when labels were given.
 
 import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
+import { sweepHtml } from '../report/html/sweep.js';
 import { neutralize, painter, renderTable, type Column } from '../config/text.js';
 
 export interface RenderSweepOptions {
-  format: 'table' | 'json';
+  format: 'table' | 'json' | 'html';
   color: boolean;
 }
 
@@ -29,6 +30,7 @@ function assignment(values: Record<string, number | null>): string {
 }
 
 export function renderSweep(result: SweepResult, options: RenderSweepOptions): string {
+  if (options.format === 'html') return sweepHtml(result);
   if (options.format === 'json') {
     return `${JSON.stringify({ schema: 'loopledger/sweep/1', ...result }, null, 2)}\n`;
   }

@@ -41,7 +41,7 @@ svg .cost{fill:none;stroke:var(--cost);stroke-width:1.6}svg text.costlbl{fill:va
 svg .s-stop{stroke:var(--stop)}svg .s-steer{stroke:var(--steer)}svg .s-noted{stroke:var(--noted)}svg .s-none{stroke:var(--none)}
 svg .l-stop{fill:none;stroke:var(--stop);stroke-width:2}svg .l-fired{fill:none;stroke:var(--noted);stroke-width:2}svg .l-steer{fill:none;stroke:var(--steer);stroke-width:2}
 svg .l-precision{fill:none;stroke:var(--cost);stroke-width:2}svg .l-recall{fill:none;stroke:var(--noted);stroke-width:2}svg .l-fpr{fill:none;stroke:var(--stop);stroke-width:2}
-svg .dot{stroke:var(--bg);stroke-width:1}svg .rec{stroke:var(--fg);stroke-width:1.5;stroke-dasharray:4 3}
+svg .dot{stroke:var(--bg);stroke-width:1}svg .d-stop,svg .d-fpr{fill:var(--stop)}svg .d-steer{fill:var(--steer)}svg .d-fired,svg .d-recall{fill:var(--noted)}svg .d-precision{fill:var(--cost)}svg .rec{stroke:var(--fg);stroke-width:1.5;stroke-dasharray:4 3}
 svg .bound{stroke:var(--stop);stroke-width:1;stroke-dasharray:2 3}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--lane:#f2f2f2;--row:#fff}body{max-width:none;padding:0}th button::after{content:""}.session{page-break-inside:avoid}}
 `.trim();
