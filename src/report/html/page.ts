@@ -61,7 +61,7 @@ function totalsHtml(report: LedgerReport): string {
 }
 
 function overviewHead(present: ReturnType<typeof presentColumns>): string {
-  const th = (label: string, numeric = false) => `<th${numeric ? ' class="n"' : ''} scope="col"><button type="button">${label}</button></th>`;
+  const th = (label: string, numeric = false) => `<th class="c-${label === '#' ? 'rank' : label}${numeric ? ' n' : ''}" scope="col"><button type="button">${label}</button></th>`;
   return (
     '<thead><tr>' +
     th('#', true) +
@@ -85,19 +85,20 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
   const idCell = drawn ? `<a href="#${anchor(rank)}">${id}</a>` : id;
   const sv = sessionSaved(s);
   const n = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
-  const td = (text: string, v?: string, numeric = false) => `<td${numeric ? ' class="n"' : ''}${v !== undefined ? ` data-v="${esc(v)}"` : ''}>${text}</td>`;
+  const td = (col: string, text: string, v?: string, numeric = false) =>
+    `<td class="c-${col}${numeric ? ' n' : ''}"${v !== undefined ? ` data-v="${esc(v)}"` : ''}>${text}</td>`;
   return (
     '<tr>' +
-    td(String(rank + 1), String(rank + 1), true) +
-    td(`${level(o.level)}${rest ? ` ${esc(rest)}` : ''}`, String(LEVEL_RANK[o.level] * 1e6 + s.outcome.enforce.steers)) +
-    (present.project ? td(esc(projectCell(s))) : '') +
-    `<td class="mono" title="${esc(s.id)}">${idCell}</td>` +
-    td(esc(shortModel(s.model))) +
-    td(String(s.rounds), String(s.rounds), true) +
-    td(String(s.entries.length), String(s.entries.length), true) +
-    (present.tokens ? td(esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
-    (present.cost ? td(esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
-    (present.saved ? td(esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +
+    td('rank', String(rank + 1), String(rank + 1), true) +
+    td('enforce', `${level(o.level)}${rest ? ` ${esc(rest)}` : ''}`, String(LEVEL_RANK[o.level] * 1e6 + s.outcome.enforce.steers)) +
+    (present.project ? td('project', esc(projectCell(s))) : '') +
+    `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
+    td('model', esc(shortModel(s.model))) +
+    td('rounds', String(s.rounds), String(s.rounds), true) +
+    td('findings', String(s.entries.length), String(s.entries.length), true) +
+    (present.tokens ? td('tokens', esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
+    (present.cost ? td('cost', esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
+    (present.saved ? td('saved', esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +
     '</tr>\n'
   );
 }
