@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../../src/ledger/types.js';
 import { ANNOTATIONS_PER_LEVEL } from '../../src/report/github.js';
+import { HTML_TIMELINE_BUDGET } from '../../src/report/html/page.js';
 import { reportChunks, type ReportFormat } from '../../src/report/index.js';
 import { MARKDOWN_MAX_BYTES } from '../../src/report/markdown.js';
 import { SARIF_MAX_RESULTS } from '../../src/report/sarif.js';
@@ -159,6 +160,15 @@ describe(`a ledger of ${ENTRIES.toLocaleString('en-US')} entries, every format`,
       resultsByLevel: { error: stops, warning: steers, note: count('noted'), none: count('none') },
       resultsOmittedByLevel: { error: 0, warning: 0, note: count('noted') - (SARIF_MAX_RESULTS - stops - steers), none: count('none') },
     });
+  }, TIMEOUT);
+
+  it('html: a page of a few MB at most, in pieces; the huge session drawn in bounded marks, the rest counted', async () => {
+    const s = await scan('html', { top: undefined });
+    expect(s.longest).toBeLessThan(MAX_CHUNK);
+    expect(s.bytes).toBeLessThan(HTML_TIMELINE_BUDGET + 1024 * 1024);
+    expect(s.head.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(s.tail.endsWith('</html>\n')).toBe(true);
+    expect(s.tail).toContain('</footer>');
   }, TIMEOUT);
 
   it(`github: at most ${ANNOTATIONS_PER_LEVEL} annotations per level, the rest counted in one line`, async () => {

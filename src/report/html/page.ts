@@ -207,7 +207,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     }
     const left = ranked.length - drawn.length;
     if (left > 0) {
-      const why = drawn.length >= top ? `--top ${top}` : `the page's budget of ${HTML_TIMELINE_BUDGET / (1024 * 1024)} MB of timelines`;
+      const why = drawn.length >= top ? `--top ${top}` : `the page budget of ${HTML_TIMELINE_BUDGET / (1024 * 1024)} MB of timelines`;
       yield `<p class="more">${left} more sessions with findings not drawn (${esc(why)}); the overview lists them.</p>\n`;
     }
   }

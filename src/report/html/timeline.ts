@@ -173,9 +173,10 @@ export function timelineSvg(s: SessionLedger): string {
       const lines = col.entries.sort((a, b) => a.round - b.round).map(findingText);
       if (col.count > lines.length) lines.push(`and ${col.count - lines.length} more`);
       const head = col.first === col.last ? `round ${col.first}` : `rounds ${col.first}–${col.last}`;
-      const title = `${head}: ${plural(col.count, 'finding')}\n${lines.join('\n')}`;
+      // Each line escaped on its own: the line breaks are the template's, a transcript's are made visible.
+      const title = [`${head}: ${plural(col.count, 'finding')}`, ...lines].map(esc).join('\n');
       out.push(
-        `<rect class="m-${cls}" x="${num(x0)}" y="${y + 2}" width="${num(w)}" height="${LANE_H - 4}" rx="1.5" data-kind="${esc(col.entries[0]!.kind)}"><title>${esc(title)}</title></rect>`,
+        `<rect class="m-${cls}" x="${num(x0)}" y="${y + 2}" width="${num(w)}" height="${LANE_H - 4}" rx="1.5" data-kind="${esc(col.entries[0]!.kind)}"><title>${title}</title></rect>`,
       );
     }
   });
@@ -189,7 +190,7 @@ export function timelineSvg(s: SessionLedger): string {
       const v = dollars ? (usd ?? 0) : t;
       pts.push(`${num(x(round + 1))},${num(top + COST_H - (v / max) * (COST_H - 2))}`);
     }
-    const what = dollars ? `${fmtUsd(max)} list price` : `${fmtTokens(max)} tokens`;
+    const what = dollars ? fmtUsd(max) : fmtTokens(max);
     out.push(`<rect class="lane" x="${LEFT}" y="${top}" width="${PLOT}" height="${COST_H}"/>`);
     out.push(`<text x="${LEFT - 6}" y="${top + COST_H / 2 + 4}" text-anchor="end">${dollars ? 'cost' : 'tokens'}</text>`);
     out.push(`<polyline class="cost" points="${pts.join(' ')}"><title>${esc(`cumulative ${dollars ? 'list price' : 'tokens'}: ${what} by round ${last![0]}`)}</title></polyline>`);
