@@ -1,0 +1,130 @@
+// `--format html` in a real browser (issue 18): headless Chromium, driven over the DevTools
+// protocol on a pipe (bench/cdp.mjs), loads the page of the fixtures and a page of hostile text.
+// What is checked is what a browser saw: the rendered DOM (one timeline per session with
+// findings), no console message, exception or CSP report, no request but the page itself, the
+// inline style and sort script allowed (they ran), and no overflow at 800 px. Screenshots at 1400
+// and 800 px, light and dark, land in .tmp/browser/ for a person to look at.
+// Skips, saying why, where no Chromium can be had (.ci/run installs Debian's when it can).
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, findChromium } from '../../bench/cdp.mjs';
+import { audit } from '../../src/audit.js';
+import type { LedgerReport } from '../../src/ledger/types.js';
+import { renderReport } from '../../src/report/index.js';
+import { entry, report, session } from '../report/fixtures.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const OUT = join(ROOT, '.tmp', 'browser');
+const bin = findChromium();
+const WHY = 'no Chromium found (not on PATH as chromium/chromium-browser/google-chrome, LOOPLEDGER_CHROMIUM unset); .ci/run installs Debian\'s chromium when it runs as root with apt-get';
+
+if (!bin) console.warn(`test/browser/html.test.ts skipped: ${WHY}`);
+
+const PAYLOAD = '"><img src="https://leak.invalid/x.png" onerror="window.__pwned=1"><script>window.__pwned=2</script></svg><svg onload="window.__pwned=3">javascript:alert(1)';
+
+function hostile(): LedgerReport {
+  return report([
+    session({
+      id: `id${PAYLOAD}`, path: `runs/${PAYLOAD}.jsonl`, project: PAYLOAD, model: PAYLOAD, rounds: 6, turns: 1,
+      entries: [entry({ round: 2, kind: PAYLOAD, evidence: { tools: PAYLOAD }, excerpts: [PAYLOAD], intervention: { off: 'none', telemetry: 'noted', enforce: 'stop' } })],
+      outcome: { enforce: { steers: 0, stops: [{ turn: 1, round: 2 }], saved: { rounds: 4, tokens: null, usd: null } } },
+    }),
+  ]);
+}
+
+describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})`}`, () => {
+  let browser: Browser;
+  let fixtures: LedgerReport;
+  let page: string;
+
+  beforeAll(async () => {
+    mkdirSync(OUT, { recursive: true });
+    fixtures = await audit([join(ROOT, 'fixtures')], { timeline: true, jobs: 1 });
+    page = join(OUT, 'fixtures.html');
+    writeFileSync(page, await renderReport(fixtures, 'html', {}));
+    writeFileSync(join(OUT, 'hostile.html'), await renderReport(hostile(), 'html', { excerpts: true }));
+    browser = await Browser.launch(bin!);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the fixtures: one timeline per session with findings, no console error, no request leaving the page', async () => {
+    const tab = await browser.newPage({ width: 1400, height: 1000 });
+    await browser.load(tab, pathToFileURL(page).href);
+    const dom = await browser.evaluate<{ sessions: string[]; timelines: number; marked: number; rows: number; style: string; scroll: number }>(
+      tab,
+      `(() => {
+        const arts = [...document.querySelectorAll('article[data-session-id]')];
+        return {
+          sessions: arts.map((a) => a.dataset.sessionId),
+          timelines: arts.filter((a) => a.querySelectorAll('svg.tl').length === 1).length,
+          marked: arts.filter((a) => a.querySelector('svg.tl rect[class^="m-"] > title')).length,
+          rows: document.querySelectorAll('table.overview tbody tr').length,
+          style: getComputedStyle(document.body).maxWidth,
+          scroll: document.documentElement.scrollWidth,
+        };
+      })()`,
+    );
+    const withFindings = fixtures.sessions.filter((s) => s.entries.length > 0);
+    expect(new Set(dom.sessions)).toEqual(new Set(withFindings.map((s) => s.id)));
+    expect(dom.timelines).toBe(withFindings.length);
+    expect(dom.marked).toBe(withFindings.length);
+    expect(dom.rows).toBe(withFindings.length);
+    // The inline style sheet applied: its hash was accepted by the policy.
+    expect(dom.style).toBe('1400px');
+    expect(dom.scroll).toBeLessThanOrEqual(1400);
+
+    // The inline script ran: sorting the overview by rounds, descending.
+    await browser.evaluate(tab, `document.querySelector('th.c-rounds button').click()`);
+    const sorted = await browser.evaluate<number[]>(tab, `[...document.querySelectorAll('table.overview tbody td.c-rounds')].map((td) => Number(td.textContent))`);
+    expect(sorted).toEqual([...sorted].sort((a, b) => b - a));
+    expect(await browser.evaluate(tab, `document.querySelector('th.c-rounds').getAttribute('aria-sort')`)).toBe('descending');
+
+    writeFileSync(join(OUT, 'light-1400-top.png'), await browser.screenshot(tab));
+    await browser.evaluate(tab, `window.scrollTo(0, document.getElementById('timelines').offsetTop)`);
+    writeFileSync(join(OUT, 'light-1400-timelines.png'), await browser.screenshot(tab));
+
+    expect(browser.problems(tab)).toEqual([]);
+    expect(browser.requests(tab)).toEqual([pathToFileURL(page).href]);
+  }, 60_000);
+
+  it('800 px wide and dark: nothing overflows the window, dark colours apply', async () => {
+    const tab = await browser.newPage({ width: 800, height: 1000, dark: true });
+    await browser.load(tab, pathToFileURL(page).href);
+    const dom = await browser.evaluate<{ scroll: number; bg: string }>(
+      tab,
+      `({ scroll: document.documentElement.scrollWidth, bg: getComputedStyle(document.body).backgroundColor })`,
+    );
+    expect(dom.scroll).toBeLessThanOrEqual(800);
+    expect(dom.bg).toBe('rgb(20, 23, 31)');
+    writeFileSync(join(OUT, 'dark-800-top.png'), await browser.screenshot(tab));
+    await browser.evaluate(tab, `window.scrollTo(0, document.getElementById('timelines').offsetTop)`);
+    writeFileSync(join(OUT, 'dark-800-timelines.png'), await browser.screenshot(tab));
+    expect(browser.problems(tab)).toEqual([]);
+    expect(browser.requests(tab)).toEqual([pathToFileURL(page).href]);
+  }, 60_000);
+
+  it('hostile transcript text: nothing runs, nothing loads, the text is shown as text', async () => {
+    const url = pathToFileURL(join(OUT, 'hostile.html')).href;
+    const tab = await browser.newPage({ width: 1400, height: 1000 });
+    await browser.load(tab, url);
+    const dom = await browser.evaluate<{ pwned: unknown; imgs: number; scripts: number; id: string; heading: string }>(
+      tab,
+      `({
+        pwned: window.__pwned ?? null,
+        imgs: document.querySelectorAll('img, iframe, object, embed, foreignObject').length,
+        scripts: document.scripts.length,
+        id: document.querySelector('article').dataset.sessionId,
+        heading: document.querySelector('article h3').textContent,
+      })`,
+    );
+    expect(dom).toEqual({ pwned: null, imgs: 0, scripts: 1, id: `id${PAYLOAD}`, heading: `#1 id${PAYLOAD}` });
+    expect(browser.problems(tab)).toEqual([]);
+    expect(browser.requests(tab)).toEqual([url]);
+  }, 60_000);
+});
