@@ -23,7 +23,7 @@ th button{all:unset;cursor:pointer}th button:focus-visible{outline:2px solid var
 th[aria-sort=ascending] button::after{content:" \\25B2"}th[aria-sort=descending] button::after{content:" \\25BC"}
 .wrap{overflow-x:auto}
 .overview td{white-space:nowrap}.overview td.c-project{white-space:normal;overflow-wrap:anywhere;min-width:12ch;max-width:28ch}
-@media (max-width:900px){.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model{white-space:normal}body{padding:12px}}
+@media (max-width:900px){svg text{font-size:15px}.session td{white-space:nowrap}.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model{white-space:normal}body{padding:12px}}
 a{color:var(--noted)}
 .lvl{font-weight:600}.lvl-stop{color:var(--stop)}.lvl-steer{color:var(--steer)}.lvl-noted{color:var(--noted)}.lvl-none{color:var(--none)}
 .totals{display:flex;flex-wrap:wrap;gap:6px 22px;margin:10px 0}.totals b{font-size:18px;display:block}

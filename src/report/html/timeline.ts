@@ -200,9 +200,14 @@ export function timelineSvg(s: SessionLedger): string {
   // The axis: rounds.
   const ay = height - AXIS_H;
   out.push(`<line class="axis" x1="${LEFT}" y1="${ay}" x2="${LEFT + PLOT}" y2="${ay}"/>`);
+  // Small steps count from round 1 (1, 3, 5…); larger ones on round numbers, 1 kept when not crowded.
   const step = niceStep(rounds, 8);
-  const ticks = [1];
-  for (let r = step; r <= rounds; r += step) if (r > 1) ticks.push(r);
+  const ticks: number[] = [];
+  if (step <= 5) for (let r = 1; r <= rounds; r += step) ticks.push(r);
+  else {
+    ticks.push(1);
+    for (let r = step; r <= rounds; r += step) if (r - 1 >= step / 2) ticks.push(r);
+  }
   for (const r of ticks) {
     const tx = num(x(r) + PLOT / rounds / 2);
     out.push(`<line class="tick" x1="${tx}" y1="${ay}" x2="${tx}" y2="${ay + 4}"/><text x="${tx}" y="${ay + 15}" text-anchor="middle">${r}</text>`);
