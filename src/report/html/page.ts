@@ -23,7 +23,7 @@ export const MAX_OVERVIEW_ROWS = 2000;
 /** Bytes of timelines at most (about 10–40 KB each): keeps the page at a few MB. */
 export const HTML_TIMELINE_BUDGET = 4 * 1024 * 1024;
 /** Findings listed under one timeline; the timeline itself shows every one. */
-export const MAX_LISTED_FINDINGS = 40;
+export const MAX_LISTED_FINDINGS = 16;
 
 const SORT_WORDS: Record<SessionSort, string> = {
   level: 'worst first',

@@ -23,7 +23,6 @@ th button{all:unset;cursor:pointer}th button:focus-visible{outline:2px solid var
 th[aria-sort=ascending] button::after{content:" \\25B2"}th[aria-sort=descending] button::after{content:" \\25BC"}
 .wrap{overflow-x:auto}
 .overview td{white-space:nowrap}.overview td.c-project{white-space:normal;overflow-wrap:anywhere;min-width:12ch;max-width:28ch}
-@media (max-width:900px){svg text{font-size:15px}.session td{white-space:nowrap}.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model{white-space:normal}body{padding:12px}}
 a{color:var(--noted)}
 .lvl{font-weight:600}.lvl-stop{color:var(--stop)}.lvl-steer{color:var(--steer)}.lvl-noted{color:var(--noted)}.lvl-none{color:var(--none)}
 .totals{display:flex;flex-wrap:wrap;gap:6px 22px;margin:10px 0}.totals b{font-size:18px;display:block}
@@ -36,7 +35,7 @@ a{color:var(--noted)}
 .more{font-style:italic;color:var(--muted);margin:10px 0}
 svg text{fill:var(--muted);font:11px system-ui,sans-serif}
 svg .lane{fill:var(--lane)}svg .axis{stroke:var(--line)}svg .tick{stroke:var(--line)}
-svg .turn{stroke:var(--turn);stroke-width:1;stroke-dasharray:3 3}
+svg .turn{stroke:var(--turn);stroke-width:1;stroke-dasharray:3 3}svg .turn-tick{stroke:var(--turn);stroke-width:1.2}
 svg .saved{fill:var(--saved);fill-opacity:var(--saved-o)}
 svg .m-stop{fill:var(--stop)}svg .m-steer{fill:var(--steer)}svg .m-noted{fill:var(--noted)}svg .m-none{fill:var(--none)}
 svg .cost{fill:none;stroke:var(--cost);stroke-width:1.6}svg text.costlbl{fill:var(--cost)}
@@ -45,6 +44,7 @@ svg .l-stop{fill:none;stroke:var(--stop);stroke-width:2}svg .l-fired{fill:none;s
 svg .l-precision{fill:none;stroke:var(--cost);stroke-width:2}svg .l-recall{fill:none;stroke:var(--noted);stroke-width:2}svg .l-fpr{fill:none;stroke:var(--stop);stroke-width:2}
 svg .dot{stroke:var(--bg);stroke-width:1}svg .d-stop,svg .d-fpr{fill:var(--stop)}svg .d-steer{fill:var(--steer)}svg .d-fired,svg .d-recall{fill:var(--noted)}svg .d-precision{fill:var(--cost)}svg .rec{stroke:var(--fg);stroke-width:1.5;stroke-dasharray:4 3}
 svg .bound{stroke:var(--stop);stroke-width:1;stroke-dasharray:2 3}
+@media (max-width:900px){svg text{font-size:15px}.session td{white-space:nowrap}.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model{white-space:normal}body{padding:12px}}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--lane:#f2f2f2;--row:#fff}body{max-width:none;padding:0}th button::after{content:""}.session{page-break-inside:avoid}}
 `.trim();
 

@@ -24,6 +24,8 @@ const AXIS_H = 18;
 export const MAX_COLUMNS = 300;
 /** Turn lines at most; past that they are a grey wash, so the title says how many there were. */
 export const MAX_TURN_LINES = 400;
+/** More turns than this are drawn as ticks above the lanes, not lines across them. */
+const DENSE_TURNS = 30;
 /** Findings listed in one mark's title. */
 const TITLE_FINDINGS = 6;
 
@@ -131,13 +133,16 @@ export function timelineSvg(s: SessionLedger): string {
   // Turn boundaries (the first turn's start is the axis itself).
   const starts = s.timeline?.turn_starts ?? [];
   if (starts.length > 1) {
+    // Past DENSE_TURNS, full-height lines would hide the marks: ticks above the lanes instead.
+    const dense = starts.length - 1 > DENSE_TURNS;
     const step = Math.ceil((starts.length - 1) / MAX_TURN_LINES);
     for (let i = 1; i < starts.length; i += step) {
       const [turn, round] = starts[i]!;
       const tx = num(x(round));
-      out.push(`<line class="turn" x1="${tx}" y1="${TOP - 6}" x2="${tx}" y2="${lanesBottom}"><title>${esc(`turn ${turn} starts at round ${round}`)}</title></line>`);
+      const [cls, y2] = dense ? ['turn-tick', TOP - 1] : ['turn', lanesBottom];
+      out.push(`<line class="${cls}" x1="${tx}" y1="${TOP - 8}" x2="${tx}" y2="${y2}"><title>${esc(`turn ${turn} starts at round ${round}`)}</title></line>`);
     }
-    if (starts.length - 1 <= 40) {
+    if (starts.length - 1 <= 20) {
       for (const [turn, round] of starts) out.push(`<text class="small" x="${num(x(round) + 2)}" y="${TOP - 6}">t${turn}</text>`);
     }
   }
