@@ -32,6 +32,11 @@ export const CASES: GoldenCase[] = [
   { name: 'fixtures.junit.xml', args: ['fixtures', '--format', 'junit'] },
   { name: 'fixtures.sarif.json', args: ['fixtures', '--format', 'sarif'] },
   { name: 'fixtures.github.txt', args: ['fixtures', '--format', 'github', '--fail-on', 'steer'] },
+  { name: 'fixtures.html', args: ['fixtures', '--format', 'html', '--excerpts'] },
+  {
+    name: 'fixtures.sweep.html',
+    args: ['sweep', 'fixtures', '--param', 'tool_batch.max_strikes=1:4:1', '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1', '--format', 'html'],
+  },
   {
     name: 'fixtures.sweep.json',
     args: ['sweep', 'fixtures', '--param', 'tool_batch.max_strikes=1:4:1', '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1', '--format', 'json'],
