@@ -118,11 +118,14 @@ beforeAll(async () => {
   writeFileSync(stamp, JSON.stringify(HOME));
 }, 300_000);
 
-const MERGEABLE = CASES.filter((c) => c.args[0] !== 'config');
+// html pages draw turn boundaries and spend from the ledger's timeline, which JSON shards do not
+// carry (JSON output unchanged): a merged page draws without them and says so (test/report/html.test.ts).
+const isHtml = (c: GoldenCase) => c.args.includes('html');
+const MERGEABLE = CASES.filter((c) => c.args[0] !== 'config' && !isHtml(c));
 
 describe(`every golden case, as ${SHARDS} shards merged, prints the golden`, () => {
   it('covers every case that analyzes or sweeps', () => {
-    expect(MERGEABLE.length).toBe(CASES.filter((c) => c.args[0] !== 'config').length);
+    expect(MERGEABLE.length).toBe(CASES.filter((c) => c.args[0] !== 'config' && !isHtml(c)).length);
     expect(MERGEABLE.length).toBeGreaterThan(10);
   });
 
