@@ -1,15 +1,25 @@
-// The yardstick: a bare readline + JSON.parse pass over the file, nothing else.
-import { createReadStream } from 'node:fs';
+// The yardstick: a bare readline + JSON.parse pass over the input, nothing else. A directory is
+// walked (sorted, recursively, .jsonl files) and its files read one after another.
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const path = process.argv[2];
+const files = (path) =>
+  statSync(path).isDirectory()
+    ? readdirSync(path, { withFileTypes: true })
+        .sort((a, b) => (a.name < b.name ? -1 : 1))
+        .flatMap((e) => (e.isDirectory() ? files(join(path, e.name)) : e.name.endsWith('.jsonl') ? [join(path, e.name)] : []))
+    : [path];
+
 const start = process.hrtime.bigint();
 let lines = 0;
-const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-for await (const line of rl) {
-  if (line.length === 0) continue;
-  JSON.parse(line);
-  lines++;
+for (const file of files(process.argv[2])) {
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.length === 0) continue;
+    JSON.parse(line);
+    lines++;
+  }
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
 process.stdout.write(JSON.stringify({ ms, lines, rssMb: process.resourceUsage().maxRSS / 1024 }) + '\n');

@@ -25,7 +25,15 @@ const WORDS = (
   'database query table column row transaction commit rollback lock timeout retry backoff'
 ).split(' ');
 
-export async function generate(path, targetBytes, seed = 42) {
+const SYL = 'ka ro mi tel sun dra ven lo pra zi mor qua bel fin gri sto nev ul tor es an vi den sar cor pil mut hex yon rab'.split(' ');
+
+/**
+ * Write a Claude Code transcript of about `targetBytes`. `profile: 'text'` makes it heavy in
+ * assistant text and thinking (about 110 KB of visible text per MB, as real long sessions are):
+ * markdown answers with headings, lists and code, long thinking, shorter tool results, and a
+ * vocabulary large enough that calm prose does not look like a loop.
+ */
+export async function generate(path, targetBytes, seed = 42, { profile = 'default', sessionId: sid, model = 'claude-sonnet-4-5-20250929' } = {}) {
   const rand = rng(seed);
   const pick = (arr) => arr[Math.floor(rand() * arr.length)];
   const sentence = (n) => {
@@ -35,12 +43,42 @@ export async function generate(path, targetBytes, seed = 42) {
     return s[0].toUpperCase() + s.slice(1) + '.';
   };
   const paragraph = (sentences) => Array.from({ length: sentences }, () => sentence(8 + Math.floor(rand() * 14))).join(' ');
+  const text = profile === 'text';
+  // The text profile's words: common words and invented ones, so n-grams rarely repeat by chance.
+  const word = () => {
+    if (rand() < 0.5) return pick(WORDS);
+    let x = '';
+    for (let k = 2 + Math.floor(rand() * 2); k > 0; k--) x += pick(SYL);
+    return x;
+  };
+  const prose = (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const w = [];
+      for (let k = 8 + Math.floor(rand() * 14); k > 0; k--) w.push(word());
+      const s = w.join(' ');
+      out.push(s[0].toUpperCase() + s.slice(1) + (rand() < 0.1 ? '?' : '.'));
+    }
+    return out.join(' ');
+  };
+  const markdown = () => {
+    const parts = [];
+    for (let n = 1 + Math.floor(rand() * 6); n > 0; n--) {
+      const r = rand();
+      if (r < 0.12) parts.push(`## ${prose(1).slice(0, 40)}`);
+      else if (r < 0.3) parts.push(Array.from({ length: 2 + Math.floor(rand() * 5) }, () => `- ${prose(1)}`).join('\n'));
+      else if (r < 0.4) parts.push('```ts\n' + Array.from({ length: 3 + Math.floor(rand() * 12) }, () => `const ${word()} = ${word()}(${word()}, ${Math.floor(rand() * 100)});`).join('\n') + '\n```');
+      else if (r < 0.45) parts.push(`| ${word()} | ${word()} |\n|---|---|\n` + Array.from({ length: 2 + Math.floor(rand() * 4) }, () => `| ${word()} | ${prose(1)} |`).join('\n'));
+      else parts.push(prose(2 + Math.floor(rand() * 5)));
+    }
+    return parts.join('\n\n');
+  };
   const out = createWriteStream(path);
   let written = 0;
   let uuid = 0;
   let msg = 0;
   let tool = 0;
-  const sessionId = '7f3c2a10-0000-4000-8000-00000000b3c4';
+  const sessionId = sid ?? '7f3c2a10-0000-4000-8000-00000000b3c4';
   let parent = null;
   const ts = (n) => new Date(Date.UTC(2026, 9, 1) + n * 1000).toISOString();
   const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/workspace', sessionId, version: '2.0.76', gitBranch: 'main' });
@@ -55,7 +93,7 @@ export async function generate(path, targetBytes, seed = 42) {
     type: 'assistant',
     requestId: `req_${id}`,
     message: {
-      model: 'claude-sonnet-4-5-20250929', id, type: 'message', role: 'assistant', content: [block],
+      model, id, type: 'message', role: 'assistant', content: [block],
       stop_reason: null, stop_sequence: null,
       usage: { input_tokens: 12 + Math.floor(rand() * 400), cache_read_input_tokens: 20000, output_tokens: 40 + Math.floor(rand() * 900) },
     },
@@ -78,12 +116,13 @@ export async function generate(path, targetBytes, seed = 42) {
       const repeats = r === loopAt ? 4 : 1;
       for (let k = 0; k < repeats; k++) {
         const id = `msg_${(++msg).toString(36).padStart(10, '0')}`;
-        await write(assistant(id, { type: 'thinking', thinking: paragraph(2 + Math.floor(rand() * 6)), signature: 'sig' + 'A'.repeat(200) }));
+        const thinking = text ? prose(4 + Math.floor(rand() * 24)) : paragraph(2 + Math.floor(rand() * 6));
+        await write(assistant(id, { type: 'thinking', thinking, signature: 'sig' + 'A'.repeat(200) }));
         if (r === chantAt) {
-          const unit = paragraph(2);
+          const unit = text ? prose(2) : paragraph(2);
           await write(assistant(id, { type: 'text', text: Array(6).fill(unit).join('\n\n') }));
         } else {
-          await write(assistant(id, { type: 'text', text: paragraph(1 + Math.floor(rand() * 4)) }));
+          await write(assistant(id, { type: 'text', text: text ? markdown() : paragraph(1 + Math.floor(rand() * 4)) }));
         }
         const calls = 1 + Math.floor(rand() * 3);
         const ids = [];
@@ -96,7 +135,7 @@ export async function generate(path, targetBytes, seed = 42) {
           await write(assistant(id, { type: 'tool_use', id: tid, name: repeats > 1 ? 'Bash' : pick(['Bash', 'Read', 'Grep', 'Edit']), input }));
         }
         for (const tid of ids) {
-          const size = repeats > 1 ? 1 : 1 + Math.floor(rand() * 30);
+          const size = repeats > 1 ? 1 : 1 + Math.floor(rand() * (text ? 50 : 30));
           const content = repeats > 1
             ? 'FAIL src/parser.test.ts\n  ● parses nested arrays\n    Expected: 3\n    Received: 2\n'
             : Array.from({ length: size }, () => sentence(12)).join('\n');
