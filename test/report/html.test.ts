@@ -157,7 +157,7 @@ describe('html: transcript text stays text', () => {
         values: { [`tool_batch.max_strikes${p}`]: v },
         sessions: 2, rounds: 10,
         fired: { sessions: 2, rounds: 4 }, steered: { sessions: 1, rounds: 1 }, stopped: { sessions: 2 - v + 1, rounds: 3 },
-        positive_sessions: [],
+        positive_sessions: [], positive_paths: [],
         metrics: { tp: 1, fp: v === 1 ? 1 : 0, tn: v === 1 ? 0 : 1, fn: 0, precision: v === 1 ? 0.5 : 1, recall: 1, fpr: v === 1 ? 1 : 0, unlabeled_sessions: 0 },
       })),
       recommended: { index: 1, values: { [`tool_batch.max_strikes${p}`]: 2 }, precision: 1, recall: 1, fpr: 0 },
