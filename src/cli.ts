@@ -25,7 +25,7 @@ import { batched } from './report/stream.js';
 import { sanitizeText } from './report/sanitize.js';
 import { VERSION } from './version.js';
 import type { LedgerReport } from './ledger/types.js';
-import { mergeFiles } from './commands/merge.js';
+import { mergeFiles, withoutTimelines } from './commands/merge.js';
 import { renderSweep } from './commands/sweep.js';
 
 const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
@@ -148,8 +148,9 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     excerpts: opts.excerpts ?? false,
     explain: opts.explain ?? false,
     verbose: opts.verbose ?? false,
-    // The page draws turn boundaries and spend along each session; other formats never carry them.
-    timeline: format === 'html',
+    // The page draws turn boundaries and spend along each session. A shard's JSON ledger carries them
+    // too, so that `merge --format html` draws the page one run draws; other outputs never do.
+    timeline: format === 'html' || (opts.shard !== undefined && format === 'json'),
     jobs: opts.jobs,
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
@@ -322,7 +323,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       'add up shard ledgers (analyze --shard K/N --format json) or sweep --format json partials: exactly what one run over everything prints',
     )
     .argument('<files...>', 'JSON ledgers, or sweep partials (- reads one from stdin)')
-    .addOption(new Option('--format <format>', 'output format (a sweep: table or json)').choices(REPORT_FORMATS).default('table'))
+    .addOption(new Option('--format <format>', 'output format (a sweep: table, json or html)').choices(REPORT_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
@@ -339,12 +340,14 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     const format: ReportFormat = opts.json ? 'json' : opts.format;
     const merged = await mergeFiles(files);
     if (merged.kind === 'sweep') {
-      if (format !== 'table' && format !== 'json') throw new UsageError(`merge: a sweep prints as table or json, not ${format}`);
+      if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
       await writePayload(io, renderSweep(merged.result, { format, color: colorFor(opts, io, isStdout(opts.outputFile)) }), opts.outputFile, files);
       setExit(EXIT_OK);
       return;
     }
-    setExit(await emitLedger(merged.report, { ...opts, format }, io, setExit, 'the merged ledgers hold no session', files));
+    // Shards carry each session's timeline for the page; every other output prints what one run prints.
+    const report = format === 'html' ? merged.report : withoutTimelines(merged.report);
+    setExit(await emitLedger(report, { ...opts, format }, io, setExit, 'the merged ledgers hold no session', files));
   });
 
   const config = program

@@ -60,4 +60,10 @@ export async function mergeFiles(files: readonly string[]): Promise<Merged> {
   return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) }))) };
 }
 
+/** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */
+export function withoutTimelines(report: LedgerReport): LedgerReport {
+  if (!report.sessions.some((s) => s.timeline !== undefined)) return report;
+  return { ...report, sessions: report.sessions.map(({ timeline: _drawnOnly, ...rest }) => rest) };
+}
+
 export { LEDGER_SCHEMA, SWEEP_SCHEMA };

@@ -33,6 +33,20 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Shape checks deep enough that the merge and every renderer can trust what they read. */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isAmount = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v));
+
+/** A shard's timeline as the page reads it: `[turn, round]` pairs, a count, `[round, tokens, usd]` points. */
+function isTimeline(v: unknown): boolean {
+  if (!isRecord(v) || !isCount(v['turn_starts_more']) || !Array.isArray(v['turn_starts']) || !Array.isArray(v['spend'])) return false;
+  const pairs = v['turn_starts'] as unknown[];
+  const points = v['spend'] as unknown[];
+  return (
+    pairs.every((p) => Array.isArray(p) && p.length === 2 && isCount(p[0]) && isCount(p[1])) &&
+    points.every((p) => Array.isArray(p) && p.length === 3 && isCount(p[0]) && isAmount(p[1]) && isAmount(p[2]))
+  );
+}
+
 export function asLedger(value: unknown, name: string): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
@@ -52,6 +66,9 @@ export function asLedger(value: unknown, name: string): LedgerReport {
   for (const [i, s] of (value['sessions'] as unknown[]).entries()) {
     if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['path'] !== 'string' || !Array.isArray(s['entries']) || !isRecord(s['outcome'])) {
       throw new MergeError(`${name}: sessions[${i}] is not a session (id, path, entries, outcome)`);
+    }
+    if (s['timeline'] !== undefined && !isTimeline(s['timeline'])) {
+      throw new MergeError(`${name}: sessions[${i}].timeline is not a timeline (turn_starts, turn_starts_more, spend)`);
     }
   }
   for (const [i, input] of (value['inputs'] as unknown[]).entries()) {

@@ -32,7 +32,8 @@ async function shardsInProcess(paths: string[], count: number, dir: string): Pro
   const config = (await loadConfig({})).values;
   const files: string[] = [];
   for (let k = 1; k <= count; k++) {
-    const report = await audit(paths, { config, shard: { index: k, count }, pricing: { overrides: null }, jobs: 1 });
+    // As the CLI makes a shard's JSON ledger: with each session's timeline, for merge --format html.
+    const report = await audit(paths, { config, shard: { index: k, count }, pricing: { overrides: null }, jobs: 1, timeline: true });
     files.push(tmp.write(join(dir, `shard-${k}.json`), await renderReport(report, 'json')));
   }
   return files;
@@ -269,5 +270,49 @@ describe('sweep --format json partials, merged, are the one sweep', () => {
     expect(r.stderr).toMatch(/differ in swept parameters/);
     const s = await runCli(['merge', p, '--format', 'sarif']);
     expect(s.code).toBe(2);
+  });
+});
+
+describe('a shard carries what the merged page draws', () => {
+  it("a shard's JSON ledger holds each session's timeline; the merged JSON, like one run's, does not", async () => {
+    const out = join(tmp.dir, 'timeline', 'shard-1.json');
+    ok(await runCli([FIXTURES, '--shard', '1/1', '--format', 'json', '-o', out]));
+    const shard = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
+    expect(shard.sessions.length).toBeGreaterThan(0);
+    for (const s of shard.sessions) {
+      expect(s.timeline, s.id).toBeDefined();
+      expect(s.timeline!.turn_starts[0]?.[1], s.id).toBe(1);
+    }
+    const merged = ok(await runCli(['merge', out, '--json']));
+    expect(merged.stdout).not.toContain('"timeline"');
+    expect(merged.stdout).toBe(one.get('json')!.stdout);
+  });
+
+  it('a timeline edited by hand is refused, naming the session (exit 2)', async () => {
+    const out = join(tmp.dir, 'timeline', 'shard-bad.json');
+    ok(await runCli([FIXTURES, '--shard', '1/1', '--format', 'json', '-o', out]));
+    const shard = JSON.parse(readFileSync(out, 'utf8')) as { sessions: { timeline: unknown }[] };
+    shard.sessions[1]!.timeline = { turn_starts: [['1', '<script>']], turn_starts_more: 0, spend: [] };
+    const bad = tmp.write(join('timeline', 'edited.json'), JSON.stringify(shard));
+    const r = await runCli(['merge', bad, '--format', 'html']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sessions[1].timeline is not a timeline');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('sweep partials merge into the sweep page', () => {
+  it('merge --format html of two sweep partials = the one sweep page, byte for byte', async () => {
+    const args = ['fixtures/openai', '--param', 'tool_batch.max_strikes=1:3:1'];
+    const whole = ok(await runCli(['sweep', ...args, '--format', 'html']));
+    const parts: string[] = [];
+    for (const k of [1, 2]) {
+      const p = join(tmp.dir, 'sweep-html', `${k}.json`);
+      ok(await runCli(['sweep', ...args, '--shard', `${k}/2`, '--json', '-o', p]));
+      parts.push(p);
+    }
+    const merged = ok(await runCli(['merge', ...parts, '--format', 'html']));
+    expect(merged.stdout).toContain('<svg');
+    expect(merged.stdout).toBe(whole.stdout);
   });
 });
