@@ -180,7 +180,20 @@ export class Browser {
     } catch {
       // already gone
     }
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
-    rmSync(this.profile, { recursive: true, force: true });
+    // The profile can be removed only once Chromium stopped writing to it: wait for its exit, and
+    // retry the removal (a helper process may still be flushing when the main one is gone).
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((r) => this.child.once('exit', r));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+      if (this.child.exitCode === null && this.child.signalCode === null) {
+        this.child.kill('SIGKILL');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+      }
+    }
+    try {
+      rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    } catch {
+      // A leftover temporary profile is not worth failing a measure or a test for.
+    }
   }
 }

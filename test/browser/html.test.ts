@@ -96,11 +96,18 @@ describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})
   it('800 px wide and dark: nothing overflows the window, dark colours apply', async () => {
     const tab = await browser.newPage({ width: 800, height: 1000, dark: true });
     await browser.load(tab, pathToFileURL(page).href);
-    const dom = await browser.evaluate<{ scroll: number; bg: string }>(
+    const dom = await browser.evaluate<{ scroll: number; bg: string; tables: number; wider: string[] }>(
       tab,
-      `({ scroll: document.documentElement.scrollWidth, bg: getComputedStyle(document.body).backgroundColor })`,
+      `({ scroll: document.documentElement.scrollWidth, bg: getComputedStyle(document.body).backgroundColor,
+          tables: document.querySelectorAll('table').length,
+          wider: [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > t.parentElement.clientWidth)
+            .map((t) => (t.closest('[data-session-id]') || t.closest('section')).getAttribute('data-session-id') || 'overview') })`,
     );
     expect(dom.scroll).toBeLessThanOrEqual(800);
+    // Every column of the overview and of each session's findings is seen without scrolling sideways
+    // (the saved and round cost columns were cut off once).
+    expect(dom.tables).toBeGreaterThan(40);
+    expect(dom.wider).toEqual([]);
     expect(dom.bg).toBe('rgb(20, 23, 31)');
     writeFileSync(join(OUT, 'dark-800-top.png'), await browser.screenshot(tab));
     await browser.evaluate(tab, `window.scrollTo(0, document.getElementById('timelines').offsetTop)`);

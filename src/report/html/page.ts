@@ -113,7 +113,7 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
     td(`${e.round}${e.after_stop ? '*' : ''}`, 'n') +
     td(esc(e.detector)) +
     td(esc(e.kind)) +
-    td(esc(entryTools(e))) +
+    td(esc(entryTools(e)), 'tools') +
     td(esc(fmtConfidence(e.confidence)), 'n') +
     td(esc(fmtStrike(e.strike, e.kind))) +
     td(e.after_stop ? level('none') + ' <span class="muted">after stop</span>' : `${level(e.intervention.enforce)}${enforceText(e) !== e.intervention.enforce ? ' (judge)' : ''}`) +
