@@ -1,6 +1,6 @@
 // `loopledger sweep`: read the corpus once, then replay it through the real ledger per value.
 
-import { resolveInputs } from '../audit.js';
+import { resolveInputs } from '../run/audit.js';
 import { loadLabels } from '../calibrate/labels.js';
 import { parseParams } from '../calibrate/param.js';
 import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../calibrate/sweep.js';
@@ -8,7 +8,7 @@ import { configHash } from '../ledger/config-hash.js';
 import type { Shard } from '../read/shard.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigValues } from '../config/spec.js';
-import { recordFile, replay, type RecordedFile } from '../corpus.js';
+import { recordFile, replay, type RecordedFile } from '../run/recorded-corpus.js';
 import { LedgerBuilder } from '../ledger/build.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';

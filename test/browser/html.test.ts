@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { renderReport } from '../../src/report/index.js';
 import { entry, report, session } from '../report/fixtures.js';

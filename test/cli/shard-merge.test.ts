@@ -9,7 +9,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
 import { REPORT_FORMATS } from '../../src/report/index.js';
 import { renderReport } from '../../src/report/index.js';

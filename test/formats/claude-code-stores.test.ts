@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { batch, claudeCode, user } from '../cli/helpers.js';
 import { scratchDir } from '../read/tmp.js';
 

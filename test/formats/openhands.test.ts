@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { detectFormat } from '../../src/formats/index.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { openhandsAdapter } from '../../src/formats/openhands.js';

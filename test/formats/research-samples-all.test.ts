@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { FormatName } from '../../src/model/transcript.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';

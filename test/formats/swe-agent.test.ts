@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { commandName, sweAgentAdapter } from '../../src/formats/swe-agent.js';
 import { RecordingSink, parseWith } from '../helpers/record.js';

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
 import { JUDGE_CACHE_SCHEMA } from '../../src/judge/cache.js';
 import type { LedgerReport } from '../../src/ledger/types.js';

@@ -2,7 +2,7 @@
 // judge's verdicts, summary.judge counting its requests, tokens and dollars) add up to one run's.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
 import { mergeLedgers } from '../../src/ledger/merge.js';
 import type { LedgerReport } from '../../src/ledger/types.js';

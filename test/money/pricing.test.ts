@@ -4,7 +4,7 @@
 // goes through the library's front door (`audit`), so the adapters' usage is what gets priced.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { audit } from '../../src/audit.js';
+import { audit } from '../../src/run/audit.js';
 import type { LedgerReport, SessionLedger } from '../../src/ledger/types.js';
 import { scratchDir } from '../read/tmp.js';
 

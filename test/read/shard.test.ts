@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { audit, resolveInputs } from '../../src/audit.js';
+import { audit, resolveInputs } from '../../src/run/audit.js';
 import { parseShard, shardKey, shardOf } from '../../src/read/shard.js';
 import { UsageError } from '../../src/errors.js';
 import { scratchDir } from './tmp.js';

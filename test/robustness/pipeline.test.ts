@@ -7,14 +7,14 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditFile as auditFromSources } from '../../src/audit.js';
+import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
 import type { SkippedLine } from '../../src/ledger/types.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
 
 type Dist = {
-  audit: typeof import('../../src/audit.js');
-  pipeline: typeof import('../../src/pipeline.js');
+  audit: typeof import('../../src/run/audit.js');
+  pipeline: typeof import('../../src/run/reader-thread.js');
   ledger: typeof import('../../src/ledger/build.js');
   detectors: typeof import('../../src/ledger/detectors.js');
   registry: typeof import('../../src/config/registry.js');
@@ -33,8 +33,8 @@ let large: string;
 beforeAll(async () => {
   ensureBuilt();
   dist = {
-    audit: await load('audit.js'),
-    pipeline: await load('pipeline.js'),
+    audit: await load('run/audit.js'),
+    pipeline: await load('run/reader-thread.js'),
     ledger: await load('ledger/build.js'),
     detectors: await load('ledger/detectors.js'),
     registry: await load('config/registry.js'),

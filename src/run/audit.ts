@@ -3,27 +3,27 @@
 
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { defaultConfigValues } from './config/registry.js';
-import type { ConfigValues } from './config/spec.js';
-import { InputError, UsageError } from './errors.js';
-import { auditInWorkers, defaultJobs } from './jobs.js';
-import { ingestFile } from './formats/ingest.js';
-import { ingestInWorker, worthPipelining } from './pipeline.js';
-import { runWithJudge } from './judge/run.js';
-import { readJudgeConnection } from './judge/settings.js';
-import { spoolStdin } from './judge/stdin.js';
-import { type JudgePlan, type PendingArbitration, VerdictBook } from './ladder/verdicts.js';
-import { LedgerBuilder } from './ledger/build.js';
-import { createDetectorFactories } from './ledger/detectors.js';
-import { assembleReport } from './ledger/summary.js';
+import { defaultConfigValues } from '../config/registry.js';
+import type { ConfigValues } from '../config/spec.js';
+import { InputError, UsageError } from '../errors.js';
+import { auditInWorkers, defaultJobs } from './file-pool.js';
+import { ingestFile } from '../formats/ingest.js';
+import { ingestInWorker, worthPipelining } from './reader-thread.js';
+import { runWithJudge } from '../judge/run.js';
+import { readJudgeConnection } from '../judge/settings.js';
+import { spoolStdin } from '../judge/stdin.js';
+import { type JudgePlan, type PendingArbitration, VerdictBook } from '../ladder/verdicts.js';
+import { LedgerBuilder } from '../ledger/build.js';
+import { createDetectorFactories } from '../ledger/detectors.js';
+import { assembleReport } from '../ledger/summary.js';
 import { resolve } from 'node:path';
-import type { InputSummary, JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger, SkippedLine } from './ledger/types.js';
-import type { FormatName } from './model/transcript.js';
-import type { Pricer } from './money/account.js';
-import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from './money/prices.js';
-import { compareCodePoints, discoverInputs } from './read/discover.js';
-import { formatShard, inShard, type Shard } from './read/shard.js';
-import { VERSION } from './version.js';
+import type { InputSummary, JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger, SkippedLine } from '../ledger/types.js';
+import type { FormatName } from '../model/transcript.js';
+import type { Pricer } from '../money/account.js';
+import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from '../money/prices.js';
+import { compareCodePoints, discoverInputs } from '../read/discover.js';
+import { formatShard, inShard, type Shard } from '../read/shard.js';
+import { VERSION } from '../version.js';
 
 export interface AuditOptions {
   /** Effective configuration (defaults when omitted). */

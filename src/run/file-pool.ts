@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AuditOptions, FileLedger } from './audit.js';
-import type { SkippedLine } from './ledger/types.js';
+import type { SkippedLine } from '../ledger/types.js';
 
 export interface WorkerRequest {
   file: string;
@@ -52,7 +52,7 @@ export async function auditInWorkers(
   // A stream cannot cross to a worker; stdin is only ever read here anyway.
   const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, ...plain } = options;
   let done = 0;
-  const workerUrl = new URL('./worker.js', import.meta.url);
+  const workerUrl = new URL('./file-pool-worker.js', import.meta.url);
 
   let next = 0;
   const runOne = async (worker: Worker | null, index: number) => {

@@ -2,11 +2,11 @@
 // file, and posts the sink events in batches, pausing its reader while the detectors are behind.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { answerFailed } from './detect/tool-batch/failure.js';
-import { answerDigest } from './detect/tool-batch/signature.js';
-import { ingestFile } from './formats/ingest.js';
-import { eventRecorder } from './model/events.js';
-import type { ToolAnswer } from './model/transcript.js';
+import { answerFailed } from '../detect/tool-batch/failure.js';
+import { answerDigest } from '../detect/tool-batch/signature.js';
+import { ingestFile } from '../formats/ingest.js';
+import { eventRecorder } from '../model/events.js';
+import type { ToolAnswer } from '../model/transcript.js';
 import {
   MAX_UNACKED_BATCHES,
   PIPELINE_BATCH_CHARS,
@@ -14,7 +14,7 @@ import {
   type PipelineEvents,
   type PipelineMessage,
   type PipelineRequest,
-} from './pipeline.js';
+} from './reader-thread.js';
 
 const port = parentPort;
 if (port) {

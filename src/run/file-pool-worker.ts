@@ -2,7 +2,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import { auditFile } from './audit.js';
-import type { WorkerMessage, WorkerRequest } from './jobs.js';
+import type { WorkerMessage, WorkerRequest } from './file-pool.js';
 
 const port = parentPort;
 if (port) {

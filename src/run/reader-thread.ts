@@ -3,13 +3,13 @@
 // each tool result reduced to its digest; skips travel in the same stream, so every diagnostic
 // comes out where the one-thread path says it. The result is byte-identical to that path.
 
-import { replayEvents, type TranscriptEvents } from './model/events.js';
+import { replayEvents, type TranscriptEvents } from '../model/events.js';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { InputSummary, SkippedLine } from './ledger/types.js';
-import type { FormatName, TranscriptSink } from './model/transcript.js';
+import type { InputSummary, SkippedLine } from '../ledger/types.js';
+import type { FormatName, TranscriptSink } from '../model/transcript.js';
 
 /**
  * Files smaller than this stay on one thread: starting a worker and loading the adapters into it
@@ -54,7 +54,7 @@ export type PipelineMessage =
   | { type: 'done'; summary: InputSummary }
   | { type: 'failed'; message: string };
 
-const WORKER_URL = new URL('./pipeline-worker.js', import.meta.url);
+const WORKER_URL = new URL('./reader-thread-worker.js', import.meta.url);
 
 /** Whether `file` is worth a second thread: a regular file of at least PIPELINE_MIN_BYTES. */
 export async function worthPipelining(file: string): Promise<boolean> {

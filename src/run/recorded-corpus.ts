@@ -1,10 +1,10 @@
 // A corpus held in memory so it can be replayed through the ledger many times (sweeps) without
 // reading and parsing the files again. Only for calibration corpora: `audit` streams instead.
 
-import { ingestFile } from './formats/ingest.js';
-import type { InputSummary } from './ledger/types.js';
-import { eventRecorder, replayEvents, type TranscriptEvents } from './model/events.js';
-import type { FormatName, TranscriptSink } from './model/transcript.js';
+import { ingestFile } from '../formats/ingest.js';
+import type { InputSummary } from '../ledger/types.js';
+import { eventRecorder, replayEvents, type TranscriptEvents } from '../model/events.js';
+import type { FormatName, TranscriptSink } from '../model/transcript.js';
 
 export interface RecordedFile {
   input: InputSummary;
