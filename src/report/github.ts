@@ -5,7 +5,7 @@
 // are ever built; the rest are counted, so the output is bounded whatever the ledger's size.
 
 import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
-import type { ReportOptions } from './index.js';
+import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { sanitize } from './sanitize.js';
 import { savedPhrase, totalsPhrases } from './money.js';

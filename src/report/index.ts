@@ -10,52 +10,16 @@ import { htmlChunks } from './html/page.js';
 import { jsonReportChunks, ndjsonChunks } from './json.js';
 import { junitChunks } from './junit.js';
 import { markdownChunks } from './markdown.js';
-import { DEFAULT_TOP, type SessionSort } from './overview.js';
 import { sarifChunks } from './sarif.js';
 import { collect, type Chunks } from './stream.js';
 import { tableChunks } from './table.js';
-import type { FailOn } from './fail-on.js';
+import { DEFAULT_REPORT_OPTIONS, type ReportOptions } from './options.js';
 
 export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Formats read by programs: they never carry colour, whatever `color` says. */
 export const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github'];
-
-export type ModeName = 'off' | 'telemetry' | 'enforce';
-
-export interface ReportOptions {
-  color: boolean;
-  /** Terminal columns the table must fit. */
-  width: number;
-  verbose: boolean;
-  quiet: boolean;
-  explain: boolean;
-  excerpts: boolean;
-  failOn: FailOn;
-  /** The configured mode: its column is marked in table and markdown (all three are always shown). */
-  mode?: ModeName;
-  /** Base for relative paths in sarif/github/junit when a session path is absolute
-   *  (defaults to process.cwd(); pass it to keep rendering pure in tests). */
-  cwd?: string;
-  /** Table and markdown: with more sessions than this, an overview first and only the top N in
-   *  full; 0 prints every session in full. Default 10. */
-  top?: number;
-  /** Order of the overview (default `level`). */
-  sort?: SessionSort;
-}
-
-export const DEFAULT_REPORT_OPTIONS: ReportOptions = {
-  color: false,
-  width: 80,
-  verbose: false,
-  quiet: false,
-  explain: false,
-  excerpts: false,
-  failOn: 'none',
-  top: DEFAULT_TOP,
-  sort: 'level',
-};
 
 export function isReportFormat(s: string): s is ReportFormat {
   return (REPORT_FORMATS as readonly string[]).includes(s);
@@ -105,3 +69,4 @@ export { resolveColor, type ColorInputs } from './color.js';
 export { sanitize } from './sanitize.js';
 export { writeChunks, collect, type Chunks } from './stream.js';
 export { SESSION_SORTS, DEFAULT_TOP, type SessionSort } from './overview.js';
+export { DEFAULT_REPORT_OPTIONS, type ModeName, type ReportOptions } from './options.js';

@@ -8,7 +8,7 @@
 // does not fit is left out and counted in a closing line, never cut mid-line.
 
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
-import type { ReportOptions } from './index.js';
+import type { ReportOptions } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';

@@ -6,7 +6,7 @@
 // in the run's properties. Written in pieces, so the log is never one string.
 
 import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
-import type { ReportOptions } from './index.js';
+import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText, sanitize } from './sanitize.js';

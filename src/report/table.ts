@@ -14,7 +14,7 @@ import type {
   RoundVerdict,
   SessionLedger,
 } from '../ledger/types.js';
-import type { ModeName, ReportOptions } from './index.js';
+import type { ModeName, ReportOptions } from './options.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';

@@ -8,7 +8,7 @@
 // a line saying so. A 900-session store stays a page of a few MB that a browser draws in seconds.
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
-import type { ReportOptions } from '../index.js';
+import type { ReportOptions } from '../options.js';
 import { judgeUsageLine, enforceText } from '../judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';

@@ -1,0 +1,40 @@
+// What every report format may be asked: colour, width, detail, the gate and the overview. Its own
+// module so each format imports it without going through report/index.ts, which imports them all.
+
+import type { FailOn } from './fail-on.js';
+import { DEFAULT_TOP, type SessionSort } from './overview.js';
+
+export type ModeName = 'off' | 'telemetry' | 'enforce';
+
+export interface ReportOptions {
+  color: boolean;
+  /** Terminal columns the table must fit. */
+  width: number;
+  verbose: boolean;
+  quiet: boolean;
+  explain: boolean;
+  excerpts: boolean;
+  failOn: FailOn;
+  /** The configured mode: its column is marked in table and markdown (all three are always shown). */
+  mode?: ModeName;
+  /** Base for relative paths in sarif/github/junit when a session path is absolute
+   *  (defaults to process.cwd(); pass it to keep rendering pure in tests). */
+  cwd?: string;
+  /** Table and markdown: with more sessions than this, an overview first and only the top N in
+   *  full; 0 prints every session in full. Default 10. */
+  top?: number;
+  /** Order of the overview (default `level`). */
+  sort?: SessionSort;
+}
+
+export const DEFAULT_REPORT_OPTIONS: ReportOptions = {
+  color: false,
+  width: 80,
+  verbose: false,
+  quiet: false,
+  explain: false,
+  excerpts: false,
+  failOn: 'none',
+  top: DEFAULT_TOP,
+  sort: 'level',
+};
