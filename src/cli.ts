@@ -2,7 +2,8 @@
 // diagnostics on stderr and the exit code; everything else is a library call.
 
 import { Command, CommanderError, Option } from 'commander';
-import { audit, type AuditOptions } from './run/audit.js';
+import { audit } from './run/audit.js';
+import type { AuditOptions } from './run/options.js';
 import { loadConfig, type LoadedConfig } from './config/load.js';
 import { renderConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';

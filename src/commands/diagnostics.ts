@@ -2,8 +2,9 @@
 // one count, each input that could not be used, and the files found in directories that are no
 // transcripts as one line (SPEC "Where sessions are found", "Bad input").
 
-import type { LedgerReport, NotTranscript } from '../ledger/types.js';
-import { MAX_KEPT_SKIPS } from '../ledger/types.js';
+import type { NotTranscript } from '../formats/input.js';
+import type { LedgerReport } from '../ledger/types.js';
+import { MAX_KEPT_SKIPS } from '../read/skipped.js';
 
 /** SPEC: stderr shows the first 20 skipped lines of a file, then one line with the rest's count. */
 export const MAX_SKIP_DIAGNOSTICS_PER_FILE = 20;

@@ -4,7 +4,8 @@
 import { constants } from 'node:buffer';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { type InputSummary, MAX_KEPT_SKIPS, type SkippedLine } from '../ledger/types.js';
+import type { InputSummary } from './input.js';
+import { MAX_KEPT_SKIPS, type SkippedLine } from '../read/skipped.js';
 import { type SessionOrigin, TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';

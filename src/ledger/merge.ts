@@ -10,7 +10,8 @@ import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { configHash } from './config-hash.js';
 import { assembleReport, noJudgeUsage } from './summary.js';
-import type { InputSummary, JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
+import type { InputSummary } from '../formats/input.js';
+import type { JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
 
 export const LEDGER_SCHEMA = 'loopledger/1';
 

@@ -4,7 +4,8 @@ import type { ConfigValues } from '../config/spec.js';
 import { roundUsd } from '../money/account.js';
 import { configHash } from './config-hash.js';
 import type { PricingInfo } from '../money/prices.js';
-import type { InputSummary, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
+import type { InputSummary } from '../formats/input.js';
+import type { JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
 export interface ReportParts {
   version: string;

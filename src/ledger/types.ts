@@ -4,6 +4,12 @@
 import type { DetectorName, Evidence, Measurement, Strike } from '../detect/types.js';
 import type { SessionTimeline } from './timeline.js';
 import type { FormatName } from '../model/transcript.js';
+import type { InputSummary, NotTranscript } from '../formats/input.js';
+import type { SkippedLine } from '../read/skipped.js';
+
+// Produced by reading (formats/input.ts, read/skipped.ts); listed in the ledger as `inputs`, and
+// part of the library's public types from here as before.
+export type { InputSummary, NotTranscript, SkippedLine };
 
 export type EnforceLevel = 'none' | 'noted' | 'steer' | 'stop';
 export type TelemetryLevel = 'none' | 'noted';
@@ -148,39 +154,6 @@ export interface SessionLedger {
   /** Turn boundaries and spend along the session: present only when a renderer asks (`--format html`). */
   timeline?: SessionTimeline;
 }
-
-/** SPEC: `inputs[].skipped` keeps at most the first 100 skipped lines of a file. */
-export const MAX_KEPT_SKIPS = 100;
-
-export interface SkippedLine {
-  line: number | null;
-  reason: string;
-}
-
-export interface InputSummary {
-  path: string;
-  format: FormatName | null;
-  sessions: number;
-  lines: number;
-  /** The first MAX_KEPT_SKIPS skipped lines of the file (memory stays bounded whatever the input). */
-  skipped: SkippedLine[];
-  /** Records set aside as carrying no conversation, by kind (only from readers that count them). */
-  ignored?: Record<string, number>;
-  /** Every skipped line of the file, counted exactly (`skipped` keeps only the first ones). */
-  skipped_lines: number;
-  /** Set when the file could not be analyzed at all (unreadable, binary, no known format). */
-  error?: string;
-  /** The path could not be read at all (missing, permission denied, I/O error): exit 2. */
-  unreadable?: boolean;
-  /**
-   * Set (with `error`) when the file is no transcript at all: found in a directory, such a file is
-   * counted on one stderr line rather than named (settings, todos, package.json, our own reports).
-   */
-  not_transcript?: NotTranscript;
-}
-
-/** Why a file is no transcript: no known format, no content, not JSON, binary, or a loopledger report. */
-export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report';
 
 export interface LedgerSummary {
   sessions: number;

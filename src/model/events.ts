@@ -4,7 +4,7 @@
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
 //   'c' sessionId recordedCost
 
-import type { SkippedLine } from '../ledger/types.js';
+import type { SkippedLine } from '../read/skipped.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];

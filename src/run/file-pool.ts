@@ -4,8 +4,8 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { AuditOptions, FileLedger } from './audit.js';
-import type { SkippedLine } from '../ledger/types.js';
+import type { AuditOptions, FileLedger } from './options.js';
+import type { SkippedLine } from '../read/skipped.js';
 
 export interface WorkerRequest {
   file: string;

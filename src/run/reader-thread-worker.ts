@@ -1,4 +1,4 @@
-// The reading half of the two-thread pipeline (see pipeline.ts): reads, parses and adapts one
+// The reading half of the two-thread pipeline (see reader-thread.ts): reads, parses and adapts one
 // file, and posts the sink events in batches, pausing its reader while the detectors are behind.
 
 import { parentPort, workerData } from 'node:worker_threads';

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { InputSummary, SkippedLine } from '../ledger/types.js';
+import type { InputSummary } from '../formats/input.js';
+import type { SkippedLine } from '../read/skipped.js';
 import type { FormatName, TranscriptSink } from '../model/transcript.js';
 
 /**

@@ -2,7 +2,7 @@
 // reading and parsing the files again. Only for calibration corpora: `audit` streams instead.
 
 import { ingestFile } from '../formats/ingest.js';
-import type { InputSummary } from '../ledger/types.js';
+import type { InputSummary } from '../formats/input.js';
 import { eventRecorder, replayEvents, type TranscriptEvents } from '../model/events.js';
 import type { FormatName, TranscriptSink } from '../model/transcript.js';
 

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROBE_RECORDS, TRUNCATED_REASON, ingestFile } from '../../src/formats/ingest.js';
-import type { SkippedLine } from '../../src/ledger/types.js';
+import type { SkippedLine } from '../../src/read/skipped.js';
 import type { Round, SessionInfo, TranscriptSink } from '../../src/model/transcript.js';
 import { RecordingSink } from '../helpers/record.js';
 import { fakeAdapter } from '../read/fake-adapter.js';

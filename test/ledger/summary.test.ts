@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../src/ledger/summary.js';
-import type { InputSummary } from '../../src/ledger/types.js';
+import type { InputSummary } from '../../src/formats/input.js';
 import { build, fakeDetectors, repeatingOutput, same } from './fakes.js';
 
 describe('assembleReport', () => {

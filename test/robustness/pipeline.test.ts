@@ -1,4 +1,4 @@
-// One large file across two threads (src/pipeline.ts) must give the ledger the one-thread path
+// One large file across two threads (src/run/reader-thread.ts) must give the ledger the one-thread path
 // gives, byte for byte, with the same diagnostics in the same order (SPEC "Performance": "output
 // byte-identical whatever the chunking/jobs"). The worker only exists in dist/, so the pipeline
 // is exercised through the build; from the .ts sources it must fall back silently.
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
-import type { SkippedLine } from '../../src/ledger/types.js';
+import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
 
 type Dist = {

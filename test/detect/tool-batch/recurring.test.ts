@@ -196,7 +196,7 @@ describe('SPEC 0.2: recurring_failure', () => {
           if (s.newTurn) r.userTurn();
           return r.batch([[s.tool, {}]], [s.text], s.flag);
         });
-        // What src/pipeline-worker.ts sends: the text dropped, its digest and failure kept.
+        // What src/run/reader-thread-worker.ts sends: the text dropped, its digest and failure kept.
         const digested = rounds.map((x) => ({
           ...x,
           answers: x.answers!.map((a) => ({ content: '', isError: a.isError, digest: answerDigest(a), failed: answerFailed(a) })),

@@ -1,0 +1,57 @@
+// What a run is asked to do and what it gives back per file: shared by the three ways of driving
+// one (this thread, the file pool, the reader thread), so none of them imports another for types.
+
+import type { Readable } from 'node:stream';
+import type { ConfigValues } from '../config/spec.js';
+import type { InputSummary } from '../formats/input.js';
+import type { JudgePlan, PendingArbitration } from '../ladder/verdicts.js';
+import type { SessionLedger } from '../ledger/types.js';
+import type { FormatName } from '../model/transcript.js';
+import type { PricingOptions } from '../money/prices.js';
+import type { SkippedLine } from '../read/skipped.js';
+import type { Shard } from '../read/shard.js';
+
+export interface AuditOptions {
+  /** Effective configuration (defaults when omitted). */
+  config?: ConfigValues;
+  inputFormat?: FormatName | 'auto';
+  /** Attach at most three 80-character excerpts per entry. */
+  excerpts?: boolean;
+  /** Attach the thresholds each entry crossed. */
+  explain?: boolean;
+  /** Attach every round's verdict and near misses. */
+  verbose?: boolean;
+  /** Attach each session's turn boundaries and spend curve (what `--format html` draws). */
+  timeline?: boolean;
+  /**
+   * Files analyzed at once (worker threads); 1 analyzes in this thread. Above 1, a file analyzed
+   * alone that is large enough (PIPELINE_MIN_BYTES) is read in a second thread while this one runs
+   * the detectors.
+   */
+  jobs?: number;
+  /**
+   * List prices, on by default: `false` counts tokens but prices nothing (and never loads the
+   * price data); `{ overrides }` adds or replaces prices (see readPriceFile). Passed to workers as is.
+   */
+  pricing?: PricingOptions;
+  /** A line was skipped (diagnostics as they happen; the first MAX_KEPT_SKIPS of each file). */
+  onSkip?: (path: string, skipped: SkippedLine) => void;
+  onWarning?: (message: string) => void;
+  /** Verdicts in hand for the judge port (set by `audit` when a judge is configured; see judge/run.ts). */
+  judgePlan?: JudgePlan;
+  /** Where `judge.api_key_env` is looked up; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** What the path `-` reads; process.stdin by default. */
+  stdin?: Readable;
+  /** Files done of the total: once with 0 when the files are known, then after each file. */
+  onProgress?: (done: number, total: number) => void;
+  /** `--shard K/N`: only the files (and unreadable paths) that hash to shard K of N (read/shard.ts). */
+  shard?: Shard;
+}
+
+export interface FileLedger {
+  input: InputSummary;
+  sessions: SessionLedger[];
+  /** With a judge: the evidence this file's build could not answer yet, and the keys it answered. */
+  judge?: { pending: PendingArbitration[]; answered: string[] };
+}
