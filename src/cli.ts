@@ -1,72 +1,31 @@
-// The command line: a thin shell over the library. It owns argument parsing, where output goes,
-// diagnostics on stderr and the exit code; everything else is a library call.
+// The command line: arguments parsed into each command's options, and the exit code. What each
+// command does is in commands/ (analyze.ts, the default); everything below that is a library call.
 
 import { Command, CommanderError, Option } from 'commander';
-import { audit } from './run/audit.js';
-import type { AuditOptions } from './run/options.js';
-import { loadConfig, type LoadedConfig } from './config/load.js';
+import { type AnalyzeOptions, emitLedger, runAnalyze } from './commands/analyze.js';
+import { type CliIO, colorFor, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './commands/common.js';
 import { renderConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';
-import { MAX_SKIP_DIAGNOSTICS_PER_FILE, reportInputProblems } from './commands/diagnostics.js';
-import { isStdout, refuseInputAsOutput, writeFileAtomically } from './commands/output.js';
-import { startProgress } from './commands/progress.js';
-import { defaultInputs, renderStores, surveyStores } from './commands/stores.js';
+import { mergeFiles, withoutTimelines } from './commands/merge.js';
+import { isStdout } from './commands/output.js';
+import { renderStores, surveyStores } from './commands/stores.js';
 import { refuseMistypedCommand } from './commands/suggest.js';
+import { renderSweep } from './commands/sweep.js';
+import { runSweep } from './commands/sweep-run.js';
+import type { PositiveLevel } from './calibrate/sweep.js';
+import { EXIT_OK, EXIT_USAGE, LoopledgerError, UsageError } from './errors.js';
+import { PROFILES } from './ladder/config.js';
+import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { discoverInputs } from './read/discover.js';
 import { parseShard, type Shard } from './read/shard.js';
-import type { PositiveLevel } from './calibrate/sweep.js';
-import { runSweep } from './commands/sweep-run.js';
-import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError, LoopledgerError, UsageError } from './errors.js';
-import { PROFILES } from './ladder/config.js';
-import { readPriceFile } from './money/price-file.js';
-import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
-import { resolveColor } from './report/color.js';
-import { reachedFailOn, reportChunks, SESSION_SORTS, writeChunks, type Chunks, type ReportFormat, type SessionSort } from './report/index.js';
-import { batched } from './report/stream.js';
+import { SESSION_SORTS, type ReportFormat } from './report/index.js';
 import { sanitizeText } from './report/sanitize.js';
 import { VERSION } from './version.js';
-import type { LedgerReport } from './ledger/types.js';
-import { mergeFiles, withoutTimelines } from './commands/merge.js';
-import { renderSweep } from './commands/sweep.js';
 
 const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
 const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
-type FailLevel = (typeof FAIL_LEVELS)[number];
-
-export interface CliIO {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-}
 
 const defaultIO = (): CliIO => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
-
-interface CommonOptions {
-  config?: string;
-  set: string[];
-  scope?: string;
-  profile?: string;
-  modelCapability?: string;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-interface AnalyzeOptions extends CommonOptions {
-  format: ReportFormat;
-  json?: boolean;
-  outputFile?: string;
-  failOn: FailLevel;
-  inputFormat: FormatName | 'auto';
-  strict?: boolean;
-  excerpts?: boolean;
-  explain?: boolean;
-  jobs?: number;
-  top?: number;
-  sort?: SessionSort;
-  prices?: string;
-  shard?: Shard;
-}
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -84,11 +43,6 @@ function wholeNumber(value: string): number {
   return n;
 }
 
-/** Columns the human formats fit: the terminal's, else COLUMNS, else 120. */
-function terminalWidth(io: CliIO): number {
-  return io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120;
-}
-
 function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'configuration file (JSON)')
@@ -100,143 +54,6 @@ function addConfigOptions(cmd: Command): Command {
     .option('--no-color', 'no colour')
     .option('--quiet', 'only sessions with entries; fewer diagnostics')
     .option('--verbose', "every round's verdict and near misses");
-}
-
-async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
-  const overrides: Record<string, string> = {};
-  if (opts.scope) overrides['scope'] = opts.scope;
-  if (opts.profile) overrides['policy.profile'] = opts.profile;
-  if (opts.modelCapability) overrides['policy.model_capability'] = opts.modelCapability;
-  return loadConfig({ file: opts.config, sets: opts.set, overrides });
-}
-
-function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {
-  // A file is read later, by tools: FORCE_COLOR (common in CI) should colour the log, not the
-  // artifact. Only an explicit --color puts escape codes in a file.
-  if (!toTerminal) return opts.color === true;
-  return resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
-}
-
-function warn(io: CliIO, message: string): void {
-  io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
-}
-
-/** stdout, or `--output-file` (`-o`; `-` is stdout) written atomically, never over an input. */
-async function writePayload(io: CliIO, payload: string | Chunks, outputFile: string | undefined, inputs: readonly string[] = []): Promise<void> {
-  const chunks = typeof payload === 'string' ? [payload] : payload;
-  if (isStdout(outputFile)) return writeChunks(io.stdout, chunks);
-  await refuseInputAsOutput(outputFile, inputs);
-  await writeFileAtomically(outputFile, batched(chunks));
-}
-
-async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
-  const format: ReportFormat = opts.json ? 'json' : opts.format;
-  const loaded = await configFrom(opts);
-  const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
-  const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
-  for (const w of loaded.warnings) warn(io, w);
-  if (paths.length === 0) {
-    // SPEC: no path at all audits the agents' session stores of this user, named on stderr.
-    const stores = await defaultInputs(io.env);
-    if (!opts.quiet) warn(io, stores.announcement);
-    paths = stores.roots;
-  }
-
-  const skipCounts = new Map<string, number>();
-  const options: AuditOptions = {
-    config: loaded.values,
-    inputFormat: opts.inputFormat,
-    excerpts: opts.excerpts ?? false,
-    explain: opts.explain ?? false,
-    verbose: opts.verbose ?? false,
-    // The page draws turn boundaries and spend along each session. A shard's JSON ledger carries them
-    // too, so that `merge --format html` draws the page one run draws; other outputs never do.
-    timeline: format === 'html' || (opts.shard !== undefined && format === 'json'),
-    jobs: opts.jobs,
-    // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
-    pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
-    onWarning: (m) => warn(io, m),
-    onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    onSkip: (path, skipped) => {
-      const n = (skipCounts.get(path) ?? 0) + 1;
-      skipCounts.set(path, n);
-      if (n <= MAX_SKIP_DIAGNOSTICS_PER_FILE) {
-        io.stderr.write(`${sanitizeText(path)}:${skipped.line ?? '-'}: ${sanitizeText(skipped.reason)}\n`);
-      }
-    },
-  };
-  const report = await audit(paths, options).finally(() => progress?.finish());
-  // One shard may hold nothing (more shards than files): `merge --fail-on` is the gate on the whole.
-  const nothing = opts.shard ? null : `no transcript found under ${paths.join(', ')}`;
-  return emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
-}
-
-type EmitOptions = Pick<
-  AnalyzeOptions,
-  'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
->;
-
-/**
- * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
- * `--fail-on` finds no session (null: not a gate on nothing). `inputs`: files never written over.
- */
-async function emitLedger(
-  report: LedgerReport,
-  opts: EmitOptions,
-  io: CliIO,
-  announce: (code: number) => void,
-  nothing: string | null,
-  inputs: readonly string[],
-): Promise<number> {
-  const format = opts.format;
-  const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
-  if (opts.failOn !== 'none' && report.sessions.length === 0 && nothing !== null) {
-    // SPEC: a CI gate never passes on nothing.
-    throw new InputError(`--fail-on ${opts.failOn}: ${nothing}; a gate on nothing fails closed`);
-  }
-
-  // Rendered while it is written, piece by piece: a ledger of any size is never one string.
-  const payload = reportChunks(report, format, {
-    color: colorFor(opts, io, isStdout(opts.outputFile)),
-    width: terminalWidth(io),
-    top: opts.top,
-    sort: opts.sort,
-    verbose: opts.verbose ?? false,
-    quiet: opts.quiet ?? false,
-    explain: opts.explain ?? false,
-    excerpts: opts.excerpts ?? false,
-    failOn: opts.failOn,
-    mode: modeOf(report.config),
-  });
-  const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
-  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
-  // The verdict is known before the payload is written: a reader closing the pipe mid-write
-  // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
-  announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
-  await writePayload(io, payload, opts.outputFile, inputs);
-
-  if (unreadable > 0) return EXIT_USAGE;
-  if (strictFailed) {
-    warn(io, `--strict: ${malformed} malformed line(s), ${unusable} input(s) that are no transcript`);
-    return EXIT_USAGE;
-  }
-  if (failing.length > 0) {
-    if (!opts.quiet) warn(io, `${failing.length} session(s) reached --fail-on ${opts.failOn} under enforce`);
-    return EXIT_FAIL_ON;
-  }
-  return EXIT_OK;
-}
-
-/** SPEC: never modify an input: every file read, except loopledger's own earlier reports. */
-function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
-  const others = (report.not_transcripts ?? []).filter((f) => f.reason !== 'loopledger-report').map((f) => f.path);
-  return [...report.inputs.map((i) => i.path), ...others];
-}
-
-function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
-  const mode = config['mode'];
-  return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
 }
 
 export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {

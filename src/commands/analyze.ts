@@ -1,0 +1,143 @@
+// `loopledger analyze` (the default command): the ledger of the transcripts under the paths, and
+// the ledger's payload and exit code, which `merge` shares.
+
+import { MAX_SKIP_DIAGNOSTICS_PER_FILE, reportInputProblems } from './diagnostics.js';
+import { isStdout } from './output.js';
+import { startProgress } from './progress.js';
+import { defaultInputs } from './stores.js';
+import { colorFor, type CliIO, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './common.js';
+import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError } from '../errors.js';
+import type { LedgerReport } from '../ledger/types.js';
+import { readPriceFile } from '../money/price-file.js';
+import type { FormatName } from '../model/transcript.js';
+import type { Shard } from '../read/shard.js';
+import { type FailOn, reachedFailOn, reportChunks, type ReportFormat, type SessionSort } from '../report/index.js';
+import { sanitizeText } from '../report/sanitize.js';
+import { audit } from '../run/audit.js';
+import type { AuditOptions } from '../run/options.js';
+
+export interface AnalyzeOptions extends CommonOptions {
+  format: ReportFormat;
+  json?: boolean;
+  outputFile?: string;
+  failOn: FailOn;
+  inputFormat: FormatName | 'auto';
+  strict?: boolean;
+  excerpts?: boolean;
+  explain?: boolean;
+  jobs?: number;
+  top?: number;
+  sort?: SessionSort;
+  prices?: string;
+  shard?: Shard;
+}
+
+export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
+  const format: ReportFormat = opts.json ? 'json' : opts.format;
+  const loaded = await configFrom(opts);
+  const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
+  const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
+  for (const w of loaded.warnings) warn(io, w);
+  if (paths.length === 0) {
+    // SPEC: no path at all audits the agents' session stores of this user, named on stderr.
+    const stores = await defaultInputs(io.env);
+    if (!opts.quiet) warn(io, stores.announcement);
+    paths = stores.roots;
+  }
+
+  const skipCounts = new Map<string, number>();
+  const options: AuditOptions = {
+    config: loaded.values,
+    inputFormat: opts.inputFormat,
+    excerpts: opts.excerpts ?? false,
+    explain: opts.explain ?? false,
+    verbose: opts.verbose ?? false,
+    // The page draws turn boundaries and spend along each session. A shard's JSON ledger carries them
+    // too, so that `merge --format html` draws the page one run draws; other outputs never do.
+    timeline: format === 'html' || (opts.shard !== undefined && format === 'json'),
+    jobs: opts.jobs,
+    // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
+    pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
+    onWarning: (m) => warn(io, m),
+    onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    onSkip: (path, skipped) => {
+      const n = (skipCounts.get(path) ?? 0) + 1;
+      skipCounts.set(path, n);
+      if (n <= MAX_SKIP_DIAGNOSTICS_PER_FILE) {
+        io.stderr.write(`${sanitizeText(path)}:${skipped.line ?? '-'}: ${sanitizeText(skipped.reason)}\n`);
+      }
+    },
+  };
+  const report = await audit(paths, options).finally(() => progress?.finish());
+  // One shard may hold nothing (more shards than files): `merge --fail-on` is the gate on the whole.
+  const nothing = opts.shard ? null : `no transcript found under ${paths.join(', ')}`;
+  return emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
+}
+
+export type EmitOptions = Pick<
+  AnalyzeOptions,
+  'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
+>;
+
+/**
+ * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
+ * `--fail-on` finds no session (null: not a gate on nothing). `inputs`: files never written over.
+ */
+export async function emitLedger(
+  report: LedgerReport,
+  opts: EmitOptions,
+  io: CliIO,
+  announce: (code: number) => void,
+  nothing: string | null,
+  inputs: readonly string[],
+): Promise<number> {
+  const format = opts.format;
+  const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
+  if (opts.failOn !== 'none' && report.sessions.length === 0 && nothing !== null) {
+    // SPEC: a CI gate never passes on nothing.
+    throw new InputError(`--fail-on ${opts.failOn}: ${nothing}; a gate on nothing fails closed`);
+  }
+
+  // Rendered while it is written, piece by piece: a ledger of any size is never one string.
+  const payload = reportChunks(report, format, {
+    color: colorFor(opts, io, isStdout(opts.outputFile)),
+    width: terminalWidth(io),
+    top: opts.top,
+    sort: opts.sort,
+    verbose: opts.verbose ?? false,
+    quiet: opts.quiet ?? false,
+    explain: opts.explain ?? false,
+    excerpts: opts.excerpts ?? false,
+    failOn: opts.failOn,
+    mode: modeOf(report.config),
+  });
+  const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
+  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
+  // The verdict is known before the payload is written: a reader closing the pipe mid-write
+  // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
+  announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
+  await writePayload(io, payload, opts.outputFile, inputs);
+
+  if (unreadable > 0) return EXIT_USAGE;
+  if (strictFailed) {
+    warn(io, `--strict: ${malformed} malformed line(s), ${unusable} input(s) that are no transcript`);
+    return EXIT_USAGE;
+  }
+  if (failing.length > 0) {
+    if (!opts.quiet) warn(io, `${failing.length} session(s) reached --fail-on ${opts.failOn} under enforce`);
+    return EXIT_FAIL_ON;
+  }
+  return EXIT_OK;
+}
+
+/** SPEC: never modify an input: every file read, except loopledger's own earlier reports. */
+export function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
+  const others = (report.not_transcripts ?? []).filter((f) => f.reason !== 'loopledger-report').map((f) => f.path);
+  return [...report.inputs.map((i) => i.path), ...others];
+}
+
+export function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
+  const mode = config['mode'];
+  return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
+}

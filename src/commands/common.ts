@@ -1,0 +1,57 @@
+// What every command shares: the streams it writes to, the configuration flags and how they
+// load, colour and width for the human formats, and where a payload goes (stdout or -o).
+
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { resolveColor } from '../report/color.js';
+import { sanitizeText } from '../report/sanitize.js';
+import { batched, type Chunks, writeChunks } from '../report/stream.js';
+import { isStdout, refuseInputAsOutput, writeFileAtomically } from './output.js';
+
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CommonOptions {
+  config?: string;
+  set: string[];
+  scope?: string;
+  profile?: string;
+  modelCapability?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Columns the human formats fit: the terminal's, else COLUMNS, else 120. */
+export function terminalWidth(io: CliIO): number {
+  return io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120;
+}
+
+export async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
+  const overrides: Record<string, string> = {};
+  if (opts.scope) overrides['scope'] = opts.scope;
+  if (opts.profile) overrides['policy.profile'] = opts.profile;
+  if (opts.modelCapability) overrides['policy.model_capability'] = opts.modelCapability;
+  return loadConfig({ file: opts.config, sets: opts.set, overrides });
+}
+
+export function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {
+  // A file is read later, by tools: FORCE_COLOR (common in CI) should colour the log, not the
+  // artifact. Only an explicit --color puts escape codes in a file.
+  if (!toTerminal) return opts.color === true;
+  return resolveColor({ flag: opts.color, env: io.env, isTTY: io.stdout.isTTY === true });
+}
+
+export function warn(io: CliIO, message: string): void {
+  io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
+}
+
+/** stdout, or `--output-file` (`-o`; `-` is stdout) written atomically, never over an input. */
+export async function writePayload(io: CliIO, payload: string | Chunks, outputFile: string | undefined, inputs: readonly string[] = []): Promise<void> {
+  const chunks = typeof payload === 'string' ? [payload] : payload;
+  if (isStdout(outputFile)) return writeChunks(io.stdout, chunks);
+  await refuseInputAsOutput(outputFile, inputs);
+  await writeFileAtomically(outputFile, batched(chunks));
+}
