@@ -8,7 +8,6 @@ import { INVISIBLE_FORMAT_CHARS } from '../read/neutralize.js';
  * Control characters (C0 except tab, DEL, C1), so every escape sequence's introducer, and the
  * bidi and zero-width characters every human output neutralizes.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 
 export function neutralize(text: string): string {

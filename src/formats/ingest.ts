@@ -697,7 +697,7 @@ function isLoopledgerOutput(probe: Probe): boolean {
   const first = probe.mode === 'document' ? probe.value : probe.records[0];
   if (typeof first !== 'object' || first === null || Array.isArray(first)) return false;
   const r = first as Record<string, unknown>;
-  if (typeof r['schema'] === 'string' && /^loopledger\//.test(r['schema'])) return true;
+  if (typeof r['schema'] === 'string' && r['schema'].startsWith('loopledger/')) return true;
   if (Array.isArray(r['runs']) && typeof r['$schema'] === 'string' && /sarif/i.test(r['$schema'])) {
     const driver = (r['runs'][0] as { tool?: { driver?: { name?: unknown } } } | undefined)?.tool?.driver;
     return driver?.name === 'loopledger';

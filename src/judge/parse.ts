@@ -112,6 +112,7 @@ export function confidenceOf(v: unknown): number | null {
 
 function reasonOf(v: unknown): string | null {
   if (typeof v !== 'string') return null;
+  // oxlint-disable-next-line no-control-regex -- control characters are what is being removed
   const clean = v.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   if (clean === '') return null;
   return [...clean].slice(0, MAX_REASON_CHARS).join('');

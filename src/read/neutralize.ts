@@ -11,7 +11,6 @@
 export const INVISIBLE_FORMAT_CHARS = '\\u061c\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
 
 // C0 controls, DEL, C1 controls (U+009B is a one-character CSI) and the format characters above.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
 
 /** `text` safe to print on one line, cut to at most `max` characters (plus an ellipsis). */

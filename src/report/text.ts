@@ -121,6 +121,7 @@ export function outcomePhrase(s: SessionLedger): string {
 }
 
 // Only our own SGR colour codes can be present when measuring (transcript text is sanitized).
+// oxlint-disable-next-line no-control-regex -- ESC is the point: this strips our SGR codes
 const SGR = /\u001b\[[0-9;]*m/g;
 
 function isWide(cp: number): boolean {

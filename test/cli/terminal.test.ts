@@ -16,7 +16,6 @@ const LOOPING = 'fixtures/openai/looping-leap-day.jsonl';
 
 const tmp = scratch('loopledger-cli-terminal-');
 let hostileDir: string;
-let hostileFile: string;
 let bigFile: string;
 
 beforeAll(() => {
@@ -25,7 +24,7 @@ beforeAll(() => {
   // Repeated visible text, so the output detector fires and --excerpts has looped text to show.
   const text = `Let me try ${HOSTILE} the same fix again now, one more time please.`;
   const events = Array.from({ length: 8 }, () => batch([[tool, { x: HOSTILE }]], [`out${HOSTILE}`], text));
-  hostileFile = tmp.write(
+  tmp.write(
     `hostile/evil${HOSTILE}.jsonl`,
     canonical([{ id: `sess${HOSTILE}|x`, events, model: `model${HOSTILE}` }]) + `{"type":"user", broken ${HOSTILE}\n`,
   );

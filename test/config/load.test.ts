@@ -338,7 +338,7 @@ describe('file forms are equivalent', () => {
             flat[k] = pick(k);
             const [head, tail] = k.includes('.') ? [k.slice(0, k.indexOf('.')), k.slice(k.indexOf('.') + 1)] : [k, null];
             if (tail === null) nested[head] = pick(k);
-            else nested[head] = { ...((nested[head] as Record<string, unknown>) ?? {}), [tail]: pick(k) };
+            else nested[head] = { ...(nested[head] as Record<string, unknown> | undefined), [tail]: pick(k) };
           }
           const results = [];
           for (const [i, content] of [flat, nested, { loop_detection: nested }, { ai: { loop_detection: flat } }].entries()) {

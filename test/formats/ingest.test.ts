@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROBE_RECORDS, TRUNCATED_REASON, ingestFile } from '../../src/formats/ingest.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
-import type { Round, SessionInfo, TranscriptSink } from '../../src/model/transcript.js';
+import type { Round, TranscriptSink } from '../../src/model/transcript.js';
 import { RecordingSink } from '../helpers/record.js';
 import { fakeAdapter } from '../read/fake-adapter.js';
 import { scratchDir } from '../read/tmp.js';
@@ -251,7 +251,7 @@ describe('ingestFile: modes and detection', () => {
     const path = scratch.file('sinkfail.jsonl', `${HEAD}{"say":"a"}\n`);
     const bug = new Error('sink bug');
     const sink: TranscriptSink = {
-      session: (_: SessionInfo) => {},
+      session: () => {},
       turn: () => {},
       round: (_id: string, _r: Round) => {
         throw bug;

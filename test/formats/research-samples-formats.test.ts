@@ -78,7 +78,7 @@ describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research sam
     // 30 tool messages for 31 calls: the last is answered by the role "exit" message (the patch)
     expect(s.rounds[30]!.answers![0]!.content).toMatch(/^diff --git a\/django\/contrib\/admin\/views\/autocomplete\.py/);
     expect(s.rounds[0]!.usage).toEqual({ inputTokens: 1995, outputTokens: 93, reasoningTokens: null, cacheReadTokens: 320 });
-    expect(s.rounds[0]!.timestamp).toBe(new Date(1775812897218.3168).toISOString());
+    expect(s.rounds[0]!.timestamp).toBe(new Date(1775812897218).toISOString());
     expect(costs.map(([, c]) => c.usd)).toEqual([0.013638016]);
   });
 

@@ -280,7 +280,7 @@ describe('many sessions: bounded concurrency, sorted ledger', () => {
     expect(srv.maxInFlight).toBeLessThanOrEqual(3);
     expect(srv.maxInFlight).toBeGreaterThanOrEqual(2);
     expect(report.sessions.map((s) => s.path)).toEqual(baseline.report.sessions.map((s) => s.path));
-    expect(report.sessions.map((s) => s.path)).toEqual([...report.sessions.map((s) => s.path)].sort());
+    expect(report.sessions.map((s) => s.path)).toEqual(report.sessions.map((s) => s.path).sort());
     expect(report.summary.enforce.sessions_steered).toBe(0);
   });
 

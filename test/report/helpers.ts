@@ -6,6 +6,5 @@ export function opts(over: Partial<ReportOptions> = {}): ReportOptions {
 
 /** Visible columns of each line (box drawing counts one; our SGR codes none). */
 export function lineWidths(text: string): number[] {
-  // eslint-disable-next-line no-control-regex
   return text.split('\n').map((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length);
 }

@@ -180,7 +180,6 @@ export function chunkBySizes(bytes: Buffer, sizes: readonly number[]): Buffer[] 
 }
 
 /** Characters a terminal would obey: C0 except tab and newline, DEL, C1 (U+009B is a CSI). */
-// eslint-disable-next-line no-control-regex
 export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** numRuns for a property: modest by default so the suite stays fast; ROBUSTNESS_SCALE=20 digs deeper. */

@@ -2,7 +2,7 @@
 
 import type { ConfigValue, ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundDetector, RoundObservation, Strike } from '../types.js';
+import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundObservation, Strike } from '../types.js';
 import {
   CYCLE_ENFORCE_DEFAULT,
   CYCLE_ENFORCE_LEVELS,

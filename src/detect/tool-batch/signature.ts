@@ -5,7 +5,7 @@
 // are digested in the same canonical call order, so a reordered batch that got the same answers
 // back is the same occurrence.
 
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ToolAnswer, ToolCall } from '../../model/transcript.js';
 
 /**
@@ -18,9 +18,6 @@ export const MAX_ARGUMENT_DEPTH = 64;
 
 /** Stands in for everything below MAX_ARGUMENT_DEPTH; `#` cannot occur outside a JSON string. */
 const DEPTH_SENTINEL = '#';
-
-/** Serialized text is handed to the hash in chunks of about this size, to bound memory. */
-const CHUNK = 64 * 1024;
 
 const HASH = 'sha256';
 

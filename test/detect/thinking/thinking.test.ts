@@ -194,7 +194,7 @@ describe('thinking invariants', () => {
 
   it('findings carry statistics, not the looped text, and at most three short excerpts', () => {
     const d = new ThinkingLoopDetector();
-    const all = [...blocks.flatMap((b) => d.feedBlock(b))];
+    const all = blocks.flatMap((b) => d.feedBlock(b));
     expect(all.length).toBeGreaterThan(0);
     for (const f of all) {
       expect(f.excerpts.length).toBeLessThanOrEqual(3);
