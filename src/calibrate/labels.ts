@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 
-export type LabelKind = 'loop' | 'clean';
+type LabelKind = 'loop' | 'clean';
 
 export interface Label {
   label: LabelKind;

@@ -15,9 +15,9 @@ export interface SweepParam {
 
 /** Each point replays the whole corpus, so a typo like 0:10000:1 must not start a day-long run. */
 export const MAX_PARAM_VALUES = 1000;
-export const MAX_GRID_POINTS = 10_000;
+const MAX_GRID_POINTS = 10_000;
 /** A grid of two is what a table can show; three keys at once cannot be read off it. */
-export const MAX_PARAMS = 2;
+const MAX_PARAMS = 2;
 /** Beyond this many decimals a step is noise in the thresholds we have. */
 const MAX_DECIMALS = 12;
 

@@ -79,7 +79,7 @@ export interface SweepPoint {
   label_turns?: Record<string, number[]>;
 }
 
-export interface SweepLabelSummary {
+interface SweepLabelSummary {
   /** Labels that matched at least one session. */
   loop: number;
   clean: number;
@@ -175,7 +175,7 @@ function tallySession(session: SessionLedger, positive: PositiveLevel): SessionT
 }
 
 /** Whether a labeled item was predicted positive, honouring a loop's starting turn. */
-export function predicted(label: Label, turns: readonly number[]): boolean {
+function predicted(label: Label, turns: readonly number[]): boolean {
   if (label.label === 'loop' && label.turn !== null) return turns.some((t) => t >= (label.turn ?? 1));
   return turns.length > 0;
 }

@@ -132,12 +132,12 @@ export async function emitLedger(
 }
 
 /** SPEC: never modify an input: every file read, except loopledger's own earlier reports. */
-export function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
+function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
   const others = (report.not_transcripts ?? []).filter((f) => f.reason !== 'loopledger-report').map((f) => f.path);
   return [...report.inputs.map((i) => i.path), ...others];
 }
 
-export function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
+function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
   const mode = config['mode'];
   return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
 }

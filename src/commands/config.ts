@@ -27,7 +27,7 @@ export function formatConfigValue(value: ConfigValue): string {
  * Long lists (capability patterns) would push every reason off the screen: the table shows the
  * items that fit and how many more there are; `--format json` has them all.
  */
-export const MAX_TABLE_VALUE_CHARS = 48;
+const MAX_TABLE_VALUE_CHARS = 48;
 
 function cell(value: ConfigValue, max = MAX_TABLE_VALUE_CHARS): string {
   const full = formatConfigValue(value);

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
-import { asLedger, LEDGER_SCHEMA, MergeError, mergeLedgers } from '../ledger/merge.js';
+import { asLedger, MergeError, mergeLedgers } from '../ledger/merge.js';
 import type { LedgerReport } from '../ledger/types.js';
 
 export type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
@@ -65,5 +65,3 @@ export function withoutTimelines(report: LedgerReport): LedgerReport {
   if (!report.sessions.some((s) => s.timeline !== undefined)) return report;
   return { ...report, sessions: report.sessions.map(({ timeline: _drawnOnly, ...rest }) => rest) };
 }
-
-export { LEDGER_SCHEMA, SWEEP_SCHEMA };

@@ -60,13 +60,6 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
   }
 }
 
-/** Write to a stream, waiting for it to drain so memory stays bounded whatever the payload size. */
-export async function writeToStream(stream: NodeJS.WritableStream, payload: Payload): Promise<void> {
-  for await (const piece of pieces(payload)) {
-    if (!stream.write(piece)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
-  }
-}
-
 async function* pieces(payload: Payload): AsyncIterable<string> {
   if (typeof payload === 'string') {
     yield payload;

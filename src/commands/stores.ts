@@ -20,7 +20,7 @@ export interface StoreSurvey {
 }
 
 /** `~/…` for a path under the home folder: shorter, and what the user would type. */
-export function displayPath(path: string, env: NodeJS.ProcessEnv): string {
+function displayPath(path: string, env: NodeJS.ProcessEnv): string {
   const home = homeOf(env);
   if (home && (path === home || path.startsWith(home + sep))) return `~${path.slice(home.length)}`;
   return path;

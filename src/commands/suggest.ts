@@ -7,7 +7,7 @@ import { levenshtein } from '../config/load.js';
 import { UsageError } from '../errors.js';
 
 /** The command `word` most likely meant, or null. */
-export function nearestCommand(word: string, commands: readonly string[]): string | null {
+function nearestCommand(word: string, commands: readonly string[]): string | null {
   const w = word.toLowerCase();
   let best: string | null = null;
   let bestDistance = Infinity;

@@ -7,7 +7,7 @@ import { LADDER_KEYS } from '../ladder/config.js';
 import type { ConfigKeySpec, ConfigValues } from './spec.js';
 
 /** Keys the run itself owns (not a detector's). */
-export const RUN_KEYS: readonly ConfigKeySpec[] = [
+const RUN_KEYS: readonly ConfigKeySpec[] = [
   {
     key: 'scope',
     type: 'enum',

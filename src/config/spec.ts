@@ -2,7 +2,7 @@
 // to its code (with the reason for each default); the registry collects them, the loader reads
 // `--config` and `--set` against them, and `loopledger config` prints them.
 
-export type ConfigScalar = number | string | boolean | null;
+type ConfigScalar = number | string | boolean | null;
 export type ConfigValue = ConfigScalar | readonly string[];
 
 export interface ConfigKeySpec {

@@ -2,7 +2,7 @@
 // transcript model, so any other log converts to it with a few lines of jq.
 
 import type { SessionBuilder } from '../model/builder.js';
-import type { Round, SessionInfo, ThinkingBlock, Usage } from '../model/transcript.js';
+import type { ThinkingBlock, Usage } from '../model/transcript.js';
 import { answerOf, fileStem, isRec, asNumber, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -146,43 +146,4 @@ function thinkingBlock(t: unknown): ThinkingBlock | null {
   if (!isRec(t)) return null;
   if (t.opaque === true || typeof t.text !== 'string') return { text: null, opaque: true };
   return { text: t.text, opaque: false };
-}
-
-/**
- * One session as canonical records (header first), from what an adapter delivered: its info,
- * the number of turns it announced and its rounds. User text is not part of the model, so user
- * records carry an empty text; reading the records back gives the same turns and rounds.
- */
-export function toCanonicalRecords(info: SessionInfo, turns: number, rounds: readonly Round[]): Rec[] {
-  const out: Rec[] = [{ type: 'session', schema: CANONICAL_SCHEMA, id: info.id, parent: info.parent }];
-  let turn = 0;
-  const openTurnsUpTo = (n: number) => {
-    while (turn < n) {
-      out.push({ type: 'user', text: '' });
-      turn += 1;
-    }
-  };
-  for (const r of rounds) {
-    openTurnsUpTo(r.turn);
-    const rec: Rec = { type: 'assistant', text: r.text };
-    if (r.thinking.length > 0) rec.thinking = r.thinking.map((t) => (t.opaque ? { opaque: true } : { text: t.text }));
-    if (r.calls.length > 0) rec.tool_calls = r.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
-    if (r.usage) {
-      const u: Rec = { input: r.usage.inputTokens, output: r.usage.outputTokens, reasoning: r.usage.reasoningTokens };
-      if (r.usage.cacheReadTokens !== undefined) u.cache_read = r.usage.cacheReadTokens;
-      if (r.usage.cacheWriteTokens !== undefined) u.cache_write = r.usage.cacheWriteTokens;
-      if (r.usage.cacheWrite1hTokens !== undefined) u.cache_write_1h = r.usage.cacheWrite1hTokens;
-      rec.usage = u;
-    }
-    if (r.model) rec.model = r.model;
-    if (r.timestamp) rec.timestamp = r.timestamp;
-    out.push(rec);
-    if (r.answers) {
-      r.answers.forEach((a, i) => {
-        out.push({ type: 'tool_result', id: r.calls[i]!.id, content: a.content, is_error: a.isError });
-      });
-    }
-  }
-  openTurnsUpTo(turns);
-  return out;
 }

@@ -27,7 +27,7 @@ const MAX_IGNORED_KINDS = 50;
  * this size: a real pretty-printed document saved as .jsonl is small (an exported chat); past it,
  * the file is read as JSON lines with broken lines, so memory stays bounded.
  */
-export const JSONL_DOCUMENT_MAX_CHARS = 32 * 1024 * 1024;
+const JSONL_DOCUMENT_MAX_CHARS = 32 * 1024 * 1024;
 
 export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
 

@@ -35,7 +35,7 @@ export const miniSweAgentAdapter: FormatAdapter = {
 };
 
 /** The command mini runs: the tool name of every call, v1 and v2 alike. */
-export const MINI_TOOL = 'bash';
+const MINI_TOOL = 'bash';
 
 const PROBE_MESSAGES = 40;
 

@@ -70,7 +70,7 @@ const PLANS: Record<Agent, { events: EventPlan[]; timeout: number; named: boolea
   },
 };
 
-export interface InstallOptions {
+interface InstallOptions {
   agent: Agent;
   scope: 'project' | 'user';
   write: boolean;
@@ -84,7 +84,7 @@ function quote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function guardCommand(agent: Agent, guardArgs: readonly string[]): string {
+function guardCommand(agent: Agent, guardArgs: readonly string[]): string {
   return ['loopledger', 'hook', agent, ...guardArgs].map(quote).join(' ');
 }
 
@@ -159,7 +159,7 @@ export function mergeSettings(existing: unknown, agent: Agent, guardArgs: readon
   return { settings, added, updated };
 }
 
-export function settingsPath(agent: Agent, scope: 'project' | 'user', env: NodeJS.ProcessEnv, cwd: string): string {
+function settingsPath(agent: Agent, scope: 'project' | 'user', env: NodeJS.ProcessEnv, cwd: string): string {
   const plan = PLANS[agent];
   return scope === 'user' ? join(env['HOME'] || homedir(), plan.user) : resolve(cwd, plan.project);
 }

@@ -176,7 +176,7 @@ function scrubGemini(content: unknown): unknown {
 }
 
 /** JSON with sorted keys, depth-capped: the same response always hashes the same. */
-export function stableJson(value: unknown, depth = 0): string {
+function stableJson(value: unknown, depth = 0): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"~${String(value)}"`;

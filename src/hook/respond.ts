@@ -12,8 +12,6 @@ export interface Verdict {
   context: string | null;
 }
 
-export const NOTHING: Verdict = Object.freeze({ deny: null, stop: null, context: null });
-
 /**
  * The stdout JSON for `verdict` on `eventName`, or null when there is nothing to say (or the
  * contract has no way to say it here; main.ts then keeps a reminder for the next event that can).

@@ -108,7 +108,7 @@ export function appendLines(path: string, records: readonly unknown[]): void {
   appendFileSync(path, records.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: 0o600 });
 }
 
-export function fileSize(path: string): number {
+function fileSize(path: string): number {
   try {
     return statSync(path).size;
   } catch {

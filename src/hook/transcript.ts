@@ -36,7 +36,7 @@ export interface TranscriptCursor {
   mode: 'jsonl' | 'document' | 'undecided';
 }
 
-export type TranscriptEvent = { type: 'turn'; turn: number } | { type: 'round'; round: Round };
+type TranscriptEvent = { type: 'turn'; turn: number } | { type: 'round'; round: Round };
 
 export interface TranscriptDelta {
   /** Turns opened and rounds completed since the last reading, in order. */

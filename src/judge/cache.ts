@@ -79,7 +79,7 @@ export async function loadJudgeCache(path: string): Promise<LoadedCache> {
   return { verdicts: out, skipped };
 }
 
-export function renderJudgeCache(verdicts: ReadonlyMap<string, CachedVerdict>): string {
+function renderJudgeCache(verdicts: ReadonlyMap<string, CachedVerdict>): string {
   const sorted: Record<string, CachedVerdict> = {};
   for (const key of [...verdicts.keys()].sort()) sorted[key] = verdicts.get(key)!;
   return `${JSON.stringify({ schema: JUDGE_CACHE_SCHEMA, verdicts: sorted }, null, 2)}\n`;

@@ -38,7 +38,7 @@ export interface JudgeRunOptions {
  * Each pass answers at least one new piece of evidence, so passes end by themselves; this bound is
  * for the pathological case only (it would take that many rounds of newly uncovered evidence).
  */
-export const MAX_JUDGE_PASSES = 50;
+const MAX_JUDGE_PASSES = 50;
 
 export async function runWithJudge<R extends JudgedFile>(
   files: readonly string[],
@@ -151,7 +151,7 @@ function addPrice(usage: JudgeUsage, quote: Quote): void {
  * a store its full timeout. After this many requests in a row without an answer (and at least
  * twice the requests in flight, so one slow burst is not enough) the run stops asking.
  */
-export const BREAKER_MIN_FAILURES = 8;
+const BREAKER_MIN_FAILURES = 8;
 
 class Breaker {
   private streak = 0;
@@ -180,7 +180,7 @@ async function askSafely(
 }
 
 /** `fn` over `items` with at most `limit` calls in flight; results in input order. */
-export async function inPool<T, U>(items: readonly T[], limit: number, fn: (item: T) => Promise<U>): Promise<U[]> {
+async function inPool<T, U>(items: readonly T[], limit: number, fn: (item: T) => Promise<U>): Promise<U[]> {
   const out: U[] = new Array(items.length);
   let next = 0;
   const lane = async () => {

@@ -5,7 +5,7 @@
 import type { ConfigKeySpec, ConfigValue, ConfigValues } from '../config/spec.js';
 import { CYCLE_ENFORCE_DEFAULT, CYCLE_ENFORCE_PERIODS } from '../detect/tool-batch/config.js';
 
-export const MODES = ['off', 'telemetry', 'enforce'] as const;
+const MODES = ['off', 'telemetry', 'enforce'] as const;
 export type Mode = (typeof MODES)[number];
 
 export const CAPABILITIES = ['strong', 'standard', 'weak'] as const;
@@ -16,14 +16,14 @@ export const PROFILES = ['agent', 'subagent', 'conversation'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** Seed 002: "Capped kinds (predictable drift, reasoning runaway) never hard-stop on heuristics alone." */
-export const DEFAULT_CAPPED_KINDS: readonly string[] = ['predictable_drift', 'reasoning_runaway'];
+const DEFAULT_CAPPED_KINDS: readonly string[] = ['predictable_drift', 'reasoning_runaway'];
 
 /**
  * `auto` capability: first matching `glob=capability` wins, matched case-insensitively against
  * the whole model name. A coarse starting map (small/fast variants weak, flagship families
  * strong); anything unmatched is `standard`. Weak entries come first so `gpt-5-mini` is weak.
  */
-export const DEFAULT_CAPABILITY_PATTERNS: readonly string[] = [
+const DEFAULT_CAPABILITY_PATTERNS: readonly string[] = [
   '*haiku*=weak',
   '*-mini*=weak',
   '*nano*=weak',
@@ -202,7 +202,7 @@ export const LADDER_KEYS: readonly ConfigKeySpec[] = [
 
 // ---------------------------------------------------------------------------------------------
 
-export interface JudgeSettings {
+interface JudgeSettings {
   enabled: boolean;
   maxVerdictsPerTurn: number;
   verdictConfidenceMin: number;

@@ -11,7 +11,7 @@ export interface ChatMessage {
   content: string;
 }
 
-export const JUDGE_SYSTEM_PROMPT = [
+const JUDGE_SYSTEM_PROMPT = [
   'You are the arbitration judge of a loop detector for AI agents. A heuristic detector found ambiguous evidence',
   'that an agent may be stuck in a loop: repeating its output, its reasoning or its actions without making progress.',
   'You see only a summary: the signal, the detector confidence, its statistics and at most three excerpts of at most',

@@ -68,8 +68,8 @@ export const NO_JUDGE: JudgePort = {
 };
 
 /** Seed 002: the prompt carries "at most three 80-character excerpts". */
-export const MAX_EXCERPTS = 3;
-export const MAX_EXCERPT_CHARS = 80;
+const MAX_EXCERPTS = 3;
+const MAX_EXCERPT_CHARS = 80;
 
 export function boundedExcerpts(excerpts: readonly string[]): string[] {
   return excerpts.slice(0, MAX_EXCERPTS).map((e) => [...e].slice(0, MAX_EXCERPT_CHARS).join(''));

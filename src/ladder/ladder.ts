@@ -7,9 +7,9 @@ import type { EnforceLevel } from '../ledger/types.js';
 import type { LadderSettings, Mode } from './config.js';
 import { boundedExcerpts, type JudgePort, type JudgeUnusable, type JudgeVerdict, NO_JUDGE, usableConfidence } from './judge.js';
 
-export type ReminderKind = 'OutputLoopRecovery' | 'ThinkingLoopRecovery' | 'ToolLoopRecovery';
+type ReminderKind = 'OutputLoopRecovery' | 'ThinkingLoopRecovery' | 'ToolLoopRecovery';
 
-export const LOOP_DETECTED = 'loop_detected';
+const LOOP_DETECTED = 'loop_detected';
 
 export interface JudgeRecord {
   /** A judge answered this evidence (now or through its cache); false when it was not asked. */
@@ -52,7 +52,7 @@ export interface Decision {
   judge?: JudgeRecord;
 }
 
-export interface Ladder {
+interface Ladder {
   readonly mode: Mode;
   /** The round boundary: one decision per finding, in order. */
   decide(findings: readonly Finding[], context?: RoundContext): Decision[];
@@ -79,7 +79,7 @@ export class TelemetryLadder implements Ladder {
   }
 }
 
-export function reminderKindFor(detector: DetectorName): ReminderKind {
+function reminderKindFor(detector: DetectorName): ReminderKind {
   if (detector === 'output') return 'OutputLoopRecovery';
   if (detector === 'thinking') return 'ThinkingLoopRecovery';
   return 'ToolLoopRecovery';

@@ -95,7 +95,7 @@ export function resolveCapability(
   return 'standard';
 }
 
-export function resolveProfile(setting: unknown, isSubagent: boolean): Profile {
+function resolveProfile(setting: unknown, isSubagent: boolean): Profile {
   if (typeof setting === 'string' && (PROFILES as readonly string[]).includes(setting)) return setting as Profile;
   return isSubagent ? 'subagent' : 'agent';
 }

@@ -46,7 +46,7 @@ export interface LedgerBuilderOptions {
 }
 
 /** A statistic within this fraction of its threshold, without crossing it, is a near miss. */
-export const NEAR_MISS_FRACTION = 0.1;
+const NEAR_MISS_FRACTION = 0.1;
 
 interface TurnState {
   turn: number;

@@ -13,7 +13,7 @@ import { assembleReport, noJudgeUsage } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
 
-export const LEDGER_SCHEMA = 'loopledger/1';
+const LEDGER_SCHEMA = 'loopledger/1';
 
 /** A parsed ledger and the name errors call it by (its file). */
 export interface NamedLedger {

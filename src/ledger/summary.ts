@@ -27,7 +27,7 @@ export function noJudgeUsage(): JudgeUsage {
   return { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 };
 }
 
-export function summarize(
+function summarize(
   inputs: readonly InputSummary[],
   sessions: readonly SessionLedger[],
   judge: JudgeUsage = noJudgeUsage(),

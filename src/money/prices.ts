@@ -6,7 +6,7 @@
 import type { ModelInfo, ModelPrice, PriceOptions, Provider, Usage as GenaiUsage } from '@pydantic/genai-prices';
 import type { RequestParts } from './tokens.js';
 
-export const PRICES_SOURCE = '@pydantic/genai-prices';
+const PRICES_SOURCE = '@pydantic/genai-prices';
 /** Pinned exactly in package.json (0.x: its data and API may change at any release). */
 export const PRICES_VERSION = '0.1.8';
 /**

@@ -6,8 +6,8 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 
-export const BASE_STATE = 'base_state.json';
-export const EVENTS_DIR = 'events';
+const BASE_STATE = 'base_state.json';
+const EVENTS_DIR = 'events';
 
 const EVENT_FILE = /^event-\d+-.*\.json$/i;
 

@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { isConversationDir } from './conversation-dir.js';
 import { isSubagentManifest, STORE_ROOTS } from './stores.js';
 
-export interface DiscoveryError {
+interface DiscoveryError {
   path: string;
   message: string;
 }

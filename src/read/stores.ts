@@ -54,7 +54,7 @@ export async function storeLocations(env: NodeJS.ProcessEnv): Promise<StoreLocat
 }
 
 /** `<tmp>/<project>/chats` for each project folder that has one, in code point order. */
-export async function geminiChats(tmp: string): Promise<string[]> {
+async function geminiChats(tmp: string): Promise<string[]> {
   let names: string[];
   try {
     names = (await fs.readdir(tmp, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);

@@ -86,7 +86,7 @@ function cutTo(text: string, width: number, from: 'end' | 'start'): string {
 }
 
 /** One line: each cell cut to its width, padded outside `paint` so colour never skews alignment. */
-export function formatCells<R>(
+function formatCells<R>(
   fitted: Fitted<R>,
   cells: readonly string[],
   paint: (column: number, text: string) => string = (_c, t) => t,

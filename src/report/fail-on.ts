@@ -3,7 +3,7 @@
 import type { EnforceLevel, SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK } from './text.js';
 
-export const FAIL_ON_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
+const FAIL_ON_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
 export type FailOn = (typeof FAIL_ON_LEVELS)[number];
 
 /** A session reaches a level when any entry's enforce intervention is at or above it
@@ -13,4 +13,3 @@ export function reachedFailOn(session: SessionLedger, failOn: FailOn): boolean {
   const bar = LEVEL_RANK[failOn satisfies EnforceLevel];
   return session.entries.some((e) => LEVEL_RANK[e.intervention.enforce] >= bar);
 }
-

@@ -102,7 +102,3 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
     '\n'
   );
 }
-
-export function renderGithub(report: LedgerReport, o: ReportOptions): string {
-  return [...githubChunks(report, o)].join('');
-}

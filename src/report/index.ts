@@ -19,11 +19,7 @@ export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', '
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Formats read by programs: they never carry colour, whatever `color` says. */
-export const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github'];
-
-export function isReportFormat(s: string): s is ReportFormat {
-  return (REPORT_FORMATS as readonly string[]).includes(s);
-}
+const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github'];
 
 /** The payload of `format`, in pieces to be written in order. */
 export function reportChunks(report: LedgerReport, format: ReportFormat, options: Partial<ReportOptions> = {}): Chunks {
@@ -64,9 +60,7 @@ export async function renderReport(
   return collect(reportChunks(report, format, options));
 }
 
-export { reachedFailOn, FAIL_ON_LEVELS, type FailOn } from './fail-on.js';
-export { resolveColor, type ColorInputs } from './color.js';
-export { sanitize } from './sanitize.js';
-export { writeChunks, collect, type Chunks } from './stream.js';
-export { SESSION_SORTS, DEFAULT_TOP, type SessionSort } from './overview.js';
-export { DEFAULT_REPORT_OPTIONS, type ModeName, type ReportOptions } from './options.js';
+export { reachedFailOn, type FailOn } from './fail-on.js';
+export { type Chunks } from './stream.js';
+export { SESSION_SORTS, type SessionSort } from './overview.js';
+export { DEFAULT_REPORT_OPTIONS, type ReportOptions } from './options.js';

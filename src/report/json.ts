@@ -13,7 +13,7 @@ import { escapeJsonText } from './sanitize.js';
 
 /** SPEC: the ledger never echoes looped text unless --excerpts is given. The ledger builder
  *  should not have collected any; this is the last line of defence before output. */
-export function withoutExcerpts(report: LedgerReport): LedgerReport {
+function withoutExcerpts(report: LedgerReport): LedgerReport {
   if (!report.sessions.some((s) => s.entries.some((e) => e.excerpts !== undefined))) return report;
   const strip = ({ excerpts: _dropped, ...rest }: LedgerEntry): LedgerEntry => rest;
   return { ...report, sessions: report.sessions.map((s) => ({ ...s, entries: s.entries.map(strip) })) };
@@ -28,11 +28,7 @@ export function* jsonReportChunks(report: LedgerReport, excerpts: boolean): Gene
   yield '\n';
 }
 
-export function renderJson(report: LedgerReport, excerpts: boolean): string {
-  return [...jsonReportChunks(report, excerpts)].join('');
-}
-
-export function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Record<string, unknown>> {
+function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Record<string, unknown>> {
   const r = excerpts ? report : withoutExcerpts(report);
   // What a downstream SUM needs on every line: which schema and configuration made it, and the
   // session's id, file, project and model to group by (docs/scale.md).

@@ -16,7 +16,7 @@ import { enforceWould, fmtConfidence, maxEnforce, outcomePhrase, strikePhrase } 
 // [#xE000-#xFFFD] | [#x10000-#x10FFFF]); sanitize() already escapes most of them visibly.
 const XML_INVALID = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
-export function xmlEscape(text: unknown): string {
+function xmlEscape(text: unknown): string {
   return sanitize(text)
     .replace(XML_INVALID, '')
     .replace(/&/g, '&amp;')
@@ -128,8 +128,4 @@ export function* junitChunks(report: LedgerReport, o: ReportOptions): Generator<
     yield '  </testsuite>\n';
   }
   yield '</testsuites>\n';
-}
-
-export function renderJunit(report: LedgerReport, o: ReportOptions): string {
-  return [...junitChunks(report, o)].join('');
 }

@@ -49,7 +49,7 @@ const RESERVE_BYTES = 1024;
 // present stay literal.
 const MD_SPECIAL = /[\\`*_[\]<>|#~!&$]/g;
 
-export function mdEscape(text: unknown): string {
+function mdEscape(text: unknown): string {
   return sanitize(text).replace(MD_SPECIAL, (c) => '\\' + c);
 }
 
@@ -287,8 +287,4 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
     if (omittedInputs > 0) left.push(plural(omittedInputs, 'input problem'));
     yield `**Cut to fit GitHub's 1 MiB summary limit:** ${left.join(', ') || 'the rest'} not shown. The full ledger: \`--format json\` or \`--format table\`.\n`;
   }
-}
-
-export function renderMarkdown(report: LedgerReport, o: ReportOptions): string {
-  return [...markdownChunks(report, o)].join('');
 }

@@ -13,7 +13,7 @@ import { escapeJsonText, sanitize } from './sanitize.js';
 import { savedPhrase, totalsPhrases } from './money.js';
 import { enforceWould, fmtConfidence, strikePhrase } from './text.js';
 
-export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 type SarifLevel = 'none' | 'note' | 'warning' | 'error';
 const LEVEL: Record<EnforceLevel, SarifLevel> = { none: 'none', noted: 'note', steer: 'warning', stop: 'error' };
@@ -214,7 +214,3 @@ export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults 
 
 /** Stands for the results array in the log object; identity is what counts. */
 const RESULTS: unknown[] = [];
-
-export function renderSarif(report: LedgerReport, o: ReportOptions): string {
-  return [...sarifChunks(report, o)].join('');
-}

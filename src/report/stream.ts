@@ -5,7 +5,7 @@
 export type Chunks = Iterable<string> | AsyncIterable<string>;
 
 /** Writes of about this many characters: few syscalls, and no chunk grows with the ledger. */
-export const WRITE_CHUNK_CHARS = 64 * 1024;
+const WRITE_CHUNK_CHARS = 64 * 1024;
 
 /** Consecutive small chunks joined into pieces of about `size` characters (never split). */
 export async function* batched(chunks: Chunks, size = WRITE_CHUNK_CHARS): AsyncGenerator<string> {

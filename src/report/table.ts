@@ -417,7 +417,3 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   if (judge) tail.push(...wrap(judge, width, 2));
   yield gap() + tail.join('\n') + '\n';
 }
-
-export function renderTable(report: LedgerReport, o: ReportOptions): string {
-  return [...tableChunks(report, o)].join('');
-}

@@ -16,7 +16,7 @@ export function maxEnforce(session: SessionLedger): EnforceLevel {
 
 /** Integers as they are; fractions to at most three decimals, trailing zeros dropped, so the
  *  same number always prints the same way in every format. */
-export function fmtNum(n: number | null | undefined): string {
+function fmtNum(n: number | null | undefined): string {
   if (n === null || n === undefined) return '';
   if (!Number.isFinite(n)) return String(n);
   if (Number.isInteger(n)) return String(n);
@@ -79,7 +79,7 @@ export function entryLabel(e: LedgerEntry): string {
 }
 
 /** How far past (or short of) its line a statistic was, signed so that positive means "fired". */
-export function margin(m: Measurement): number {
+function margin(m: Measurement): number {
   return m.direction === 'above' ? m.value - m.threshold : m.threshold - m.value;
 }
 

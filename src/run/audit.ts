@@ -162,7 +162,7 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
  * The files' ledgers, asking the judge when one is configured (judge/run.ts: analyze, ask,
  * replay). Without one, exactly auditFiles.
  */
-export async function auditJudged(
+async function auditJudged(
   files: readonly string[],
   options: AuditOptions,
 ): Promise<{ results: FileLedger[]; judge?: JudgeUsage }> {
@@ -200,7 +200,7 @@ async function judgePricer(model: string, pricing: PricingOptions | undefined): 
 }
 
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */
-export async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
+async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
   const jobs = Math.min(options.jobs ?? defaultJobs(), files.length);
   options.onProgress?.(0, files.length);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);

@@ -119,4 +119,3 @@ export function ingestInWorker(
     worker.on('exit', () => settle(() => resolve(null)));
   });
 }
-

@@ -9,7 +9,7 @@ export interface EntrySpec {
   after_stop?: boolean;
 }
 
-export function entry(e: EntrySpec): LedgerEntry {
+function entry(e: EntrySpec): LedgerEntry {
   return {
     turn: e.turn ?? 1,
     round: e.round,

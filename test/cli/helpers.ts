@@ -223,7 +223,7 @@ export interface Strike {
   read_only: boolean;
 }
 
-export interface Entry {
+interface Entry {
   turn: number;
   round: number;
   line: number | null;
@@ -281,5 +281,3 @@ export function parseLedger(r: RunResult): Ledger {
   }
 }
 
-export const ESC = '\x1b';
-export const BEL = '\x07';

@@ -47,7 +47,7 @@ export interface RoundSpec {
 }
 
 /** What the hook answered for one call. */
-export interface CallOutcome {
+interface CallOutcome {
   pre: HookRun;
   /** null when the call was refused (the agent never runs it). */
   post: HookRun | null;
@@ -139,7 +139,7 @@ export abstract class FakeAgent {
 }
 
 /** Claude Code: one JSONL line per content block, results in user lines (hooks reference). */
-export class FakeClaude extends FakeAgent {
+class FakeClaude extends FakeAgent {
   private msg = 0;
   constructor(opts: FakeAgentOptions) {
     super('claude-code', opts, `${opts.session}.jsonl`);
@@ -206,7 +206,7 @@ export class FakeClaude extends FakeAgent {
 }
 
 /** Codex: a rollout of {timestamp, type, payload} envelopes; the hook sees shell calls as Bash. */
-export class FakeCodex extends FakeAgent {
+class FakeCodex extends FakeAgent {
   private turnId = 0;
   constructor(opts: FakeAgentOptions) {
     super('codex', opts, `rollout-2026-01-01T00-00-00-${opts.session}.jsonl`);
@@ -275,7 +275,7 @@ export class FakeCodex extends FakeAgent {
 }
 
 /** Gemini CLI: the JSONL recording, where a message is appended again each time it changes. */
-export class FakeGemini extends FakeAgent {
+class FakeGemini extends FakeAgent {
   constructor(opts: FakeAgentOptions) {
     super('gemini', opts, `session-${opts.session}.jsonl`);
     this.write([{ sessionId: opts.session, projectHash: 'f'.repeat(64), startTime: '2026-01-01T00:00:00.000Z', lastUpdated: '2026-01-01T00:00:00.000Z', kind: 'main' }]);

@@ -7,10 +7,11 @@ import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PayloadError, parsePayload } from '../../src/hook/payload.js';
-import { NOTHING, render, type Verdict } from '../../src/hook/respond.js';
+import { render, type Verdict } from '../../src/hook/respond.js';
 import { fileKey, lock, LockTimeout } from '../../src/hook/store.js';
 import { scratch } from '../cli/helpers.js';
 
+const NOTHING: Verdict = Object.freeze({ deny: null, stop: null, context: null });
 const verdict = (v: Partial<Verdict>): Verdict => ({ ...NOTHING, ...v });
 
 describe('payloads', () => {

@@ -103,7 +103,7 @@ export async function startJudgeServer(answer: (req: RecordedRequest, index: num
 }
 
 /** Lowercased, whitespace collapsed: how detectors normalize excerpts, so the comparison is fair. */
-export function normalizeForRun(s: string): string {
+function normalizeForRun(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ');
 }
 

@@ -32,7 +32,7 @@ export interface ReviewOptions {
 }
 
 /** The thinking text of one review step. */
-export function reviewThinking(file: string, what: string, o: ReviewOptions): string {
+function reviewThinking(file: string, what: string, o: ReviewOptions): string {
   const dir = o.dir ?? 'src/api';
   if (o.long) return `Next is ${dir}/${file}.ts, which ${what.split(' ').slice(0, 4).join(' ')}. ${SENTENCES.join(' ')}`;
   return `Next is ${dir}/${file}.ts. I need to check it for unchecked nulls, swallowed errors and missing input validation, and note anything that would change the API contract.`;

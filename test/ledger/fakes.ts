@@ -25,7 +25,7 @@ export function finding(detector: DetectorName, kind: string, over: Partial<Find
 /** What a fake sees: the round, and its own instance (for per-instance state). */
 export type Script = (round: Round, self: FakeDetector) => Finding[] | RoundObservation;
 
-export class FakeDetector implements RoundDetector {
+class FakeDetector implements RoundDetector {
   readonly seen: number[] = [];
   breaks = 0;
   /** Free per-instance memory for scripts (e.g. the previous round's text). */

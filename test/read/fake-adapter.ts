@@ -3,7 +3,7 @@
 import type { FormatAdapter, Probe } from '../../src/formats/types.js';
 import type { FormatName } from '../../src/model/transcript.js';
 
-export interface Pushed {
+interface Pushed {
   value: unknown;
   line: number | null;
 }

@@ -11,16 +11,25 @@ import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
+import type * as Audit from '../../src/run/audit.js';
+import type * as ReaderThread from '../../src/run/reader-thread.js';
+import type * as LedgerBuild from '../../src/ledger/build.js';
+import type * as Detectors from '../../src/ledger/detectors.js';
+import type * as Registry from '../../src/config/registry.js';
+import type * as Summary from '../../src/ledger/summary.js';
+import type * as Json from '../../src/report/json.js';
+import type * as Prices from '../../src/money/prices.js';
 
+// The same modules as built in dist/, typed by their sources.
 type Dist = {
-  audit: typeof import('../../src/run/audit.js');
-  pipeline: typeof import('../../src/run/reader-thread.js');
-  ledger: typeof import('../../src/ledger/build.js');
-  detectors: typeof import('../../src/ledger/detectors.js');
-  registry: typeof import('../../src/config/registry.js');
-  summary: typeof import('../../src/ledger/summary.js');
-  json: typeof import('../../src/report/json.js');
-  prices: typeof import('../../src/money/prices.js');
+  audit: typeof Audit;
+  pipeline: typeof ReaderThread;
+  ledger: typeof LedgerBuild;
+  detectors: typeof Detectors;
+  registry: typeof Registry;
+  summary: typeof Summary;
+  json: typeof Json;
+  prices: typeof Prices;
 };
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', rel)).href)) as T;
@@ -88,7 +97,7 @@ async function run(file: string, how: 'one thread' | 'two threads' | 'auditFile'
     result = await dist.audit.auditFile(file, { config, jobs, onSkip, onWarning, excerpts: detail, explain: detail, verbose: detail });
   }
   const report = dist.summary.assembleReport({ version: 'test', config, inputs: [result.input], sessions: result.sessions });
-  return { json: dist.json.renderJson(report, detail), diagnostics };
+  return { json: [...dist.json.jsonReportChunks(report, detail)].join(''), diagnostics };
 }
 
 describe('two-thread pipeline', () => {

@@ -29,7 +29,7 @@ export interface OutputConfig {
   repeatedResponseMin: number;
 }
 
-export const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> = {
+const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> = {
   strideChars: {
     key: 'output.stride_chars',
     type: 'integer',

@@ -887,7 +887,7 @@ interface ExactShape {
   touching: boolean;
 }
 
-export function exactShape(
+function exactShape(
   run: Pick<ExactRun, 'first' | 'last' | 'occurrences' | 'period' | 'startChar' | 'copyStartChar'>,
   k: number,
 ): ExactShape {

@@ -5,11 +5,10 @@
 // however much of the loop the windows still hold (each round is a segment: see the detector).
 // Whole text-only responses repeated in a row are `repeated_response` (response.ts).
 
-import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { ResumableRoundDetector, RoundDetector, RoundObservation } from '../types.js';
+import type { ResumableRoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
-import { readOutputConfig, type OutputConfig } from './config.js';
+import type { OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
 import { RepeatedResponses } from './response.js';
 
@@ -39,9 +38,4 @@ export function createOutputRoundDetector(config: OutputConfig): ResumableRoundD
       return { findings: strongestPerKind(findings), measurements };
     },
   };
-}
-
-/** Convenience for callers holding the flat configuration. */
-export function createOutputRoundDetectorFrom(values: ConfigValues): RoundDetector {
-  return createOutputRoundDetector(readOutputConfig(values));
 }

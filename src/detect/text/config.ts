@@ -10,7 +10,7 @@ export interface ReadResult<T> {
 }
 
 /** One key: coerced, clamped, never throwing. */
-export function readKey(spec: ConfigKeySpec, raw: unknown, warnings: string[]): ConfigValue {
+function readKey(spec: ConfigKeySpec, raw: unknown, warnings: string[]): ConfigValue {
   if (raw === undefined) return spec.default;
   if (raw === null || raw === 'none') {
     if (spec.nullable) return null;

@@ -8,7 +8,7 @@ import { fnvString } from './hash.js';
  * a run made purely of them says nothing, which is what stalling is. "no"/"yes" stay out because
  * an emphatic "no, no, no" answers something.
  */
-export const CONNECTOR_WORDS: readonly string[] = [
+const CONNECTOR_WORDS: readonly string[] = [
   'wait', 'but', 'actually', 'hmm', 'hm', 'hmmm', 'however', 'so', 'well', 'okay', 'ok',
   'alternatively', 'again', 'anyway', 'though', 'although', 'maybe', 'perhaps', 'right', 'also',
   'then', 'now', 'or', 'and', 'um', 'uh', 'oh', 'still', 'yet', 'instead', 'therefore', 'thus',
@@ -16,7 +16,7 @@ export const CONNECTOR_WORDS: readonly string[] = [
 ];
 
 /** Core hashes of the connectors (built once from the constant list above). */
-export const CONNECTOR_HASHES: ReadonlySet<number> = new Set(CONNECTOR_WORDS.map(fnvString));
+const CONNECTOR_HASHES: ReadonlySet<number> = new Set(CONNECTOR_WORDS.map(fnvString));
 
 /**
  * The same hashes in an open-addressing table of int32 (0 marks empty: no connector hashes to 0),

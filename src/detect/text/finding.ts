@@ -9,8 +9,8 @@ export const MAX_CONFIDENCE = 0.99;
 export const CONNECTOR_RUN_CONFIDENCE = 0.85;
 /** Connector openings are a habit signal with content between: steer-level only. */
 export const CONNECTOR_OPENING_CONFIDENCE = 0.7;
-export const MAX_EXCERPTS = 3;
-export const MAX_EXCERPT_CHARS = 80;
+const MAX_EXCERPTS = 3;
+const MAX_EXCERPT_CHARS = 80;
 
 /** Confidences and statistics are rounded so JSON output is stable and readable. */
 export function round3(x: number): number {

@@ -17,18 +17,5 @@ export function fnvString(s: string): number {
   return h;
 }
 
-/** A finalizer (murmur3's) so low bits of sequential inputs are usable for sampling and buckets. */
-export function mix32(x: number): number {
-  let h = x | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** 2^32, to pack a second hash above the first in one exactly representable double. */
-export const TWO_POW_32 = 4294967296;
 /** Bits of the second hash kept in a packed key: 32 + 20 = 52 bits stays below 2^53. */
 export const HIGH_MASK = 0xfffff;

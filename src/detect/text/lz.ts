@@ -4,7 +4,7 @@
 // verbatim back-references of MIN_MATCH or more characters, never entropy coding gains.
 
 /** Shorter matches are common syllables and spaces: prose would look redundant. */
-export const MIN_MATCH = 6;
+const MIN_MATCH = 6;
 /** Hash bits for the 4-character match finder: enough slots for a 32k window. */
 const TABLE_BITS = 15;
 /** Characters hashed to find a candidate match. */

@@ -3,7 +3,6 @@
 // constant time: a near-repeated unit of any length up to L makes the two windows share almost
 // all their n-grams, whatever the alignment. blockJaccard compares two whole texts (thinking).
 
-
 /** Five characters: longer than most English syllables, short enough to survive a changed word. */
 export const NGRAM_CHARS = 5;
 /** Window lengths: a sentence-sized unit, a paragraph, and a ~900-token block (about 3.7k chars). */
@@ -229,7 +228,6 @@ export class MultiScaleJaccard {
     ring.hash = hash;
   }
 
-
   /**
    * Jaccard of the last two windows at scale i, or -1 when there is nothing to compare: fewer
    * than 2L characters seen, or no n-gram of the windows sampled at this scale (one repeated
@@ -250,76 +248,11 @@ export class MultiScaleJaccard {
  */
 const BLOCK_SAMPLES = 128;
 
-/**
- * Distinct hashed n-grams of a text, sorted (for set similarity of whole blocks). Long texts are
- * hash-sampled down to ~BLOCK_SAMPLES; pass the same `mask` for two texts to compare them.
- */
-export function ngramSet(text: string, mask = blockMask(text.length)): Int32Array {
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  return ngramSetOf(codes, mask);
-}
-
-/** `ngramSet` of text held as UTF-16 codes. */
-export function ngramSetOf(text: Uint16Array, mask = blockMask(text.length)): Int32Array {
-  const n = text.length - NGRAM_CHARS + 1;
-  if (n <= 0) return new Int32Array(0);
-  // Sized for the sampling rate (2x headroom, grown if the hash is unkind), not for every n-gram.
-  let all = new Int32Array(Math.min(n, 2 * Math.ceil(n / (mask + 1)) + 16));
-  let k = 0;
-  let h = 0;
-  for (let i = 0; i < text.length; i++) {
-    const out = i >= NGRAM_CHARS ? text[i - NGRAM_CHARS]! : 0;
-    h = (Math.imul(h, NG_BASE) + text[i]! - Math.imul(out, NG_BASE_OUT)) | 0;
-    if (i + 1 >= NGRAM_CHARS) {
-      const m = Math.imul(h ^ (h >>> 15), MIX);
-      if (((m >>> SAMPLE_SHIFT) & mask) === 0) {
-        if (k === all.length) {
-          const grown = new Int32Array(Math.min(n, all.length * 2));
-          grown.set(all);
-          all = grown;
-        }
-        all[k++] = m;
-      }
-    }
-  }
-  const kept = all.subarray(0, k).sort();
-  let d = 0;
-  for (let i = 0; i < k; i++) if (i === 0 || kept[i] !== kept[d - 1]) kept[d++] = kept[i]!;
-  return kept.slice(0, d);
-}
-
-/** The subset of a set sampled at `own` mask that a coarser (nested) `mask` keeps. */
-export function coarsen(set: Int32Array, own: number, mask: number): Int32Array {
-  if (mask === own) return set;
-  const out = new Int32Array(set.length);
-  let k = 0;
-  for (let i = 0; i < set.length; i++) if (((set[i]! >>> SAMPLE_SHIFT) & mask) === 0) out[k++] = set[i]!;
-  return out.subarray(0, k);
-}
-
 /** Sampling mask for a block of `len` characters. */
 export function blockMask(len: number): number {
   let m = 1;
   while (m * 2 * BLOCK_SAMPLES <= len) m *= 2;
   return m - 1;
-}
-
-/** Jaccard similarity of two sorted n-gram sets. Two empty sets are identical (1). */
-export function setJaccard(a: Int32Array, b: Int32Array): number {
-  if (a.length === 0 && b.length === 0) return 1;
-  let i = 0;
-  let j = 0;
-  let inter = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]! === b[j]!) {
-      inter++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
-  return inter / (a.length + b.length - inter);
 }
 
 /**
@@ -334,7 +267,7 @@ export class BlockSets {
   private gen = 0;
   private found = new Int32Array(256);
 
-  /** Distinct hash-sampled n-grams of `text` (unordered); the same members as `ngramSetOf`. */
+  /** Distinct hash-sampled n-grams of `text` (unordered). */
   set(text: Uint16Array, mask: number): Int32Array {
     const n = text.length - NGRAM_CHARS + 1;
     if (n <= 0) return new Int32Array(0);

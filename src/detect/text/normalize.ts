@@ -33,7 +33,7 @@ export interface NormalizedSink {
  * An unfinished line is classified and committed once it reaches this many characters, so one
  * newline-free megabyte cannot sit unanalyzed in memory. 1024 is long past any markdown marker.
  */
-export const LINE_SLICE = 1024;
+const LINE_SLICE = 1024;
 
 type LineClass = 'keep' | 'drop';
 
@@ -54,7 +54,7 @@ const BOX_LAST = 0x259f;
  * Whether a line is excluded structure, tables aside (a table row depends on its neighbours: see
  * MarkdownNormalizer). An all-caps sentence is prose.
  */
-export function classifyLine(line: string): LineClass {
+function classifyLine(line: string): LineClass {
   // Most lines open with a word: after spaces and tabs an ASCII letter not followed by '.' or ')'
   // can start no heading, quote, break, underline or list item (each needs its marker there).
   // Six anchored regex calls per prose line were most of a line.
@@ -338,7 +338,7 @@ export class MarkdownNormalizer {
 }
 
 /** The characters SPACE_RUN matches (\s plus the listed no-break, zero-width and ideographic spaces). */
-export function isSpace(c: number): boolean {
+function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
   return (

@@ -54,7 +54,7 @@ function decodeTyped(kind: TypedKind, t: { v?: (number | null)[]; b64?: string }
   return Ctor.from(values);
 }
 
-export function decodeState(v: unknown): unknown {
+function decodeState(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(decodeState);
   if (v !== null && typeof v === 'object') {
     const t = v as Partial<Tagged> & Record<string, unknown>;

@@ -4,8 +4,8 @@
 
 import { FNV_OFFSET, FNV_PRIME, fnvStep } from './hash.js';
 
-export const COUNTER_NONE = 0;
-export const COUNTER_NUMBER = 1;
+const COUNTER_NONE = 0;
+const COUNTER_NUMBER = 1;
 export const COUNTER_LETTER = 2;
 
 /** Numbers longer than this are identifiers or amounts, not counters (years still fit). */

@@ -20,7 +20,7 @@ export interface ThinkingConfig {
   charsPerToken: number;
 }
 
-export const THINKING_FIELDS: Readonly<Record<keyof ThinkingConfig, ConfigKeySpec>> = {
+const THINKING_FIELDS: Readonly<Record<keyof ThinkingConfig, ConfigKeySpec>> = {
   similarityAmbiguous: {
     key: 'thinking.similarity_ambiguous',
     type: 'ratio',

@@ -1,15 +1,14 @@
 // The thinking detector as the ledger drives it: one instance per turn; each round's completed
 // thinking blocks in order, then its usage (reasoning tokens against visible output).
 
-import type { ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
-import type { ResumableRoundDetector, RoundDetector, RoundObservation } from '../types.js';
+import type { ResumableRoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
-import { readThinkingConfig, type ThinkingConfig } from './config.js';
+import type { ThinkingConfig } from './config.js';
 import { ThinkingLoopDetector } from './detector.js';
 
 /** Visible output of a round in characters: its text and the arguments of its tool calls. */
-export function visibleChars(round: Round): number {
+function visibleChars(round: Round): number {
   let n = round.text.length;
   for (const call of round.calls) {
     const a = call.arguments;
@@ -56,8 +55,4 @@ export function createThinkingRoundDetector(config: ThinkingConfig): ResumableRo
       return { findings: strongestPerKind(findings), measurements: detector.takeMeasurements() };
     },
   };
-}
-
-export function createThinkingRoundDetectorFrom(values: ConfigValues): RoundDetector {
-  return createThinkingRoundDetector(readThinkingConfig(values));
 }

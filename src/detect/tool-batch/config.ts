@@ -25,7 +25,7 @@ export const MAX_CYCLE_PERIOD = 8;
 export const CYCLE_ENFORCE_PERIODS = 4;
 
 /** SPEC 0.2: "the same tool answered with the same error three or more times in one session". */
-export const RECURRING_FAILURE_OCCURRENCES = 3;
+const RECURRING_FAILURE_OCCURRENCES = 3;
 
 /**
  * `tool_batch.*` keys. Seed 000's numbers are exact, so none of them declares a `tier`: a policy

@@ -14,7 +14,7 @@ export interface RoundDigest {
   answers: LazyAnswers;
 }
 
-export function lazyAnswers(batch: BatchSignature, answers: Round['answers']): LazyAnswers {
+function lazyAnswers(batch: BatchSignature, answers: Round['answers']): LazyAnswers {
   if (answers === null) return () => null;
   let memo: string | null | undefined;
   let pending: Round['answers'] = answers;

@@ -19,17 +19,12 @@ import { createRecurringFailureDetector } from './recurring.js';
 import { WorkNovelty } from './novelty.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
-export type { BatchRecord, CheckResult, LoopDetected, LoopDetectorSnapshot, LoopKind, RepeatOutcome } from './loop-detector.js';
-export { answerDigest, answersDigest, batchSignature, callDigest, displayId, MAX_ARGUMENT_DEPTH } from './signature.js';
-export type { BatchSignature } from './signature.js';
-export { CYCLE_ENFORCE_DEFAULT, CYCLE_ENFORCE_LEVELS, CYCLE_ENFORCE_PERIODS, TOOL_BATCH_KEYS } from './config.js';
-export type { CycleEnforce } from './config.js';
-export { RoundDigester, lazyAnswers } from './digest.js';
+export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
+export { TOOL_BATCH_KEYS } from './config.js';
+export { RoundDigester } from './digest.js';
 export { compileToolPatterns } from './patterns.js';
-export type { ToolMatcher } from './patterns.js';
 export { answerFailed } from './failure.js';
-export { createRecurringFailureDetector, MAX_TRACKED_FAILURES, RecurringFailureTracker } from './recurring.js';
-export type { LazyAnswers, RoundDigest } from './digest.js';
+export { createRecurringFailureDetector, RecurringFailureTracker } from './recurring.js';
 
 export interface ToolBatchConfig {
   maxStrikes: number;
@@ -171,7 +166,7 @@ function finding(
  * 0.2 gives it seed 000's reason for prose: "every call is answered before the next one and a run
  * those could break would never reach two".
  */
-export function isTransparentBatch(calls: Round['calls'], transparent: ToolMatcher): boolean {
+function isTransparentBatch(calls: Round['calls'], transparent: ToolMatcher): boolean {
   if (calls.length === 0) return true;
   for (const c of calls) if (!transparent(c.name)) return false;
   return true;
@@ -288,13 +283,4 @@ export function createToolCycleDetector(
 /** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */
 export function createRecurringFailureRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
   return createRecurringFailureDetector({ occurrences: config.recurringFailureOccurrences });
-}
-
-/** Both detectors sharing one digester, so each round's tool results are hashed once. */
-export function createToolBatchDetectors(config: ToolBatchConfig): {
-  batch: ToolBatchDetector;
-  cycle: ResumableRoundDetector & { breakRun(): void };
-} {
-  const digester = new RoundDigester();
-  return { batch: createToolBatchDetector(config, digester), cycle: createToolCycleDetector(config, digester) };
 }

@@ -31,9 +31,9 @@ export interface BatchRecord {
 }
 
 /** Which case fired. The seed's error deliberately does not distinguish them; the ledger does. */
-export type LoopKind = 'repeated_batch' | 'ceiling';
+type LoopKind = 'repeated_batch' | 'ceiling';
 
-export interface LoopDetected {
+interface LoopDetected {
   loop: true;
   kind: LoopKind;
   record: BatchRecord;

@@ -20,7 +20,7 @@ import { answerDigest, displayId } from './signature.js';
  * failure that recurs is seen again soon enough to stay; the cap only bounds a session made of
  * thousands of different errors (memory stays bounded whatever the session's length).
  */
-export const MAX_TRACKED_FAILURES = 1024;
+const MAX_TRACKED_FAILURES = 1024;
 
 interface Tally {
   tool: string;

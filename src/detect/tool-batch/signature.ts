@@ -22,7 +22,7 @@ const DEPTH_SENTINEL = '#';
 const HASH = 'sha256';
 
 /** How many hex characters of a signature are shown as evidence: enough to tell batches apart by eye. */
-export const SIGNATURE_PREFIX_LENGTH = 12;
+const SIGNATURE_PREFIX_LENGTH = 12;
 
 /**
  * A call key up to this many characters is used as it is: comparing short strings is cheaper than

@@ -124,13 +124,13 @@ export interface MessageEvidence {
  * Evidence for OpenAI vs Anthropic in a list of role/content messages. Both share plain
  * `{role, content: string}`; only tool calls, roles and block types tell them apart.
  */
-export function messageEvidence(list: readonly unknown[], limit = 200): MessageEvidence {
+function messageEvidence(list: readonly unknown[], limit = 200): MessageEvidence {
   const ev: MessageEvidence = { messages: 0, openai: 0, anthropic: 0 };
   for (let i = 0; i < list.length && i < limit; i++) addEvidence(list[i], ev);
   return ev;
 }
 
-export function addEvidence(m: unknown, ev: MessageEvidence): void {
+function addEvidence(m: unknown, ev: MessageEvidence): void {
   if (!isRec(m)) return;
   const role = asString(m.role);
   if (!role || !OPENAI_ROLES.has(role)) return;

@@ -124,7 +124,7 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
 }
 
 /** One session with findings: heading, facts, its timeline and its first findings. A bounded string. */
-export function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
+function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
   const facts = [
     `${esc(s.format)} · ${esc(s.model ?? 'model unknown')}`,
     s.project != null ? `project ${esc(s.project)}` : null,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { esc } from './escape.js';
 
 /** Light by default, dark when the reader's system asks; print always light, sessions unbroken. */
-export const STYLE = `
+const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1d2230;--muted:#5c6475;--line:#d6dae3;--lane:#f3f5f9;--stop:#c62828;--steer:#e07000;--noted:#1f63c6;--none:#8d94a3;--saved:#c62828;--saved-o:.13;--turn:#7b8394;--cost:#2e7d32;--row:#f7f8fb}
 @media (prefers-color-scheme:dark){:root{--bg:#14171f;--fg:#e3e6ee;--muted:#9aa3b5;--line:#343a48;--lane:#1d212c;--stop:#ff6b6b;--steer:#ffa94d;--noted:#6ea8fe;--none:#7d8596;--saved:#ff6b6b;--saved-o:.18;--turn:#8b93a6;--cost:#69db7c;--row:#1a1e28}}
 *{box-sizing:border-box}
@@ -49,7 +49,7 @@ svg .bound{stroke:var(--stop);stroke-width:1;stroke-dasharray:2 3}
 `.trim();
 
 /** Sorts a table whose header cells hold buttons, by each cell's `data-v` (numbers as numbers). */
-export const SCRIPT = `
+const SCRIPT = `
 for (const table of document.querySelectorAll('table.sortable')) {
   const heads = [...table.tHead.rows[0].cells];
   heads.forEach((th, col) => {
@@ -82,7 +82,7 @@ function sha256(text: string): string {
 }
 
 /** Nothing may load or connect; the style sheet and script run only because their hashes match. */
-export function contentSecurityPolicy(script: boolean): string {
+function contentSecurityPolicy(script: boolean): string {
   return [
     "default-src 'none'",
     `style-src ${sha256(STYLE)}`,

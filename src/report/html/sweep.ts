@@ -7,7 +7,7 @@ import type { SweepPoint, SweepResult } from '../../calibrate/sweep.js';
 import { esc, num } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
 
-export const MAX_SWEEP_CHARTS = 24;
+const MAX_SWEEP_CHARTS = 24;
 /** Table rows at most (a grid can hold 10,000 points). */
 const MAX_ROWS = 2000;
 

@@ -10,7 +10,7 @@ import { fmtTokens, fmtUsd } from '../amounts.js';
 import { entryTools, fmtConfidence, fmtStrike, LEVEL_RANK, plural } from '../text.js';
 import { esc, num } from './escape.js';
 
-export const WIDTH = 1000;
+const WIDTH = 1000;
 const LEFT = 86;
 const RIGHT = 62;
 const PLOT = WIDTH - LEFT - RIGHT;
@@ -23,7 +23,7 @@ const AXIS_H = 18;
 /** Marks per lane at most: about 2.5 viewBox units each, below that they would only overlap. */
 export const MAX_COLUMNS = 300;
 /** Turn lines at most; past that they are a grey wash, so the title says how many there were. */
-export const MAX_TURN_LINES = 400;
+const MAX_TURN_LINES = 400;
 /** More turns than this are drawn as ticks above the lanes, not lines across them. */
 const DENSE_TURNS = 30;
 /** Findings listed in one mark's title. */

@@ -33,7 +33,7 @@ export function pseudoWord(r: () => number): string {
 }
 
 /** One sentence of 8–20 words: about half function words, half a large pseudo vocabulary. */
-export function sentence(r: () => number): string {
+function sentence(r: () => number): string {
   const n = 8 + Math.floor(r() * 13);
   const words: string[] = [];
   for (let i = 0; i < n; i++) words.push(r() < 0.45 ? COMMON[Math.floor(r() * COMMON.length)]! : pseudoWord(r));

@@ -12,7 +12,7 @@ export function kinds(findings: readonly Finding[]): string[] {
 }
 
 /** The kinds that claim a loop (predictable_drift never does). */
-export const LOOP_KINDS = ['exact_block', 'near_repetition', 'short_period', 'connector_stalling'];
+const LOOP_KINDS = ['exact_block', 'near_repetition', 'short_period', 'connector_stalling'];
 
 export function loopKinds(findings: readonly Finding[]): string[] {
   return kinds(findings).filter((k) => LOOP_KINDS.includes(k));

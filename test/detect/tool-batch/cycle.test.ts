@@ -2,10 +2,10 @@
 // A → B → A → B, and equally A → A → B repeating."
 
 import { describe, expect, it } from 'vitest';
-import { createToolBatchDetector, createToolBatchDetectors, createToolCycleDetector } from '../../../src/detect/tool-batch/index.js';
+import { createToolBatchDetector, createToolCycleDetector } from '../../../src/detect/tool-batch/index.js';
 import type { Finding } from '../../../src/detect/types.js';
 import type { Round } from '../../../src/model/transcript.js';
-import { config, drive, Rounds, type CallSpec } from './rounds.js';
+import { config, createToolBatchDetectors, drive, Rounds, type CallSpec } from './rounds.js';
 
 const BATCHES: Record<string, CallSpec[]> = {
   A: [['edit_file', { path: 'a.ts' }]],

@@ -4,11 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicAdapter } from '../../../src/formats/anthropic.js';
 import { openaiAdapter } from '../../../src/formats/openai.js';
-import { createToolBatchDetectors } from '../../../src/detect/tool-batch/index.js';
 import type { Finding } from '../../../src/detect/types.js';
 import type { FormatAdapter } from '../../../src/formats/types.js';
 import { parseWith } from '../../helpers/record.js';
-import { config } from './rounds.js';
+import { config, createToolBatchDetectors } from './rounds.js';
 
 /** A step: a user message, or one batch of calls with the answers it got (null: unanswered). */
 type Step = { user: string } | { calls: Array<[string, Record<string, unknown>]>; answers: string[] | null };

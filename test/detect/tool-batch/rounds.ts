@@ -1,8 +1,15 @@
 // A tiny builder of Round objects for driving the tool-batch detectors directly.
 
 import type { Round, ToolAnswer, ToolCall } from '../../../src/model/transcript.js';
-import type { Finding, RoundDetector } from '../../../src/detect/types.js';
-import { defaultToolBatchConfig, type ToolBatchConfig } from '../../../src/detect/tool-batch/index.js';
+import type { Finding, ResumableRoundDetector, RoundDetector } from '../../../src/detect/types.js';
+import {
+  createToolBatchDetector,
+  createToolCycleDetector,
+  defaultToolBatchConfig,
+  RoundDigester,
+  type ToolBatchConfig,
+  type ToolBatchDetector,
+} from '../../../src/detect/tool-batch/index.js';
 
 export type CallSpec = readonly [name: string, args?: unknown];
 
@@ -60,4 +67,13 @@ export function firstLoop(perRound: readonly Finding[][]): { at: number; finding
     if (f) return { at: i + 1, finding: f };
   }
   return null;
+}
+
+/** Both detectors sharing one digester, as the ledger's factories build them (ledger/detectors.ts). */
+export function createToolBatchDetectors(config: ToolBatchConfig): {
+  batch: ToolBatchDetector;
+  cycle: ResumableRoundDetector & { breakRun(): void };
+} {
+  const digester = new RoundDigester();
+  return { batch: createToolBatchDetector(config, digester), cycle: createToolCycleDetector(config, digester) };
 }

@@ -133,7 +133,7 @@ describe('batch signature', () => {
 
 describe('tool results are digested only when compared', () => {
   it('a session whose batches never repeat never reads a tool result; a repeat reads each once per detector', async () => {
-    const { createToolBatchDetectors } = await import('../../../src/detect/tool-batch/index.js');
+    const { createToolBatchDetectors } = await import('./rounds.js');
     const { config, Rounds } = await import('./rounds.js');
     let reads = 0;
     const counted = (text: string) => {
