@@ -167,7 +167,7 @@ export class MultiScaleJaccard {
     let tailA = s.tailA;
     let tailB = s.tailB;
     const bucket = hash[idx & rm]! & nb;
-    if (a[bucket]++ === 0) {
+    if (a[bucket]!++ === 0) {
       distinctA++;
       if (b[bucket]! > 0) inter++;
     }
@@ -177,7 +177,7 @@ export class MultiScaleJaccard {
         distinctA--;
         if (b[bk]! > 0) inter--;
       }
-      if (b[bk]++ === 0) {
+      if (b[bk]!++ === 0) {
         distinctB++;
         if (a[bk]! > 0) inter++;
       }
