@@ -6,10 +6,14 @@ import type { SessionTimeline } from './timeline.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
+import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from '../money/usage.js';
 
 // Produced by reading (formats/input.ts, read/skipped.ts); listed in the ledger as `inputs`, and
 // part of the library's public types from here as before.
 export type { InputSummary, NotTranscript, SkippedLine };
+
+// Counted by money/ (account.ts); part of each session's ledger and of the public types, as before.
+export type { EnforceSaved, RoundUsage, SessionCost, SessionUsage };
 
 export type EnforceLevel = 'none' | 'noted' | 'steer' | 'stop';
 export type TelemetryLevel = 'none' | 'noted';
@@ -53,12 +57,6 @@ export interface JudgeUsage {
   usd_reason?: string;
 }
 
-/** The tokens and list price of the round an entry is on: tokens null when the round records no usage, usd null when it has no price. */
-export interface RoundUsage {
-  tokens: number | null;
-  usd: number | null;
-}
-
 export interface LedgerEntry {
   /** 1-based. */
   turn: number;
@@ -94,31 +92,6 @@ export interface RoundVerdict {
   after_stop: boolean;
   /** Statistics within 10% of their threshold that did not fire (`--verbose`). */
   near_misses: Measurement[];
-}
-
-/** Billed tokens of a session, summed over its requests (SPEC 0.2 "usage"). */
-export interface SessionUsage {
-  requests: number;
-  input_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  output_tokens: number;
-  reasoning_tokens: number;
-  /** Every billed token: input, cache reads, cache writes and output. */
-  tokens?: number;
-}
-
-/** List price: `usd` null, with a reason, when the model has no price or the format records no usage. */
-export interface SessionCost {
-  usd: number | null;
-  reason: string | null;
-}
-
-/** What Enforce would have saved: the rounds after a stop, with their tokens and dollars. */
-export interface EnforceSaved {
-  rounds: number;
-  tokens: number | null;
-  usd: number | null;
 }
 
 export interface SessionLedger {

@@ -1,7 +1,7 @@
 // One session's money, kept as its rounds stream by: tokens and list price per request, their
 // sums, and what the rounds Enforce would have cut cost. Sums only: nothing per round is kept.
 
-import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from '../ledger/types.js';
+import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from './usage.js';
 import type { FormatName, Round } from '../model/transcript.js';
 import type { Quote } from './prices.js';
 import { billedTokens, requestParts, type RequestParts } from './tokens.js';
