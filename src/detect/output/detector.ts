@@ -566,125 +566,166 @@ export class OutputLoopDetector {
     return [this.text_(from, to)];
   }
 
+  /**
+   * An analysis pass: each signal's candidate since the last pass is judged, in a fixed order
+   * (the measurement log and the findings keep it), and the candidates start over.
+   */
   private pass(): void {
     const s = this.st;
-    const c = this.config;
-    const log = this.log;
     s.passes++;
     const pos = s.tok.pos;
-    s.nextPassAt = pos + c.strideChars;
-    const out: Finding[] = [];
+    s.nextPassAt = pos + this.config.strideChars;
+    const p: PassContext = { pos, out: [], live: this.liveSeries(), explained: 0, repetition: false, recurringRun: null };
+    this.judgeExactBlock(p);
+    this.judgeRecurringStretch(p);
+    this.judgeShortPeriod(p);
+    this.judgeConnectors(p);
+    this.judgeNearRepetition(p);
+    this.judgeDrift(p);
+    s.exBest = null;
+    s.shBest = null;
+    s.cnBest = null;
+    s.opBest = null;
+    s.drBest = null;
+    s.exMax = 0;
+    s.shMax = 0;
+    s.cnMax = 0;
+    s.opMax = 0;
+    s.drMax = 0;
+    for (const f of p.out) this.collected.push(f);
+  }
 
-    const drift = s.drBest;
-    // Silencing uses the live series even when it gained no term since the last pass: a region
-    // it explained a moment ago is still explained.
-    let live: Progression | null = drift;
+  /**
+   * The span of the counter series that silences repetition inside it: the pass's best series,
+   * or a live one with more terms even when it gained no term since the last pass (a region it
+   * explained a moment ago is still explained).
+   */
+  private liveSeries(): Span | null {
+    const s = this.st;
+    const c = this.config;
+    let live: Progression | null = s.drBest;
     for (const pr of s.progressions) {
       if (pr.terms >= c.predictableDriftMinTerms && s.words - 1 - pr.lastWord <= c.predictableDriftMaxGapWords) {
         if (!live || pr.terms > live.terms) live = pr;
       }
     }
-    const liveSpan: Span | null = live ? { start: live.firstChar, end: live.lastChar } : null;
-    const driftSpan: Span | null = drift ? { start: drift.firstChar, end: drift.lastChar } : null;
-    let explained = 0;
-    const silenced = (span: Span): boolean => {
-      if (!liveSpan) return false;
-      const overlap = Math.min(span.end, liveSpan.end) - Math.max(span.start, liveSpan.start);
-      const shorter = Math.min(span.end - span.start, liveSpan.end - liveSpan.start);
-      if (overlap > 0 && overlap >= EXPLAINS_OVERLAP * shorter) {
-        explained++;
-        return true;
-      }
-      return false;
-    };
-    let repetition = false;
-    /** The run of a phrase found recurring once per round (not a loop), if any. */
-    let recurringRun: Span | null = null;
+    return live ? { start: live.firstChar, end: live.lastChar } : null;
+  }
 
+  /** A repetition the live counter series explains (they share half the shorter span): counted, not reported. */
+  private silenced(p: PassContext, span: Span): boolean {
+    const live = p.live;
+    if (!live) return false;
+    const shared = Math.min(span.end, live.end) - Math.max(span.start, live.start);
+    const shorter = Math.min(span.end - span.start, live.end - live.start);
+    if (shared > 0 && shared >= EXPLAINS_OVERLAP * shorter) {
+      p.explained++;
+      return true;
+    }
+    return false;
+  }
+
+  /** exact_block, or recurring_phrase when the run is a phrase recurring once per round. */
+  private judgeExactBlock(p: PassContext): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
     if (s.exMax > 0) log.note('exact_block', 'repeats', s.exMax, c.exactBlockMinRepeats);
     const ex = s.exBest;
-    if (ex) {
-      const m = log.record('exact_block', 'repeats', ex.occurrences, c.exactBlockMinRepeats);
-      const shape = exactShape(ex, c.exactBlockMinWords);
-      // The unit is the latest copy: always held, however long the run.
-      const unit = this.wordSpan(ex.last - shape.unitWords + 1, ex.last);
-      const run: Span = { start: shape.startChar, end: this.wordEnd(ex.last) };
-      const { perRound, share, recurring } = this.perRound(ex, shape, run);
-      if (!silenced(run)) {
-        repetition = !recurring;
-        if (recurring) recurringRun = run;
-        const evidence = {
-          unit_words: shape.unitWords,
-          unit_chars: unit.end - unit.start,
-          repeats: shape.repeats,
-          period_words: ex.period,
-          run_words: shape.runWords,
-          run_chars: run.end - run.start,
-          offset: run.start,
-          per_round: perRound,
-          coverage: round3(shape.unitWords / ex.period),
-          round_share: round3(share),
-        };
-        if (recurring) {
-          // A phrase that opens or closes every round while the rest changes ("The changes look
-          // good. I've:" before a different list each time): seed 002's repeated sentence, noted.
-          log.note('exact_block', 'round_share', share, c.dominanceMin);
-          out.push(finding('output', 'recurring_phrase', c.recurringPhraseConfidence, evidence, [m], this.excerpt(unit)));
-        } else {
-          const crossed = perRound ? [m, log.record('exact_block', 'round_share', share, c.dominanceMin)] : [m];
-          const f = finding(
-            'output',
-            'exact_block',
-            Math.min(MAX_CONFIDENCE, EXACT_BASE_CONFIDENCE + PER_EXTRA_COPY * (ex.occurrences - c.exactBlockMinRepeats)),
-            evidence,
-            crossed,
-            this.excerpt(unit),
-          );
-          f.dominant = share >= c.dominanceMin && (!perRound || shape.unitWords >= c.perRoundMinWords);
-          out.push(f);
-        }
-      }
+    if (!ex) return;
+    const m = log.record('exact_block', 'repeats', ex.occurrences, c.exactBlockMinRepeats);
+    const shape = exactShape(ex, c.exactBlockMinWords);
+    // The unit is the latest copy: always held, however long the run.
+    const unit = this.wordSpan(ex.last - shape.unitWords + 1, ex.last);
+    const run: Span = { start: shape.startChar, end: this.wordEnd(ex.last) };
+    const { perRound, share, recurring } = this.perRound(ex, shape, run);
+    if (this.silenced(p, run)) return;
+    p.repetition = !recurring;
+    if (recurring) p.recurringRun = run;
+    const evidence = {
+      unit_words: shape.unitWords,
+      unit_chars: unit.end - unit.start,
+      repeats: shape.repeats,
+      period_words: ex.period,
+      run_words: shape.runWords,
+      run_chars: run.end - run.start,
+      offset: run.start,
+      per_round: perRound,
+      coverage: round3(shape.unitWords / ex.period),
+      round_share: round3(share),
+    };
+    if (recurring) {
+      // A phrase that opens or closes every round while the rest changes ("The changes look
+      // good. I've:" before a different list each time): seed 002's repeated sentence, noted.
+      log.note('exact_block', 'round_share', share, c.dominanceMin);
+      p.out.push(finding('output', 'recurring_phrase', c.recurringPhraseConfidence, evidence, [m], this.excerpt(unit)));
+      return;
     }
+    const crossed = perRound ? [m, log.record('exact_block', 'round_share', share, c.dominanceMin)] : [m];
+    const f = finding(
+      'output',
+      'exact_block',
+      Math.min(MAX_CONFIDENCE, EXACT_BASE_CONFIDENCE + PER_EXTRA_COPY * (ex.occurrences - c.exactBlockMinRepeats)),
+      evidence,
+      crossed,
+      this.excerpt(unit),
+    );
+    f.dominant = share >= c.dominanceMin && (!perRound || shape.unitWords >= c.perRoundMinWords);
+    p.out.push(f);
+  }
 
-    // A stretch still short of min_repeats copies can already be a phrase recurring once per
-    // round: it too explains near repetition (a template's second and third copies).
+  /**
+   * A stretch still short of min_repeats copies can already be a phrase recurring once per
+   * round: it too explains near repetition (a template's second and third copies).
+   */
+  private judgeRecurringStretch(p: PassContext): void {
+    const s = this.st;
     const st = s.exRun;
-    if (recurringRun === null && st && st.last >= s.segFirstShingle) {
-      const shape = exactShape(st, c.exactBlockMinWords);
-      const run: Span = { start: shape.startChar, end: this.wordEnd(st.last) };
-      if (this.perRound(st, shape, run).recurring) recurringRun = run;
-    }
+    if (p.recurringRun !== null || !st || st.last < s.segFirstShingle) return;
+    const shape = exactShape(st, this.config.exactBlockMinWords);
+    const run: Span = { start: shape.startChar, end: this.wordEnd(st.last) };
+    if (this.perRound(st, shape, run).recurring) p.recurringRun = run;
+  }
 
+  /** short_period: chanting, a unit of a few words repeated back to back. */
+  private judgeShortPeriod(p: PassContext): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
     if (s.shMax > 0) log.note('short_period', 'repeats', s.shMax, c.shortPeriodMinRepeats);
     const sh = s.shBest;
-    if (sh) {
-      const reps = Math.floor(sh.region / sh.period);
-      const m = log.record('short_period', 'repeats', reps, c.shortPeriodMinRepeats);
-      const run: Span = { start: sh.start, end: this.wordEnd(sh.last) };
-      const unit = this.wordSpan(sh.last - sh.period + 1, sh.last);
-      if (!silenced(run)) {
-        repetition = true;
-        const share = this.roundShare(run);
-        const f = finding(
-          'output',
-          'short_period',
-          Math.min(MAX_CONFIDENCE, SHORT_BASE_CONFIDENCE + PER_EXTRA_UNIT * (reps - c.shortPeriodMinRepeats)),
-          {
-            period_units: sh.period,
-            repeats: reps,
-            run_words: sh.region,
-            run_chars: run.end - run.start,
-            offset: run.start,
-            round_share: round3(share),
-          },
-          [m],
-          this.excerpt(unit),
-        );
-        f.dominant = share >= c.dominanceMin;
-        out.push(f);
-      }
-    }
+    if (!sh) return;
+    const reps = Math.floor(sh.region / sh.period);
+    const m = log.record('short_period', 'repeats', reps, c.shortPeriodMinRepeats);
+    const run: Span = { start: sh.start, end: this.wordEnd(sh.last) };
+    const unit = this.wordSpan(sh.last - sh.period + 1, sh.last);
+    if (this.silenced(p, run)) return;
+    p.repetition = true;
+    const share = this.roundShare(run);
+    const f = finding(
+      'output',
+      'short_period',
+      Math.min(MAX_CONFIDENCE, SHORT_BASE_CONFIDENCE + PER_EXTRA_UNIT * (reps - c.shortPeriodMinRepeats)),
+      {
+        period_units: sh.period,
+        repeats: reps,
+        run_words: sh.region,
+        run_chars: run.end - run.start,
+        offset: run.start,
+        round_share: round3(share),
+      },
+      [m],
+      this.excerpt(unit),
+    );
+    f.dominant = share >= c.dominanceMin;
+    p.out.push(f);
+  }
 
+  /** connector_stalling: a run made only of connectors, else sentences opened by the same one. */
+  private judgeConnectors(p: PassContext): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
     if (s.cnMax > 0) log.note('connector_stalling', 'run_repeats', s.cnMax, c.connectorMinRepeats);
     if (s.opMax > 0) log.note('connector_stalling', 'openings', s.opMax, c.connectorOpeningMin);
     const cn = s.cnBest;
@@ -694,8 +735,8 @@ export class OutputLoopDetector {
       const m = log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
       const run: Span = { start: cn.start, end: this.wordEnd(cn.last) };
       const unit = this.wordSpan(cn.last - cn.period + 1, cn.last);
-      if (!silenced(run)) {
-        repetition = true;
+      if (!this.silenced(p, run)) {
+        p.repetition = true;
         connectorReported = true;
         const share = this.roundShare(run);
         const f = finding(
@@ -707,126 +748,142 @@ export class OutputLoopDetector {
           this.excerpt(unit),
         );
         f.dominant = share >= c.dominanceMin;
-        out.push(f);
+        p.out.push(f);
       }
     }
     const op = s.opBest;
-    if (op && !connectorReported) {
-      const m = log.record('connector_stalling', 'openings', op.region, c.connectorOpeningMin);
-      const at = this.wordSpan(op.last, op.last);
-      out.push(
-        finding(
-          'output',
-          'connector_stalling',
-          CONNECTOR_OPENING_CONFIDENCE,
-          { pattern: 'openings', openings: op.region, window_sentences: c.connectorOpeningWindow, offset: at.start },
-          [m],
-          this.excerpt(at),
-        ),
-      );
-    }
+    if (!op || connectorReported) return;
+    const m = log.record('connector_stalling', 'openings', op.region, c.connectorOpeningMin);
+    const at = this.wordSpan(op.last, op.last);
+    p.out.push(
+      finding(
+        'output',
+        'connector_stalling',
+        CONNECTOR_OPENING_CONFIDENCE,
+        { pattern: 'openings', openings: op.region, window_sentences: c.connectorOpeningWindow, offset: at.start },
+        [m],
+        this.excerpt(at),
+      ),
+    );
+  }
 
-    // Near repetition: the most similar scale that has two full windows and whose newer window
-    // is at least half text of this segment.
+  /**
+   * near_repetition: the most similar scale that has two full windows and whose newer window is
+   * at least half text of this segment; the ambiguous band is promoted by compression only.
+   */
+  private judgeNearRepetition(p: PassContext): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
+    const pos = p.pos;
     let best = -1;
     let bestLen = 0;
     let bestScale = 0;
     const segmentChars = pos - s.segStartPos;
-    JACCARD_SCALES.forEach((len, i) => {
-      if (2 * segmentChars < len) return;
+    for (let i = 0; i < JACCARD_SCALES.length; i++) {
+      const len = JACCARD_SCALES[i]!;
+      if (2 * segmentChars < len) continue;
       const j = s.jac.jaccard(i);
-      if (j < 0) return;
+      if (j < 0) continue;
       log.note('near_repetition', JACCARD_STATS[i]!, j, c.nearRepetitionAmbiguous);
       if (j > best) {
         best = j;
         bestLen = len;
         bestScale = i;
       }
-    });
-    if (best >= c.nearRepetitionAmbiguous && pos > s.nearReportedAt) {
-      const region: Span = { start: pos - 2 * bestLen, end: pos };
-      // Windows that are mostly a phrase already judged to recur once per round are similar
-      // because of it: near repetition would only say the same thing louder.
-      const newer: Span = { start: pos - bestLen, end: pos };
-      const explained = recurringRun !== null && overlap(newer, recurringRun) >= NEAR_EXPLAINED * bestLen;
-      if (!repetition && !explained && !silenced(region)) {
-        const crossed = [log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionAmbiguous)];
-        let ambiguous = best < c.nearRepetitionStrong;
-        let confidence = Math.min(MAX_CONFIDENCE, best);
-        let redundancy: number | null = null;
-        let promoted = false;
-        if (ambiguous) {
-          const threshold = compressionThreshold(c);
-          redundancy = lzRedundancy(this.tail(2 * bestLen));
-          const m = log.record('near_repetition', 'compression_redundancy', redundancy, threshold);
-          if (redundancy >= threshold) {
-            // Seed 002: compression is the one factor that promotes the ambiguous band.
-            ambiguous = false;
-            promoted = true;
-            confidence = PROMOTED_CONFIDENCE;
-            crossed.push(m);
-          }
-        } else {
-          crossed.push(log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionStrong));
-        }
-        out.push(
-          finding(
-            'output',
-            'near_repetition',
-            confidence,
-            {
-              similarity: Math.round(best * 1000) / 1000,
-              scale_chars: bestLen,
-              ngram_chars: NGRAM_CHARS,
-              compression_redundancy: redundancy === null ? null : Math.round(redundancy * 1000) / 1000,
-              promoted,
-              offset: Math.max(0, region.start),
-            },
-            crossed,
-            this.excerpt({ start: pos - bestLen, end: pos }),
-            ambiguous,
-          ),
-        );
+    }
+    if (!(best >= c.nearRepetitionAmbiguous && pos > s.nearReportedAt)) {
+      if (p.repetition) s.nearReportedAt = pos;
+      return;
+    }
+    s.nearReportedAt = pos;
+    const region: Span = { start: pos - 2 * bestLen, end: pos };
+    // Windows that are mostly a phrase already judged to recur once per round are similar
+    // because of it: near repetition would only say the same thing louder.
+    const newer: Span = { start: pos - bestLen, end: pos };
+    const explained = p.recurringRun !== null && overlap(newer, p.recurringRun) >= NEAR_EXPLAINED * bestLen;
+    if (p.repetition || explained || this.silenced(p, region)) return;
+    const crossed = [log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionAmbiguous)];
+    let ambiguous = best < c.nearRepetitionStrong;
+    let confidence = Math.min(MAX_CONFIDENCE, best);
+    let redundancy: number | null = null;
+    let promoted = false;
+    if (ambiguous) {
+      const threshold = compressionThreshold(c);
+      redundancy = lzRedundancy(this.tail(2 * bestLen));
+      const m = log.record('near_repetition', 'compression_redundancy', redundancy, threshold);
+      if (redundancy >= threshold) {
+        // Seed 002: compression is the one factor that promotes the ambiguous band.
+        ambiguous = false;
+        promoted = true;
+        confidence = PROMOTED_CONFIDENCE;
+        crossed.push(m);
       }
-      s.nearReportedAt = pos;
-    } else if (repetition) {
-      s.nearReportedAt = pos;
+    } else {
+      crossed.push(log.record('near_repetition', JACCARD_STATS[bestScale]!, best, c.nearRepetitionStrong));
     }
-
-    if (s.drMax > 0) log.note('predictable_drift', 'terms', s.drMax, c.predictableDriftMinTerms);
-    if (drift && driftSpan) {
-      const m = log.record('predictable_drift', 'terms', drift.terms, c.predictableDriftMinTerms);
-      out.push(
-        finding(
-          'output',
-          'predictable_drift',
-          c.predictableDriftConfidence,
-          {
-            series: drift.kind === COUNTER_LETTER ? 'letter' : 'numeric',
-            terms: drift.terms,
-            first_value: drift.firstValue,
-            span_chars: driftSpan.end - driftSpan.start,
-            offset: driftSpan.start,
-            explains_repetition: explained > 0,
-          },
-          [m],
-          [],
-        ),
-      );
-    }
-
-    s.exBest = null;
-    s.shBest = null;
-    s.cnBest = null;
-    s.opBest = null;
-    s.drBest = null;
-    s.exMax = 0;
-    s.shMax = 0;
-    s.cnMax = 0;
-    s.opMax = 0;
-    s.drMax = 0;
-    for (const f of out) this.collected.push(f);
+    p.out.push(
+      finding(
+        'output',
+        'near_repetition',
+        confidence,
+        {
+          similarity: Math.round(best * 1000) / 1000,
+          scale_chars: bestLen,
+          ngram_chars: NGRAM_CHARS,
+          compression_redundancy: redundancy === null ? null : Math.round(redundancy * 1000) / 1000,
+          promoted,
+          offset: Math.max(0, region.start),
+        },
+        crossed,
+        this.excerpt({ start: pos - bestLen, end: pos }),
+        ambiguous,
+      ),
+    );
   }
+
+  /** predictable_drift: a counter series ("step 3", "step 4", …); says whether it explained a repetition. */
+  private judgeDrift(p: PassContext): void {
+    const s = this.st;
+    const c = this.config;
+    const log = this.log;
+    if (s.drMax > 0) log.note('predictable_drift', 'terms', s.drMax, c.predictableDriftMinTerms);
+    const drift = s.drBest;
+    if (!drift) return;
+    const m = log.record('predictable_drift', 'terms', drift.terms, c.predictableDriftMinTerms);
+    p.out.push(
+      finding(
+        'output',
+        'predictable_drift',
+        c.predictableDriftConfidence,
+        {
+          series: drift.kind === COUNTER_LETTER ? 'letter' : 'numeric',
+          terms: drift.terms,
+          first_value: drift.firstValue,
+          span_chars: drift.lastChar - drift.firstChar,
+          offset: drift.firstChar,
+          explains_repetition: p.explained > 0,
+        },
+        [m],
+        [],
+      ),
+    );
+  }
+}
+
+/** What one analysis pass carries from signal to signal. */
+interface PassContext {
+  /** Normalized characters committed when the pass ran. */
+  pos: number;
+  out: Finding[];
+  /** The counter series that silences repetition inside it, if any. */
+  live: Span | null;
+  /** Repetitions the series silenced (predictable_drift says whether it explained any). */
+  explained: number;
+  /** A repetition signal was reported (near repetition then says nothing more). */
+  repetition: boolean;
+  /** The run of a phrase found recurring once per round (not a loop), if any. */
+  recurringRun: Span | null;
 }
 
 interface State {
