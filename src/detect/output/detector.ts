@@ -311,9 +311,14 @@ export class OutputLoopDetector {
       next.set(s.chars.subarray(0, base));
       s.chars = next;
     }
+    // Copied as at most two blocks (the ring's end, then its start), not a code at a time.
+    // A piece longer than the ring leaves only its tail there.
     const ring = s.chars;
-    const rm = ring.length - 1;
-    for (let i = from; i < to; i++) ring[(base + i - from) & rm] = buf[i]!;
+    const start = Math.max(from, to - ring.length);
+    const at = (base + start - from) & (ring.length - 1);
+    const first = Math.min(to - start, ring.length - at);
+    ring.set(buf.subarray(start, start + first), at);
+    if (start + first < to) ring.set(buf.subarray(start + first, to), 0);
     if (s.tok.pos >= s.nextPassAt) this.pass();
   }
 

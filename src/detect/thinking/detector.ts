@@ -140,10 +140,8 @@ export class ThinkingLoopDetector {
         this.buf = next;
       }
     }
-    const buf = this.buf;
-    let at = this.len;
-    for (let i = skip; i < end; i++) buf[at++] = piece[i]!;
-    this.len = at;
+    this.buf.set(piece.subarray(skip, end), this.len);
+    this.len += end - skip;
   }
 
   configWarnings(): readonly string[] {
