@@ -16,14 +16,19 @@ import {
   type PipelineRequest,
 } from './reader-thread.js';
 
+/** Atomics.waitAsync (Node 16+; its type is in lib es2024, this build targets es2023). */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(a: Int32Array, index: number, value: number): { async: false } | { async: true; value: Promise<string> };
+}).waitAsync;
+
 const port = parentPort;
 if (port) {
-  const { file, inputFormat } = workerData as PipelineRequest;
+  const { file, inputFormat, inFlight: shared } = workerData as PipelineRequest;
+  const inFlight = new Int32Array(shared);
   const post = (m: PipelineMessage) => port.postMessage(m);
   let events: PipelineEvents = [];
   let rounds = 0;
   let chars = 0;
-  let unacked = 0;
   let reader: { pause(): void; resume(): void } | null = null;
   let paused = false;
 
@@ -33,19 +38,25 @@ if (port) {
     events = [];
     rounds = 0;
     chars = 0;
-    unacked += 1;
-    if (unacked >= MAX_UNACKED_BATCHES && reader && !paused) {
+    if (Atomics.add(inFlight, 0, 1) + 1 >= MAX_UNACKED_BATCHES && reader && !paused) {
       paused = true;
       reader.pause();
+      void untilRoom();
     }
   };
-  port.on('message', () => {
-    unacked -= 1;
-    if (paused && unacked < MAX_UNACKED_BATCHES) {
-      paused = false;
-      reader?.resume();
+  /** The reader resumes once the other thread has replayed enough batches (it notifies each). */
+  const untilRoom = async () => {
+    for (;;) {
+      const n = Atomics.load(inFlight, 0);
+      if (n < MAX_UNACKED_BATCHES) break;
+      const wait = waitAsync(inFlight, 0, n);
+      if (wait.async) await wait.value;
     }
-  });
+    paused = false;
+    reader?.resume();
+  };
+  // A pending waitAsync holds no handle: this listener keeps the worker alive while it waits.
+  port.on('message', () => {});
 
   // Tool results are most of a transcript's bytes and the detectors only ever hash them: hashed
   // here, they need not be copied to the other thread.
