@@ -2,6 +2,7 @@
 // back in input order, and each file's diagnostics are released in that same order, so the
 // output is identical whatever the number of jobs.
 
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { AuditOptions, FileLedger } from './options.js';
@@ -17,6 +18,26 @@ export type WorkerMessage =
   | { type: 'warning'; message: string }
   | { type: 'done'; result: FileLedger }
   | { type: 'failed'; message: string };
+
+/**
+ * A lane's young generation. Left at V8's default, each lane's heap added ~25 MB of peak RSS and
+ * a 2,000-file store peaked at 234 MB (SPEC: under 200); at 8 MB it peaks at ~190 MB, with no
+ * measurable cost in time (the lanes' garbage is a file's lines and rounds, short-lived).
+ */
+const LANE_YOUNG_GENERATION_MB = 8;
+
+/** Indexes of `files`, largest file first; an unreadable path (or stdin) counts as empty. */
+function bySizeDescending(files: readonly string[]): number[] {
+  const sizes = files.map((file) => {
+    if (file === '-') return 0;
+    try {
+      return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      return 0;
+    }
+  });
+  return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+}
 
 export function defaultJobs(): number {
   return availableParallelism();
@@ -54,6 +75,9 @@ export async function auditInWorkers(
   let done = 0;
   const workerUrl = new URL('./file-pool-worker.js', import.meta.url);
 
+  // Largest files first (ties in input order): the last file a lane starts is then a small one,
+  // so both lanes finish together instead of one waiting on a big file it started late.
+  const order = bySizeDescending(files);
   let next = 0;
   const runOne = async (worker: Worker | null, index: number) => {
     const file = files[index]!;
@@ -110,7 +134,7 @@ export async function auditInWorkers(
   const lane = async () => {
     let worker: Worker | null = null;
     try {
-      worker = new Worker(workerUrl);
+      worker = new Worker(workerUrl, { resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB } });
       // A worker that fails to load reports through 'error'; with no listener that would crash us.
       worker.on('error', () => {});
     } catch {
@@ -118,7 +142,7 @@ export async function auditInWorkers(
     }
     try {
       while (next < files.length) {
-        const index = next++;
+        const index = order[next++]!;
         await runOne(worker, index);
       }
     } finally {
