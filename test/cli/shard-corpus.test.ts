@@ -1,7 +1,7 @@
 // Shards on a generated store of a few thousand sessions (bench/home.mjs, seeded: Claude Code
 // sessions with sub-agents, resumed sessions, Codex and Gemini CLI, settings and reports that are
 // no transcripts, links read once): for N = 3 and 7, the binary's shards merged are the one run,
-// byte for byte. The one run prints json, table (with its overview of the worst sessions) and
+// byte for byte. The one run prints json, table (with its overview of the worst sessions), html and
 // markdown; the other formats are checked against `merge` of the one run's JSON, which the
 // fixtures' tests (shard-merge.test.ts) show prints exactly what analyze prints.
 
@@ -16,7 +16,8 @@ import { ensureBuilt, ROOT, runCli, type RunResult } from './helpers.js';
 const CORPUS = { dir: '.tmp/shard-corpus', sessions: 2000, seed: 20, scale: 0.02 };
 const HOME = join(ROOT, CORPUS.dir, 'home');
 const OUT = join(ROOT, CORPUS.dir, 'ledgers');
-const ONE_RUN = ['json', 'table', 'markdown'] as const;
+// html too: the page draws timelines, which a shard's ledger carries and one run's JSON does not.
+const ONE_RUN = ['json', 'table', 'markdown', 'html'] as const;
 
 const one = new Map<string, RunResult>();
 let oneJson = '';
