@@ -19,7 +19,7 @@ import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { discoverInputs } from './read/discover.js';
 import { parseShard, type Shard } from './read/shard.js';
 import { SESSION_SORTS, type ReportFormat } from './report/index.js';
-import { sanitizeText } from './report/sanitize.js';
+import { sanitize } from './sanitize.js';
 import { VERSION } from './version.js';
 
 const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
@@ -69,7 +69,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       writeOut: (s) => io.stdout.write(s),
       // commander echoes the offending argument, and a glob over hostile file names can put an
       // escape sequence there: stderr gets the same neutralizing as every other diagnostic.
-      writeErr: (s) => io.stderr.write(sanitizeText(s, { multiline: true })),
+      writeErr: (s) => io.stderr.write(sanitize(s, { multiline: true })),
     })
     .exitOverride();
 
@@ -243,11 +243,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
       return EXIT_USAGE;
     }
     if (e instanceof LoopledgerError) {
-      io.stderr.write(`loopledger: ${sanitizeText(e.message)}\n`);
+      io.stderr.write(`loopledger: ${sanitize(e.message)}\n`);
       return e.exitCode;
     }
     const err = e as Error;
-    io.stderr.write(`loopledger: internal error: ${sanitizeText(err?.message ?? String(e))}\n`);
+    io.stderr.write(`loopledger: internal error: ${sanitize(err?.message ?? String(e))}\n`);
     return EXIT_USAGE;
   } finally {
     io.stdout.off('error', onPipeError);

@@ -12,7 +12,7 @@ import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
 import type { Shard } from '../read/shard.js';
 import { type FailOn, reachedFailOn, reportChunks, type ReportFormat, type SessionSort } from '../report/index.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { audit } from '../run/audit.js';
 import type { AuditOptions } from '../run/options.js';
 
@@ -65,7 +65,7 @@ export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: C
       const n = (skipCounts.get(path) ?? 0) + 1;
       skipCounts.set(path, n);
       if (n <= MAX_SKIP_DIAGNOSTICS_PER_FILE) {
-        io.stderr.write(`${sanitizeText(path)}:${skipped.line ?? '-'}: ${sanitizeText(skipped.reason)}\n`);
+        io.stderr.write(`${sanitize(path)}:${skipped.line ?? '-'}: ${sanitize(skipped.reason)}\n`);
       }
     },
   };

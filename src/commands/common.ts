@@ -3,7 +3,7 @@
 
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { resolveColor } from '../report/color.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { batched, type Chunks, writeChunks } from '../report/stream.js';
 import { isStdout, refuseInputAsOutput, writeFileAtomically } from './output.js';
 
@@ -45,7 +45,7 @@ export function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): b
 }
 
 export function warn(io: CliIO, message: string): void {
-  io.stderr.write(`loopledger: ${sanitizeText(message)}\n`);
+  io.stderr.write(`loopledger: ${sanitize(message)}\n`);
 }
 
 /** stdout, or `--output-file` (`-o`; `-` is stdout) written atomically, never over an input. */

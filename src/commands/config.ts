@@ -3,7 +3,8 @@
 
 import type { LoadedConfig } from '../config/load.js';
 import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
-import { neutralize, painter } from '../config/text.js';
+import { painter } from '../config/text.js';
+import { sanitize } from '../sanitize.js';
 import { fitColumns, formatHead, formatRow, GAP, type FitColumn } from '../report/columns.js';
 import { wrap } from '../report/text.js';
 
@@ -84,8 +85,8 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   // The default is named under a changed key only: a column repeating every value is noise.
   const underLines = (k: ConfigKeySpec): string[] => {
     const out: string[] = [];
-    if (changed(k)) out.push(...wrap(`    default: ${neutralize(formatConfigValue(k.default))}`, width, 6).map((l) => paint.dim(l)));
-    if (options.verbose) out.push(...wrap(`    ${neutralize(k.reason)}`, width, 4).map((l) => paint.dim(l)));
+    if (changed(k)) out.push(...wrap(`    default: ${sanitize(formatConfigValue(k.default))}`, width, 6).map((l) => paint.dim(l)));
+    if (options.verbose) out.push(...wrap(`    ${sanitize(k.reason)}`, width, 4).map((l) => paint.dim(l)));
     return out;
   };
   let keyWidth = 'KEY'.length;
@@ -100,7 +101,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   if (valueRoom >= MIN_VALUE_CHARS) {
     const columns: FitColumn<ConfigKeySpec>[] = [
       { head: 'KEY', align: 'left', priority: Infinity, text: (k) => k.key },
-      { head: 'VALUE', align: 'left', priority: Infinity, text: (k) => neutralize(cell(valueOf(k.key, k.default), valueRoom)) },
+      { head: 'VALUE', align: 'left', priority: Infinity, text: (k) => sanitize(cell(valueOf(k.key, k.default), valueRoom)) },
       { head: 'SOURCE', align: 'left', priority: Infinity, text: sourceCell },
     ];
     const fitted = fitColumns(columns, specs, width);
@@ -113,7 +114,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
     // Too narrow for columns: one key per line, the rest wrapped under it.
     for (const k of specs) {
       lines.push(...wrap(k.key, width, 4).map((l) => paint.bold(l)));
-      const v = `    = ${neutralize(cell(valueOf(k.key, k.default)))} (${sourceCell(k)})`;
+      const v = `    = ${sanitize(cell(valueOf(k.key, k.default)))} (${sourceCell(k)})`;
       for (const l of wrap(v, width, 6)) lines.push(changed(k) ? paint.yellow.bold(l) : l);
       lines.push(...underLines(k));
     }

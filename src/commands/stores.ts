@@ -3,7 +3,8 @@
 
 import { promises as fs } from 'node:fs';
 import { sep } from 'node:path';
-import { neutralize, painter, renderTable } from '../config/text.js';
+import { painter, renderTable } from '../config/text.js';
+import { sanitize } from '../sanitize.js';
 import { InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
@@ -94,7 +95,7 @@ export function renderStores(surveys: readonly StoreSurvey[], options: { format:
   const paint = painter(options.color);
   const rows = surveys.map((s) => {
     const found = s.location.roots.length > 0;
-    const where = neutralize(displayPath(s.location.path, options.env)) + (s.location.via ? ` ($${s.location.via})` : '');
+    const where = sanitize(displayPath(s.location.path, options.env)) + (s.location.via ? ` ($${s.location.via})` : '');
     if (!found) return [AGENT_LABELS[s.location.agent], where, 'not found', '', '', ''];
     return [
       AGENT_LABELS[s.location.agent],

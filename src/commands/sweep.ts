@@ -3,7 +3,8 @@
 
 import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
 import { sweepHtml } from '../report/html/sweep.js';
-import { neutralize, painter, renderTable, type Column } from '../config/text.js';
+import { painter, renderTable, type Column } from '../config/text.js';
+import { sanitize } from '../sanitize.js';
 
 export interface RenderSweepOptions {
   format: 'table' | 'json' | 'html';
@@ -38,7 +39,7 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
   const labeled = result.labels !== null;
   const keys = result.params.map((p) => p.key);
   const columns: Column[] = [
-    ...keys.map((k) => ({ header: neutralize(k), align: 'right' as const })),
+    ...keys.map((k) => ({ header: sanitize(k), align: 'right' as const })),
     { header: 'FIRED', align: 'right' },
     { header: 'STEERED', align: 'right' },
     { header: 'STOPPED', align: 'right' },
@@ -81,7 +82,7 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
 
   const lines: string[] = [];
   lines.push(
-    `sweep of ${keys.map(neutralize).join(' × ')}: ${result.points.length} point${result.points.length === 1 ? '' : 's'}, ` +
+    `sweep of ${keys.map((k) => sanitize(k)).join(' × ')}: ${result.points.length} point${result.points.length === 1 ? '' : 's'}, ` +
       `${sessions} session${sessions === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}`,
   );
   lines.push('FIRED: sessions / rounds with any entry; STEERED, STOPPED: sessions / rounds under enforce');
@@ -109,13 +110,13 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       `labels: ${result.labels.loop} loop, ${result.labels.clean} clean; ${unlabeled} unlabeled session${unlabeled === 1 ? '' : 's'} counted above but not in the metrics`,
     );
     if (result.labels.unmatched.length > 0) {
-      tail.push(`labels that matched no session: ${result.labels.unmatched.map((k) => neutralize(k)).join(', ')}`);
+      tail.push(`labels that matched no session: ${result.labels.unmatched.map((k) => sanitize(k)).join(', ')}`);
     }
   }
   if (result.recommended) {
     const r = result.recommended;
     tail.push(
-      paint.bold(`recommended: ${neutralize(assignment(r.values))}`) +
+      paint.bold(`recommended: ${sanitize(assignment(r.values))}`) +
         ` (recall ${rate(r.recall)}, FPR ${rate(r.fpr)} <= ${maxFpr}, precision ${rate(r.precision)})`,
     );
   } else if (result.note && (labeled || maxFpr !== null)) {

@@ -1,18 +1,7 @@
 // Plain-text helpers for the calibration commands' tables. Values can come from a config file or
-// the command line, so they are neutralized before they reach a terminal.
+// the command line: callers pass them through `sanitize` (src/sanitize.ts) before they get here.
 
 import { Chalk, type ChalkInstance } from 'chalk';
-import { INVISIBLE_FORMAT_CHARS } from '../read/neutralize.js';
-
-/**
- * Control characters (C0 except tab, DEL, C1), so every escape sequence's introducer, and the
- * bidi and zero-width characters every human output neutralizes.
- */
-const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${INVISIBLE_FORMAT_CHARS}]`, 'g');
-
-export function neutralize(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** An explicit colour level: the caller has already weighed --no-color, NO_COLOR and the TTY. */
 export function painter(color: boolean): ChalkInstance {

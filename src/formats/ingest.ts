@@ -9,7 +9,7 @@ import { MAX_KEPT_SKIPS, type SkippedLine } from '../read/skipped.js';
 import { type SessionOrigin, TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';
-import { neutralize } from '../read/neutralize.js';
+import { sanitize } from '../sanitize.js';
 import { conversationFiles, isConversationPath } from '../read/conversation-dir.js';
 import { readAgentType, storeProject } from '../read/stores.js';
 import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
@@ -197,7 +197,7 @@ class Ingestion {
     this.close();
     if (readError !== null) this.summary.error = readError;
     // Key names and parser snippets come from the file: they must not drive a terminal.
-    if (this.summary.error !== undefined) this.summary.error = neutralize(this.summary.error, 500);
+    if (this.summary.error !== undefined) this.summary.error = sanitize(this.summary.error, { max: 500 });
     return this.summary;
   }
 
@@ -211,7 +211,7 @@ class Ingestion {
     try {
       adapter = adapterFor(forced && forced !== 'auto' ? forced : 'openhands', this.adapters);
     } catch (err) {
-      this.summary.error = neutralize(messageOf(err), 500);
+      this.summary.error = sanitize(messageOf(err), { max: 500 });
       return this.summary;
     }
     if (!this.open(adapter)) {
@@ -234,7 +234,7 @@ class Ingestion {
       }
     } catch (err) {
       if (err instanceof SinkFailure) throw err;
-      this.summary.error = neutralize(`cannot list the conversation's events: ${messageOf(err)}`, 500);
+      this.summary.error = sanitize(`cannot list the conversation's events: ${messageOf(err)}`, { max: 500 });
     }
     this.summary.lines = files;
     this.close();
@@ -410,9 +410,9 @@ class Ingestion {
     // Cut at a line end or not, a document the parser ran out of is a truncated one.
     // A document cut short may be a session still being written: that one is worth a word.
     if (endsEarly(text, parsed.message)) {
-      this.summary.error = `not JSON: truncated, a JSON document that stops before its end (a file still being written?): ${neutralize(parsed.message, 200)}`;
+      this.summary.error = `not JSON: truncated, a JSON document that stops before its end (a file still being written?): ${sanitize(parsed.message, { max: 200 })}`;
     } else {
-      this.summary.error = `not JSON: neither JSON lines nor one JSON document (${neutralize(parsed.message, 200)})`;
+      this.summary.error = `not JSON: neither JSON lines nor one JSON document (${sanitize(parsed.message, { max: 200 })})`;
       this.summary.not_transcript = 'not-json';
     }
   }
@@ -523,7 +523,7 @@ class Ingestion {
     } catch (err) {
       if (err instanceof SinkFailure) throw err;
       this.phase = 'done';
-      this.summary.error = `the ${adapter.name} reader failed to start: ${neutralize(messageOf(err), 200)}`;
+      this.summary.error = `the ${adapter.name} reader failed to start: ${sanitize(messageOf(err), { max: 200 })}`;
       return false;
     }
     return true;
@@ -566,7 +566,7 @@ class Ingestion {
     // Kinds come from the file: a bounded number of them (the rest counted as `other`), in an
     // object without a prototype, so that no kind name can reach Object's own properties.
     const counts = (this.summary.ignored ??= Object.create(null) as Record<string, number>);
-    const name = neutralize(kind, 80);
+    const name = sanitize(kind, { max: 80 });
     const key = Object.hasOwn(counts, name) || Object.keys(counts).length < MAX_IGNORED_KINDS ? name : 'other';
     counts[key] = (counts[key] ?? 0) + 1;
   }
@@ -575,7 +575,7 @@ class Ingestion {
   private skip(line: number | null, reason: string, announce = true): void {
     this.summary.skipped_lines += 1;
     if (this.summary.skipped.length >= MAX_KEPT_SKIPS) return;
-    const skipped: SkippedLine = { line, reason: neutralize(reason, 300) };
+    const skipped: SkippedLine = { line, reason: sanitize(reason, { max: 300 }) };
     this.summary.skipped.push(skipped);
     if (announce) this.options.onSkip?.(skipped);
   }

@@ -7,7 +7,7 @@
 import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
 import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { savedPhrase, totalsPhrases } from './money.js';
 import { enforceWould, fmtConfidence, plural, strikePhrase } from './text.js';
 

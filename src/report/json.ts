@@ -9,7 +9,7 @@ import ndjson from 'ndjson';
 import type { LedgerEntry, LedgerReport } from '../ledger/types.js';
 import { configHash } from '../ledger/config-hash.js';
 import { jsonChunks } from './json-stream.js';
-import { escapeJsonText } from './sanitize.js';
+import { escapeJsonText } from '../sanitize.js';
 
 /** SPEC: the ledger never echoes looped text unless --excerpts is given. The ledger builder
  *  should not have collected any; this is the last line of defence before output. */

@@ -2,7 +2,7 @@
 
 import type { JudgeConsultation, LedgerEntry, LedgerSummary } from '../ledger/types.js';
 import { approxUsd } from './money.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 
 /** The judge's verdict decided this entry's enforce level (a confident loop or progress). */
 export function judgeDecided(e: LedgerEntry): boolean {

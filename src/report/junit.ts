@@ -7,7 +7,7 @@
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { reachedFailOn } from './fail-on.js';
 import type { ReportOptions } from './options.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { relativePath } from './paths.js';
 import { loopCostPhrase, savedPhrase, sessionCostPhrase } from './money.js';
 import { enforceWould, fmtConfidence, maxEnforce, outcomePhrase, strikePhrase } from './text.js';

@@ -25,7 +25,7 @@ import {
   tokensCell,
   type SessionSort,
 } from './overview.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import {
   entryTools,
   fmtConfidence,

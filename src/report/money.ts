@@ -4,7 +4,7 @@
 
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { fmtTokens, fmtUsd, usageTokens } from './amounts.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { plural } from './text.js';
 
 /** `≈ $0.42`: every dollar figure shown to a person is an estimate at list price. */

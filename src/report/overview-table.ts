@@ -20,7 +20,7 @@ import {
   type OverviewPlan,
   type SessionSort,
 } from './overview.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { plural, truncateTo, wrap } from './text.js';
 
 const SORT_WORDS: Record<SessionSort, string> = {

@@ -9,7 +9,7 @@ import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../
 import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
-import { escapeJsonText, sanitize } from './sanitize.js';
+import { escapeJsonText, sanitize } from '../sanitize.js';
 import { savedPhrase, totalsPhrases } from './money.js';
 import { enforceWould, fmtConfidence, strikePhrase } from './text.js';
 

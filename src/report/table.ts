@@ -19,7 +19,7 @@ import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
 import { overviewLines } from './overview-table.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 import {
   displayWidth,
   entryLabel,

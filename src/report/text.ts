@@ -2,7 +2,7 @@
 
 import type { EnforceLevel, LedgerEntry, SessionLedger } from '../ledger/types.js';
 import type { Measurement, Strike } from '../detect/types.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../sanitize.js';
 
 export const LEVEL_RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
 

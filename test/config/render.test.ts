@@ -23,7 +23,7 @@ describe('renderConfig', () => {
     // Reasons are for --verbose.
     expect(out).not.toContain('two identical batches');
     expect(out).not.toContain('\u001b');
-    expect(out).toContain('\\u001b[31mb');
+    expect(out).toContain('\\x1b[31mb');
     expect(out).toContain('4 keys: 2 default, 0 from the config file, 2 from --set or flags');
     // columns line up: VALUE starts at the same offset on every row
     const at = lines[0]?.indexOf('VALUE');

@@ -177,7 +177,7 @@ describe('ingestFile: files that cannot be read', () => {
   it('neutralizes escape sequences that a bad line puts in its reason', async () => {
     const { summary } = await ingestText(`${HEAD}\u001b[31mred\u009b2J\n`);
     expect(summary.skipped[0]!.reason).not.toMatch(/[\u001b\u009b]/);
-    expect(summary.skipped[0]!.reason).toContain('\\u001b');
+    expect(summary.skipped[0]!.reason).toContain('\\x1b');
   });
 });
 

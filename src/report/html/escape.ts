@@ -4,7 +4,7 @@
 // every human format), then the five characters that can end a text run or an attribute value are
 // written as character references, so `"><script>`, `</svg>` or `onerror=` stay inert text.
 
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../sanitize.js';
 
 const SPECIAL = /[&<>"']/g;
 const REF: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

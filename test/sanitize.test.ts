@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeJsonText, sanitize } from '../../src/report/sanitize.js';
+import { escapeJsonText, sanitize } from '../src/sanitize.js';
 
 // C0 and C1 controls, DEL, bidi controls, zero-width characters, line/paragraph separators, lone surrogates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
