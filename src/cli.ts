@@ -18,12 +18,18 @@ import { PROFILES } from './ladder/config.js';
 import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { discoverInputs } from './read/discover.js';
 import { parseShard, type Shard } from './read/shard.js';
-import { SESSION_SORTS, type ReportFormat } from './report/index.js';
+import { SESSION_SORTS } from './report/index.js';
 import { sanitize } from './sanitize.js';
+import {
+  ENFORCE_LEVELS,
+  LISTING_FORMATS,
+  type ListingFormat,
+  REPORT_FORMATS,
+  type ReportFormat,
+  SWEEP_FORMATS,
+  type SweepFormat,
+} from './vocabulary.js';
 import { VERSION } from './version.js';
-
-const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
-const FAIL_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
 
 const defaultIO = (): CliIO => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
@@ -83,7 +89,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
-    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(ENFORCE_LEVELS).default('none'))
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
     .option('--strict', 'malformed input is an error (exit 2)')
     .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
@@ -106,10 +112,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
     .addOption(
       new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
-        .choices(['noted', 'steer', 'stop'])
+        .choices(ENFORCE_LEVELS.filter((l) => l !== 'none'))
         .default('stop'),
     )
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json', 'html']).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(SWEEP_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
     .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'))
@@ -124,7 +130,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       labels: opts['labels'] as string | undefined,
       maxFpr: opts['maxFpr'] as string | undefined,
       positive: opts['positive'] as PositiveLevel,
-      format: opts['json'] ? 'json' : (opts['format'] as 'table' | 'json' | 'html'),
+      format: opts['json'] ? 'json' : (opts['format'] as SweepFormat),
       color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),
@@ -144,7 +150,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format (a sweep: table, json or html)').choices(REPORT_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
-    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(FAIL_LEVELS).default('none'))
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(ENFORCE_LEVELS).default('none'))
     .option('--strict', 'exit 2 when the shards skipped malformed lines or met inputs that are no transcript')
     .option('--excerpts', 'show the excerpts the shards recorded (analyze --excerpts)')
     .option('--explain', 'show the statistics the shards recorded (analyze --explain)')
@@ -171,9 +177,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   const config = program
     .command('config')
     .description('the effective configuration: every key, its value, its default and where the value came from')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json');
-  addConfigOptions(config).action(async (opts: CommonOptions & { format: 'table' | 'json'; json?: boolean }) => {
+  addConfigOptions(config).action(async (opts: CommonOptions & { format: ListingFormat; json?: boolean }) => {
     const loaded = await configFrom(opts);
     for (const w of loaded.warnings) warn(io, w);
     const rendered = renderConfig(loaded, {
@@ -196,11 +202,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   program
     .command('stores')
     .description("the session stores of this user's agents (Claude Code, Codex, Gemini CLI) and what is in them")
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('--color', 'force colour')
     .option('--no-color', 'no colour')
-    .action(async (opts: { format: 'table' | 'json'; json?: boolean; color?: boolean }) => {
+    .action(async (opts: { format: ListingFormat; json?: boolean; color?: boolean }) => {
       const surveys = await surveyStores(io.env);
       await writePayload(io, renderStores(surveys, { format: opts.json ? 'json' : opts.format, color: colorFor({ set: [], color: opts.color }, io, true), env: io.env }), undefined);
       setExit(EXIT_OK);
@@ -209,9 +215,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   program
     .command('formats')
     .description('the supported input formats and how each is detected')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
-    .action(async (opts: { format: 'table' | 'json'; json?: boolean }) => {
+    .action(async (opts: { format: ListingFormat; json?: boolean }) => {
       await writePayload(io, renderFormats(opts.json ? 'json' : opts.format), undefined);
       setExit(EXIT_OK);
     });

@@ -21,5 +21,6 @@ export type * from './ledger/types.js';
 export { SessionBuilder, TranscriptBuilder } from './model/builder.js';
 export type * from './model/transcript.js';
 export { FORMAT_NAMES } from './model/transcript.js';
-export { reachedFailOn, renderReport, type ReportFormat, type ReportOptions } from './report/index.js';
+export { reachedFailOn, renderReport, type ReportOptions } from './report/index.js';
 export { VERSION } from './version.js';
+export { ENFORCE_LEVELS, LEVEL_RANK, MODES, REPORT_FORMATS, type Mode, type ReportFormat } from './vocabulary.js';

@@ -19,11 +19,13 @@
 
 import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
-import type { EnforceLevel, SessionLedger } from '../ledger/types.js';
+import type { SessionLedger } from '../ledger/types.js';
+import { LEVEL_RANK as RANK, type EnforceLevel } from '../vocabulary.js';
 import type { Label, Labels } from './labels.js';
 import { gridPoints, type SweepParam } from './param.js';
 
-export type PositiveLevel = 'noted' | 'steer' | 'stop';
+/** The level at which a session counts as flagged: any but `none`. */
+export type PositiveLevel = Exclude<EnforceLevel, 'none'>;
 
 export interface SweepOptions {
   params: readonly SweepParam[];
@@ -115,8 +117,6 @@ export interface SweepResult {
   /** The base configuration the swept keys were laid over (the CLI's JSON carries it). */
   config?: Record<string, unknown>;
 }
-
-const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
 
 /** `--max-fpr`: a ratio (`0.05`) or a percentage (`5%`). */
 export function parseMaxFpr(text: string): number {

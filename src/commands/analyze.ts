@@ -11,7 +11,8 @@ import type { LedgerReport } from '../ledger/types.js';
 import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
 import type { Shard } from '../read/shard.js';
-import { type FailOn, reachedFailOn, reportChunks, type ReportFormat, type SessionSort } from '../report/index.js';
+import { reachedFailOn, reportChunks, type SessionSort } from '../report/index.js';
+import { type EnforceLevel, isMode, type Mode, type ReportFormat } from '../vocabulary.js';
 import { sanitize } from '../sanitize.js';
 import { audit } from '../run/audit.js';
 import type { AuditOptions } from '../run/options.js';
@@ -20,7 +21,7 @@ export interface AnalyzeOptions extends CommonOptions {
   format: ReportFormat;
   json?: boolean;
   outputFile?: string;
-  failOn: FailOn;
+  failOn: EnforceLevel;
   inputFormat: FormatName | 'auto';
   strict?: boolean;
   excerpts?: boolean;
@@ -137,7 +138,7 @@ function inputsOf(report: Awaited<ReturnType<typeof audit>>): string[] {
   return [...report.inputs.map((i) => i.path), ...others];
 }
 
-function modeOf(config: Readonly<Record<string, unknown>>): 'off' | 'telemetry' | 'enforce' {
+function modeOf(config: Readonly<Record<string, unknown>>): Mode {
   const mode = config['mode'];
-  return mode === 'off' || mode === 'enforce' ? mode : 'telemetry';
+  return typeof mode === 'string' && isMode(mode) ? mode : 'telemetry';
 }

@@ -7,9 +7,10 @@ import { painter } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
 import { fitColumns, formatHead, formatRow, GAP, type FitColumn } from '../report/columns.js';
 import { wrap } from '../report/text.js';
+import type { ListingFormat } from '../vocabulary.js';
 
 export interface RenderConfigOptions {
-  format: 'table' | 'json';
+  format: ListingFormat;
   color: boolean;
   /** Terminal columns the table fits (default 120). */
   width?: number;

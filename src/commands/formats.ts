@@ -1,8 +1,9 @@
 // `loopledger formats`: what we read and how a file is recognized.
 
 import { ADAPTERS } from '../formats/index.js';
+import type { ListingFormat } from '../vocabulary.js';
 
-export function renderFormats(format: 'table' | 'json'): string {
+export function renderFormats(format: ListingFormat): string {
   const rows = ADAPTERS.map((a) => ({ name: a.name, description: a.description, detection: a.detection }));
   if (format === 'json') return JSON.stringify({ formats: rows }, null, 2) + '\n';
   const width = Math.max(...rows.map((r) => r.name.length));

@@ -8,6 +8,7 @@ import { sanitize } from '../sanitize.js';
 import { InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
+import type { ListingFormat } from '../vocabulary.js';
 
 export interface StoreSurvey {
   location: StoreLocation;
@@ -77,7 +78,7 @@ export async function defaultInputs(env: NodeJS.ProcessEnv): Promise<DefaultInpu
   return { roots: found.flatMap((l) => l.roots), announcement: `reading the session stores of this user: ${named.join(', ')}` };
 }
 
-export function renderStores(surveys: readonly StoreSurvey[], options: { format: 'table' | 'json'; color: boolean; env: NodeJS.ProcessEnv }): string {
+export function renderStores(surveys: readonly StoreSurvey[], options: { format: ListingFormat; color: boolean; env: NodeJS.ProcessEnv }): string {
   if (options.format === 'json') {
     const stores = surveys.map((s) => ({
       agent: s.location.agent,

@@ -14,6 +14,7 @@ import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { renderSweep } from './sweep.js';
+import type { SweepFormat } from '../vocabulary.js';
 
 export interface SweepRunOptions {
   loaded: LoadedConfig;
@@ -22,7 +23,7 @@ export interface SweepRunOptions {
   maxFpr?: string;
   /** What counts as flagging a labeled session; default `stop` (the intervention that ends a turn). */
   positive?: PositiveLevel;
-  format: 'table' | 'json' | 'html';
+  format: SweepFormat;
   color: boolean;
   inputFormat: FormatName | 'auto';
   onWarning: (message: string) => void;

@@ -5,9 +5,10 @@ import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
 import { sweepHtml } from '../report/html/sweep.js';
 import { painter, renderTable, type Column } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
+import type { SweepFormat } from '../vocabulary.js';
 
 export interface RenderSweepOptions {
-  format: 'table' | 'json' | 'html';
+  format: SweepFormat;
   color: boolean;
 }
 

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { AGENTS, type Agent } from './payload.js';
 import type { HookIO } from './main.js';
+import { isMode } from '../vocabulary.js';
 
 interface Handler {
   type: 'command';
@@ -177,7 +178,7 @@ function parseInstallArgs(argv: readonly string[]): InstallOptions {
     else if (['--mode', '--state-dir', '--config'].includes(arg)) {
       const v = argv[++i];
       if (v === undefined) throw new InstallError(`${arg} needs a value`);
-      if (arg === '--mode' && !['off', 'telemetry', 'enforce'].includes(v)) throw new InstallError(`--mode takes off, telemetry or enforce, not ${v}`);
+      if (arg === '--mode' && !isMode(v)) throw new InstallError(`--mode takes off, telemetry or enforce, not ${v}`);
       // The guard runs wherever the agent runs it: paths are made absolute now.
       guardArgs.push(arg, arg === '--mode' ? v : resolve(v));
     } else if (arg.startsWith('-')) throw new InstallError(`unknown option ${arg}`);

@@ -16,6 +16,7 @@ import { canCarryContext, render, type Verdict } from './respond.js';
 import { freshState, type GuardConfig, type LiveMode, Session, type SessionState, STATE_VERSION } from './session.js';
 import { appendLines, defaultStateDir, ensureDir, fileKey, lock, logError, readState, writeState } from './store.js';
 import { loadAdapter, readTranscript, TranscriptGone, TranscriptRotated } from './transcript.js';
+import { isMode } from '../vocabulary.js';
 
 export interface HookIO {
   stdout: { write(s: string): unknown };
@@ -73,7 +74,7 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
     switch (flag) {
       case '--mode':
         mode = value();
-        if (!['off', 'telemetry', 'enforce'].includes(mode)) throw new HookUsageError(`--mode takes off, telemetry or enforce, not ${mode}`);
+        if (!isMode(mode)) throw new HookUsageError(`--mode takes off, telemetry or enforce, not ${mode}`);
         break;
       case '--config':
         config = value();

@@ -25,6 +25,7 @@ import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, reminderText } from '../ladder/ladder.js';
 import type { PolicyResolver } from '../ladder/policy.js';
 import type { LedgerEntry } from '../ledger/types.js';
+import type { Mode } from '../vocabulary.js';
 import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
 import type { Agent, HookCall, HookEvent } from './payload.js';
 import type { Verdict } from './respond.js';
@@ -36,7 +37,8 @@ export const STATE_VERSION = 1;
 /** How many call ids, lines and aliases are remembered for de-duplication (a few turns' worth). */
 const MEMORY = 512;
 
-export type LiveMode = 'telemetry' | 'enforce';
+/** Off never installs the hook. */
+export type LiveMode = Exclude<Mode, 'off'>;
 
 export interface GuardConfig {
   mode: LiveMode;

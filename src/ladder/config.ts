@@ -4,9 +4,7 @@
 
 import type { ConfigKeySpec, ConfigValue, ConfigValues } from '../config/spec.js';
 import { CYCLE_ENFORCE_DEFAULT, CYCLE_ENFORCE_PERIODS } from '../detect/tool-batch/config.js';
-
-const MODES = ['off', 'telemetry', 'enforce'] as const;
-export type Mode = (typeof MODES)[number];
+import { ENFORCE_LEVELS, type EnforceLevel, isMode, type Mode, MODES } from '../vocabulary.js';
 
 export const CAPABILITIES = ['strong', 'standard', 'weak'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
@@ -210,15 +208,13 @@ interface JudgeSettings {
   carryVerdicts: boolean;
 }
 
-/** What enforce does with a `tool_cycle` finding (declared by the tool-batch detector). */
-export type CycleLevel = 'none' | 'noted' | 'steer' | 'stop';
-
 export interface LadderSettings {
   maxUnheededSteers: number;
   steerConfidenceMin: number;
   stopConfidenceMin: number;
   cappedKinds: ReadonlySet<string>;
-  cycleEnforce: CycleLevel;
+  /** What enforce does with a `tool_cycle` finding (`tool_batch.cycle_enforce`). */
+  cycleEnforce: EnforceLevel;
   /** Full periods a cycle needs before `cycleEnforce` applies beyond `noted` (`tool_batch.cycle_enforce_periods`). */
   cycleEnforcePeriods: number;
   /** Output/thinking findings in a round whose repeated tool batch got new answers: noted only. */
@@ -265,16 +261,16 @@ function list(values: ConfigValues, key: string, warn: (m: string) => void): rea
 export function parseMode(value: unknown, warn: (m: string) => void = () => {}): Mode {
   if (value === undefined || value === null) return 'telemetry';
   const s = String(value).trim().toLowerCase();
-  if ((MODES as readonly string[]).includes(s)) return s as Mode;
+  if (isMode(s)) return s;
   warn(`mode: unknown value ${JSON.stringify(value)}; using telemetry`);
   return 'telemetry';
 }
 
-export function parseCycleLevel(value: unknown, warn: (m: string) => void = () => {}): CycleLevel {
+export function parseCycleLevel(value: unknown, warn: (m: string) => void = () => {}): EnforceLevel {
   // Absent when the caller passes no tool-batch keys: the tool-batch detector's own default.
   if (value === undefined || value === null) return CYCLE_ENFORCE_DEFAULT;
   const s = String(value).trim().toLowerCase();
-  if (s === 'none' || s === 'noted' || s === 'steer' || s === 'stop') return s;
+  if ((ENFORCE_LEVELS as readonly string[]).includes(s)) return s as EnforceLevel;
   warn(`tool_batch.cycle_enforce: unknown value ${JSON.stringify(value)}; using noted`);
   return 'noted';
 }

@@ -3,8 +3,8 @@
 // round's findings); one finding drives it and the rest of the round are only noted.
 
 import type { DetectorName, Finding } from '../detect/types.js';
-import type { EnforceLevel } from '../ledger/types.js';
-import type { LadderSettings, Mode } from './config.js';
+import { LEVEL_RANK as RANK, type EnforceLevel, type Mode } from '../vocabulary.js';
+import type { LadderSettings } from './config.js';
 import { boundedExcerpts, type JudgePort, type JudgeUnusable, type JudgeVerdict, NO_JUDGE, usableConfidence } from './judge.js';
 
 type ReminderKind = 'OutputLoopRecovery' | 'ThinkingLoopRecovery' | 'ToolLoopRecovery';
@@ -103,8 +103,6 @@ export function reminderText(finding: Pick<Finding, 'detector' | 'kind' | 'confi
     'then take a different next step or give your final answer.'
   );
 }
-
-const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
 
 interface Candidate {
   index: number;

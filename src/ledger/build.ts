@@ -14,7 +14,8 @@ import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
-import type { EnforceLevel, LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
+import type { LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
+import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 
 export interface DetectorFactories {
   toolBatch(v: ConfigValues): RoundDetector & { breakRun(): void };
@@ -68,8 +69,6 @@ interface SessionState {
   account: SessionAccount;
   timeline: TimelineRecorder | null;
 }
-
-const RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
 
 /** Stands in for a detector that failed, for the rest of its turn. */
 const SILENT: RoundDetector = { name: 'output', observe: () => ({ findings: [], measurements: [] }) };
@@ -215,7 +214,7 @@ export class LedgerBuilder implements TranscriptSink {
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
       ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage!));
-      if (RANK[d.level] > RANK[roundLevel]) roundLevel = d.level;
+      roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
     });

@@ -7,6 +7,7 @@ import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
 import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from '../money/usage.js';
+import type { EnforceLevel } from '../vocabulary.js';
 
 // Produced by reading (formats/input.ts, read/skipped.ts); listed in the ledger as `inputs`, and
 // part of the library's public types from here as before.
@@ -15,8 +16,9 @@ export type { InputSummary, NotTranscript, SkippedLine };
 // Counted by money/ (account.ts); part of each session's ledger and of the public types, as before.
 export type { EnforceSaved, RoundUsage, SessionCost, SessionUsage };
 
-export type EnforceLevel = 'none' | 'noted' | 'steer' | 'stop';
-export type TelemetryLevel = 'none' | 'noted';
+export type { EnforceLevel } from '../vocabulary.js';
+/** Telemetry only notes (seed 002). */
+export type TelemetryLevel = Extract<EnforceLevel, 'none' | 'noted'>;
 
 export interface Intervention {
   off: 'none';

@@ -4,7 +4,8 @@
 // plain line. Entries that enforce would not act on are not annotated. Only the annotations written
 // are ever built; the rest are counted, so the output is bounded whatever the ledger's size.
 
-import type { EnforceLevel, LedgerReport } from '../ledger/types.js';
+import type { LedgerReport } from '../ledger/types.js';
+import type { EnforceLevel } from '../vocabulary.js';
 import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { sanitize } from '../sanitize.js';

@@ -14,12 +14,7 @@ import { sarifChunks } from './sarif.js';
 import { collect, type Chunks } from './stream.js';
 import { tableChunks } from './table.js';
 import { DEFAULT_REPORT_OPTIONS, type ReportOptions } from './options.js';
-
-export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** Formats read by programs: they never carry colour, whatever `color` says. */
-const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github'];
+import { MACHINE_FORMATS, type ReportFormat } from '../vocabulary.js';
 
 /** The payload of `format`, in pieces to be written in order. */
 export function reportChunks(report: LedgerReport, format: ReportFormat, options: Partial<ReportOptions> = {}): Chunks {
@@ -60,7 +55,7 @@ export async function renderReport(
   return collect(reportChunks(report, format, options));
 }
 
-export { reachedFailOn, type FailOn } from './fail-on.js';
+export { reachedFailOn } from './fail-on.js';
 export { type Chunks } from './stream.js';
 export { SESSION_SORTS, type SessionSort } from './overview.js';
 export { DEFAULT_REPORT_OPTIONS, type ReportOptions } from './options.js';

@@ -7,7 +7,8 @@
 // GitHub refuses a job summary over 1 MiB, so the document is written against that budget: what
 // does not fit is left out and counted in a closing line, never cut mid-line.
 
-import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { EnforceLevel } from '../vocabulary.js';
 import type { ReportOptions } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';

@@ -1,10 +1,8 @@
 // What every report format may be asked: colour, width, detail, the gate and the overview. Its own
 // module so each format imports it without going through report/index.ts, which imports them all.
 
-import type { FailOn } from './fail-on.js';
+import type { EnforceLevel, Mode } from '../vocabulary.js';
 import { DEFAULT_TOP, type SessionSort } from './overview.js';
-
-export type ModeName = 'off' | 'telemetry' | 'enforce';
 
 export interface ReportOptions {
   color: boolean;
@@ -14,9 +12,10 @@ export interface ReportOptions {
   quiet: boolean;
   explain: boolean;
   excerpts: boolean;
-  failOn: FailOn;
+  /** Exit 1 from this level under enforce on; `none` never fails. */
+  failOn: EnforceLevel;
   /** The configured mode: its column is marked in table and markdown (all three are always shown). */
-  mode?: ModeName;
+  mode?: Mode;
   /** Base for relative paths in sarif/github/junit when a session path is absolute
    *  (defaults to process.cwd(); pass it to keep rendering pure in tests). */
   cwd?: string;

@@ -4,7 +4,8 @@
 // columns that matter kept longest when the terminal is narrow.
 
 import type { ChalkInstance } from 'chalk';
-import type { EnforceLevel, LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { EnforceLevel } from '../vocabulary.js';
 import { fitColumns, fittedWidth, formatHead, formatRow, GAP, type FitColumn, type Fitted } from './columns.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
 import {

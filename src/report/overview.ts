@@ -3,9 +3,10 @@
 // print the per-entry ledger of the top N only. Calm sessions are counted, not listed. This module
 // decides what is listed and in which order; table and markdown lay it out.
 
-import type { EnforceLevel, SessionLedger } from '../ledger/types.js';
+import type { SessionLedger } from '../ledger/types.js';
+import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
 import { fmtTokens, fmtUsd, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
-import { LEVEL_RANK, maxEnforce, plural } from './text.js';
+import { maxEnforce, plural } from './text.js';
 
 export const SESSION_SORTS = ['level', 'saved', 'cost', 'path'] as const;
 export type SessionSort = (typeof SESSION_SORTS)[number];

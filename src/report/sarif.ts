@@ -5,7 +5,8 @@
 // (every error, then warnings, notes, none; in ledger order within a level) and the rest counted
 // in the run's properties. Written in pieces, so the log is never one string.
 
-import type { EnforceLevel, LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import { ENFORCE_LEVELS, type EnforceLevel } from '../vocabulary.js';
 import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
@@ -17,7 +18,7 @@ const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os
 
 type SarifLevel = 'none' | 'note' | 'warning' | 'error';
 const LEVEL: Record<EnforceLevel, SarifLevel> = { none: 'none', noted: 'note', steer: 'warning', stop: 'error' };
-const STRONGEST_FIRST: EnforceLevel[] = ['stop', 'steer', 'noted', 'none'];
+const STRONGEST_FIRST: readonly EnforceLevel[] = [...ENFORCE_LEVELS].reverse();
 
 /** GitHub code scanning's limit of results per run (it rejects more). */
 export const SARIF_MAX_RESULTS = 25_000;

@@ -14,7 +14,8 @@ import type {
   RoundVerdict,
   SessionLedger,
 } from '../ledger/types.js';
-import type { ModeName, ReportOptions } from './options.js';
+import type { ReportOptions } from './options.js';
+import type { Mode } from '../vocabulary.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
@@ -80,7 +81,7 @@ interface Column {
 
 const AFTER_STOP_MARK = '*';
 
-function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: ModeName | undefined): Column[] {
+function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: Mode | undefined): Column[] {
   const mark = (e: LedgerEntry) => (e.after_stop ? AFTER_STOP_MARK : '');
   const cols: Column[] = [];
   if (layout.merge) {
@@ -107,7 +108,7 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     text: (e) => fmtStrike(e.strike, e.kind, layout.abbrev),
   });
   // The configured mode's column is marked, never the only one: the point is the comparison.
-  const head = (m: ModeName, full: string, short: string) => {
+  const head = (m: Mode, full: string, short: string) => {
     const h = layout.abbrev ? short : full;
     return m === mode ? `[${h}]` : h;
   };
@@ -158,7 +159,7 @@ function naturalWidths(cols: Column[], sessions: readonly SessionLedger[], cache
 }
 
 /** One layout for the whole report, so every session's table has the same columns. */
-function chooseLayout(sessions: readonly SessionLedger[], width: number, mode: ModeName | undefined): Layout | null {
+function chooseLayout(sessions: readonly SessionLedger[], width: number, mode: Mode | undefined): Layout | null {
   let tools = false;
   for (const e of entriesOf(sessions)) {
     if (entryTools(e) !== '') {
@@ -228,7 +229,7 @@ export function boxRow(cells: readonly string[], widths: readonly number[], alig
   return '│' + out.join('│') + '│';
 }
 
-function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: ModeName | undefined): Generator<string> {
+function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: Mode | undefined): Generator<string> {
   const cols = columns(layout, mode);
   const aligns = cols.map((c) => c.align);
   const cells = (e: LedgerEntry) =>

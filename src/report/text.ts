@@ -1,16 +1,13 @@
 // Small helpers shared by the formats: wording, numbers, terminal width. Pure functions only.
 
-import type { EnforceLevel, LedgerEntry, SessionLedger } from '../ledger/types.js';
+import type { LedgerEntry, SessionLedger } from '../ledger/types.js';
 import type { Measurement, Strike } from '../detect/types.js';
 import { sanitize } from '../sanitize.js';
-
-export const LEVEL_RANK: Record<EnforceLevel, number> = { none: 0, noted: 1, steer: 2, stop: 3 };
+import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 
 export function maxEnforce(session: SessionLedger): EnforceLevel {
   let best: EnforceLevel = 'none';
-  for (const e of session.entries) {
-    if (LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[best]) best = e.intervention.enforce;
-  }
+  for (const e of session.entries) best = strongerLevel(best, e.intervention.enforce);
   return best;
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
 import type { LedgerReport } from '../../src/ledger/types.js';
-import { REPORT_FORMATS } from '../../src/report/index.js';
+import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { ensureBuilt, ROOT, runCli, type RunResult } from './helpers.js';
 
 const CORPUS = { dir: '.tmp/shard-corpus', sessions: 2000, seed: 20, scale: 0.02 };

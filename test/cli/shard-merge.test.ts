@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
-import { REPORT_FORMATS } from '../../src/report/index.js';
+import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { renderReport } from '../../src/report/index.js';
 import { shardKey, shardOf } from '../../src/read/shard.js';
 import type { LedgerReport } from '../../src/ledger/types.js';

@@ -2,7 +2,8 @@
 // carry ESC, OSC, CSI, BEL, C1 and bidi sequences: nothing of it reaches any output raw.
 
 import { describe, expect, it } from 'vitest';
-import { REPORT_FORMATS, renderReport } from '../../src/report/index.js';
+import { renderReport } from '../../src/report/index.js';
+import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { hostileReport } from './fixtures.js';
 import { opts } from './helpers.js';
 import { parseXml } from './xml.js';

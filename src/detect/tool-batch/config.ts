@@ -1,11 +1,8 @@
 import type { ConfigKeySpec } from '../../config/spec.js';
-
-/** What enforce does with a `tool_cycle` finding; the ladder reads it. */
-export const CYCLE_ENFORCE_LEVELS = ['none', 'noted', 'steer', 'stop'] as const;
-export type CycleEnforce = (typeof CYCLE_ENFORCE_LEVELS)[number];
+import { ENFORCE_LEVELS, type EnforceLevel } from '../../vocabulary.js';
 
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
-export const CYCLE_ENFORCE_DEFAULT: CycleEnforce = 'steer';
+export const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
 
 /** Shortest and longest cycle period looked for (the seed's "any period of two or more", bounded). */
 export const MIN_CYCLE_PERIOD = 2;
@@ -93,7 +90,7 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
   {
     key: 'tool_batch.cycle_enforce',
     type: 'enum',
-    values: CYCLE_ENFORCE_LEVELS,
+    values: ENFORCE_LEVELS,
     default: CYCLE_ENFORCE_DEFAULT,
     fallback: 'noted',
     reason: 'swept on the calibration corpus: steering cycles of repeating answers from cycle_enforce_periods on catches 5 more loops and steers one quiet poll; stop would stop that poll',

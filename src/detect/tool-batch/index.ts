@@ -5,11 +5,10 @@ import type { Round } from '../../model/transcript.js';
 import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundObservation, Strike } from '../types.js';
 import {
   CYCLE_ENFORCE_DEFAULT,
-  CYCLE_ENFORCE_LEVELS,
   CYCLE_ENFORCE_PERIODS,
   TOOL_BATCH_KEYS,
-  type CycleEnforce,
 } from './config.js';
+import { ENFORCE_LEVELS, type EnforceLevel } from '../../vocabulary.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { displayId } from './signature.js';
@@ -38,7 +37,7 @@ export interface ToolBatchConfig {
   recurringFailureOccurrences: number | null;
   cycleWindow: number;
   cycleRepeats: number;
-  cycleEnforce: CycleEnforce;
+  cycleEnforce: EnforceLevel;
   /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
   cycleEnforcePeriods: number;
 }
@@ -85,8 +84,8 @@ export function readToolBatchConfig(values: ConfigValues): ToolBatchConfig {
     cycleEnforce:
       enforce === undefined
         ? CYCLE_ENFORCE_DEFAULT
-        : (CYCLE_ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
-          ? (enforce as CycleEnforce)
+        : (ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
+          ? (enforce as EnforceLevel)
           : 'noted',
     cycleEnforcePeriods: integer(values, 'tool_batch.cycle_enforce_periods') ?? CYCLE_ENFORCE_PERIODS,
   };

@@ -5,9 +5,10 @@
 // most MAX_COLUMNS marks per lane (findings in one column are merged into one mark that lists
 // them), MAX_TURN_LINES turn lines and the ledger's sampled spend curve.
 
-import type { EnforceLevel, LedgerEntry, SessionLedger } from '../../ledger/types.js';
+import type { LedgerEntry, SessionLedger } from '../../ledger/types.js';
+import { LEVEL_RANK, type EnforceLevel } from '../../vocabulary.js';
 import { fmtTokens, fmtUsd } from '../amounts.js';
-import { entryTools, fmtConfidence, fmtStrike, LEVEL_RANK, plural } from '../text.js';
+import { entryTools, fmtConfidence, fmtStrike, plural } from '../text.js';
 import { esc, num } from './escape.js';
 
 const WIDTH = 1000;
