@@ -116,7 +116,7 @@ const rounds = generate(ROUNDS);
 const builds = [];
 for (const dist of dists) {
   const m = await import(pathToFileURL(`${dist}/detect/tool-batch/index.js`).href);
-  const config = m.readToolBatchConfig({});
+  const config = m.defaultToolBatchConfig();
   const detectors = {
     run: () => drive(() => m.createToolBatchDetector(config), rounds, true),
     cycle: () => drive(() => m.createToolCycleDetector(config), rounds, true),

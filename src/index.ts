@@ -9,7 +9,7 @@ export { evidenceKey, judgeMessages } from './ladder/judge-prompt.js';
 export { sameProviderModel } from './ladder/model-identity.js';
 export { VerdictBook, type JudgePlan, type KnownVerdict, type PendingArbitration } from './ladder/verdicts.js';
 export { loadConfig } from './config/load.js';
-export { CONFIG_KEYS, defaultConfigValues } from './config/registry.js';
+export { CONFIG_KEYS, defaultConfigValues, parseConfig, type Config } from './config/registry.js';
 export type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './config/spec.js';
 export type { DetectorName, Evidence, Finding, Measurement, RoundDetector, RoundObservation, Strike } from './detect/types.js';
 export { ConfigError, InputError, LoopledgerError, UsageError } from './errors.js';

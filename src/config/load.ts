@@ -4,12 +4,13 @@
 // outside a key's documented range (SPEC: a usage error naming the key and the range). Cross-key
 // repairs (the seed's sanitizing pass) stay warnings.
 
-import { readOutputConfigWithWarnings } from '../detect/output/config.js';
-import { readThinkingConfigWithWarnings } from '../detect/thinking/config.js';
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
-import { CONFIG_KEYS } from './registry.js';
+import { CONFIG_KEYS, parseConfig, type Config } from './registry.js';
 import type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './spec.js';
+import { checkConfigValue, parseConfigValue, type ValueOrigin } from './value.js';
+
+export { parseConfigValue } from './value.js';
 
 export interface LoadConfigOptions {
   /** `--config FILE` (JSON). */
@@ -30,12 +31,8 @@ export interface LoadedConfig {
   warnings: string[];
   /** The specs the values were checked against, so `loopledger config` can print defaults and reasons. */
   specs: readonly ConfigKeySpec[];
-}
-
-/** Where a raw value came from, for messages: `--set`, `--scope`, or the config file's name. */
-export interface ValueOrigin {
-  label: string;
-  source: ConfigSource;
+  /** The values parsed into each section's typed, frozen settings (absent for a caller's own `specs`). */
+  config?: Readonly<Config>;
 }
 
 /** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */
@@ -68,7 +65,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
       const spec = lookup(path, byKey, specs, `${options.file}: unknown configuration key`);
       if (seen.has(spec.key)) warnings.push(`${options.file}: ${spec.key} is given more than once; the last one wins`);
       seen.add(spec.key);
-      assign(spec.key, coerceJson(spec, rawValue, origin, warnings), origin);
+      assign(spec.key, checkConfigValue(spec, rawValue, origin, warnings), origin);
     }
   }
 
@@ -88,15 +85,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     assign(spec.key, parseConfigValue(spec, text, origin, warnings), origin);
   }
 
-  // Cross-key consistency (a strong band below the ambiguous one, …) is the detectors' own
-  // sanitizing pass: run it once here so its repairs are announced with the loader's.
+  // The values are parsed into typed sections once, here; the sections' cross-key repairs (a strong
+  // band below the ambiguous one, …) are announced with the loader's warnings.
   // (Only over the real registry: a caller with its own key list has other keys.)
-  if (options.specs === undefined) {
-    for (const w of [...readOutputConfigWithWarnings(values).warnings, ...readThinkingConfigWithWarnings(values).warnings]) {
-      if (!warnings.includes(w)) warnings.push(w);
-    }
-  }
-  return { values, sources, warnings, specs };
+  if (options.specs !== undefined) return { values, sources, warnings, specs };
+  const config = parseConfig(values, (w) => {
+    if (!warnings.includes(w)) warnings.push(w);
+  });
+  return { values, sources, warnings, specs, config };
 }
 
 /** `policy.model_capability` → `model-capability`: how a dedicated flag names itself in messages. */
@@ -206,162 +202,4 @@ export function levenshtein(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length] ?? 0;
-}
-
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
-const NONE_WORDS = new Set(['none', 'null']);
-/** Decimal or exponent notation only: `Number()` would also take hex, `''` and whitespace. */
-const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-function describe(spec: ConfigKeySpec): string {
-  switch (spec.type) {
-    case 'integer':
-      return 'a whole number';
-    case 'number':
-      return 'a number';
-    case 'ratio':
-      return 'a ratio between 0 and 1';
-    case 'boolean':
-      return 'true or false';
-    case 'string':
-      return 'a string';
-    case 'list':
-      return 'a comma-separated list or a JSON array of strings';
-    case 'enum':
-      return `one of ${(spec.values ?? []).join(', ')}`;
-  }
-}
-
-function wrongType(spec: ConfigKeySpec, shown: string, origin: ValueOrigin): ConfigError {
-  const none = spec.nullable ? ' (or none)' : '';
-  return new ConfigError(`${origin.label} ${spec.key}=${shown}: expected ${describe(spec)}${none}`);
-}
-
-/**
- * Parse a command-line value (`--set`, a dedicated flag) for one key, then sanitize it. Exported
- * so that the sweep parses its values exactly as `--set` would.
- */
-export function parseConfigValue(
-  spec: ConfigKeySpec,
-  text: string,
-  origin: ValueOrigin = { label: '--set', source: 'set' },
-  warnings: string[] = [],
-): ConfigValue {
-  const trimmed = text.trim();
-  const shown = JSON.stringify(text);
-  if (spec.nullable && NONE_WORDS.has(trimmed.toLowerCase())) return null;
-  switch (spec.type) {
-    case 'integer':
-    case 'number':
-    case 'ratio': {
-      if (!NUMBER_TEXT.test(trimmed)) throw wrongType(spec, shown, origin);
-      return sanitizeNumber(spec, Number(trimmed), shown, origin, warnings);
-    }
-    case 'boolean': {
-      const w = trimmed.toLowerCase();
-      if (TRUE_WORDS.has(w)) return true;
-      if (FALSE_WORDS.has(w)) return false;
-      throw wrongType(spec, shown, origin);
-    }
-    case 'string':
-      return text;
-    case 'list': {
-      if (trimmed.startsWith('[')) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(trimmed);
-        } catch {
-          throw wrongType(spec, shown, origin);
-        }
-        return listFrom(spec, parsed, shown, origin);
-      }
-      return splitList(trimmed);
-    }
-    case 'enum':
-      return sanitizeEnum(spec, trimmed, shown, origin, warnings);
-  }
-}
-
-/** A value from the JSON file: native JSON types, or a string read the way `--set` reads it. */
-function coerceJson(spec: ConfigKeySpec, raw: unknown, origin: ValueOrigin, warnings: string[]): ConfigValue {
-  if (typeof raw === 'string' && spec.type !== 'string' && spec.type !== 'enum') {
-    return parseConfigValue(spec, raw, origin, warnings);
-  }
-  const shown = shortJson(raw);
-  if (raw === null) {
-    if (spec.nullable) return null;
-    throw wrongType(spec, shown, origin);
-  }
-  switch (spec.type) {
-    case 'integer':
-    case 'number':
-    case 'ratio':
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) throw wrongType(spec, shown, origin);
-      return sanitizeNumber(spec, raw, shown, origin, warnings);
-    case 'boolean':
-      if (typeof raw !== 'boolean') throw wrongType(spec, shown, origin);
-      return raw;
-    case 'string':
-      if (typeof raw !== 'string') throw wrongType(spec, shown, origin);
-      return raw;
-    case 'list':
-      return listFrom(spec, raw, shown, origin);
-    case 'enum':
-      if (typeof raw !== 'string') throw wrongType(spec, shown, origin);
-      if (spec.nullable && NONE_WORDS.has(raw.trim().toLowerCase())) return null;
-      return sanitizeEnum(spec, raw.trim(), shown, origin, warnings);
-  }
-}
-
-function shortJson(raw: unknown): string {
-  const s = JSON.stringify(raw) ?? String(raw);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
-function listFrom(spec: ConfigKeySpec, raw: unknown, shown: string, origin: ValueOrigin): string[] {
-  if (!Array.isArray(raw) || !raw.every((x) => typeof x === 'string')) throw wrongType(spec, shown, origin);
-  return raw.map((s: string) => s.trim()).filter((s) => s !== '');
-}
-
-function sanitizeNumber(spec: ConfigKeySpec, n: number, shown: string, origin: ValueOrigin, _warnings: string[]): number {
-  if (!Number.isFinite(n)) throw wrongType(spec, shown, origin);
-  if (spec.type === 'integer' && !Number.isInteger(n)) throw wrongType(spec, shown, origin);
-  // A ratio outside 0..1 is meaningless whatever the spec says.
-  const min = spec.type === 'ratio' ? Math.max(spec.min ?? 0, 0) : spec.min;
-  const max = spec.type === 'ratio' ? Math.min(spec.max ?? 1, 1) : spec.max;
-  // SPEC (Bad input): out of range is a usage error naming key and range, never a silent clamp: a
-  // calibration run on a clamped value would measure something other than what was asked.
-  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-    const none = spec.nullable ? ' (or none)' : '';
-    throw new ConfigError(`${origin.label} ${spec.key}=${n} is out of range: ${spec.key} takes ${describeRange(spec, min, max)}${none}`);
-  }
-  return n;
-}
-
-/** `a whole number from 0 to 100`, `a ratio from 0 to 1`, `a number of at least 1`. */
-function describeRange(spec: ConfigKeySpec, min: number | undefined, max: number | undefined): string {
-  const what = describe(spec).replace(/ between 0 and 1$/, '');
-  if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
-  if (min !== undefined) return `${what} of at least ${min}`;
-  return `${what} of at most ${max}`;
-}
-
-function sanitizeEnum(spec: ConfigKeySpec, text: string, shown: string, origin: ValueOrigin, warnings: string[]): string {
-  const allowed = spec.values ?? [];
-  // The seed spells modes Off/Telemetry/Enforce; the canonical spelling is the registered one.
-  const match = allowed.find((v) => v.toLowerCase() === text.toLowerCase());
-  if (match !== undefined) return match;
-  if (spec.fallback !== undefined) {
-    warnings.push(`${origin.label} ${spec.key}=${shown} is not one of ${allowed.join(', ')}; using ${spec.fallback}`);
-    return spec.fallback;
-  }
-  throw wrongType(spec, shown, origin);
 }

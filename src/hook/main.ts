@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load.js';
-import { readLadderSettings } from '../ladder/config.js';
+import { parseConfig } from '../config/registry.js';
+import { ladderSettings } from '../ladder/config.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { CANONICAL_SCHEMA } from '../formats/canonical.js';
 import { AGENTS, type Agent, type HookEvent, parsePayload } from './payload.js';
@@ -156,7 +157,8 @@ function readAllStdin(): string {
 /** One hook event, start to end. Returns what to print, or null. */
 async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c: string) => void): Promise<string | null> {
   const loaded = await loadConfig({ file: args.config, sets: args.sets, overrides: args.mode ? { mode: args.mode } : {} });
-  const mode = loaded.values['mode'];
+  const config = loaded.config ?? parseConfig(loaded.values);
+  const mode = config.ladder.mode;
   // Off: nothing runs (seed 002: "mode off ... skip the detectors entirely").
   if (mode !== 'telemetry' && mode !== 'enforce') return null;
 
@@ -175,7 +177,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c:
   ensureDir(stateDir);
   const release = lock(join(stateDir, `${key}.lock`));
   try {
-    return runEvent(args.agent, mode, event, key, stateDir, loaded.values, loaded.warnings);
+    return runEvent(args.agent, mode, event, key, stateDir, loaded.values, config, loaded.warnings);
   } finally {
     release();
   }
@@ -188,6 +190,7 @@ function runEvent(
   key: string,
   stateDir: string,
   values: GuardConfig['values'],
+  config: GuardConfig['config'],
   warnings: readonly string[],
 ): string | null {
   const statePath = join(stateDir, `${key}.state.json`);
@@ -213,8 +216,9 @@ function runEvent(
   const cfg: GuardConfig = {
     mode,
     values,
-    settings: readLadderSettings(values),
-    policy: new PolicyResolver(values),
+    config,
+    settings: ladderSettings(config.ladder, config.toolBatch),
+    policy: new PolicyResolver(config.ladder),
   };
   const session = new Session(cfg, state, event);
   let tentative = null;

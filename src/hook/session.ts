@@ -18,8 +18,9 @@
 //   and the call's id is remembered so the transcript's record of it is left out.
 
 import { createHash } from 'node:crypto';
+import type { Config } from '../config/registry.js';
 import type { ConfigValues } from '../config/spec.js';
-import { answerFailed, callDigest, createRecurringFailureRoundDetector, readToolBatchConfig } from '../detect/tool-batch/index.js';
+import { answerFailed, callDigest, createRecurringFailureRoundDetector } from '../detect/tool-batch/index.js';
 import type { Finding, ResumableRoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, reminderText } from '../ladder/ladder.js';
@@ -42,7 +43,10 @@ export type LiveMode = Exclude<Mode, 'off'>;
 
 export interface GuardConfig {
   mode: LiveMode;
+  /** The flat configuration, which each turn's tier scales. */
   values: ConfigValues;
+  /** The same, parsed once. */
+  config: Readonly<Config>;
   settings: LadderSettings;
   policy: PolicyResolver;
 }
@@ -479,7 +483,7 @@ export class Session {
   /** As the ledger keeps one per session (ledger/build.ts), from the untiered configuration. */
   private sessionDetector(): ResumableRoundDetector {
     if (!this.recurring) {
-      this.recurring = createRecurringFailureRoundDetector(readToolBatchConfig(this.cfg.values));
+      this.recurring = createRecurringFailureRoundDetector(this.cfg.config.toolBatch);
       this.recurring.restore(this.state.recurring ?? null);
     }
     return this.recurring;

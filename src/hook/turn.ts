@@ -2,16 +2,11 @@
 // state saved between hook calls. The feeding order, the progress marking and the two ladders
 // are the ledger's: `analyze` over the same rounds gives the same entries (test/hook pins it).
 
-import { CONFIG_KEYS } from '../config/registry.js';
+import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
 import type { ConfigValues } from '../config/spec.js';
-import { createOutputRoundDetector, readOutputConfig } from '../detect/output/index.js';
-import { createThinkingRoundDetector, readThinkingConfig } from '../detect/thinking/index.js';
-import {
-  createToolBatchDetector,
-  createToolCycleDetector,
-  readToolBatchConfig,
-  RoundDigester,
-} from '../detect/tool-batch/index.js';
+import { createOutputRoundDetector } from '../detect/output/index.js';
+import { createThinkingRoundDetector } from '../detect/thinking/index.js';
+import { createToolBatchDetector, createToolCycleDetector, RoundDigester } from '../detect/tool-batch/index.js';
 import { eitherNovel, markToolContext } from '../detect/context.js';
 import type { Finding, Novelty, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
@@ -43,7 +38,8 @@ export class TurnGuard {
   private constructor(
     readonly turn: number,
     readonly scale: number,
-    private readonly values: ConfigValues,
+    /** The configuration parsed with the tier's thresholds. */
+    private readonly config: Readonly<Config>,
     settings: LadderSettings,
     /** The saved state, until the detectors are brought back to life. */
     private saved: unknown[] | null,
@@ -53,11 +49,11 @@ export class TurnGuard {
 
   /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
   static create(turn: number, scale: number, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    return new TurnGuard(turn, scale, applyTier(config, CONFIG_KEYS, scale), settings, null);
+    return new TurnGuard(turn, scale, parseConfig(applyTier(config, CONFIG_KEYS, scale)), settings, null);
   }
 
   static restore(snapshot: TurnSnapshot, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    const guard = new TurnGuard(snapshot.turn, snapshot.scale, applyTier(config, CONFIG_KEYS, snapshot.scale), settings, snapshot.detectors);
+    const guard = new TurnGuard(snapshot.turn, snapshot.scale, parseConfig(applyTier(config, CONFIG_KEYS, snapshot.scale)), settings, snapshot.detectors);
     guard.enforce.restore(snapshot.enforce);
     return guard;
   }
@@ -66,12 +62,11 @@ export class TurnGuard {
   private detectors(): ResumableRoundDetector[] {
     if (this.live) return this.live;
     const digester = new RoundDigester();
-    const tb = readToolBatchConfig(this.values);
     this.live = [
-      createToolBatchDetector(tb, digester),
-      createToolCycleDetector(tb, digester),
-      createOutputRoundDetector(readOutputConfig(this.values)),
-      createThinkingRoundDetector(readThinkingConfig(this.values)),
+      createToolBatchDetector(this.config.toolBatch, digester),
+      createToolCycleDetector(this.config.toolBatch, digester),
+      createOutputRoundDetector(this.config.output),
+      createThinkingRoundDetector(this.config.thinking),
     ];
     if (this.saved) this.live.forEach((d, i) => d.restore(this.saved![i]));
     this.saved = null;
@@ -113,7 +108,7 @@ export class TurnGuard {
    * copy of the tool-batch detector, so a refused call never becomes an occurrence.
    */
   wouldRefuse(round: Round): Finding | null {
-    const probe = createToolBatchDetector(readToolBatchConfig(this.values));
+    const probe = createToolBatchDetector(this.config.toolBatch);
     probe.restore(this.live ? this.live[0]!.snapshot() : (this.saved?.[0] ?? null));
     return probe.observe(round).findings.find((f) => f.loop) ?? null;
   }

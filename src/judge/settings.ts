@@ -1,8 +1,8 @@
 // The judge's connection, read from `judge.*`: where to ask, which model, the key (read from the
 // environment variable `judge.api_key_env` names, never from the configuration, never printed).
 
-import type { ConfigValues } from '../config/spec.js';
 import { ConfigError } from '../errors.js';
+import type { LadderConfig } from '../ladder/config.js';
 
 export interface JudgeConnection {
   /** The full chat-completions URL. */
@@ -29,15 +29,16 @@ function shownName(name: string): string {
   return CONVENTIONAL_NAME.test(name) ? name : 'the variable judge.api_key_env names';
 }
 
-function text(values: ConfigValues, key: string): string | null {
-  const v = values[key];
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+/** A name or URL as given, blanks around it dropped; a blank one is no value. */
+function given(v: string | null): string | null {
+  return v !== null && v.trim() !== '' ? v.trim() : null;
 }
 
-function number(values: ConfigValues, key: string, fallback: number): number {
-  const v = values[key];
-  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
-}
+/** The `judge.*` settings the connection needs (the ladder's section declares them). */
+export type JudgeConnectionSettings = Pick<
+  LadderConfig,
+  'judgeEnabled' | 'judgeEndpoint' | 'judgeModel' | 'judgeApiKeyEnv' | 'judgeTimeoutS' | 'judgeCache' | 'judgeConcurrency'
+>;
 
 /**
  * `judge.endpoint` as a chat-completions URL: a base URL (`https://api.openai.com/v1`,
@@ -66,20 +67,20 @@ export function chatCompletionsUrl(endpoint: string): string {
 
 /** The connection, or null when no judge is to be asked (disabled, or no endpoint). */
 export function readJudgeConnection(
-  values: ConfigValues,
+  settings: JudgeConnectionSettings,
   env: NodeJS.ProcessEnv,
   warn: (m: string) => void = () => {},
 ): JudgeConnection | null {
-  if (values['judge.enabled'] === false) return null;
-  const endpoint = text(values, 'judge.endpoint');
-  const model = text(values, 'judge.model');
+  if (!settings.judgeEnabled) return null;
+  const endpoint = given(settings.judgeEndpoint);
+  const model = given(settings.judgeModel);
   if (endpoint === null) {
     if (model !== null) warn('judge.model is set but judge.endpoint is not: no judge is asked');
     return null;
   }
   if (model === null) throw new ConfigError('judge.endpoint is set but judge.model is not: name the model the endpoint should use');
   const url = chatCompletionsUrl(endpoint);
-  const apiKeyEnv = text(values, 'judge.api_key_env');
+  const apiKeyEnv = given(settings.judgeApiKeyEnv);
   let apiKey: string | null = null;
   let blocked: JudgeConnection['blocked'];
   if (apiKeyEnv !== null) {
@@ -100,9 +101,9 @@ export function readJudgeConnection(
     model,
     apiKeyEnv,
     apiKey,
-    timeoutMs: Math.round(number(values, 'judge.timeout_s', 30) * 1000),
-    cache: text(values, 'judge.cache'),
-    concurrency: Math.max(1, Math.floor(number(values, 'judge.concurrency', 4))),
+    timeoutMs: Math.round(settings.judgeTimeoutS * 1000),
+    cache: given(settings.judgeCache),
+    concurrency: settings.judgeConcurrency,
   };
   if (blocked) connection.blocked = blocked;
   return connection;

@@ -3,7 +3,7 @@
 // their baselines; this only hands them scaled copies.
 
 import type { ConfigKeySpec, ConfigValue, ConfigValues } from '../config/spec.js';
-import { CAPABILITIES, type Capability, PROFILES, type Profile, readList } from './config.js';
+import { CAPABILITIES, type Capability, type LadderConfig, PROFILES, type Profile } from './config.js';
 
 /**
  * Profile scales. Every scale is ≥ 1 so no tier is looser than the seed's initial values: loosening
@@ -100,25 +100,22 @@ function resolveProfile(setting: unknown, isSubagent: boolean): Profile {
   return isSubagent ? 'subagent' : 'agent';
 }
 
-/** Reads the `policy.*` keys once; `tierFor` is then cheap per turn. */
+/** Compiles the `policy.*` settings once; `tierFor` is then cheap per turn. */
 export class PolicyResolver {
   private readonly patterns: CapabilityPattern[];
 
   constructor(
-    private readonly values: ConfigValues,
+    private readonly settings: Pick<LadderConfig, 'profile' | 'modelCapability' | 'capabilityPatterns' | 'scale'>,
     warn: (m: string) => void = () => {},
   ) {
-    this.patterns = parseCapabilityPatterns(readList(values, 'policy.capability_patterns', warn), warn);
+    this.patterns = parseCapabilityPatterns(settings.capabilityPatterns, warn);
   }
 
   tierFor(model: string | null, isSubagent: boolean): PolicyTier {
-    const profile = resolveProfile(this.values['policy.profile'], isSubagent);
-    const capability = resolveCapability(this.values['policy.model_capability'], model, this.patterns);
-    const override = this.values['policy.scale'];
-    const scale =
-      typeof override === 'number' && Number.isFinite(override) && override > 0
-        ? override
-        : PROFILE_SCALE[profile] * CAPABILITY_SCALE[capability];
+    const profile = resolveProfile(this.settings.profile, isSubagent);
+    const capability = resolveCapability(this.settings.modelCapability, model, this.patterns);
+    // policy.scale's range (0.25..4) is the section's: a set scale replaces the tier table's.
+    const scale = this.settings.scale ?? PROFILE_SCALE[profile] * CAPABILITY_SCALE[capability];
     return { profile, capability, scale, exclusions: STRUCTURAL_EXCLUSIONS };
   }
 }

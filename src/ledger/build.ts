@@ -2,12 +2,12 @@
 // modes' ladders as the rounds stream in, and keeps only entries and counters (the input may be
 // a gigabyte; a round is dropped as soon as it is analyzed).
 
-import { CONFIG_KEYS } from '../config/registry.js';
+import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
 import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
 import { eitherNovel, markToolContext } from '../detect/context.js';
 import type { Finding, Measurement, Novelty, RoundDetector, RoundObservation } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
-import { type LadderSettings, readLadderSettings, readList } from '../ladder/config.js';
+import { type LadderSettings, ladderSettings } from '../ladder/config.js';
 import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
@@ -17,13 +17,14 @@ import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/
 import type { LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 
+/** Each gets the configuration parsed for the turn's policy tier (its thresholds scaled). */
 export interface DetectorFactories {
-  toolBatch(v: ConfigValues): RoundDetector & { breakRun(): void };
-  toolCycle(v: ConfigValues): RoundDetector;
-  output(v: ConfigValues): RoundDetector;
-  thinking(v: ConfigValues): RoundDetector;
+  toolBatch(c: Config): RoundDetector & { breakRun(): void };
+  toolCycle(c: Config): RoundDetector;
+  output(c: Config): RoundDetector;
+  thinking(c: Config): RoundDetector;
   /** Session-scoped detectors (`recurring_failure`): one per session, never reset by a user turn. */
-  session?(v: ConfigValues): RoundDetector;
+  session?(c: Config): RoundDetector;
 }
 
 export interface LedgerBuilderOptions {
@@ -80,7 +81,8 @@ export class LedgerBuilder implements TranscriptSink {
   private readonly policy: PolicyResolver;
   private readonly clearPoints: Map<string, ClearPoint>;
   private readonly replay: boolean;
-  private readonly scaled = new Map<number, ConfigValues>();
+  /** The configuration parsed once per tier scale (scale 1: as given). */
+  private readonly scaled = new Map<number, Readonly<Config>>();
   private readonly warn: (m: string) => void;
   private readonly specs: readonly ConfigKeySpec[];
 
@@ -92,11 +94,12 @@ export class LedgerBuilder implements TranscriptSink {
       seen.add(m);
       options.onWarning?.(m);
     };
-    const values = options.config;
-    this.settings = readLadderSettings(values, this.warn);
-    this.policy = new PolicyResolver(values, this.warn);
-    this.clearPoints = parseClearDetection(readList(values, 'ladder.clear_detection', this.warn), this.warn);
-    this.replay = values['scope'] === 'replay';
+    const config = parseConfig(options.config, this.warn);
+    this.scaled.set(1, config);
+    this.settings = ladderSettings(config.ladder, config.toolBatch);
+    this.policy = new PolicyResolver(config.ladder, this.warn);
+    this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
+    this.replay = config.run.scope === 'replay';
     this.specs = options.specs ?? CONFIG_KEYS;
   }
 
@@ -255,25 +258,27 @@ export class LedgerBuilder implements TranscriptSink {
    */
   private createDetectors(s: SessionState, model: string | null): RoundDetector[] {
     const tier = this.policy.tierFor(model, s.isSubagent);
-    let values = this.scaled.get(tier.scale);
-    if (!values) {
-      values = applyTier(this.options.config, this.specs, tier.scale);
-      this.scaled.set(tier.scale, values);
+    let config = this.scaled.get(tier.scale);
+    if (!config) {
+      // Scaling keeps every key in its range; a repair it makes (a scaled count above its window)
+      // is the tier's business, not the user's configuration's, so it is not announced.
+      config = parseConfig(applyTier(this.options.config, this.specs, tier.scale));
+      this.scaled.set(tier.scale, config);
     }
     const f = this.options.factories;
     let toolBatch: RoundDetector;
     if (this.replay) {
-      s.replayToolBatch ??= f.toolBatch(values);
+      s.replayToolBatch ??= f.toolBatch(config);
       toolBatch = s.replayToolBatch;
     } else {
-      toolBatch = f.toolBatch(values);
+      toolBatch = f.toolBatch(config);
     }
-    const out = [toolBatch, f.toolCycle(values)];
+    const out = [toolBatch, f.toolCycle(config)];
     if (f.session) {
-      s.sessionDetector ??= f.session(values);
+      s.sessionDetector ??= f.session(config);
       out.push(s.sessionDetector);
     }
-    out.push(f.output(values), f.thinking(values));
+    out.push(f.output(config), f.thinking(config));
     return out;
   }
 

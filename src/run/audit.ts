@@ -3,7 +3,7 @@
 
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultConfigValues } from '../config/registry.js';
+import { defaultConfigValues, parseConfig } from '../config/registry.js';
 import { InputError, UsageError } from '../errors.js';
 import { ingestFile } from '../formats/ingest.js';
 import type { InputSummary } from '../formats/input.js';
@@ -166,7 +166,7 @@ async function auditJudged(
   files: readonly string[],
   options: AuditOptions,
 ): Promise<{ results: FileLedger[]; judge?: JudgeUsage }> {
-  const connection = readJudgeConnection(options.config ?? defaultConfigValues(), options.env ?? process.env, options.onWarning);
+  const connection = readJudgeConnection(parseConfig(options.config ?? defaultConfigValues()).ladder, options.env ?? process.env, options.onWarning);
   if (!connection) return { results: await auditFiles(files, options) };
   // Replays read stdin again: keep what it gave in a temporary file for the run.
   const spool = files.includes('-') ? await spoolStdin(options.stdin ?? process.stdin) : null;

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { CONFIG_KEYS, defaultConfigValues } from '../../src/config/registry.js';
+import { CONFIG_KEYS, defaultConfigValues, parseConfig } from '../../src/config/registry.js';
+import { ConfigError } from '../../src/errors.js';
 import { clearedAt, parseClearDetection } from '../../src/ladder/clear.js';
-import {
-  LADDER_KEYS,
-  parseCycleEnforcePeriods,
-  parseCycleLevel,
-  parseMode,
-  readLadderSettings,
-} from '../../src/ladder/config.js';
+import { LADDER_KEYS, ladderSettings, type LadderSettings } from '../../src/ladder/config.js';
+
+/** The settings from a flat configuration, parsed as the ledger parses it. */
+function readLadderSettings(values: Record<string, unknown>, warn?: (m: string) => void): LadderSettings {
+  const c = parseConfig(values as never, warn);
+  return ladderSettings(c.ladder, c.toolBatch);
+}
+
+const parseMode = (value: unknown, warn?: (m: string) => void) => parseConfig(value === undefined ? {} : { mode: value as string }, warn).ladder.mode;
+const parseCycleLevel = (value: unknown, warn?: (m: string) => void) =>
+  readLadderSettings(value === undefined ? {} : { 'tool_batch.cycle_enforce': value }, warn).cycleEnforce;
 
 describe('mode', () => {
   it('"an unknown mode string from a newer build degrades to Telemetry instead of failing"', () => {
@@ -38,7 +43,7 @@ describe('mode', () => {
     });
     expect(loaded.values['ladder.clear_detection']).toEqual(['s1@2', 's2@1.3']);
     expect(loaded.values['policy.scale']).toBeNull();
-    expect(readLadderSettings(loaded.values).judge.maxVerdictsPerTurn).toBe(0);
+    expect(ladderSettings(loaded.config!.ladder, loaded.config!.toolBatch).judge.maxVerdictsPerTurn).toBe(0);
   });
 
   it('the mode key declares the telemetry default and fallback for the loader', () => {
@@ -70,31 +75,27 @@ describe('ladder keys', () => {
     expect(s.cycleEnforcePeriods).toBe(4);
   });
 
-  it('tolerant: wrong shapes degrade to defaults with a warning, ratios clamp into 0..1', () => {
-    const warnings: string[] = [];
-    const s = readLadderSettings(
-      { 'ladder.max_unheeded_steers': 'three', 'ladder.stop_confidence_min': 1.5, 'ladder.capped_kinds': 'a, b' },
-      (m) => warnings.push(m),
-    );
-    expect(s.maxUnheededSteers).toBe(3);
-    expect(s.stopConfidenceMin).toBe(1);
-    expect([...s.cappedKinds]).toEqual(['a', 'b']);
-    expect(warnings).toHaveLength(1);
+  it("the loader's rules: a list may be comma-separated text; a wrong type or a ratio above 1 is an error naming the key", () => {
+    expect([...readLadderSettings({ 'ladder.capped_kinds': 'a, b' }).cappedKinds]).toEqual(['a', 'b']);
+    expect(() => readLadderSettings({ 'ladder.max_unheeded_steers': 'three' })).toThrow(ConfigError);
+    expect(() => readLadderSettings({ 'ladder.max_unheeded_steers': 'three' })).toThrow(/ladder\.max_unheeded_steers="three": expected a whole number/);
+    expect(() => readLadderSettings({ 'ladder.stop_confidence_min': 1.5 })).toThrow(/ladder\.stop_confidence_min=1\.5 is out of range: ladder\.stop_confidence_min takes a ratio from 0 to 1/);
   });
 
   it('tool_batch.cycle_enforce is read with a fallback when absent or unknown', () => {
     // Absent: the tool-batch default (calibrated in docs/calibrating.md); unknown: the cautious `noted`.
+    const warnings: string[] = [];
     expect(parseCycleLevel(undefined)).toBe('steer');
     expect(parseCycleLevel('stop')).toBe('stop');
-    expect(parseCycleLevel('panic')).toBe('noted');
+    expect(parseCycleLevel('panic', (m) => warnings.push(m))).toBe('noted');
+    expect(warnings).toHaveLength(1);
   });
 
-  it('tool_batch.cycle_enforce_periods: a whole number of at least 2, the default otherwise (with a warning)', () => {
-    const warnings: string[] = [];
-    expect(parseCycleEnforcePeriods(undefined)).toBe(4);
-    expect(parseCycleEnforcePeriods(6)).toBe(6);
-    for (const bad of [1, 2.5, 'four', -3]) expect(parseCycleEnforcePeriods(bad, (m) => warnings.push(m))).toBe(4);
-    expect(warnings).toHaveLength(4);
+  it('tool_batch.cycle_enforce_periods: a whole number of at least 2, else an error naming the key', () => {
+    const periods = (v: unknown) => readLadderSettings(v === undefined ? {} : { 'tool_batch.cycle_enforce_periods': v }).cycleEnforcePeriods;
+    expect(periods(undefined)).toBe(4);
+    expect(periods(6)).toBe(6);
+    for (const bad of [1, 2.5, 'four', -3]) expect(() => periods(bad)).toThrow(/tool_batch\.cycle_enforce_periods/);
   });
 });
 

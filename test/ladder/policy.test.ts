@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEYS, defaultConfigValues } from '../../src/config/registry.js';
+import { CONFIG_KEYS, defaultConfigValues, parseConfig } from '../../src/config/registry.js';
 import type { ConfigKeySpec } from '../../src/config/spec.js';
 import { CAPABILITIES, PROFILES } from '../../src/ladder/config.js';
 import {
@@ -24,9 +24,12 @@ const SYNTHETIC: ConfigKeySpec[] = [
 ];
 const SPECS = [...CONFIG_KEYS, ...SYNTHETIC];
 
+/** The resolver over a flat configuration, parsed as the ledger parses it. */
+const resolver = (values: Record<string, unknown>) => new PolicyResolver(parseConfig(values as never).ladder);
+
 function tierValues(profile: string, capability: string): Record<string, unknown> {
   const values = { ...defaultConfigValues(), 'x.count': 3, 'x.real': 2.5, 'x.ratio': 0.85, 'x.list': ['fenced_code'], 'x.cap': 50 };
-  const tier = new PolicyResolver({ ...values, 'policy.profile': profile, 'policy.model_capability': capability }).tierFor(null, false);
+  const tier = resolver({ ...values, 'policy.profile': profile, 'policy.model_capability': capability }).tierFor(null, false);
   return applyTier(values, SPECS, tier.scale) as Record<string, unknown>;
 }
 
@@ -98,7 +101,7 @@ describe('policy tiers', () => {
         expect(v['x.list']).toEqual(['fenced_code']);
         expect(v['x.cap']).toBe(50);
         for (const spec of CONFIG_KEYS.filter((s) => !s.tier)) expect(v[spec.key]).toEqual(defaultConfigValues()[spec.key]);
-        const tier = new PolicyResolver({ 'policy.profile': profile, 'policy.model_capability': capability }).tierFor(null, false);
+        const tier = resolver({ 'policy.profile': profile, 'policy.model_capability': capability }).tierFor(null, false);
         expect(tier.exclusions).toEqual(STRUCTURAL_EXCLUSIONS);
       }
     }
@@ -106,14 +109,14 @@ describe('policy tiers', () => {
   });
 
   it('auto capability maps model names through configurable patterns; unknown is standard', () => {
-    const r = new PolicyResolver(defaultConfigValues());
+    const r = resolver(defaultConfigValues());
     expect(r.tierFor('gpt-5-mini', false).capability).toBe('weak');
     expect(r.tierFor('claude-3-5-haiku-20241022', false).capability).toBe('weak');
     expect(r.tierFor('claude-opus-4-1', false).capability).toBe('strong');
     expect(r.tierFor('gemini-2.5-pro', false).capability).toBe('strong');
     expect(r.tierFor('gemini-2.5-flash', false).capability).toBe('standard');
     expect(r.tierFor(null, false).capability).toBe('standard');
-    const custom = new PolicyResolver({ 'policy.capability_patterns': ['my-*=weak'] });
+    const custom = resolver({ 'policy.capability_patterns': ['my-*=weak'] });
     expect(custom.tierFor('MY-model', false).capability).toBe('weak');
     expect(custom.tierFor('claude-opus-4', false).capability).toBe('standard');
   });
@@ -126,9 +129,9 @@ describe('policy tiers', () => {
   });
 
   it('auto profile: sub-agent threads get the subagent tier; policy.scale overrides the table', () => {
-    const r = new PolicyResolver({ 'policy.model_capability': 'strong' });
+    const r = resolver({ 'policy.model_capability': 'strong' });
     expect(r.tierFor(null, true)).toMatchObject({ profile: 'subagent', scale: PROFILE_SCALE.subagent });
     expect(r.tierFor(null, false)).toMatchObject({ profile: 'agent', scale: 1 });
-    expect(new PolicyResolver({ 'policy.scale': 2 }).tierFor('x', false).scale).toBe(2);
+    expect(resolver({ 'policy.scale': 2 }).tierFor('x', false).scale).toBe(2);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ConfigKeySpec } from '../../src/config/spec.js';
 import { OffLadder } from '../../src/ladder/ladder.js';
 import { isNearMiss, LedgerBuilder } from '../../src/ledger/build.js';
 import { build, fakeDetectors, finding, INFO, measurement, repeatingOutput, replay, same } from './fakes.js';
@@ -160,20 +159,15 @@ describe('LedgerBuilder: turn-owned state', () => {
   });
 
   it('the tier is chosen at each turn from its first round model: weak models get stricter thresholds', () => {
-    const specs: ConfigKeySpec[] = [
-      { key: 'output.min_similarity', type: 'ratio', default: 0.8, tier: 'ratio', reason: 'test' },
-      { key: 'output.min_repeats', type: 'integer', default: 4, tier: 'count', reason: 'test' },
-    ];
     const fakes = fakeDetectors();
     const warnings: string[] = [];
     const builder = new LedgerBuilder({
-      config: { 'output.min_similarity': 0.8, 'output.min_repeats': 4 },
+      config: { 'output.near_repetition_ambiguous': 0.8, 'output.exact_block_min_repeats': 4 },
       factories: fakes.factories,
-      specs,
       onWarning: (m) => warnings.push(m),
     });
     replay(builder, [[{ model: 'claude-opus-4' }], [{ model: 'claude-haiku-4' }], [{ model: null }]]);
-    const seen = fakes.created.output.map((d) => [d.values['output.min_similarity'], d.values['output.min_repeats']]);
+    const seen = fakes.created.output.map((d) => [d.config.output.nearRepetitionAmbiguous, d.config.output.exactBlockMinRepeats]);
     expect(seen[0]).toEqual([0.8, 4]);
     expect(seen[1]![0]).toBeCloseTo(1 - 0.2 / 1.25, 12);
     expect(seen[1]![1]).toBe(5);

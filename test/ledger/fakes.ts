@@ -1,6 +1,7 @@
 // Scripted fake detectors for driving LedgerBuilder: the real detectors are someone else's, and the
 // ledger's job (turn-owned state, the ladder, the columns) is testable without them.
 
+import type { Config } from '../../src/config/registry.js';
 import type { ConfigValues } from '../../src/config/spec.js';
 import type { DetectorName, Finding, Measurement, RoundDetector, RoundObservation } from '../../src/detect/types.js';
 import type { DetectorFactories } from '../../src/ledger/build.js';
@@ -34,7 +35,8 @@ class FakeDetector implements RoundDetector {
   constructor(
     readonly name: DetectorName,
     private readonly script: Script,
-    readonly values: ConfigValues,
+    /** The configuration the ledger parsed for this detector's turn. */
+    readonly config: Config,
   ) {}
 
   observe(round: Round): RoundObservation {
@@ -57,7 +59,7 @@ const silent: Script = () => [];
 
 export function fakeDetectors(scripts: Partial<Record<keyof Fakes['created'], Script>> = {}): Fakes {
   const created: Fakes['created'] = { toolBatch: [], toolCycle: [], output: [], thinking: [] };
-  const make = (slot: keyof Fakes['created'], name: DetectorName) => (v: ConfigValues) => {
+  const make = (slot: keyof Fakes['created'], name: DetectorName) => (v: Config) => {
     const d = new FakeDetector(name, scripts[slot] ?? silent, v);
     created[slot].push(d);
     return d;

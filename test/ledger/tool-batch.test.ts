@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { defaultConfigValues } from '../../src/config/registry.js';
-import { createToolBatchDetector, createToolCycleDetector, readToolBatchConfig } from '../../src/detect/tool-batch/index.js';
+import { createToolBatchDetector, createToolCycleDetector } from '../../src/detect/tool-batch/index.js';
 import type { DetectorFactories } from '../../src/ledger/build.js';
 import { build, fakeDetectors, type RoundSpec } from './fakes.js';
 
@@ -10,8 +10,8 @@ function realToolBatch(): DetectorFactories {
   const fakes = fakeDetectors();
   return {
     ...fakes.factories,
-    toolBatch: (v) => createToolBatchDetector(readToolBatchConfig(v)),
-    toolCycle: (v) => createToolCycleDetector(readToolBatchConfig(v)),
+    toolBatch: (c) => createToolBatchDetector(c.toolBatch),
+    toolCycle: (c) => createToolCycleDetector(c.toolBatch),
   };
 }
 

@@ -3,8 +3,7 @@
 // confidence (0.88), the compression keys' names and the low predictable-drift confidence; the
 // rest are chosen here and say why.
 
-import type { ConfigKeySpec } from '../../config/spec.js';
-import { readFields, sanitizeFields, type ReadResult } from '../text/config.js';
+import { defineSection, sectionDefaults, type SectionFields } from '../../config/section.js';
 
 export interface OutputConfig {
   strideChars: number;
@@ -29,7 +28,7 @@ export interface OutputConfig {
   repeatedResponseMin: number;
 }
 
-const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> = {
+const OUTPUT_FIELDS: SectionFields<OutputConfig> = {
   strideChars: {
     key: 'output.stride_chars',
     type: 'integer',
@@ -192,42 +191,23 @@ const OUTPUT_FIELDS: Readonly<Record<keyof OutputConfig, ConfigKeySpec>> = {
   },
 };
 
-/** `output.*` keys. */
-export const OUTPUT_KEYS: readonly ConfigKeySpec[] = Object.values(OUTPUT_FIELDS);
-
-/** The sanitizing pass: clamps, then repairs relations between keys. */
-export function sanitizeOutputConfig(config: Partial<OutputConfig>): ReadResult<OutputConfig> {
-  return repair(sanitizeFields<OutputConfig>(OUTPUT_FIELDS, config));
-}
-
-export function readOutputConfigWithWarnings(values: Readonly<Record<string, unknown>>): ReadResult<OutputConfig> {
-  return repair(readFields<OutputConfig>(OUTPUT_FIELDS, values));
-}
-
-export function readOutputConfig(values: Readonly<Record<string, unknown>>): OutputConfig {
-  return readOutputConfigWithWarnings(values).config;
-}
-
-export function defaultOutputConfig(): OutputConfig {
-  return readOutputConfig({});
-}
-
-function repair(r: ReadResult<OutputConfig>): ReadResult<OutputConfig> {
-  const c = { ...r.config };
-  const w = [...r.warnings];
+/** The `output` section: every `output.*` key, and the relations between them repaired. */
+export const OUTPUT_SECTION = defineSection<OutputConfig>(OUTPUT_FIELDS, (c, warn) => {
   if (c.nearRepetitionStrong < c.nearRepetitionAmbiguous) {
-    w.push(
-      `output.near_repetition_strong (${c.nearRepetitionStrong}) is below output.near_repetition_ambiguous (${c.nearRepetitionAmbiguous}); raised to it`,
-    );
+    warn(`output.near_repetition_strong (${c.nearRepetitionStrong}) is below output.near_repetition_ambiguous (${c.nearRepetitionAmbiguous}); raised to it`);
     c.nearRepetitionStrong = c.nearRepetitionAmbiguous;
   }
   if (c.connectorOpeningMin > c.connectorOpeningWindow) {
-    w.push(
-      `output.connector_opening_min (${c.connectorOpeningMin}) exceeds output.connector_opening_window (${c.connectorOpeningWindow}); clamped`,
-    );
+    warn(`output.connector_opening_min (${c.connectorOpeningMin}) exceeds output.connector_opening_window (${c.connectorOpeningWindow}); clamped`);
     c.connectorOpeningMin = c.connectorOpeningWindow;
   }
-  return { config: c, warnings: w };
+});
+
+/** `output.*` keys. */
+export const OUTPUT_KEYS = OUTPUT_SECTION.keys;
+
+export function defaultOutputConfig(): Readonly<OutputConfig> {
+  return sectionDefaults(OUTPUT_SECTION);
 }
 
 /** The compression bar in force: the seed's override when set, else the redundancy key. */

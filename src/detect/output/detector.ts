@@ -40,7 +40,8 @@ import { growRing, INITIAL_RING } from '../text/ring.js';
 import { ShingleIndex } from '../text/shingle.js';
 import { assignState, encodeState } from '../text/state.js';
 import { COUNTER_LETTER, WordTokenizer, type Word } from '../text/tokens.js';
-import { compressionThreshold, sanitizeOutputConfig, type OutputConfig } from './config.js';
+import { completeSection } from '../../config/section.js';
+import { compressionThreshold, OUTPUT_SECTION, type OutputConfig } from './config.js';
 
 /** Seed 002: compression corroboration promotes an ambiguous near repetition at this confidence. */
 export const PROMOTED_CONFIDENCE = 0.88;
@@ -120,18 +121,17 @@ export interface OutputDetectorStats {
 }
 
 export class OutputLoopDetector {
-  readonly config: OutputConfig;
-  private readonly warnings: string[];
+  readonly config: Readonly<OutputConfig>;
+  private readonly warnings: string[] = [];
   private readonly sink: NormalizedSink;
   private readonly onWord: (w: Word) => void;
   private readonly log = new MeasurementLog('output');
   private collected: Finding[] = [];
   private st!: State;
 
+  /** A parsed `output` section is trusted as it is; partial settings are completed and checked. */
   constructor(config: Partial<OutputConfig> = {}) {
-    const { config: c, warnings } = sanitizeOutputConfig(config);
-    this.config = c;
-    this.warnings = warnings;
+    this.config = completeSection(OUTPUT_SECTION, config, (w) => this.warnings.push(w));
     this.sink = {
       text: (piece) => {
         const codes = new Uint16Array(piece.length);
@@ -154,7 +154,7 @@ export class OutputLoopDetector {
     this.reset();
   }
 
-  /** What the sanitizing pass changed in the configuration this detector was given. */
+  /** What the section's repairs changed in the configuration this detector was given. */
   configWarnings(): readonly string[] {
     return this.warnings;
   }

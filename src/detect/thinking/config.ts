@@ -2,8 +2,7 @@
 // default. Seed 002 fixes the kinds and that the usage bypass is capped so it can only steer; the
 // similarity bands mirror the output detector's 0.85–0.90 ambiguous band.
 
-import type { ConfigKeySpec } from '../../config/spec.js';
-import { readFields, sanitizeFields, type ReadResult } from '../text/config.js';
+import { defineSection, sectionDefaults, type SectionFields } from '../../config/section.js';
 
 export interface ThinkingConfig {
   similarityAmbiguous: number;
@@ -20,7 +19,7 @@ export interface ThinkingConfig {
   charsPerToken: number;
 }
 
-const THINKING_FIELDS: Readonly<Record<keyof ThinkingConfig, ConfigKeySpec>> = {
+const THINKING_FIELDS: SectionFields<ThinkingConfig> = {
   similarityAmbiguous: {
     key: 'thinking.similarity_ambiguous',
     type: 'ratio',
@@ -121,39 +120,21 @@ const THINKING_FIELDS: Readonly<Record<keyof ThinkingConfig, ConfigKeySpec>> = {
   },
 };
 
-/** `thinking.*` keys. */
-export const THINKING_KEYS: readonly ConfigKeySpec[] = Object.values(THINKING_FIELDS);
-
-export function sanitizeThinkingConfig(config: Partial<ThinkingConfig>): ReadResult<ThinkingConfig> {
-  return repair(sanitizeFields<ThinkingConfig>(THINKING_FIELDS, config));
-}
-
-export function readThinkingConfigWithWarnings(values: Readonly<Record<string, unknown>>): ReadResult<ThinkingConfig> {
-  return repair(readFields<ThinkingConfig>(THINKING_FIELDS, values));
-}
-
-export function readThinkingConfig(values: Readonly<Record<string, unknown>>): ThinkingConfig {
-  return readThinkingConfigWithWarnings(values).config;
-}
-
-export function defaultThinkingConfig(): ThinkingConfig {
-  return readThinkingConfig({});
-}
-
-function repair(r: ReadResult<ThinkingConfig>): ReadResult<ThinkingConfig> {
-  const c = { ...r.config };
-  const w = [...r.warnings];
+/** The `thinking` section: every `thinking.*` key, and the relations between them repaired. */
+export const THINKING_SECTION = defineSection<ThinkingConfig>(THINKING_FIELDS, (c, warn) => {
   if (c.similarityStrong < c.similarityAmbiguous) {
-    w.push(
-      `thinking.similarity_strong (${c.similarityStrong}) is below thinking.similarity_ambiguous (${c.similarityAmbiguous}); raised to it`,
-    );
+    warn(`thinking.similarity_strong (${c.similarityStrong}) is below thinking.similarity_ambiguous (${c.similarityAmbiguous}); raised to it`);
     c.similarityStrong = c.similarityAmbiguous;
   }
   if (c.connectorOpeningMin > c.connectorOpeningWindow) {
-    w.push(
-      `thinking.connector_opening_min (${c.connectorOpeningMin}) exceeds thinking.connector_opening_window (${c.connectorOpeningWindow}); clamped`,
-    );
+    warn(`thinking.connector_opening_min (${c.connectorOpeningMin}) exceeds thinking.connector_opening_window (${c.connectorOpeningWindow}); clamped`);
     c.connectorOpeningMin = c.connectorOpeningWindow;
   }
-  return { config: c, warnings: w };
+});
+
+/** `thinking.*` keys. */
+export const THINKING_KEYS = THINKING_SECTION.keys;
+
+export function defaultThinkingConfig(): Readonly<ThinkingConfig> {
+  return sectionDefaults(THINKING_SECTION);
 }

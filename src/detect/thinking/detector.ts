@@ -22,7 +22,8 @@ import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
 import { assignState, encodeState } from '../text/state.js';
 import { WordTokenizer, type Word } from '../text/tokens.js';
-import { sanitizeThinkingConfig, type ThinkingConfig } from './config.js';
+import { completeSection } from '../../config/section.js';
+import { THINKING_SECTION, type ThinkingConfig } from './config.js';
 
 /** A verbatim repeat of the previous block: as sure as text evidence gets. */
 const IDENTICAL_CONFIDENCE = 0.95;
@@ -83,8 +84,8 @@ function fresh(c: ThinkingConfig): State {
 }
 
 export class ThinkingLoopDetector {
-  readonly config: ThinkingConfig;
-  private readonly warnings: string[];
+  readonly config: Readonly<ThinkingConfig>;
+  private readonly warnings: string[] = [];
   private readonly log = new MeasurementLog('thinking');
   private st: State;
   /**
@@ -98,10 +99,9 @@ export class ThinkingLoopDetector {
   private readonly onWord: (w: Word) => void;
   private readonly sink: NormalizedSink;
 
+  /** A parsed `thinking` section is trusted as it is; partial settings are completed and checked. */
   constructor(config: Partial<ThinkingConfig> = {}) {
-    const r = sanitizeThinkingConfig(config);
-    this.config = r.config;
-    this.warnings = r.warnings;
+    this.config = completeSection(THINKING_SECTION, config, (w) => this.warnings.push(w));
     this.st = fresh(this.config);
     this.onWord = (w) => this.word(w);
     this.sink = {

@@ -1,8 +1,26 @@
-import type { ConfigKeySpec } from '../../config/spec.js';
+import { defineSection, sectionDefaults, type SectionFields } from '../../config/section.js';
 import { ENFORCE_LEVELS, type EnforceLevel } from '../../vocabulary.js';
 
+export interface ToolBatchConfig {
+  maxStrikes: number;
+  /** null: the read-only tier is off. */
+  maxObservationSteps: number | null;
+  observationTools: readonly string[];
+  costlyTools: readonly string[];
+  /** A batch made only of these tools is transparent, like prose (SPEC 0.2). */
+  transparentTools: readonly string[];
+  /** Occurrences of one (tool, error) in a session at which `recurring_failure` is noted; null: off. */
+  recurringFailureOccurrences: number | null;
+  cycleWindow: number;
+  cycleRepeats: number;
+  /** What enforce does with a `tool_cycle` finding; the ladder reads it. */
+  cycleEnforce: EnforceLevel;
+  /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
+  cycleEnforcePeriods: number;
+}
+
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
-export const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
+const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
 
 /** Shortest and longest cycle period looked for (the seed's "any period of two or more", bounded). */
 export const MIN_CYCLE_PERIOD = 2;
@@ -19,7 +37,7 @@ export const MAX_CYCLE_PERIOD = 8;
  * stops a period-2 ping-pong at three, Gemini CLI never looks at cycles); from four on, the only
  * clean cycle of repeating answers is a quiet poll, which is steered, never stopped.
  */
-export const CYCLE_ENFORCE_PERIODS = 4;
+const CYCLE_ENFORCE_PERIODS = 4;
 
 /** SPEC 0.2: "the same tool answered with the same error three or more times in one session". */
 const RECURRING_FAILURE_OCCURRENCES = 3;
@@ -28,15 +46,15 @@ const RECURRING_FAILURE_OCCURRENCES = 3;
  * `tool_batch.*` keys. Seed 000's numbers are exact, so none of them declares a `tier`: a policy
  * tier must not move them.
  */
-export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
-  {
+const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
+  maxStrikes: {
     key: 'tool_batch.max_strikes',
     type: 'integer',
     default: 2,
     min: 0,
     reason: 'seed 000: two identical batches are allowed and the third is refused',
   },
-  {
+  maxObservationSteps: {
     key: 'tool_batch.max_observation_steps',
     type: 'integer',
     default: 15,
@@ -44,25 +62,25 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     min: 0,
     reason: 'seed 000: the read-only allowance, reused as the ceiling on changing answers (none turns the tier off)',
   },
-  {
+  observationTools: {
     key: 'tool_batch.observation_tools',
     type: 'list',
     default: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
     reason: 'seed 000: browser observation tools; a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard)',
   },
-  {
+  costlyTools: {
     key: 'tool_batch.costly_tools',
     type: 'list',
     default: [],
     reason: 'seed 000 is_costly_batch: read-only tools that are not free to repeat keep the ceiling; none known by default',
   },
-  {
+  transparentTools: {
     key: 'tool_batch.transparent_tools',
     type: 'list',
     default: ['think'],
     reason: 'SPEC 0.2: a tool whose call is the model thinking aloud; a batch of only these is transparent like prose (seed 000), neither breaking nor extending a run',
   },
-  {
+  recurringFailureOccurrences: {
     key: 'tool_batch.recurring_failure_occurrences',
     type: 'integer',
     default: RECURRING_FAILURE_OCCURRENCES,
@@ -71,7 +89,7 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     max: 1000,
     reason: 'SPEC 0.2: the same tool answered with the same error three or more times in one session is noted (never steered or stopped); none turns it off',
   },
-  {
+  cycleWindow: {
     key: 'tool_batch.cycle_window',
     type: 'integer',
     default: MAX_CYCLE_PERIOD * 3,
@@ -79,7 +97,7 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     max: 4096,
     reason: 'recent batches a cycle must fit in: 24 = the longest period (8) times the repeat count (3), the smallest window that sees every period',
   },
-  {
+  cycleRepeats: {
     key: 'tool_batch.cycle_repeats',
     type: 'integer',
     default: 3,
@@ -87,7 +105,7 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     max: 1000,
     reason: 'full periods with identical answers before a cycle is reported: mirrors max_strikes 2 (twice is allowed, the third is the loop); no measurement behind another number',
   },
-  {
+  cycleEnforce: {
     key: 'tool_batch.cycle_enforce',
     type: 'enum',
     values: ENFORCE_LEVELS,
@@ -95,7 +113,7 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     fallback: 'noted',
     reason: 'swept on the calibration corpus: steering cycles of repeating answers from cycle_enforce_periods on catches 5 more loops and steers one quiet poll; stop would stop that poll',
   },
-  {
+  cycleEnforcePeriods: {
     key: 'tool_batch.cycle_enforce_periods',
     type: 'integer',
     default: CYCLE_ENFORCE_PERIODS,
@@ -103,4 +121,15 @@ export const TOOL_BATCH_KEYS: readonly ConfigKeySpec[] = [
     max: 1000,
     reason: 'full periods before cycle_enforce applies (shorter cycles are noted): swept on the calibration corpus, where three periods steer two warm-up polls for one short loop',
   },
-];
+};
+
+/** The `tool_batch` section. */
+export const TOOL_BATCH_SECTION = defineSection<ToolBatchConfig>(TOOL_BATCH_FIELDS);
+
+/** `tool_batch.*` keys. */
+export const TOOL_BATCH_KEYS = TOOL_BATCH_SECTION.keys;
+
+/** Detector defaults, for tests and callers without a configuration. */
+export function defaultToolBatchConfig(): Readonly<ToolBatchConfig> {
+  return sectionDefaults(TOOL_BATCH_SECTION);
+}

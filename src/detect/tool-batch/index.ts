@@ -1,14 +1,8 @@
 // The tool-batch detectors as the ledger drives them: one round at a time, findings out.
 
-import type { ConfigValue, ConfigValues } from '../../config/spec.js';
 import type { Round } from '../../model/transcript.js';
 import type { Evidence, Finding, Measurement, ResumableRoundDetector, RoundObservation, Strike } from '../types.js';
-import {
-  CYCLE_ENFORCE_DEFAULT,
-  CYCLE_ENFORCE_PERIODS,
-  TOOL_BATCH_KEYS,
-} from './config.js';
-import { ENFORCE_LEVELS, type EnforceLevel } from '../../vocabulary.js';
+import type { ToolBatchConfig } from './config.js';
 import { CycleObserver, CycleTracker } from './cycle.js';
 import { RoundDigester, type RoundDigest } from './digest.js';
 import { displayId } from './signature.js';
@@ -20,81 +14,11 @@ import { WorkNovelty } from './novelty.js';
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
 export { TOOL_BATCH_KEYS } from './config.js';
+export type { ToolBatchConfig } from './config.js';
 export { RoundDigester } from './digest.js';
 export { compileToolPatterns } from './patterns.js';
 export { answerFailed } from './failure.js';
 export { createRecurringFailureDetector, RecurringFailureTracker } from './recurring.js';
-
-export interface ToolBatchConfig {
-  maxStrikes: number;
-  /** null: the read-only tier is off. */
-  maxObservationSteps: number | null;
-  observationTools: readonly string[];
-  costlyTools: readonly string[];
-  /** A batch made only of these tools is transparent, like prose (SPEC 0.2). */
-  transparentTools: readonly string[];
-  /** Occurrences of one (tool, error) in a session at which `recurring_failure` is noted; null: off. */
-  recurringFailureOccurrences: number | null;
-  cycleWindow: number;
-  cycleRepeats: number;
-  cycleEnforce: EnforceLevel;
-  /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
-  cycleEnforcePeriods: number;
-}
-
-function spec(key: string) {
-  const s = TOOL_BATCH_KEYS.find((k) => k.key === key);
-  if (!s) throw new Error(`unknown key ${key}`);
-  return s;
-}
-
-/**
- * An integer clamped to the key's range; anything else falls back to the default. The loader
- * validates already; this keeps the detector well defined if handed raw values.
- */
-function integer(values: ConfigValues, key: string): number | null {
-  const s = spec(key);
-  const v: ConfigValue | undefined = values[key];
-  if (s.nullable && (v === null || (typeof v === 'string' && ['none', 'null'].includes(v.trim().toLowerCase())))) return null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) return s.default as number | null;
-  let n = Math.floor(v);
-  if (s.min !== undefined) n = Math.max(s.min, n);
-  if (s.max !== undefined) n = Math.min(s.max, n);
-  return n;
-}
-
-function list(values: ConfigValues, key: string): readonly string[] {
-  const v = values[key];
-  if (Array.isArray(v)) return (v as readonly string[]).filter((x) => typeof x === 'string');
-  if (typeof v === 'string') return v.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
-  return spec(key).default as readonly string[];
-}
-
-export function readToolBatchConfig(values: ConfigValues): ToolBatchConfig {
-  const enforce = values['tool_batch.cycle_enforce'];
-  return {
-    maxStrikes: integer(values, 'tool_batch.max_strikes') ?? 2,
-    maxObservationSteps: integer(values, 'tool_batch.max_observation_steps'),
-    observationTools: list(values, 'tool_batch.observation_tools'),
-    costlyTools: list(values, 'tool_batch.costly_tools'),
-    transparentTools: list(values, 'tool_batch.transparent_tools'),
-    recurringFailureOccurrences: integer(values, 'tool_batch.recurring_failure_occurrences'),
-    cycleWindow: integer(values, 'tool_batch.cycle_window') ?? 24,
-    cycleRepeats: integer(values, 'tool_batch.cycle_repeats') ?? 3,
-    cycleEnforce:
-      enforce === undefined
-        ? CYCLE_ENFORCE_DEFAULT
-        : (ENFORCE_LEVELS as readonly unknown[]).includes(enforce)
-          ? (enforce as EnforceLevel)
-          : 'noted',
-    cycleEnforcePeriods: integer(values, 'tool_batch.cycle_enforce_periods') ?? CYCLE_ENFORCE_PERIODS,
-  };
-}
-
-/** Detector defaults, for tests and callers without a configuration. */
-export function defaultToolBatchConfig(): ToolBatchConfig {
-  return readToolBatchConfig({});
-}
 
 export interface ToolBatchDetector extends ResumableRoundDetector {
   /** A user turn ends the run (seed 000 `break_run`). */

@@ -11,10 +11,10 @@ import {
   OutputLoopDetector,
   createOutputRoundDetector,
   defaultOutputConfig,
-  readOutputConfig,
-  readOutputConfigWithWarnings,
   type OutputConfig,
 } from '../../../src/detect/output/index.js';
+import { parseConfig } from '../../../src/config/registry.js';
+import { ConfigError } from '../../../src/errors.js';
 import { lzRedundancy } from '../../../src/detect/text/lz.js';
 import { prose, round, splitAt, variedLoop } from './corpus.js';
 import { detect, kinds } from './helpers.js';
@@ -143,26 +143,23 @@ describe('output invariants (seed 002)', () => {
     }
   });
 
-  it('sanitized misconfiguration: clamped with warnings, never failing', () => {
-    const d = new OutputLoopDetector({ nearRepetitionAmbiguous: 1.7, windowChars: -5, strideChars: 0, exactBlockMinRepeats: Number.NaN });
-    expect(d.config.nearRepetitionAmbiguous).toBe(1);
-    expect(d.config.nearRepetitionStrong).toBe(1);
-    expect(d.config.windowChars).toBe(4096);
-    expect(d.config.strideChars).toBe(1);
-    expect(d.config.exactBlockMinRepeats).toBe(4);
-    expect(d.configWarnings().length).toBeGreaterThanOrEqual(4);
-    expect(kinds(detect(`x ${'la '.repeat(20)}`, d.config))).toContain('short_period');
-    const r = readOutputConfigWithWarnings({
-      'output.near_repetition_strong': '2',
-      'output.window_chars': -1,
-      'output.connector_opening_min': 50,
-      'output.window_compression_ratio_min': 'none',
-    });
-    expect(r.config.nearRepetitionStrong).toBe(1);
-    expect(r.config.windowChars).toBe(4096);
-    expect(r.config.connectorOpeningMin).toBe(r.config.connectorOpeningWindow);
-    expect(r.config.windowCompressionRatioMin).toBeNull();
-    expect(r.warnings.length).toBe(3);
+  it("misconfiguration: out of range is the loader's error naming key and range; relations between keys are repaired with a warning", () => {
+    expect(() => new OutputLoopDetector({ nearRepetitionAmbiguous: 1.7 })).toThrow(ConfigError);
+    expect(() => new OutputLoopDetector({ windowChars: -5 })).toThrow(/output\.window_chars=-5 is out of range: output\.window_chars takes a whole number from 4096 to 4194304/);
+    expect(() => new OutputLoopDetector({ strideChars: 0 })).toThrow(/output\.stride_chars/);
+    expect(() => new OutputLoopDetector({ exactBlockMinRepeats: Number.NaN })).toThrow(/output\.exact_block_min_repeats/);
+    expect(() => parseConfig({ 'output.near_repetition_strong': '2' })).toThrow(/configuration output\.near_repetition_strong=2 is out of range: output\.near_repetition_strong takes a ratio from 0 to 1/);
+    const d = new OutputLoopDetector({ nearRepetitionAmbiguous: 0.95, connectorOpeningMin: 50 });
+    expect(d.config.nearRepetitionStrong).toBe(0.95);
+    expect(d.config.connectorOpeningMin).toBe(d.config.connectorOpeningWindow);
+    expect(d.configWarnings()).toHaveLength(2);
+    const warnings: string[] = [];
+    const c = parseConfig({ 'output.connector_opening_min': 50, 'output.window_compression_ratio_min': 'none' }, (w) => warnings.push(w)).output;
+    expect(c.connectorOpeningMin).toBe(c.connectorOpeningWindow);
+    expect(c.windowCompressionRatioMin).toBeNull();
+    expect(warnings).toEqual(['output.connector_opening_min (50) exceeds output.connector_opening_window (8); clamped']);
+    // A parsed section is trusted as it is: the detector keeps the very object.
+    expect(new OutputLoopDetector(c).config).toBe(c);
   });
 
   it('compression redundancy is available: high for loops, low for prose', () => {
@@ -239,7 +236,7 @@ describe('output findings and config contract', () => {
       ]),
     );
     const values = Object.fromEntries(OUTPUT_KEYS.map((k) => [k.key, k.default]));
-    expect(readOutputConfig(values)).toEqual(defaultOutputConfig());
+    expect(parseConfig(values).output).toEqual(defaultOutputConfig());
     expect(defaultOutputConfig()).toMatchObject({ nearRepetitionAmbiguous: 0.85, nearRepetitionStrong: 0.9 });
   });
 });

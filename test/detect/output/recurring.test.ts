@@ -8,7 +8,8 @@
 // (output.dominance_min).
 
 import { describe, expect, it } from 'vitest';
-import { createOutputRoundDetector, defaultOutputConfig, readOutputConfig, type OutputConfig } from '../../../src/detect/output/index.js';
+import { parseConfig } from '../../../src/config/registry.js';
+import { createOutputRoundDetector, defaultOutputConfig, type OutputConfig } from '../../../src/detect/output/index.js';
 import type { Finding } from '../../../src/detect/types.js';
 import { prose, round } from './corpus.js';
 
@@ -64,7 +65,7 @@ describe('a phrase recurring once per round is not a loop (issue 21)', () => {
     const found = all(rounds(texts));
     expect(new Set(kindsOf(found))).toEqual(new Set(['recurring_phrase']));
     // The same rounds with the word bar lowered are a verbatim loop of the whole round.
-    const low = all(rounds(texts, readOutputConfig({ 'output.per_round_min_words': 8 })));
+    const low = all(rounds(texts, parseConfig({ 'output.per_round_min_words': 8 }).output));
     expect(kindsOf(low)).toContain('exact_block');
   });
 
@@ -146,7 +147,7 @@ describe('positives keep firing (seed 002)', () => {
       expect(x).toBeGreaterThan(0.5);
       expect(x).toBeLessThan(0.75);
     }
-    const low = all(rounds(texts, readOutputConfig({ 'output.dominance_min': 0.5 })));
+    const low = all(rounds(texts, parseConfig({ 'output.dominance_min': 0.5 }).output));
     expect(low.some((f) => f.kind === 'exact_block')).toBe(true);
   });
 });

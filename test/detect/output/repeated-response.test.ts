@@ -5,8 +5,8 @@
 // block minimum.
 
 import { describe, expect, it } from 'vitest';
-import { defaultConfigValues } from '../../../src/config/registry.js';
-import { createOutputRoundDetector, defaultOutputConfig, readOutputConfig } from '../../../src/detect/output/index.js';
+import { defaultConfigValues, parseConfig } from '../../../src/config/registry.js';
+import { createOutputRoundDetector, defaultOutputConfig } from '../../../src/detect/output/index.js';
 import { responseKey } from '../../../src/detect/output/response.js';
 import type { Finding } from '../../../src/detect/types.js';
 import { LedgerBuilder } from '../../../src/ledger/build.js';
@@ -22,7 +22,7 @@ const PLAN =
 type Step = string | { text: string; call: true };
 
 function observe(steps: readonly Step[], values = {}): Finding[][] {
-  const det = createOutputRoundDetector(readOutputConfig(values));
+  const det = createOutputRoundDetector(parseConfig(values).output);
   return steps.map((s, i) => {
     const r = typeof s === 'string' ? round(s, { index: i + 1 }) : { ...round(s.text, { index: i + 1 }), calls: [{ id: `c${i}`, name: 'bash', arguments: { i } }] };
     return det.observe(r).findings.filter((f) => f.kind === 'repeated_response');

@@ -9,9 +9,9 @@ import {
   ThinkingLoopDetector,
   createThinkingRoundDetector,
   defaultThinkingConfig,
-  readThinkingConfig,
-  readThinkingConfigWithWarnings,
 } from '../../../src/detect/thinking/index.js';
+import { parseConfig } from '../../../src/config/registry.js';
+import { ConfigError } from '../../../src/errors.js';
 import type { Round } from '../../../src/model/transcript.js';
 import { prose, round } from '../output/corpus.js';
 
@@ -167,16 +167,16 @@ describe('thinking invariants', () => {
     expect(e.feedBlock(BLOCK)).toEqual([]);
   });
 
-  it('sanitized misconfiguration', () => {
-    const d = new ThinkingLoopDetector({ similarityAmbiguous: 3, runawayConfidenceCap: -1, minBlockChars: -10 });
-    expect(d.config.similarityAmbiguous).toBe(1);
-    expect(d.config.runawayConfidenceCap).toBe(0);
-    expect(d.config.minBlockChars).toBe(1);
-    expect(d.configWarnings().length).toBeGreaterThanOrEqual(3);
-    const r = readThinkingConfigWithWarnings({ 'thinking.similarity_strong': 0.5, 'thinking.runaway_min_rounds': 'x' });
-    expect(r.config.similarityStrong).toBe(r.config.similarityAmbiguous);
-    expect(r.config.runawayMinRounds).toBe(2);
-    expect(r.warnings).toHaveLength(2);
+  it("misconfiguration: out of range is the loader's error naming the key; relations between keys are repaired with a warning", () => {
+    expect(() => new ThinkingLoopDetector({ similarityAmbiguous: 3 })).toThrow(ConfigError);
+    expect(() => new ThinkingLoopDetector({ runawayConfidenceCap: -1 })).toThrow(/thinking\.runaway_confidence_cap=-1 is out of range/);
+    expect(() => new ThinkingLoopDetector({ minBlockChars: -10 })).toThrow(/thinking\.min_block_chars/);
+    expect(() => parseConfig({ 'thinking.runaway_min_rounds': 'x' })).toThrow(/thinking\.runaway_min_rounds="x": expected a whole number/);
+    const warnings: string[] = [];
+    const c = parseConfig({ 'thinking.similarity_strong': 0.5 }, (w) => warnings.push(w)).thinking;
+    expect(c.similarityStrong).toBe(c.similarityAmbiguous);
+    expect(warnings).toEqual(['thinking.similarity_strong (0.5) is below thinking.similarity_ambiguous (0.85); raised to it']);
+    expect(new ThinkingLoopDetector({ similarityStrong: 0.5 }).configWarnings()).toHaveLength(1);
   });
 
   it('every key has a reason and a default inside its range; the runaway cap is not tier-scaled', () => {
@@ -189,7 +189,7 @@ describe('thinking invariants', () => {
     expect(THINKING_KEYS.find((k) => k.key === 'thinking.runaway_confidence_cap')!.tier).toBeUndefined();
     expect(THINKING_KEYS.find((k) => k.key === 'thinking.similarity_ambiguous')!.tier).toBe('ratio');
     const values = Object.fromEntries(THINKING_KEYS.map((k) => [k.key, k.default]));
-    expect(readThinkingConfig(values)).toEqual(defaultThinkingConfig());
+    expect(parseConfig(values).thinking).toEqual(defaultThinkingConfig());
   });
 
   it('findings carry statistics, not the looped text, and at most three short excerpts', () => {

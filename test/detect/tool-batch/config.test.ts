@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readToolBatchConfig, TOOL_BATCH_KEYS } from '../../../src/detect/tool-batch/index.js';
+import { parseConfig } from '../../../src/config/registry.js';
+import { ConfigError } from '../../../src/errors.js';
+import { TOOL_BATCH_KEYS } from '../../../src/detect/tool-batch/index.js';
+
+const readToolBatchConfig = (values: Record<string, unknown>) => parseConfig(values as never).toolBatch;
 
 describe('tool_batch config', () => {
   it('declares every key with its default and a reason, and no tier on seed 000 numbers', () => {
@@ -20,7 +24,7 @@ describe('tool_batch config', () => {
     }
   });
 
-  it('reads values, none as null, falling back to defaults for missing or malformed ones', () => {
+  it('parses values with the loader\'s rules: none as null, defaults for missing keys, errors for malformed ones', () => {
     expect(readToolBatchConfig({})).toEqual({
       maxStrikes: 2,
       maxObservationSteps: 15,
@@ -33,13 +37,23 @@ describe('tool_batch config', () => {
       cycleEnforce: 'steer',
       cycleEnforcePeriods: 4,
     });
-    const c = readToolBatchConfig({
-      'tool_batch.max_strikes': 0,
-      'tool_batch.max_observation_steps': null,
-      'tool_batch.costly_tools': ['paid_search'],
-      'tool_batch.cycle_enforce': 'bogus',
-      'tool_batch.cycle_repeats': 'x',
-    });
+    const warnings: string[] = [];
+    const c = parseConfig(
+      {
+        'tool_batch.max_strikes': 0,
+        'tool_batch.max_observation_steps': null,
+        'tool_batch.costly_tools': ['paid_search'],
+        'tool_batch.cycle_enforce': 'bogus',
+      },
+      (m) => warnings.push(m),
+    ).toolBatch;
+    expect(Object.isFrozen(c) && Object.isFrozen(c.costlyTools)).toBe(true);
+    // An unknown level degrades to the key's fallback with a warning, as in a config file.
+    expect(warnings).toEqual(['configuration tool_batch.cycle_enforce="bogus" is not one of none, noted, steer, stop; using noted']);
+    // Where the old reader rounded, floored or fell back, the loader's contract: a usage error naming the key.
+    expect(() => readToolBatchConfig({ 'tool_batch.cycle_repeats': 'x' })).toThrow(ConfigError);
+    expect(() => readToolBatchConfig({ 'tool_batch.max_strikes': 2.5 })).toThrow(/tool_batch\.max_strikes=2\.5: expected a whole number/);
+    expect(() => readToolBatchConfig({ 'tool_batch.cycle_window': 2 })).toThrow(/tool_batch\.cycle_window=2 is out of range: tool_batch\.cycle_window takes a whole number from 4 to 4096/);
     expect(readToolBatchConfig({ 'tool_batch.max_observation_steps': 'none' }).maxObservationSteps).toBeNull();
     expect(readToolBatchConfig({ 'tool_batch.recurring_failure_occurrences': null }).recurringFailureOccurrences).toBeNull();
     expect(readToolBatchConfig({ 'tool_batch.transparent_tools': [] }).transparentTools).toEqual([]);

@@ -5,11 +5,11 @@ import type { Finding, ResumableRoundDetector, RoundDetector } from '../../../sr
 import {
   createToolBatchDetector,
   createToolCycleDetector,
-  defaultToolBatchConfig,
   RoundDigester,
   type ToolBatchConfig,
   type ToolBatchDetector,
 } from '../../../src/detect/tool-batch/index.js';
+import { defaultToolBatchConfig } from '../../../src/detect/tool-batch/config.js';
 
 export type CallSpec = readonly [name: string, args?: unknown];
 
