@@ -7,7 +7,17 @@ import module from 'node:module';
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook') module.enableCompileCache?.();
-const { main } = argv[0] === 'hook' ? await import('../dist/hook/main.js') : await import('../dist/cli.js');
+const entry = argv[0] === 'hook' ? '../dist/hook/main.js' : '../dist/cli.js';
+let main;
+try {
+  ({ main } = await import(entry));
+} catch (e) {
+  // A source checkout before its first build has no dist/: say so, not a stack trace.
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes(new URL(entry, import.meta.url).pathname)) throw e;
+  process.stderr.write(`loopledger: ${new URL('../dist/', import.meta.url).pathname} is missing: run \`npm run build\` in this checkout first\n`);
+  // The hook fails open (exit 0, as for any failure of its own): an agent must never be blocked by it.
+  process.exit(argv[0] === 'hook' ? 0 : 2);
+}
 
 main(argv).then((code) => {
   process.exitCode = code;

@@ -1,0 +1,32 @@
+// The launcher in a checkout that was never built (no dist/): a clear line, not a stack trace; the
+// hook still fails open, as it does for any failure of its own (docs/hook.md).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = mkdtempSync(join(tmpdir(), 'loopledger-unbuilt-'));
+mkdirSync(join(root, 'bin'));
+copyFileSync('bin/loopledger.js', join(root, 'bin', 'loopledger.js'));
+writeFileSync(join(root, 'package.json'), '{"type":"module"}');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[], input = '') =>
+  spawnSync(process.execPath, [join(root, 'bin', 'loopledger.js'), ...args], { input, encoding: 'utf8' });
+
+describe('the launcher without a build', () => {
+  it('analyze: exit 2, one line naming the missing dist/ and the command that makes it', () => {
+    const r = run(['fixtures']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`loopledger: ${join(root, 'dist')}/ is missing: run \`npm run build\` in this checkout first\n`);
+  });
+
+  it('hook: fails open (exit 0, nothing on stdout) so the agent is never blocked', () => {
+    const r = run(['hook'], '{}');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('is missing');
+  });
+});
