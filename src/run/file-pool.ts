@@ -21,10 +21,11 @@ export type WorkerMessage =
 
 /**
  * A lane's young generation. Left at V8's default, each lane's heap added ~25 MB of peak RSS and
- * a 2,000-file store peaked at 234 MB (SPEC: under 200); at 8 MB it peaks at ~190 MB, with no
- * measurable cost in time (the lanes' garbage is a file's lines and rounds, short-lived).
+ * a 2,000-file store peaked at 234 MB (SPEC: under 200); at 8 MB it peaked at 203–207 MB on a quiet
+ * machine, at 4 MB 194–196 MB, with no measurable cost in time (the lanes' garbage is a file's
+ * lines and rounds, short-lived).
  */
-const LANE_YOUNG_GENERATION_MB = 8;
+const LANE_YOUNG_GENERATION_MB = 4;
 
 /** Indexes of `files`, largest file first; an unreadable path (or stdin) counts as empty. */
 function bySizeDescending(files: readonly string[]): number[] {
