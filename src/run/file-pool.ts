@@ -80,27 +80,24 @@ export async function auditInWorkers(
   // so both lanes finish together instead of one waiting on a big file it started late.
   const order = bySizeDescending(files);
   let next = 0;
+  // Here on this thread, diagnostics held for their turn like a worker's.
+  const runHere = (index: number) =>
+    runLocal(files[index]!, {
+      ...plain,
+      ...(stdin ? { stdin } : {}),
+      jobs: 1,
+      onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
+      onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
+    });
   const runOne = async (worker: Worker | null, index: number) => {
-    const file = files[index]!;
-    if (worker === null || file === '-') {
+    if (worker === null || files[index] === '-') {
       // Every lane is busy: a file analyzed here gets no second thread either.
-      results[index] = await runLocal(file, {
-        ...plain,
-        ...(stdin ? { stdin } : {}),
-        jobs: 1,
-        onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
-        onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
-      });
+      results[index] = await runHere(index);
     } else {
       results[index] = await inWorker(worker, index).catch(() => {
         // A worker that dies must not lose the file: analyze it here instead.
         diagnostics[index] = [];
-        return runLocal(file, {
-          ...plain,
-          jobs: 1,
-          onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
-          onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
-        });
+        return runHere(index);
       });
     }
     settled[index] = true;
@@ -108,29 +105,25 @@ export async function auditInWorkers(
     options.onProgress?.(++done, files.length);
   };
 
-  const inWorker = (worker: Worker, index: number) => {
-    const file = files[index]!;
-    {
-      return new Promise<FileLedger>((resolve, reject) => {
-        const onMessage = (m: WorkerMessage) => {
-          if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
-          else {
-            worker.off('message', onMessage);
-            worker.off('error', onError);
-            if (m.type === 'done') resolve(m.result);
-            else reject(new Error(m.message));
-          }
-        };
-        const onError = (e: Error) => {
+  const inWorker = (worker: Worker, index: number) =>
+    new Promise<FileLedger>((resolve, reject) => {
+      const onMessage = (m: WorkerMessage) => {
+        if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
+        else {
           worker.off('message', onMessage);
-          reject(e);
-        };
-        worker.on('message', onMessage);
-        worker.once('error', onError);
-        worker.postMessage({ file, options: plain } satisfies WorkerRequest);
-      });
-    }
-  };
+          worker.off('error', onError);
+          if (m.type === 'done') resolve(m.result);
+          else reject(new Error(m.message));
+        }
+      };
+      const onError = (e: Error) => {
+        worker.off('message', onMessage);
+        reject(e);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.postMessage({ file: files[index]!, options: plain } satisfies WorkerRequest);
+    });
 
   const lane = async () => {
     let worker: Worker | null = null;
