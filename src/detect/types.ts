@@ -83,6 +83,11 @@ export interface RoundObservation {
 export interface RoundDetector {
   readonly name: DetectorName;
   observe(round: Round): RoundObservation;
+  /**
+   * The detector's turn is over and it will not be called again: it may hand its buffers to the
+   * next turn's detectors (see detect/text/pool.ts).
+   */
+  release?(): void;
 }
 
 /**

@@ -141,7 +141,7 @@ export class LedgerBuilder implements TranscriptSink {
     if (!s) return;
     s.ledger.turns = Math.max(s.ledger.turns, turn);
     // Turn-owned state ends with its turn: drop it now rather than at the next round.
-    if (s.turn && s.turn.turn !== turn) s.turn = null;
+    if (s.turn && s.turn.turn !== turn) this.endTurn(s);
     // "A user turn ends a run explicitly": the replaying proxy has to be told (seed 000, break_run).
     s.replayToolBatch?.breakRun();
   }
@@ -156,6 +156,7 @@ export class LedgerBuilder implements TranscriptSink {
     if (ledger.model === null && round.model) ledger.model = round.model;
 
     if (!s.turn || s.turn.turn !== round.turn) {
+      this.endTurn(s);
       s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings, this.options.judge) };
     }
     const t = s.turn;
@@ -169,7 +170,7 @@ export class LedgerBuilder implements TranscriptSink {
     if (!s.cleared && clearedAt(s.clear, round.turn, round.index)) {
       // The escape hatch: detection stops at once and the detector state is dropped with it.
       s.cleared = true;
-      t.detectors = null;
+      this.releaseDetectors(s, t);
       s.replayToolBatch = null;
       s.sessionDetector = null;
     }
@@ -228,7 +229,7 @@ export class LedgerBuilder implements TranscriptSink {
     const s = this.state(sessionId);
     if (!s) return;
     // Nothing more can arrive: release the detectors' windows now.
-    s.turn = null;
+    this.endTurn(s);
     s.replayToolBatch = null;
     s.sessionDetector = null;
     settleMoney(s);
@@ -244,6 +245,20 @@ export class LedgerBuilder implements TranscriptSink {
   sessions(): SessionLedger[] {
     for (const s of this.live.values()) settleMoney(s);
     return [...this.order];
+  }
+
+  private endTurn(s: SessionState): void {
+    if (s.turn) this.releaseDetectors(s, s.turn);
+    s.turn = null;
+  }
+
+  /**
+   * The turn's own detectors are done: they hand their buffers to the next turn's. The session's
+   * (the replaying tool batch, recurring failures) outlive the turn and are not theirs to give.
+   */
+  private releaseDetectors(s: SessionState, t: TurnState): void {
+    for (const d of t.detectors ?? []) if (d !== s.replayToolBatch && d !== s.sessionDetector) d.release?.();
+    t.detectors = null;
   }
 
   private state(sessionId: string): SessionState | undefined {

@@ -12,6 +12,7 @@ import { readJudgeConnection } from '../judge/settings.js';
 import { spoolStdin } from '../judge/stdin.js';
 import { VerdictBook } from '../ladder/verdicts.js';
 import { LedgerBuilder } from '../ledger/build.js';
+import { ArrayPool } from '../detect/text/pool.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import { assembleReport } from '../ledger/summary.js';
 import type { JudgeUsage, LedgerReport, NotTranscriptFile } from '../ledger/types.js';
@@ -97,12 +98,18 @@ export async function auditFile(file: string, options: AuditOptions = {}): Promi
   return auditFileHere(file, pricer, options);
 }
 
+/**
+ * The text detectors' arrays, shared by every file analyzed on this thread: a lane analyzes
+ * hundreds of small files of a turn or two, so with a pool per file nearly every turn allocated.
+ */
+const threadPool = new ArrayPool();
+
 function ledgerFor(options: AuditOptions, pricer: Pricer | null): { ledger: LedgerBuilder; book: VerdictBook | null } {
   const book = options.judgePlan ? new VerdictBook(options.judgePlan) : null;
   const ledger = new LedgerBuilder({
     pricer,
     config: options.config ?? defaultConfigValues(),
-    factories: createDetectorFactories(),
+    factories: createDetectorFactories(threadPool),
     excerpts: options.excerpts ?? false,
     explain: options.explain ?? false,
     verbose: options.verbose ?? false,
@@ -201,9 +208,15 @@ async function judgePricer(model: string, pricing: PricingOptions | undefined): 
 
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */
 async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
-  const jobs = Math.min(options.jobs ?? defaultJobs(), files.length);
+  const allowed = options.jobs ?? defaultJobs();
+  const jobs = Math.min(allowed, files.length);
   options.onProgress?.(0, files.length);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
+  if (allowed > 1 && files.length === 1 && (await worthPipelining(files[0]!))) {
+    // A large file alone: its detectors run in a lane whose young generation is capped (on this
+    // thread V8's default let a 1 GB file peak ~30 MB higher), reading in a thread of the lane's.
+    return auditInWorkers(files, 1, options, auditFile, true);
+  }
   const results: FileLedger[] = [];
   for (const file of files) {
     results.push(await auditFile(file, options));

@@ -10,8 +10,8 @@ if (port) {
     const post = (m: WorkerMessage) => port.postMessage(m);
     auditFile(request.file, {
       ...request.options,
-      // The pool already keeps every core busy: no second thread per file in here.
-      jobs: 1,
+      // The pool already keeps every core busy: no second thread per file, unless the file is alone.
+      jobs: request.pipeline ? 2 : 1,
       onSkip: (path, skipped) => post({ type: 'skip', path, skipped }),
       onWarning: (message) => post({ type: 'warning', message }),
     }).then(

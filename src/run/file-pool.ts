@@ -11,6 +11,8 @@ import type { SkippedLine } from '../read/skipped.js';
 export interface WorkerRequest {
   file: string;
   options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'onProgress' | 'jobs' | 'stdin'>;
+  /** The lane may read the file in a thread of its own (a large file analyzed alone). */
+  pipeline: boolean;
 }
 
 export type WorkerMessage =
@@ -48,13 +50,15 @@ type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type:
 
 /**
  * Analyze `files` with up to `jobs` workers. `runLocal` handles what a worker cannot (stdin) and
- * is the fallback when a worker fails to start.
+ * is the fallback when a worker fails to start. With `pipeline` (one large file), the lane reads
+ * the file in a second thread of its own (run/reader-thread.ts), as this thread would.
  */
 export async function auditInWorkers(
   files: readonly string[],
   jobs: number,
   options: AuditOptions,
   runLocal: (file: string, options: AuditOptions) => Promise<FileLedger>,
+  pipeline = false,
 ): Promise<FileLedger[]> {
   const results: (FileLedger | undefined)[] = new Array(files.length);
   const diagnostics: Diagnostic[][] = files.map(() => []);
@@ -85,7 +89,7 @@ export async function auditInWorkers(
     runLocal(files[index]!, {
       ...plain,
       ...(stdin ? { stdin } : {}),
-      jobs: 1,
+      jobs: pipeline ? 2 : 1,
       onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
       onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
     });
@@ -122,7 +126,7 @@ export async function auditInWorkers(
       };
       worker.on('message', onMessage);
       worker.once('error', onError);
-      worker.postMessage({ file: files[index]!, options: plain } satisfies WorkerRequest);
+      worker.postMessage({ file: files[index]!, options: plain, pipeline } satisfies WorkerRequest);
     });
 
   const lane = async () => {

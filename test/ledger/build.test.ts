@@ -151,6 +151,25 @@ describe('LedgerBuilder: turn-owned state', () => {
     expect(ledger.rounds).toBe(8);
   });
 
+  it('a turn\'s detectors are released once, when their turn is over, and never observe again', () => {
+    // Released detectors hand their arrays to the next turn's (src/detect/text/pool.ts): a
+    // release while the turn goes on, or a second one, would let two detectors share a window.
+    const fakes = fakeDetectors({ output: repeatingOutput() });
+    const { ledger, warnings } = build(fakes, [same(3), same(2), same(1)]);
+    expect(warnings).toEqual([]);
+    expect(ledger.entries.map((e) => e.round)).toEqual([2, 3, 5]);
+    for (const slot of ['toolBatch', 'toolCycle', 'output', 'thinking'] as const) {
+      expect(fakes.created[slot].map((d) => d.released), slot).toEqual([1, 1, 1]);
+    }
+    // The escape hatch drops the turn's detectors at once: released there, not again at the end.
+    const cleared = fakeDetectors({ output: repeatingOutput() });
+    build(cleared, [same(2), same(3)], { 'ladder.clear_detection': ['s1@2.4'] });
+    expect(cleared.created.output.map((d) => [d.seen, d.released])).toEqual([
+      [[1, 2], 1],
+      [[3], 1],
+    ]);
+  });
+
   it('the escape hatch names its session only, and a turn-level clear starts at that turn', () => {
     const fakes = fakeDetectors({ output: repeatingOutput() });
     const { ledger } = build(fakes, [same(3), same(3)], { 'ladder.clear_detection': ['other@1', 's1@2'] });

@@ -39,7 +39,12 @@ class FakeDetector implements RoundDetector {
     readonly config: Config,
   ) {}
 
+  /** Times the ledger said this detector's turn was over (release). */
+  released = 0;
+
   observe(round: Round): RoundObservation {
+    // As the real text detectors do: their arrays may be another turn's after release.
+    if (this.released > 0) throw new Error(`${this.name} observed after release`);
     this.seen.push(round.index);
     const out = this.script(round, this);
     return Array.isArray(out) ? { findings: out, measurements: [] } : out;
@@ -47,6 +52,10 @@ class FakeDetector implements RoundDetector {
 
   breakRun(): void {
     this.breaks += 1;
+  }
+
+  release(): void {
+    this.released += 1;
   }
 }
 

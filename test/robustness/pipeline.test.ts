@@ -198,6 +198,31 @@ describe('two-thread pipeline', () => {
     // ~30 s alone (48 MB read twice); a shared 2-core machine at load 20 took past 120 s once.
   }, 300_000);
 
+  it('a large file alone goes to a lane that reads it in a thread of its own: the one-thread report and diagnostics', async () => {
+    // The lane keeps the detectors' heap capped like any lane's (src/run/audit.ts auditFiles).
+    const collect = async (jobs: number) => {
+      const diagnostics: string[] = [];
+      const progress: string[] = [];
+      const report = await dist.audit.audit([large], {
+        jobs,
+        excerpts: true,
+        explain: true,
+        verbose: true,
+        onSkip: (path, s) => diagnostics.push(`skip ${path}:${s.line}: ${s.reason}`),
+        onWarning: (m) => diagnostics.push(`warning ${m}`),
+        onProgress: (done, total) => progress.push(`${done}/${total}`),
+      });
+      return { json: [...dist.json.jsonReportChunks(report, true)].join(''), diagnostics, progress };
+    };
+    const one = await collect(1);
+    const lane = await collect(2);
+    expect(JSON.parse(one.json).summary.rounds).toBeGreaterThan(1000);
+    expect(lane.json).toBe(one.json);
+    expect(lane.diagnostics).toEqual(one.diagnostics);
+    expect(lane.progress).toEqual(['0/1', '1/1']);
+    expect(one.progress).toEqual(['0/1', '1/1']);
+  }, 120_000);
+
   it('keeps small files, stdin and directories on one thread', async () => {
     const small = join(FIXTURES, 'claude-code', 'looping-test-fix.jsonl');
     expect(await dist.pipeline.worthPipelining(small)).toBe(false);

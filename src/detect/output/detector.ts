@@ -36,6 +36,7 @@ import { lzRedundancy } from '../text/lz.js';
 import { JACCARD_SCALES, MultiScaleJaccard, NGRAM_CHARS } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import { ArrayPool } from '../text/pool.js';
 import { growRing, INITIAL_RING } from '../text/ring.js';
 import { ShingleIndex } from '../text/shingle.js';
 import { assignState, encodeState } from '../text/state.js';
@@ -128,10 +129,17 @@ export class OutputLoopDetector {
   private readonly log = new MeasurementLog('output');
   private collected: Finding[] = [];
   private st!: State;
+  private readonly pool: ArrayPool;
+  private released = false;
 
-  /** A parsed `output` section is trusted as it is; partial settings are completed and checked. */
-  constructor(config: Partial<OutputConfig> = {}) {
+  /**
+   * A parsed `output` section is trusted as it is; partial settings are completed and checked.
+   * Detectors built one after another (a turn each) share a `pool`, so the arrays one releases
+   * are the next one's.
+   */
+  constructor(config: Partial<OutputConfig> = {}, pool = new ArrayPool()) {
     this.config = completeSection(OUTPUT_SECTION, config, (w) => this.warnings.push(w));
+    this.pool = pool;
     this.sink = {
       text: (piece) => {
         const codes = new Uint16Array(piece.length);
@@ -161,6 +169,7 @@ export class OutputLoopDetector {
 
   /** Feed a text delta. Runs an analysis pass each time `strideChars` more text is committed. */
   feed(delta: string): Finding[] {
+    this.live();
     this.collected = [];
     if (delta.length > 0) this.st.norm.push(delta, this.sink);
     return this.drain();
@@ -168,6 +177,7 @@ export class OutputLoopDetector {
 
   /** A chunk boundary that ends a segment (a round's text): the unfinished line is committed. */
   endSegment(): Finding[] {
+    this.live();
     this.collected = [];
     this.st.norm.boundary(this.sink);
     // The next segment starts with the next committed text, not here: the forced pass that
@@ -179,6 +189,7 @@ export class OutputLoopDetector {
 
   /** Force an analysis pass over everything committed; returns what it found. */
   analyze(): Finding[] {
+    this.live();
     this.collected = [];
     this.pass();
     return this.drain();
@@ -206,13 +217,35 @@ export class OutputLoopDetector {
   }
 
   reset(): void {
-    this.st = freshState(this.config);
+    if (this.st) this.giveBack(this.st);
+    this.st = freshState(this.config, this.pool);
+    this.released = false;
     this.log.take();
     this.collected = [];
   }
 
+  /** Hand the windows to the pool for the next detector's; this one must not be fed again. */
+  release(): void {
+    if (this.released) return;
+    this.giveBack(this.st);
+    this.released = true;
+  }
+
+  private giveBack(s: State): void {
+    this.pool.give(s.wordStart, s.wordEnd, s.dataPrefix, s.chars);
+    s.norm.release();
+    s.jac.release();
+    s.shingles.release();
+  }
+
+  /** Arrays released are someone else's now: feeding this detector would corrupt theirs. */
+  private live(): void {
+    if (this.released) throw new Error('output detector fed after release()');
+  }
+
   /** Plain JSON-able state; `restore` of it continues exactly where this left off. */
   snapshot(): unknown {
+    this.live();
     const s = this.st;
     return encodeState({
       v: 1,
@@ -260,7 +293,8 @@ export class OutputLoopDetector {
   restore(snapshot: unknown): void {
     const o = snapshot as Record<string, unknown>;
     if (!o || typeof o !== 'object' || o['v'] !== 1) throw new Error('not an output detector snapshot');
-    const s = freshState(this.config);
+    this.live();
+    const s = freshState(this.config, this.pool);
     assignState(s, o['scalars']);
     const rest = { ...(o as Record<string, unknown>) };
     assignState(s.norm, rest['norm']);
@@ -306,9 +340,10 @@ export class OutputLoopDetector {
     if (s.tok.pos > s.chars.length && s.chars.length < pow2(this.config.windowChars)) {
       let size = s.chars.length * 2;
       while (size < s.tok.pos && size < pow2(this.config.windowChars)) size *= 2;
-      const next = new Uint16Array(size);
+      const next = this.pool.uint16(size);
       // Positions [0, base) are all held, at their own index (the ring never wrapped).
       next.set(s.chars.subarray(0, base));
+      this.pool.give(s.chars);
       s.chars = next;
     }
     // Copied as at most two blocks (the ring's end, then its start), not a code at a time.
@@ -328,9 +363,9 @@ export class OutputLoopDetector {
     const n = s.words++;
     if (n >= s.wordStart.length && s.wordStart.length < wordCapacity(c)) {
       const size = Math.min(wordCapacity(c), s.wordStart.length * 2);
-      s.wordStart = growRing(s.wordStart, n, size);
-      s.wordEnd = growRing(s.wordEnd, n, size);
-      s.dataPrefix = growRing(s.dataPrefix, n, size);
+      s.wordStart = growRing(s.wordStart, n, size, this.pool);
+      s.wordEnd = growRing(s.wordEnd, n, size, this.pool);
+      s.dataPrefix = growRing(s.dataPrefix, n, size, this.pool);
     }
     const cap = s.wordStart.length;
     s.wordStart[n % cap] = w.start;
@@ -991,23 +1026,23 @@ function wordCapacity(c: OutputConfig): number {
   return Math.ceil(c.windowChars / 4);
 }
 
-function freshState(c: OutputConfig): State {
+function freshState(c: OutputConfig, pool: ArrayPool): State {
   const wordCap = wordCapacity(c);
   const initial = Math.min(wordCap, INITIAL_RING);
   return {
-    norm: new MarkdownNormalizer(),
+    norm: new MarkdownNormalizer(pool),
     tok: new WordTokenizer(),
-    jac: new MultiScaleJaccard(),
-    shingles: new ShingleIndex(c.exactBlockMinWords, wordCap),
+    jac: new MultiScaleJaccard(JACCARD_SCALES, pool),
+    shingles: new ShingleIndex(c.exactBlockMinWords, wordCap, pool),
     period: new PeriodTracker(c.shortPeriodMaxUnits),
     openings: new OpeningTracker(c.connectorOpeningWindow),
-    wordStart: new Float64Array(initial),
-    wordEnd: new Float64Array(initial),
-    dataPrefix: new Float64Array(initial),
+    wordStart: pool.float64(initial),
+    wordEnd: pool.float64(initial),
+    dataPrefix: pool.float64(initial),
     words: 0,
     passes: 0,
     nextPassAt: c.strideChars,
-    chars: new Uint16Array(Math.min(pow2(c.windowChars), INITIAL_CHARS)),
+    chars: pool.uint16(Math.min(pow2(c.windowChars), INITIAL_CHARS)),
     nearReportedAt: 0,
     segStartPos: 0,
     segStartWord: 0,

@@ -8,12 +8,14 @@
 import type { Round } from '../../model/transcript.js';
 import type { ResumableRoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
+import type { ArrayPool } from '../text/pool.js';
 import type { OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
 import { RepeatedResponses } from './response.js';
 
-export function createOutputRoundDetector(config: OutputConfig): ResumableRoundDetector {
-  const detector = new OutputLoopDetector(config);
+/** `pool`: shared by the detectors of successive turns, which reuse each other's windows. */
+export function createOutputRoundDetector(config: OutputConfig, pool?: ArrayPool): ResumableRoundDetector {
+  const detector = new OutputLoopDetector(config, pool);
   const responses = new RepeatedResponses(detector.config);
   return {
     name: 'output',
@@ -29,6 +31,7 @@ export function createOutputRoundDetector(config: OutputConfig): ResumableRoundD
         responses.restore(null);
       }
     },
+    release: () => detector.release(),
     observe(round: Round): RoundObservation {
       const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
       const measurements = detector.takeMeasurements();

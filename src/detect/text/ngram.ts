@@ -3,6 +3,8 @@
 // constant time: a near-repeated unit of any length up to L makes the two windows share almost
 // all their n-grams, whatever the alignment. blockJaccard compares two whole texts (thinking).
 
+import { ArrayPool } from './pool.js';
+
 /** Five characters: longer than most English syllables, short enough to survive a changed word. */
 export const NGRAM_CHARS = 5;
 /** Window lengths: a sentence-sized unit, a paragraph, and a ~900-token block (about 3.7k chars). */
@@ -86,8 +88,11 @@ export class MultiScaleJaccard {
   anyMask: number;
   scales: ScaleState[];
   rings: SampleRing[];
+  /** #private: a snapshot (a spread of the fields) leaves it out. */
+  readonly #pool: ArrayPool;
 
-  constructor(scales: readonly number[] = JACCARD_SCALES) {
+  constructor(scales: readonly number[] = JACCARD_SCALES, pool = new ArrayPool()) {
+    this.#pool = pool;
     this.scales = scales.map((len) => {
       const mask = maskFor(len);
       const buckets = pow2(BUCKETS_PER_SAMPLE * Math.ceil((2 * len) / (mask + 1)));
@@ -95,7 +100,15 @@ export class MultiScaleJaccard {
     });
     this.anyMask = Math.min(...this.scales.map((s) => s.mask));
     // Rings start small (allocation per turn was most of a short turn's cost) and grow.
-    this.rings = this.scales.map(() => ({ pos: new Float64Array(INITIAL_SAMPLES), hash: new Int32Array(INITIAL_SAMPLES), count: 0 }));
+    this.rings = this.scales.map(() => ({ pos: pool.float64(INITIAL_SAMPLES), hash: pool.int32(INITIAL_SAMPLES), count: 0 }));
+  }
+
+  /** Hand the rings and counts to the pool; this tracker is not used again. */
+  release(): void {
+    const pool = this.#pool;
+    for (const ring of this.rings) pool.give(ring.pos, ring.hash);
+    // A scale's two count windows are the halves of one array (see materialize).
+    for (const s of this.scales) if (s.a) pool.give(new Uint16Array(s.a.buffer), s.b);
   }
 
   push(piece: string): void {
@@ -204,7 +217,7 @@ export class MultiScaleJaccard {
    * has left the ring before this (tails stay at 0 while there are no counts).
    */
   private materialize(s: ScaleState, ring: SampleRing): void {
-    const counts = new Uint16Array(2 * s.buckets);
+    const counts = this.#pool.uint16(2 * s.buckets);
     s.a = counts.subarray(0, s.buckets);
     s.b = counts.subarray(s.buckets);
     for (let idx = s.tailB; idx < ring.count; idx++) this.enter(s, ring, idx);
@@ -216,14 +229,15 @@ export class MultiScaleJaccard {
    */
   private grow(ring: { pos: Float64Array; hash: Int32Array }, from: number, to: number): void {
     const size = ring.pos.length * 2;
-    const pos = new Float64Array(size);
-    const hash = new Int32Array(size);
+    const pos = this.#pool.float64(size);
+    const hash = this.#pool.int32(size);
     const om = ring.pos.length - 1;
     const nm = size - 1;
     for (let i = from; i < to; i++) {
       pos[i & nm] = ring.pos[i & om]!;
       hash[i & nm] = ring.hash[i & om]!;
     }
+    this.#pool.give(ring.pos, ring.hash);
     ring.pos = pos;
     ring.hash = hash;
   }
@@ -262,10 +276,23 @@ export function blockMask(len: number): number {
  * The sets are unordered, and the similarity is the same number `setJaccard` gives sorted ones.
  */
 export class BlockSets {
-  private keys = new Int32Array(1024);
-  private stamps = new Int32Array(1024);
+  private readonly pool: ArrayPool;
+  private keys: Int32Array;
+  private stamps: Int32Array;
   private gen = 0;
-  private found = new Int32Array(256);
+  private found: Int32Array;
+
+  constructor(pool = new ArrayPool()) {
+    this.pool = pool;
+    this.keys = pool.int32(1024);
+    this.stamps = pool.int32(1024);
+    this.found = pool.int32(256);
+  }
+
+  /** Hand the table to the pool; these sets are not used again. */
+  release(): void {
+    this.pool.give(this.keys, this.stamps, this.found);
+  }
 
   /** Distinct hash-sampled n-grams of `text` (unordered). */
   set(text: Uint16Array, mask: number): Int32Array {
@@ -291,8 +318,9 @@ export class BlockSets {
       stamps[at] = gen;
       keys[at] = m;
       if (k === found.length) {
-        const grown = new Int32Array(k * 2);
+        const grown = this.pool.int32(k * 2);
         grown.set(found);
+        this.pool.give(found);
         found = this.found = grown;
       }
       found[k++] = m;
@@ -346,8 +374,9 @@ export class BlockSets {
     let size = this.keys.length;
     while (size < 2 * count) size *= 2;
     if (size !== this.keys.length) {
-      this.keys = new Int32Array(size);
-      this.stamps = new Int32Array(size);
+      this.pool.give(this.keys, this.stamps);
+      this.keys = this.pool.int32(size);
+      this.stamps = this.pool.int32(size);
       this.gen = 0;
     }
     this.gen++;
@@ -379,8 +408,10 @@ export class BlockSets {
   }
 
   private rehash(members: Int32Array, k: number): void {
-    this.keys = new Int32Array(this.keys.length * 2);
-    this.stamps = new Int32Array(this.keys.length);
+    const size = this.keys.length * 2;
+    this.pool.give(this.keys, this.stamps);
+    this.keys = this.pool.int32(size);
+    this.stamps = this.pool.int32(size);
     this.gen = 1;
     for (let i = 0; i < k; i++) this.add(members[i]!);
   }

@@ -10,6 +10,8 @@
 // a table is held until the next line decides; a sentence quoting a shell pipeline
 // (`npm ls | grep react | sort -u`) is prose, visible to the detectors like any other sentence.
 
+import { ArrayPool } from './pool.js';
+
 export interface NormalizedSink {
   /** Normalized text: lowercase ASCII, single spaces, no leading space after a boundary. */
   text(piece: string): void;
@@ -134,7 +136,18 @@ export class MarkdownNormalizer {
   /** Something was emitted since the last boundary (no leading space after a boundary). */
   emitted = false;
   /** Scratch for `codes` sinks; #private so snapshots (a spread of the fields) skip it. */
-  #scratch = new Uint16Array(256);
+  #scratch: Uint16Array;
+  readonly #pool: ArrayPool;
+
+  constructor(pool = new ArrayPool()) {
+    this.#pool = pool;
+    this.#scratch = pool.uint16(256);
+  }
+
+  /** Hand the scratch to the pool; this normalizer is not used again. */
+  release(): void {
+    this.#pool.give(this.#scratch);
+  }
 
   push(raw: string, sink: NormalizedSink): void {
     let start = 0;
@@ -306,7 +319,8 @@ export class MarkdownNormalizer {
     if (buf.length < n + 1) {
       let size = buf.length * 2;
       while (size < n + 1) size *= 2;
-      buf = this.#scratch = new Uint16Array(size);
+      this.#pool.give(buf);
+      buf = this.#scratch = this.#pool.uint16(size);
     }
     // Slot 0 is left for the separating space, so the body is never moved.
     let k = 1;

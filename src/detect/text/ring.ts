@@ -1,23 +1,25 @@
 // Rings indexed by an absolute counter (slot = i % length) that start small and double up to
 // their bound: a turn with little text allocates little, and a long one still stops at the bound.
 
+import type { ArrayPool } from './pool.js';
+
 /** Initial slots: a few paragraphs of words. Most turns never grow past it. */
 export const INITIAL_RING = 256;
 
 /**
  * A copy of `ring` with `size` slots holding the same entries for absolute indexes
- * [count - ring.length, count), so `ring[i % length]` reads stay valid after growth.
+ * [count - ring.length, count), so `ring[i % length]` reads stay valid after growth. The copy
+ * comes from `pool` and the old ring goes back to it.
  */
-export function growRing(ring: Float64Array, count: number, size: number, fill = 0): Float64Array {
-  const out = new Float64Array(size);
+export function growRing(ring: Float64Array, count: number, size: number, pool: ArrayPool): Float64Array {
+  const out = pool.float64(size);
   if (count <= ring.length && count <= size) {
     // Never wrapped: entries sit at their own index in both rings, one block copy.
     out.set(ring.subarray(0, count));
-    if (fill !== 0) out.fill(fill, count);
-    return out;
+  } else {
+    const from = Math.max(0, count - ring.length);
+    for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
   }
-  if (fill !== 0) out.fill(fill);
-  const from = Math.max(0, count - ring.length);
-  for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
+  pool.give(ring);
   return out;
 }

@@ -6,6 +6,7 @@
 // one object per word, which is what keeps the per-word cost flat.
 
 import { HIGH_MASK } from './hash.js';
+import { ArrayPool } from './pool.js';
 import { INITIAL_RING } from './ring.js';
 
 /** Bases of the two independent rolling polynomial hashes (odd, well-mixed constants). */
@@ -54,21 +55,29 @@ export class ShingleIndex {
   beforePrevious = -1;
   private readonly out1: number;
   private readonly out2: number;
+  /** #private: a snapshot (a spread of the fields) leaves it out. */
+  readonly #pool: ArrayPool;
 
-  constructor(k: number, capacity: number) {
+  constructor(k: number, capacity: number, pool = new ArrayPool()) {
     this.k = k;
     this.capacity = capacity;
+    this.#pool = pool;
     this.words = new Int32Array(k);
     const ring = Math.min(capacity, INITIAL_RING);
-    this.keysLo = new Int32Array(ring);
-    this.keysHi = new Int32Array(ring).fill(-1);
-    this.tLo = new Int32Array(INITIAL_SLOTS);
-    this.tHi = new Int32Array(INITIAL_SLOTS).fill(-1);
-    this.tCount = new Int32Array(INITIAL_SLOTS);
-    this.tLast = new Int32Array(INITIAL_SLOTS);
-    this.tPrev = new Int32Array(INITIAL_SLOTS);
+    this.keysLo = pool.int32(ring);
+    this.keysHi = pool.int32(ring, -1);
+    this.tLo = pool.int32(INITIAL_SLOTS);
+    this.tHi = pool.int32(INITIAL_SLOTS, -1);
+    this.tCount = pool.int32(INITIAL_SLOTS);
+    this.tLast = pool.int32(INITIAL_SLOTS);
+    this.tPrev = pool.int32(INITIAL_SLOTS);
     this.out1 = power(K1, k);
     this.out2 = power(K2, k);
+  }
+
+  /** Hand the ring and table to the pool; this index is not used again. */
+  release(): void {
+    this.#pool.give(this.keysLo, this.keysHi, this.tLo, this.tHi, this.tCount, this.tLast, this.tPrev);
   }
 
   push(hash: number): void {
@@ -80,8 +89,8 @@ export class ShingleIndex {
     this.count = n + 1;
     if (n >= this.keysLo.length && this.keysLo.length < this.capacity) {
       const size = Math.min(this.capacity, this.keysLo.length * 2);
-      this.keysLo = growRing32(this.keysLo, n, size, 0);
-      this.keysHi = growRing32(this.keysHi, n, size, -1);
+      this.keysLo = growRing32(this.keysLo, n, size, 0, this.#pool);
+      this.keysHi = growRing32(this.keysHi, n, size, -1, this.#pool);
     }
     const slot = n % this.keysLo.length;
     // The word leaving the window takes its shingle's count with it.
@@ -165,11 +174,12 @@ export class ShingleIndex {
 
   private rehash(size: number): void {
     const { tLo, tHi, tCount, tLast, tPrev } = this;
-    this.tLo = new Int32Array(size);
-    this.tHi = new Int32Array(size).fill(-1);
-    this.tCount = new Int32Array(size);
-    this.tLast = new Int32Array(size);
-    this.tPrev = new Int32Array(size);
+    const pool = this.#pool;
+    this.tLo = pool.int32(size);
+    this.tHi = pool.int32(size, -1);
+    this.tCount = pool.int32(size);
+    this.tLast = pool.int32(size);
+    this.tPrev = pool.int32(size);
     const mask = size - 1;
     for (let s = 0; s < tLo.length; s++) {
       const hi = tHi[s]!;
@@ -183,14 +193,15 @@ export class ShingleIndex {
       this.tLast[i] = tLast[s]!;
       this.tPrev[i] = tPrev[s]!;
     }
+    pool.give(tLo, tHi, tCount, tLast, tPrev);
   }
 }
 
-/** `growRing` for int32 rings. */
-function growRing32(ring: Int32Array, count: number, size: number, fill: number): Int32Array {
-  const out = new Int32Array(size);
-  if (fill !== 0) out.fill(fill);
+/** `growRing` for int32 rings, empty slots holding `fill`. */
+function growRing32(ring: Int32Array, count: number, size: number, fill: number, pool: ArrayPool): Int32Array {
+  const out = pool.int32(size, fill);
   const from = Math.max(0, count - ring.length);
   for (let i = from; i < count; i++) out[i % size] = ring[i % ring.length]!;
+  pool.give(ring);
   return out;
 }

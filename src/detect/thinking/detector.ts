@@ -20,6 +20,7 @@ import {
 import { blockMask, BlockSets } from '../text/ngram.js';
 import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
 import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import { ArrayPool } from '../text/pool.js';
 import { assignState, encodeState } from '../text/state.js';
 import { WordTokenizer, type Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
@@ -62,14 +63,14 @@ interface State {
   streakTokens: number;
 }
 
-function fresh(c: ThinkingConfig): State {
+function fresh(c: ThinkingConfig, pool: ArrayPool): State {
   return {
     blocks: 0,
     prevSet: null,
     prevMask: 0,
     prevText: new Uint16Array(0),
     prevChars: 0,
-    norm: new MarkdownNormalizer(),
+    norm: new MarkdownNormalizer(pool),
     tok: new WordTokenizer(),
     period: new PeriodTracker(CONNECTOR_MAX_UNITS),
     openings: new OpeningTracker(c.connectorOpeningWindow),
@@ -93,16 +94,27 @@ export class ThinkingLoopDetector {
    * rope strings that every later char read would flatten. Holds at most 2 × max_block_chars
    * before the tail is shifted down, so memory stays bounded by the comparison window.
    */
-  private buf = new Uint16Array(1024);
+  private buf: Uint16Array;
   private len = 0;
-  private readonly sets = new BlockSets();
+  /** Holds the previous block (the state's prevText is a view of it): a copy per block was garbage. */
+  private prevBuf: Uint16Array = new Uint16Array(0);
+  private readonly sets: BlockSets;
   private readonly onWord: (w: Word) => void;
   private readonly sink: NormalizedSink;
+  private readonly pool: ArrayPool;
+  private released = false;
 
-  /** A parsed `thinking` section is trusted as it is; partial settings are completed and checked. */
-  constructor(config: Partial<ThinkingConfig> = {}) {
+  /**
+   * A parsed `thinking` section is trusted as it is; partial settings are completed and checked.
+   * Detectors built one after another (a turn each) share a `pool`, so the arrays one releases
+   * are the next one's.
+   */
+  constructor(config: Partial<ThinkingConfig> = {}, pool = new ArrayPool()) {
     this.config = completeSection(THINKING_SECTION, config, (w) => this.warnings.push(w));
-    this.st = fresh(this.config);
+    this.pool = pool;
+    this.buf = pool.uint16(1024);
+    this.sets = new BlockSets(pool);
+    this.st = fresh(this.config, pool);
     this.onWord = (w) => this.word(w);
     this.sink = {
       text: (piece: string) => {
@@ -135,8 +147,9 @@ export class ThinkingLoopDetector {
       if (this.len + n > this.buf.length) {
         let size = this.buf.length * 2;
         while (size < this.len + n) size *= 2;
-        const next = new Uint16Array(size);
+        const next = this.pool.uint16(size);
         next.set(this.buf.subarray(0, this.len));
+        this.pool.give(this.buf);
         this.buf = next;
       }
     }
@@ -150,6 +163,7 @@ export class ThinkingLoopDetector {
 
   /** A completed, readable thinking block. */
   feedBlock(text: string): Finding[] {
+    this.live();
     const s = this.st;
     const c = this.config;
     const out: Finding[] = [];
@@ -198,7 +212,7 @@ export class ThinkingLoopDetector {
       }
       s.prevSet = set;
       s.prevMask = mask;
-      s.prevText = norm.slice();
+      s.prevText = this.keep(norm);
       s.prevChars = normLen;
     }
 
@@ -290,12 +304,41 @@ export class ThinkingLoopDetector {
   }
 
   reset(): void {
-    this.st = fresh(this.config);
+    this.st.norm.release();
+    this.st = fresh(this.config, this.pool);
     this.len = 0;
+    this.released = false;
     this.log.take();
   }
 
+  /** Hand the buffers to the pool for the next detector's; this one must not be fed again. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.st.norm.release();
+    this.sets.release();
+    this.pool.give(this.buf, this.prevBuf);
+  }
+
+  /** Arrays released are someone else's now: feeding this detector would corrupt theirs. */
+  private live(): void {
+    if (this.released) throw new Error('thinking detector fed after release()');
+  }
+
+  /** `norm` copied into prevBuf (grown by doubling), as a view of its length. */
+  private keep(norm: Uint16Array): Uint16Array {
+    if (this.prevBuf.length < norm.length) {
+      let size = Math.max(1024, this.prevBuf.length);
+      while (size < norm.length) size *= 2;
+      this.pool.give(this.prevBuf);
+      this.prevBuf = this.pool.uint16(size);
+    }
+    this.prevBuf.set(norm);
+    return this.prevBuf.subarray(0, norm.length);
+  }
+
   snapshot(): unknown {
+    this.live();
     const s = this.st;
     return encodeState({
       v: 1,
@@ -311,7 +354,8 @@ export class ThinkingLoopDetector {
   restore(snapshot: unknown): void {
     const o = snapshot as Record<string, unknown>;
     if (!o || typeof o !== 'object' || o['v'] !== 1) throw new Error('not a thinking detector snapshot');
-    const s = fresh(this.config);
+    this.live();
+    const s = fresh(this.config, this.pool);
     const scalars = { ...(o['scalars'] as Record<string, unknown>) };
     for (const k of ['norm', 'tok', 'period', 'openings']) delete scalars[k];
     assignState(s, scalars);

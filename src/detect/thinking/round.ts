@@ -4,6 +4,7 @@
 import type { Round } from '../../model/transcript.js';
 import type { ResumableRoundDetector, RoundObservation } from '../types.js';
 import { strongestPerKind } from '../text/finding.js';
+import type { ArrayPool } from '../text/pool.js';
 import type { ThinkingConfig } from './config.js';
 import { ThinkingLoopDetector } from './detector.js';
 
@@ -26,10 +27,12 @@ function safeLength(v: unknown): number {
   }
 }
 
-export function createThinkingRoundDetector(config: ThinkingConfig): ResumableRoundDetector {
-  const detector = new ThinkingLoopDetector(config);
+/** `pool`: shared by the detectors of successive turns, which reuse each other's buffers. */
+export function createThinkingRoundDetector(config: ThinkingConfig, pool?: ArrayPool): ResumableRoundDetector {
+  const detector = new ThinkingLoopDetector(config, pool);
   return {
     name: 'thinking',
+    release: () => detector.release(),
     snapshot: () => detector.snapshot(),
     restore: (state: unknown) => detector.restore(state),
     observe(round: Round): RoundObservation {
