@@ -4,8 +4,15 @@
 //   node --expose-gc bench/detectors.mjs [MB]     (--expose-gc: the corpus's garbage is collected
 //   before timing, so it is not billed to the detectors)
 
+import { existsSync } from 'node:fs';
 import { OutputLoopDetector } from '../dist/detect/output/index.js';
 import { ThinkingLoopDetector } from '../dist/detect/thinking/index.js';
+
+// As the ledger runs them: a turn's detectors take their arrays from one pool per thread and give
+// them back when the turn ends (a build from before the pool has none: each detector allocates).
+const poolModule = new URL('../dist/detect/text/pool.js', import.meta.url);
+const { ArrayPool } = existsSync(poolModule) ? await import(poolModule.href) : { ArrayPool: null };
+const pool = ArrayPool ? new ArrayPool() : undefined;
 
 const MB = Number(process.argv[2] ?? 16);
 
@@ -73,10 +80,13 @@ function time(fn) {
 function benchOutput(rs) {
   return time(() => {
     let findings = 0;
-    let d = new OutputLoopDetector();
+    let d = new OutputLoopDetector({}, pool);
     rs.forEach((t, i) => {
       // A fresh detector per turn of 50 rounds, as the ledger does.
-      if (i % 50 === 0) d = new OutputLoopDetector();
+      if (i % 50 === 0) {
+        d.release?.();
+        d = new OutputLoopDetector({}, pool);
+      }
       findings += d.feed(t).length + d.endSegment().length + d.analyze().length;
       d.takeMeasurements();
     });
@@ -87,9 +97,12 @@ function benchOutput(rs) {
 function benchThinking(rs) {
   return time(() => {
     let findings = 0;
-    let d = new ThinkingLoopDetector();
+    let d = new ThinkingLoopDetector({}, pool);
     rs.forEach((t, i) => {
-      if (i % 50 === 0) d = new ThinkingLoopDetector();
+      if (i % 50 === 0) {
+        d.release?.();
+        d = new ThinkingLoopDetector({}, pool);
+      }
       findings += d.feedBlock(t).length;
       d.takeMeasurements();
     });

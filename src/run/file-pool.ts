@@ -29,6 +29,24 @@ export type WorkerMessage =
  */
 const LANE_YOUNG_GENERATION_MB = 4;
 
+/**
+ * A lane's old generation limit: far above what a file needs (the detectors' windows and one
+ * file's ledger), so it is no budget. V8 lets old garbage grow with the limit, and a worker
+ * inherits this machine's (4 GB here): a 900-session home peaked at 189-195 MB. Up to 1 GB, V8
+ * collects sooner: 133-139 MB at any limit from 32 MB to 1 GB, no slower; at 2 GB, 191 MB again.
+ * The longest line read (DEFAULT_MAX_LINE_LENGTH, 128 MB) fits: a 120 MB record analyzed in a
+ * lane under this limit (V8 ends the whole process when a worker runs out of heap).
+ */
+const LANE_OLD_GENERATION_MB = 1024;
+
+const LANE_WORKER_URL = new URL('./file-pool-worker.js', import.meta.url);
+
+/** Workers of a lane that may die in a row before the lane's files are analyzed on this thread. */
+const MAX_LANE_DEATHS = 2;
+
+/** A lane's worker ended (an exception outside a file's analysis, say): unlike a file that failed, it takes no more files. */
+class LaneWorkerDied extends Error {}
+
 /** Indexes of `files`, largest file first; an unreadable path (or stdin) counts as empty. */
 function bySizeDescending(files: readonly string[]): number[] {
   const sizes = files.map((file) => {
@@ -42,16 +60,25 @@ function bySizeDescending(files: readonly string[]): number[] {
   return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
 }
 
+/**
+ * Lanes by default, whatever the number of cores: each lane is a V8 heap of its own with its own
+ * price data, about 30-35 MB of peak RSS, and SPEC keeps a store audit under 200 MB. Peak RSS on a
+ * 900-session home: --jobs 1 (this thread) 162 MB, 2 lanes 135, 3 lanes 166, 4 lanes 200. More
+ * lanes are asked for with --jobs N.
+ */
+const MAX_DEFAULT_JOBS = 3;
+
+/** The number of cores, at most MAX_DEFAULT_JOBS. */
 export function defaultJobs(): number {
-  return availableParallelism();
+  return Math.min(availableParallelism(), MAX_DEFAULT_JOBS);
 }
 
 type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };
 
 /**
  * Analyze `files` with up to `jobs` workers. `runLocal` handles what a worker cannot (stdin) and
- * is the fallback when a worker fails to start. With `pipeline` (one large file), the lane reads
- * the file in a second thread of its own (run/reader-thread.ts), as this thread would.
+ * is the fallback when a worker fails to start or dies. With `pipeline` (one large file), the lane
+ * reads the file in a second thread of its own (run/reader-thread.ts), as this thread would.
  */
 export async function auditInWorkers(
   files: readonly string[],
@@ -59,6 +86,8 @@ export async function auditInWorkers(
   options: AuditOptions,
   runLocal: (file: string, options: AuditOptions) => Promise<FileLedger>,
   pipeline = false,
+  /** The lanes' worker module (tests give one that dies on some files). */
+  workerUrl: URL = LANE_WORKER_URL,
 ): Promise<FileLedger[]> {
   const results: (FileLedger | undefined)[] = new Array(files.length);
   const diagnostics: Diagnostic[][] = files.map(() => []);
@@ -78,7 +107,6 @@ export async function auditInWorkers(
   // A stream cannot cross to a worker; stdin is only ever read here anyway.
   const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, ...plain } = options;
   let done = 0;
-  const workerUrl = new URL('./file-pool-worker.js', import.meta.url);
 
   // Largest files first (ties in input order): the last file a lane starts is then a small one,
   // so both lanes finish together instead of one waiting on a big file it started late.
@@ -93,13 +121,16 @@ export async function auditInWorkers(
       onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
       onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
     });
-  const runOne = async (worker: Worker | null, index: number) => {
+  /** File `index` in `worker` (or here, without one); false when the worker died on it. */
+  const runOne = async (worker: Worker | null, index: number): Promise<boolean> => {
+    let alive = true;
     if (worker === null || files[index] === '-') {
       // Every lane is busy: a file analyzed here gets no second thread either.
       results[index] = await runHere(index);
     } else {
-      results[index] = await inWorker(worker, index).catch(() => {
-        // A worker that dies must not lose the file: analyze it here instead.
+      results[index] = await inWorker(worker, index).catch((e: unknown) => {
+        // A file that failed, or a worker that died, must not lose the file: analyze it here instead.
+        alive = !(e instanceof LaneWorkerDied);
         diagnostics[index] = [];
         return runHere(index);
       });
@@ -107,41 +138,68 @@ export async function auditInWorkers(
     settled[index] = true;
     release();
     options.onProgress?.(++done, files.length);
+    return alive;
   };
 
   const inWorker = (worker: Worker, index: number) =>
     new Promise<FileLedger>((resolve, reject) => {
+      const stop = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
       const onMessage = (m: WorkerMessage) => {
         if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
         else {
-          worker.off('message', onMessage);
-          worker.off('error', onError);
+          stop();
           if (m.type === 'done') resolve(m.result);
           else reject(new Error(m.message));
         }
       };
       const onError = (e: Error) => {
-        worker.off('message', onMessage);
-        reject(e);
+        stop();
+        reject(new LaneWorkerDied(e.message));
+      };
+      // An exit without an error (or after one) must not leave the file waiting forever.
+      const onExit = (code: number) => {
+        stop();
+        reject(new LaneWorkerDied(`worker exited with code ${code}`));
       };
       worker.on('message', onMessage);
       worker.once('error', onError);
+      worker.once('exit', onExit);
       worker.postMessage({ file: files[index]!, options: plain, pipeline } satisfies WorkerRequest);
     });
 
-  const lane = async () => {
-    let worker: Worker | null = null;
+  const startWorker = (): Worker | null => {
     try {
-      worker = new Worker(workerUrl, { resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB } });
+      const worker = new Worker(workerUrl, {
+        resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: LANE_OLD_GENERATION_MB },
+      });
       // A worker that fails to load reports through 'error'; with no listener that would crash us.
       worker.on('error', () => {});
+      return worker;
     } catch {
-      worker = null;
+      return null;
     }
+  };
+
+  const lane = async () => {
+    let worker = startWorker();
+    // Workers of this lane that died in a row: one that cannot even start would die on every file.
+    let deaths = 0;
     try {
       while (next < files.length) {
         const index = order[next++]!;
-        await runOne(worker, index);
+        if (await runOne(worker, index)) {
+          deaths = 0;
+          continue;
+        }
+        // The worker died on that file (an exception that escaped its analysis, say): a new one
+        // takes the lane's next files; after MAX_LANE_DEATHS in a row, this thread takes them.
+        void worker?.terminate();
+        deaths += 1;
+        worker = deaths < MAX_LANE_DEATHS ? startWorker() : null;
       }
     } finally {
       await worker?.terminate();
