@@ -86,27 +86,21 @@ const turnsArb = fc.array(
 );
 
 describe('detectors sharing a pool across turns', () => {
-  it('output: the same findings and measurements as detectors with pools of their own', () => {
-    const config = defaultOutputConfig();
-    fc.assert(
-      fc.property(turnsArb, (turns) => {
-        const shared = new ArrayPool();
-        expect(replay(turns, () => createOutputRoundDetector(config, shared))).toEqual(replay(turns, () => createOutputRoundDetector(config)));
-      }),
-      { numRuns: 25, seed: 17 },
-    );
-  });
-
-  it('thinking: the same findings and measurements as detectors with pools of their own', () => {
-    const config = defaultThinkingConfig();
-    fc.assert(
-      fc.property(turnsArb, (turns) => {
-        const shared = new ArrayPool();
-        expect(replay(turns, () => createThinkingRoundDetector(config, shared))).toEqual(replay(turns, () => createThinkingRoundDetector(config)));
-      }),
-      { numRuns: 25, seed: 17 },
-    );
-  });
+  const kinds: [string, (pool?: ArrayPool) => ResumableRoundDetector][] = [
+    ['output', (pool) => createOutputRoundDetector(defaultOutputConfig(), pool)],
+    ['thinking', (pool) => createThinkingRoundDetector(defaultThinkingConfig(), pool)],
+  ];
+  for (const [name, make] of kinds) {
+    it(`${name}: the same findings and measurements as detectors with pools of their own`, () => {
+      fc.assert(
+        fc.property(turnsArb, (turns) => {
+          const shared = new ArrayPool();
+          expect(replay(turns, () => make(shared))).toEqual(replay(turns, () => make()));
+        }),
+        { numRuns: 25, seed: 17 },
+      );
+    });
+  }
 
   it('a loop is still found in a small turn after a large one gave its grown windows back', () => {
     const config = defaultOutputConfig();
