@@ -217,14 +217,14 @@ export class OutputLoopDetector {
   }
 
   reset(): void {
+    this.live();
     if (this.st) this.giveBack(this.st);
     this.st = freshState(this.config, this.pool);
-    this.released = false;
     this.log.take();
     this.collected = [];
   }
 
-  /** Hand the windows to the pool for the next detector's; this one must not be fed again. */
+  /** Hand the windows to the pool for the next detector's; this one must not be used again. */
   release(): void {
     if (this.released) return;
     this.giveBack(this.st);
@@ -238,9 +238,9 @@ export class OutputLoopDetector {
     s.shingles.release();
   }
 
-  /** Arrays released are someone else's now: feeding this detector would corrupt theirs. */
+  /** Arrays released are someone else's now: using this detector would corrupt theirs. */
   private live(): void {
-    if (this.released) throw new Error('output detector fed after release()');
+    if (this.released) throw new Error('output detector used after release()');
   }
 
   /** Plain JSON-able state; `restore` of it continues exactly where this left off. */

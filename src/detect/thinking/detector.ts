@@ -304,14 +304,14 @@ export class ThinkingLoopDetector {
   }
 
   reset(): void {
+    this.live();
     this.st.norm.release();
     this.st = fresh(this.config, this.pool);
     this.len = 0;
-    this.released = false;
     this.log.take();
   }
 
-  /** Hand the buffers to the pool for the next detector's; this one must not be fed again. */
+  /** Hand the buffers to the pool for the next detector's; this one must not be used again. */
   release(): void {
     if (this.released) return;
     this.released = true;
@@ -320,9 +320,9 @@ export class ThinkingLoopDetector {
     this.pool.give(this.buf, this.prevBuf);
   }
 
-  /** Arrays released are someone else's now: feeding this detector would corrupt theirs. */
+  /** Arrays released are someone else's now: using this detector would corrupt theirs. */
   private live(): void {
-    if (this.released) throw new Error('thinking detector fed after release()');
+    if (this.released) throw new Error('thinking detector used after release()');
   }
 
   /** `norm` copied into prevBuf (grown by doubling), as a view of its length. */

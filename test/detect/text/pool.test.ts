@@ -115,15 +115,17 @@ describe('detectors sharing a pool across turns', () => {
     expect(kinds.length).toBeGreaterThan(0);
   });
 
-  it('a released detector refuses to be fed: its arrays may already be another detector\'s', () => {
+  it('a released detector refuses to be used: its arrays may already be another detector\'s', () => {
     const output = new OutputLoopDetector({}, new ArrayPool());
     output.feed(prose(1, 500));
     output.release();
     expect(() => output.feed('more')).toThrow(/after release/);
     expect(() => output.snapshot()).toThrow(/after release/);
+    expect(() => output.reset()).toThrow(/after release/);
     const thinking = new ThinkingLoopDetector({}, new ArrayPool());
     thinking.feedBlock(prose(2, 500));
     thinking.release();
     expect(() => thinking.feedBlock(prose(2, 500))).toThrow(/after release/);
+    expect(() => thinking.reset()).toThrow(/after release/);
   });
 });
