@@ -213,8 +213,8 @@ async function auditFiles(files: readonly string[], options: AuditOptions): Prom
   options.onProgress?.(0, files.length);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
   if (allowed > 1 && files.length === 1 && (await worthPipelining(files[0]!))) {
-    // A large file alone: its detectors run in a lane whose young generation is capped (on this
-    // thread V8's default let a 1 GB file peak ~30 MB higher), reading in a thread of the lane's.
+    // A large file alone: its detectors run in a lane, whose heap is capped (on this thread V8's
+    // defaults let a 1 GB file peak ~30 MB higher), reading in a thread of the lane's.
     return auditInWorkers(files, 1, options, auditFile, true);
   }
   const results: FileLedger[] = [];

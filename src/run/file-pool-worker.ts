@@ -10,8 +10,7 @@ if (port) {
     const post = (m: WorkerMessage) => port.postMessage(m);
     auditFile(request.file, {
       ...request.options,
-      // The pool already keeps every core busy: no second thread per file, unless the file is alone.
-      jobs: request.pipeline ? 2 : 1,
+      jobs: request.jobs,
       onSkip: (path, skipped) => post({ type: 'skip', path, skipped }),
       onWarning: (message) => post({ type: 'warning', message }),
     }).then(

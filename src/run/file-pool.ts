@@ -11,8 +11,8 @@ import type { SkippedLine } from '../read/skipped.js';
 export interface WorkerRequest {
   file: string;
   options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'onProgress' | 'jobs' | 'stdin'>;
-  /** The lane may read the file in a thread of its own (a large file analyzed alone). */
-  pipeline: boolean;
+  /** `jobs` for the file inside its lane: 1, or 2 to read a large file alone in a thread of its own. */
+  jobs: number;
 }
 
 export type WorkerMessage =
@@ -106,6 +106,8 @@ export async function auditInWorkers(
   };
   // A stream cannot cross to a worker; stdin is only ever read here anyway.
   const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, ...plain } = options;
+  // The lanes already keep the cores busy: no second thread per file, unless the file is alone.
+  const fileJobs = pipeline ? 2 : 1;
   let done = 0;
 
   // Largest files first (ties in input order): the last file a lane starts is then a small one,
@@ -117,7 +119,7 @@ export async function auditInWorkers(
     runLocal(files[index]!, {
       ...plain,
       ...(stdin ? { stdin } : {}),
-      jobs: pipeline ? 2 : 1,
+      jobs: fileJobs,
       onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
       onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
     });
@@ -125,7 +127,7 @@ export async function auditInWorkers(
   const runOne = async (worker: Worker | null, index: number): Promise<boolean> => {
     let alive = true;
     if (worker === null || files[index] === '-') {
-      // Every lane is busy: a file analyzed here gets no second thread either.
+      // No worker for this lane (none could start, or too many died), or stdin.
       results[index] = await runHere(index);
     } else {
       results[index] = await inWorker(worker, index).catch((e: unknown) => {
@@ -168,7 +170,7 @@ export async function auditInWorkers(
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      worker.postMessage({ file: files[index]!, options: plain, pipeline } satisfies WorkerRequest);
+      worker.postMessage({ file: files[index]!, options: plain, jobs: fileJobs } satisfies WorkerRequest);
     });
 
   const startWorker = (): Worker | null => {
