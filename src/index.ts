@@ -11,7 +11,9 @@ export { VerdictBook, type JudgePlan, type KnownVerdict, type PendingArbitration
 export { loadConfig } from './config/load.js';
 export { CONFIG_KEYS, defaultConfigValues, parseConfig, type Config } from './config/registry.js';
 export type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './config/spec.js';
-export type { DetectorName, Evidence, Finding, Measurement, RoundDetector, RoundObservation, Strike } from './detect/types.js';
+export type { DetectorName, Evidence, Finding, FindingKind, Measurement, RoundDetector, RoundObservation, Strike } from './detect/types.js';
+export { allKinds, DETECTOR_NAMES, kindInfo } from './detect/kinds.js';
+export type { KindInfo } from './detect/kind.js';
 export { ConfigError, InputError, LoopledgerError, UsageError } from './errors.js';
 export { ADAPTERS, adapterFor, detectFormat } from './formats/index.js';
 export { ingestFile } from './formats/ingest.js';

@@ -2,8 +2,9 @@
 // give the same findings out, however text is chunked.
 
 import type { Round } from '../model/transcript.js';
+import type { DetectorName, FindingKind } from './kinds.js';
 
-export type DetectorName = 'tool_batch' | 'output' | 'thinking';
+export type { DetectorName, FindingKind } from './kinds.js';
 
 export type EvidenceValue = number | string | boolean | null | readonly number[];
 /** The statistics behind a finding: never the looped text itself. */
@@ -22,7 +23,7 @@ export interface Strike {
 export interface Measurement {
   detector: DetectorName;
   /** The kind this statistic would report, e.g. `near_repetition`. */
-  kind: string;
+  kind: FindingKind;
   statistic: string;
   value: number;
   threshold: number;
@@ -32,10 +33,8 @@ export interface Measurement {
 
 export interface Finding {
   detector: DetectorName;
-  /** e.g. repeated_batch, ceiling, tool_cycle, exact_block, near_repetition, short_period,
-   *  connector_stalling, predictable_drift, recurring_phrase, repeated_response,
-   *  thinking_stagnation, identical_thinking, reasoning_runaway */
-  kind: string;
+  /** One of the kinds its detector declares (detect/kinds.ts). */
+  kind: FindingKind;
   confidence: number | null;
   strike: Strike | null;
   evidence: Evidence;

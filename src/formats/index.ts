@@ -13,19 +13,36 @@ import { openaiAdapter } from './openai.js';
 import { sweAgentAdapter } from './swe-agent.js';
 import type { FormatAdapter, Probe } from './types.js';
 
-export const ADAPTERS: readonly FormatAdapter[] = [
-  claudeCodeAdapter,
-  codexAdapter,
+/** One adapter per format name: a format without an adapter, or an adapter under a stray name, does not compile. */
+const ADAPTER_BY_NAME = {
+  'claude-code': claudeCodeAdapter,
+  codex: codexAdapter,
+  openai: openaiAdapter,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+  chatgpt: chatgptAdapter,
+  canonical: canonicalAdapter,
+  'swe-agent': sweAgentAdapter,
+  'mini-swe-agent': miniSweAgentAdapter,
+  openhands: openhandsAdapter,
+} as const satisfies Record<FormatName, FormatAdapter>;
+
+/** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
+const DETECTION_ORDER: readonly FormatName[] = [
+  'claude-code',
+  'codex',
   // Before openai: a mini-swe-agent trajectory is also a valid chat, and wins a tie.
-  miniSweAgentAdapter,
-  openaiAdapter,
-  anthropicAdapter,
-  geminiAdapter,
-  chatgptAdapter,
-  canonicalAdapter,
-  sweAgentAdapter,
-  openhandsAdapter,
+  'mini-swe-agent',
+  'openai',
+  'anthropic',
+  'gemini',
+  'chatgpt',
+  'canonical',
+  'swe-agent',
+  'openhands',
 ];
+
+export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);
 
 export function adapterFor(name: FormatName, adapters: readonly FormatAdapter[] = ADAPTERS): FormatAdapter {
   const adapter = adapters.find((a) => a.name === name);

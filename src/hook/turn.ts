@@ -1,19 +1,19 @@
-// One user turn's detectors and ladders, as the ledger runs them (ledger/build.ts), with their
-// state saved between hook calls. The feeding order, the progress marking and the two ladders
-// are the ledger's: `analyze` over the same rounds gives the same entries (test/hook pins it).
+// One user turn's detectors and ladders with their state saved between hook calls. The round
+// itself (feeding order, tool context, ladders, entry) is the ledger's own (ledger/turn.ts), so
+// `analyze` over the same rounds gives the same entries; only the saving is the hook's.
 
 import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
 import type { ConfigValues } from '../config/spec.js';
-import { createOutputRoundDetector } from '../detect/output/index.js';
-import { createThinkingRoundDetector } from '../detect/thinking/index.js';
-import { createToolBatchDetector, createToolCycleDetector, RoundDigester } from '../detect/tool-batch/index.js';
-import { eitherNovel, markToolContext } from '../detect/context.js';
-import type { Finding, Novelty, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
+import { createToolBatchDetector } from '../detect/tool-batch/index.js';
+import type { Finding, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
-import { type Decision, type EnforceLadderSnapshot, EnforceLadder, TelemetryLadder } from '../ladder/ladder.js';
+import { createTurnLadders, type Decision, type EnforceLadderSnapshot, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier } from '../ladder/policy.js';
-import type { LedgerEntry } from '../ledger/types.js';
+import { createDetectorFactories } from '../ledger/detectors.js';
+import { decideRound, inFeedingOrder, observeRound, type TurnDetectors } from '../ledger/turn.js';
 import type { Round } from '../model/transcript.js';
+
+export { entryOf } from '../ledger/turn.js';
 
 export interface TurnSnapshot {
   turn: number;
@@ -30,10 +30,9 @@ export interface RoundOutcome {
 }
 
 export class TurnGuard {
-  private readonly telemetry = new TelemetryLadder();
-  readonly enforce: EnforceLadder;
+  private readonly ladders: TurnLadders;
   /** Built (and restored) on first use: a call that closes no round never pays for the windows. */
-  private live: ResumableRoundDetector[] | null = null;
+  private live: TurnDetectors<ResumableRoundDetector> | null = null;
 
   private constructor(
     readonly turn: number,
@@ -44,7 +43,12 @@ export class TurnGuard {
     /** The saved state, until the detectors are brought back to life. */
     private saved: unknown[] | null,
   ) {
-    this.enforce = new EnforceLadder(settings);
+    // No judge on the hook path (its latency budget): ambiguous evidence keeps its heuristic verdict.
+    this.ladders = createTurnLadders(settings);
+  }
+
+  get enforce(): TurnLadders['enforce'] {
+    return this.ladders.enforce;
   }
 
   /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
@@ -58,17 +62,22 @@ export class TurnGuard {
     return guard;
   }
 
-  /** In feeding order: tool batch, cycle, output, thinking (ledger/detectors.ts). */
-  private detectors(): ResumableRoundDetector[] {
+  /**
+   * The ledger's detectors (ledger/detectors.ts) in its feeding order, without the session's own:
+   * that one is kept across turns by the caller and lent to each round (`observe`). The saved
+   * state lists them in this order, so the order of a state file is the feeding order's.
+   */
+  private detectors(): TurnDetectors<ResumableRoundDetector> {
     if (this.live) return this.live;
-    const digester = new RoundDigester();
-    this.live = [
-      createToolBatchDetector(this.config.toolBatch, digester),
-      createToolCycleDetector(this.config.toolBatch, digester),
-      createOutputRoundDetector(this.config.output),
-      createThinkingRoundDetector(this.config.thinking),
-    ];
-    if (this.saved) this.live.forEach((d, i) => d.restore(this.saved![i]));
+    const f = createDetectorFactories();
+    this.live = {
+      toolBatch: f.toolBatch(this.config),
+      toolCycle: f.toolCycle(this.config),
+      session: null,
+      output: f.output(this.config),
+      thinking: f.thinking(this.config),
+    };
+    if (this.saved) inFeedingOrder(this.live).forEach((d, i) => d.restore(this.saved![i]));
     this.saved = null;
     return this.live;
   }
@@ -77,30 +86,19 @@ export class TurnGuard {
     return {
       turn: this.turn,
       scale: this.scale,
-      detectors: this.live ? this.live.map((d) => d.snapshot()) : (this.saved ?? this.detectors().map((d) => d.snapshot())),
+      detectors: this.live ? inFeedingOrder(this.live).map((d) => d.snapshot()) : (this.saved ?? inFeedingOrder(this.detectors()).map((d) => d.snapshot())),
       enforce: this.enforce.snapshot(),
     };
   }
 
   /**
-   * One complete round through every detector and both ladders (ledger/build.ts `round`). The
-   * session's own detector (`recurring_failure`, kept across turns by the caller) is fed where the
-   * ledger feeds it: after the cycle tracker, before the text detectors.
+   * One complete round through every detector and both ladders, as the ledger runs it. The
+   * session's own detector (`recurring_failure`, kept across turns by the caller) takes its place
+   * in the feeding order.
    */
   observe(round: Round, session: RoundDetector | null = null): RoundOutcome {
-    const findings: Finding[] = [];
-    let progress = false;
-    let novel: Novelty = false;
-    const detectors: RoundDetector[] = [...this.detectors()];
-    if (session) detectors.splice(2, 0, session);
-    for (const detector of detectors) {
-      const obs = detector.observe(round);
-      findings.push(...obs.findings);
-      if (obs.progress) progress = true;
-      novel = eitherNovel(novel, obs.novel);
-    }
-    markToolContext(findings, progress, novel);
-    return { findings, telemetry: this.telemetry.decide(findings), enforce: this.enforce.decide(findings, { model: round.model, round: round.index }) };
+    const { findings } = observeRound(inFeedingOrder<RoundDetector>({ ...this.detectors(), session }), round);
+    return { findings, ...decideRound(this.ladders, findings, round, round.model) };
   }
 
   /**
@@ -109,31 +107,8 @@ export class TurnGuard {
    */
   wouldRefuse(round: Round): Finding | null {
     const probe = createToolBatchDetector(this.config.toolBatch);
-    probe.restore(this.live ? this.live[0]!.snapshot() : (this.saved?.[0] ?? null));
+    // The saved state lists the tool-batch detector first (the feeding order's first).
+    probe.restore(this.live ? this.live.toolBatch.snapshot() : (this.saved?.[0] ?? null));
     return probe.observe(round).findings.find((f) => f.loop) ?? null;
   }
-}
-
-/** The ledger entry of one finding, as ledger/build.ts writes it. */
-export function entryOf(round: Round, finding: Finding, telemetry: Decision, enforce: Decision): LedgerEntry {
-  const entry: LedgerEntry = {
-    turn: round.turn,
-    round: round.index,
-    line: round.line,
-    detector: finding.detector,
-    kind: finding.kind,
-    confidence: finding.confidence,
-    strike: finding.strike,
-    evidence: finding.evidence,
-    intervention: {
-      off: 'none',
-      telemetry: telemetry.level === 'noted' ? 'noted' : 'none',
-      enforce: enforce.level,
-    },
-    after_stop: enforce.afterStop,
-  };
-  if (enforce.reminder) entry.reminder = enforce.reminder;
-  if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
-  if (enforce.judge) entry.judge = { ...enforce.judge };
-  return entry;
 }

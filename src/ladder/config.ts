@@ -2,6 +2,7 @@
 // reason for every default as one section (parsed once, with the loader's rules), and the
 // ladder's settings shaped from it.
 
+import { allKinds } from '../detect/kinds.js';
 import { defineSection, sectionDefaults, type SectionFields } from '../config/section.js';
 import { defaultToolBatchConfig, type ToolBatchConfig } from '../detect/tool-batch/config.js';
 import { type EnforceLevel, type Mode, MODES } from '../vocabulary.js';
@@ -13,8 +14,11 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const PROFILES = ['agent', 'subagent', 'conversation'] as const;
 export type Profile = (typeof PROFILES)[number];
 
-/** Seed 002: "Capped kinds (predictable drift, reasoning runaway) never hard-stop on heuristics alone." */
-const DEFAULT_CAPPED_KINDS: readonly string[] = ['predictable_drift', 'reasoning_runaway'];
+/**
+ * Seed 002: "Capped kinds (predictable drift, reasoning runaway) never hard-stop on heuristics alone."
+ * The kinds that declare themselves capped (detect/kinds.ts).
+ */
+const DEFAULT_CAPPED_KINDS: readonly string[] = [...new Set(allKinds().filter((k) => k.info.capped).map((k) => k.kind))];
 
 /**
  * `auto` capability: first matching `glob=capability` wins, matched case-insensitively against

@@ -3,6 +3,7 @@
 // messages, byte for byte, and so the same cache key.
 
 import { createHash } from 'node:crypto';
+import { kindInfo } from '../detect/kinds.js';
 import type { EvidenceValue } from '../detect/types.js';
 import { boundedExcerpts, type JudgeRequest } from './judge.js';
 
@@ -21,19 +22,6 @@ const JUDGE_SYSTEM_PROMPT = [
   'Reply with one JSON object and nothing else:',
   '{"verdict": "loop" or "progress", "confidence": a number from 0 to 1, "reason": "one short sentence"}',
 ].join('\n');
-
-/** One line per signal so a small model knows what the statistics measure. */
-const SIGNALS: Record<string, string> = {
-  exact_block: 'a block of the visible output recurs verbatim',
-  near_repetition: 'the latest window of visible output is highly similar to the window before it (character n-gram Jaccard)',
-  short_period: 'the visible output cycles with a short period',
-  connector_stalling: 'the text keeps returning to the same connector words with little between them',
-  predictable_drift: 'an enumeration or counter advances predictably',
-  repeated_response: 'text-only responses of one turn are identical after normalization',
-  thinking_stagnation: 'adjacent reasoning blocks are highly similar',
-  identical_thinking: 'adjacent reasoning blocks are identical',
-  reasoning_runaway: 'reasoning tokens keep growing while the visible output stays small',
-};
 
 /** A statistic's string value is shown only when it is a short identifier, never free text. */
 const IDENTIFIER = /^[A-Za-z0-9_.:/-]{0,32}$/;
@@ -59,7 +47,8 @@ export function judgeStatistics(evidence: JudgeRequest['evidence']): Record<stri
 }
 
 export function judgeMessages(request: Omit<JudgeRequest, 'model'>): ChatMessage[] {
-  const about = SIGNALS[request.kind];
+  // One line per signal, from the kind's own declaration, so a small model knows what the statistics measure.
+  const about = kindInfo(request.detector, request.kind)?.judge;
   const confidence = request.confidence === null ? 'none' : String(request.confidence);
   const excerpts = boundedExcerpts(request.excerpts);
   const user = [

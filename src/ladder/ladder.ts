@@ -2,6 +2,7 @@
 // A decision is made once per round boundary (`decide` is called once per round with all of that
 // round's findings); one finding drives it and the rest of the round are only noted.
 
+import { DETECTOR_NAMES, kindInfo } from '../detect/kinds.js';
 import type { DetectorName, Finding } from '../detect/types.js';
 import { LEVEL_RANK as RANK, type EnforceLevel, type Mode } from '../vocabulary.js';
 import type { LadderSettings } from './config.js';
@@ -168,8 +169,7 @@ export class EnforceLadder implements Ladder {
   }
 
   restore(snapshot: EnforceLadderSnapshot): void {
-    const names: readonly DetectorName[] = ['tool_batch', 'output', 'thinking'];
-    this.outstanding = (Array.isArray(snapshot?.outstanding) ? snapshot.outstanding : []).filter((d) => names.includes(d));
+    this.outstanding = (Array.isArray(snapshot?.outstanding) ? snapshot.outstanding : []).filter((d) => DETECTOR_NAMES.includes(d));
     this.unheeded = Number.isInteger(snapshot?.unheeded) ? snapshot.unheeded : 0;
     this.verdictsUsed = Number.isInteger(snapshot?.verdictsUsed) ? snapshot.verdictsUsed : 0;
     this.stoppedAt = snapshot?.stopped === true;
@@ -233,7 +233,7 @@ export class EnforceLadder implements Ladder {
     if (finding.detector === 'tool_batch') {
       if (finding.kind === 'tool_cycle') return { index, finding, level: cycleLevel(finding, s), judgeCanStop: false };
       // SPEC 0.2: a session-wide tally is never a verdict (seed 000), so a recurring failure is only noted.
-      if (finding.kind === 'recurring_failure') return { index, finding, level: 'noted', judgeCanStop: false };
+      if (kindInfo(finding.detector, finding.kind)?.cap === 'noted') return { index, finding, level: 'noted', judgeCanStop: false };
       // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends.
       if (finding.loop) return { index, finding, level: 'stop', judgeCanStop: false };
       // A strike below the threshold is a count, not yet a loop.

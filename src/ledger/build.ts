@@ -4,28 +4,20 @@
 
 import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
 import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
-import { eitherNovel, markToolContext } from '../detect/context.js';
-import type { Finding, Measurement, Novelty, RoundDetector, RoundObservation } from '../detect/types.js';
+import type { Measurement, RoundDetector } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, ladderSettings } from '../ladder/config.js';
-import { boundedExcerpts, type JudgePort } from '../ladder/judge.js';
-import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/ladder.js';
+import type { JudgePort } from '../ladder/judge.js';
+import { createTurnLadders, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
-import type { LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
+import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
+import type { RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 
-/** Each gets the configuration parsed for the turn's policy tier (its thresholds scaled). */
-export interface DetectorFactories {
-  toolBatch(c: Config): RoundDetector & { breakRun(): void };
-  toolCycle(c: Config): RoundDetector;
-  output(c: Config): RoundDetector;
-  thinking(c: Config): RoundDetector;
-  /** Session-scoped detectors (`recurring_failure`): one per session, never reset by a user turn. */
-  session?(c: Config): RoundDetector;
-}
+export type { DetectorFactories } from './turn.js';
 
 export interface LedgerBuilderOptions {
   config: ConfigValues;
@@ -181,43 +173,29 @@ export class LedgerBuilder implements TranscriptSink {
 
     t.detectors ??= this.createDetectors(s, round.model ?? ledger.model);
 
-    const findings: Finding[] = [];
-    const measurements: Measurement[] = [];
-    let progress = false;
-    let novel: Novelty = false;
-    for (let i = 0; i < t.detectors.length; i++) {
-      const detector = t.detectors[i]!;
-      let obs: RoundObservation;
-      try {
-        obs = detector.observe(round);
-      } catch (e) {
+    const detectors = t.detectors;
+    const { findings, measurements } = observeRound(detectors, round, {
+      measure: this.options.verbose === true,
+      onFailure: (i, detector, e) => {
         // One detector's bug must not cost the other detectors, sessions and files their ledger
         // ("never crash"); its state is suspect, so it sits out the rest of the turn.
         this.options.onWarning?.(
           `${ledger.path}: session ${ledger.id} round ${round.index}: the ${detector.name} detector failed (${(e as Error)?.message ?? String(e)}); it is skipped for the rest of turn ${round.turn}`,
         );
-        t.detectors.splice(i, 1, SILENT);
+        detectors.splice(i, 1, SILENT);
         if (detector === s.replayToolBatch) s.replayToolBatch = null;
         if (detector === s.sessionDetector) s.sessionDetector = null;
-        continue;
-      }
-      findings.push(...obs.findings);
-      if (obs.progress) progress = true;
-      novel = eitherNovel(novel, obs.novel);
-      if (this.options.verbose) measurements.push(...obs.measurements);
-    }
-    markToolContext(findings, progress, novel);
+      },
+    });
 
     const afterStop = t.ladders.enforce.stopped;
-    // Off: nothing runs, so its ladder is never fed; its column is `none` by construction.
-    const telemetry = t.ladders.telemetry.decide(findings);
-    const enforce = t.ladders.enforce.decide(findings, { model: round.model ?? ledger.model, round: round.index });
+    const { telemetry, enforce } = decideRound(t.ladders, findings, round, round.model ?? ledger.model);
 
     let roundLevel: EnforceLevel = 'none';
     const usage = findings.length > 0 ? s.account.roundUsage() : null;
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage!));
+      ledger.entries.push(entryOf(round, finding, telemetry[i]!, d, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage! }));
       roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
@@ -267,10 +245,7 @@ export class LedgerBuilder implements TranscriptSink {
     return s;
   }
 
-  /**
-   * Fresh detectors from the tier-scaled config, in feeding order: tool batch, cycle, the
-   * session's own (recurring failures, kept across turns), output, thinking.
-   */
+  /** Fresh detectors from the tier-scaled config, in feeding order (turn.ts), the session's own lent to the turn. */
   private createDetectors(s: SessionState, model: string | null): RoundDetector[] {
     const tier = this.policy.tierFor(model, s.isSubagent);
     let config = this.scaled.get(tier.scale);
@@ -288,39 +263,8 @@ export class LedgerBuilder implements TranscriptSink {
     } else {
       toolBatch = f.toolBatch(config);
     }
-    const out = [toolBatch, f.toolCycle(config)];
-    if (f.session) {
-      s.sessionDetector ??= f.session(config);
-      out.push(s.sessionDetector);
-    }
-    out.push(f.output(config), f.thinking(config));
-    return out;
-  }
-
-  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, usage: RoundUsage): LedgerEntry {
-    const entry: LedgerEntry = {
-      turn: round.turn,
-      round: round.index,
-      line: round.line,
-      detector: finding.detector,
-      kind: finding.kind,
-      confidence: finding.confidence,
-      strike: finding.strike,
-      evidence: finding.evidence,
-      intervention: {
-        off: 'none',
-        telemetry: telemetry.level === 'noted' ? 'noted' : 'none',
-        enforce: enforce.level,
-      },
-      after_stop: enforce.afterStop,
-    };
-    if (enforce.reminder) entry.reminder = enforce.reminder;
-    if (enforce.finalizationReason) entry.finalization_reason = enforce.finalizationReason;
-    if (enforce.judge) entry.judge = { ...enforce.judge };
-    if (this.options.explain) entry.explain = finding.crossed;
-    if (this.options.excerpts) entry.excerpts = boundedExcerpts(finding.excerpts);
-    entry.round_usage = usage;
-    return entry;
+    if (f.session) s.sessionDetector ??= f.session(config);
+    return inFeedingOrder({ toolBatch, toolCycle: f.toolCycle(config), session: s.sessionDetector, output: f.output(config), thinking: f.thinking(config) });
   }
 
   private verdict(

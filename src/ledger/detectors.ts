@@ -9,7 +9,8 @@ import {
   createToolCycleDetector,
   RoundDigester,
 } from '../detect/tool-batch/index.js';
-import type { DetectorFactories } from './build.js';
+import type { ResumableRoundDetector } from '../detect/types.js';
+import type { DetectorFactories } from './turn.js';
 
 /**
  * Factories for one ledger (one file). The tool-batch and cycle detectors share one digester, so
@@ -18,7 +19,7 @@ import type { DetectorFactories } from './build.js';
  * detectors share `pool`, so a turn's windows are an earlier turn's, given back (a pool may
  * serve several ledgers, as the files analyzed on one thread).
  */
-export function createDetectorFactories(pool = new ArrayPool()): DetectorFactories {
+export function createDetectorFactories(pool = new ArrayPool()): DetectorFactories<ResumableRoundDetector> {
   const digester = new RoundDigester();
   return {
     toolBatch: (config) => createToolBatchDetector(config.toolBatch, digester),

@@ -2,6 +2,9 @@
 // add fields freely, never rename or remove. Every report format is a function of this object.
 
 import type { DetectorName, Evidence, Measurement, Strike } from '../detect/types.js';
+
+/** A measurement as a ledger records it: its kind a plain string, since a ledger may come from a file (merge). */
+export type RecordedMeasurement = Omit<Measurement, 'kind'> & { kind: string };
 import type { SessionTimeline } from './timeline.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
@@ -79,7 +82,7 @@ export interface LedgerEntry {
   finalization_reason?: string;
   judge?: JudgeConsultation;
   /** Thresholds crossed (`--explain`). */
-  explain?: Measurement[];
+  explain?: RecordedMeasurement[];
   /** Only with `--excerpts`. */
   excerpts?: string[];
   /** What this entry's round cost (0.2 money; absent until priced). */
@@ -93,7 +96,7 @@ export interface RoundVerdict {
   enforce: EnforceLevel;
   after_stop: boolean;
   /** Statistics within 10% of their threshold that did not fire (`--verbose`). */
-  near_misses: Measurement[];
+  near_misses: RecordedMeasurement[];
 }
 
 export interface SessionLedger {

@@ -16,34 +16,28 @@ import { tableChunks } from './table.js';
 import { DEFAULT_REPORT_OPTIONS, type ReportOptions } from './options.js';
 import { MACHINE_FORMATS, type ReportFormat } from '../vocabulary.js';
 
+type Reporter = (report: LedgerReport, opts: ReportOptions, asked: Partial<ReportOptions>) => Chunks;
+
+/** The reporters, keyed by their `--format` names: a name without a reporter does not compile. */
+const REPORTERS = {
+  table: (report, opts) => tableChunks(report, opts),
+  json: (report, opts) => jsonReportChunks(report, opts.excerpts),
+  ndjson: (report, opts) => ndjsonChunks(report, opts.excerpts),
+  markdown: (report, opts) => markdownChunks(report, opts),
+  junit: (report, opts) => junitChunks(report, opts),
+  sarif: (report, opts) => sarifChunks(report, opts),
+  github: (report, opts) => githubChunks(report, opts),
+  // The page draws every session with findings unless `top` was asked for explicitly.
+  html: (report, opts, asked) => htmlChunks(report, { ...opts, color: false, top: asked.top }),
+} as const satisfies Record<ReportFormat, Reporter>;
+
 /** The payload of `format`, in pieces to be written in order. */
 export function reportChunks(report: LedgerReport, format: ReportFormat, options: Partial<ReportOptions> = {}): Chunks {
+  const reporter: Reporter | undefined = Object.hasOwn(REPORTERS, format) ? REPORTERS[format] : undefined;
+  if (reporter === undefined) throw new Error(`unknown report format ${String(format)}`);
   const machine = MACHINE_FORMATS.includes(format);
   const full: ReportOptions = { ...DEFAULT_REPORT_OPTIONS, ...options };
-  const opts: ReportOptions = machine ? { ...full, color: false } : full;
-  switch (format) {
-    case 'table':
-      return tableChunks(report, opts);
-    case 'json':
-      return jsonReportChunks(report, opts.excerpts);
-    case 'ndjson':
-      return ndjsonChunks(report, opts.excerpts);
-    case 'markdown':
-      return markdownChunks(report, opts);
-    case 'junit':
-      return junitChunks(report, opts);
-    case 'sarif':
-      return sarifChunks(report, opts);
-    case 'github':
-      return githubChunks(report, opts);
-    case 'html':
-      // The page draws every session with findings unless `top` was asked for explicitly.
-      return htmlChunks(report, { ...opts, color: false, top: options.top });
-    default: {
-      const never: never = format;
-      throw new Error(`unknown report format ${String(never)}`);
-    }
-  }
+  return reporter(report, machine ? { ...full, color: false } : full, options);
 }
 
 /** The whole payload as one string (bounded by V8's string limit: write big ledgers with reportChunks). */

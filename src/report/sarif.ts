@@ -6,6 +6,7 @@
 // in the run's properties. Written in pieces, so the log is never one string.
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import { allKinds, kindInfo } from '../detect/kinds.js';
 import { ENFORCE_LEVELS, type EnforceLevel } from '../vocabulary.js';
 import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
@@ -23,31 +24,8 @@ const STRONGEST_FIRST: readonly EnforceLevel[] = [...ENFORCE_LEVELS].reverse();
 /** GitHub code scanning's limit of results per run (it rejects more). */
 export const SARIF_MAX_RESULTS = 25_000;
 
-// Descriptions for the kinds SPEC names, so code-scanning UIs explain a rule even before it
-// fires. Kinds not listed here still get a rule (with a generic text) when they occur.
-const KNOWN: Record<string, Record<string, string>> = {
-  tool_batch: {
-    repeated_batch: 'The same tool-call batch with the same answers repeated past the strike threshold.',
-    ceiling: 'Read-only tool calls repeated past the observation ceiling.',
-    tool_cycle: 'Tool-call batches cycling through the same sequence.',
-  },
-  output: {
-    exact_block: 'A block of visible output repeated verbatim.',
-    near_repetition: 'Visible output nearly identical to an earlier window (character n-gram similarity).',
-    short_period: 'Visible output repeating with a short period.',
-    connector_stalling: 'Visible output stalling on connector phrases without progress.',
-    predictable_drift: 'A predictable enumeration (low confidence).',
-    recurring_phrase: 'A phrase recurring once per round among changing text (noted, not a loop).',
-    repeated_response: 'The same text-only response given several times in a row.',
-  },
-  thinking: {
-    thinking_stagnation: 'Adjacent thinking blocks too similar to each other.',
-    identical_thinking: 'Identical thinking blocks.',
-    connector_stalling: 'Thinking stalling on connector phrases without progress.',
-    reasoning_runaway: 'Opaque reasoning tokens growing against visible output (capped: can only steer).',
-  },
-};
-
+// Every kind a detector declares gets a rule, so code-scanning UIs explain a rule before it fires;
+// a kind no detector declares (a hand-edited ledger) still gets one, with a generic text.
 export function ruleId(detector: string, kind: string): string {
   // Rule ids are identifiers, not prose: anything outside a safe set becomes `_`.
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -144,13 +122,13 @@ function* results(report: LedgerReport, keep: Record<EnforceLevel, number>, inde
 
 export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults = SARIF_MAX_RESULTS): Generator<string> {
   const pairs = new Map<string, [string, string]>();
-  for (const [d, kinds] of Object.entries(KNOWN)) for (const k of Object.keys(kinds)) pairs.set(ruleId(d, k), [d, k]);
+  for (const { detector, kind } of allKinds()) pairs.set(ruleId(detector, kind), [detector, kind]);
   for (const s of report.sessions) for (const e of s.entries) pairs.set(ruleId(e.detector, e.kind), [e.detector, e.kind]);
   const ids = [...pairs.keys()].sort();
   const index = new Map(ids.map((id, i) => [id, i]));
   const rules = ids.map((id) => {
     const [d, k] = pairs.get(id)!;
-    const text = KNOWN[d]?.[k] ?? `${sanitize(d)} detector: ${sanitize(k)}.`;
+    const text = kindInfo(d, k)?.sarif ?? `${sanitize(d)} detector: ${sanitize(k)}.`;
     return {
       id,
       name: ruleName(d, k),

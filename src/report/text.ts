@@ -1,7 +1,8 @@
 // Small helpers shared by the formats: wording, numbers, terminal width. Pure functions only.
 
 import type { LedgerEntry, SessionLedger } from '../ledger/types.js';
-import type { Measurement, Strike } from '../detect/types.js';
+import type { Strike } from '../detect/types.js';
+import type { RecordedMeasurement } from '../ledger/types.js';
 import { sanitize } from '../sanitize.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 
@@ -76,11 +77,11 @@ export function entryLabel(e: LedgerEntry): string {
 }
 
 /** How far past (or short of) its line a statistic was, signed so that positive means "fired". */
-function margin(m: Measurement): number {
+function margin(m: RecordedMeasurement): number {
   return m.direction === 'above' ? m.value - m.threshold : m.threshold - m.value;
 }
 
-export function fmtMeasurement(m: Measurement): string {
+export function fmtMeasurement(m: RecordedMeasurement): string {
   const op = m.direction === 'above' ? '>=' : '<=';
   const d = margin(m);
   const sign = d >= 0 ? '+' : '-';

@@ -131,6 +131,12 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'loop-block-four.json', id: 'loop-block-four', label: 'loop', stop1: true, stop2: true, why: 'a long block four times in one response, then re-emitted whole each round: stop' },
   { key: 'loop-long-question.json', id: 'loop-long-question', label: 'loop', stop1: false, stop2: false, why: 'one 68k-character reply repeating a question 300 times: one round, one steer' },
   { key: 'loop-chant-apology.jsonl', id: '6b0f2c8e-91d4-4e3a-b7a2-3c5e8d1f0a96', label: 'loop', stop1: true, stop2: true, why: 'an apology chanted 30 times each round while the calls vary: dominant, stops' },
+  // One session per kind no other fixture emits (test/registry.test.ts: every kind is emitted by some fixture).
+  { key: 'kinds-ceiling', id: 'kinds-ceiling', label: 'loop', stop1: true, stop2: true, why: 'the same deploy re-queued 18x, answers changing: past the ceiling (15) at any max_strikes' },
+  { key: 'kinds-connector-output', id: 'kinds-connector-output', label: 'loop', stop1: false, stop2: false, why: '"Wait," re-opening seven sentences: connector_stalling steers, one round' },
+  { key: 'kinds-drift', id: 'kinds-drift', label: 'clean', stop1: false, stop2: false, why: 'an enumeration 1..7: predictable_drift, noted at 0.35' },
+  { key: 'kinds-connector-thinking', id: 'kinds-connector-thinking', label: 'loop', stop1: false, stop2: false, why: '"wait, but actually" 3x in thinking: connector_stalling steers, one round' },
+  { key: 'kinds-runaway', id: 'kinds-runaway', label: 'loop', stop1: false, stop2: false, why: 'opaque reasoning 6k, 12k, 18k tokens against a short answer: reasoning_runaway, capped at steer' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -149,7 +155,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 35, clean: 48, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 39, clean: 49, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -161,33 +167,34 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 23 of 35 (not canon-chanting, conversations:2, loop-restate-plan, the
-    // recurring push, the six cycles, loop-status-monologue nor loop-long-question); clean stopped
-    // 4 of 48 (clean-poll-build, clean-retry-once, clean-wait-rollout, clean-think-retry).
+    // From HAND: loops stopped 24 of 39 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // recurring push, the six cycles, loop-status-monologue, loop-long-question nor the three
+    // text kinds that only steer); clean stopped 4 of 49 (clean-poll-build, clean-retry-once,
+    // clean-wait-rollout, clean-think-retry).
     //            predicted loop   predicted clean
-    //   loop         TP 23             FN 12
-    //   clean        FP 4              TN 44
-    // precision 23/27, recall 23/35, FPR 4/48
+    //   loop         TP 24             FN 15
+    //   clean        FP 4              TN 45
+    // precision 24/28, recall 24/39, FPR 4/49
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 23, fp: 4, tn: 44, fn: 12, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(23 / 27, 12);
-    expect(p.metrics?.recall).toBeCloseTo(23 / 35, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 48, 12);
+    expect(p.metrics).toMatchObject({ tp: 24, fp: 4, tn: 45, fn: 15, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(24 / 28, 12);
+    expect(p.metrics?.recall).toBeCloseTo(24 / 39, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 49, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 23, fp: 0, tn: 48, fn: 12 });
-    expect(d.metrics?.recall).toBeCloseTo(23 / 35, 12);
+    expect(d.metrics).toMatchObject({ tp: 24, fp: 0, tn: 49, fn: 15 });
+    expect(d.metrics?.recall).toBeCloseTo(24 / 39, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (4/48) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (4/49) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
-    expect(at(r, 3).metrics).toMatchObject({ tp: 20, fp: 0 });
+    expect(at(r, 3).metrics).toMatchObject({ tp: 21, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -203,15 +210,16 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 23, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 24, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
     // answers progress, and every phrase that recurs once per round, is only noted (seed 000's
     // "progress that happens to look alike"; issue 21). The loops that merely steer are gained
     // too: three repeated responses (canon-chanting, conversations:2, loop-status-monologue) and
-    // the one long reply.
-    expect(s.metrics).toMatchObject({ tp: 32, fp: 2, tn: 46, fn: 3 });
+    // the one long reply, and the three text kinds that only steer (connector stalling in output
+    // and in thinking, reasoning runaway).
+    expect(s.metrics).toMatchObject({ tp: 36, fp: 2, tn: 47, fn: 3 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -220,6 +228,9 @@ describe('sweep over the bundled corpus', () => {
         'canon-chanting',
         'clean-cycle-dns-wait',
         'conversations:2',
+        'kinds-connector-output',
+        'kinds-connector-thinking',
+        'kinds-runaway',
         'loop-ab-cycle',
         'loop-cycle-signup-form',
         'loop-cycle-stash-test',
@@ -230,8 +241,9 @@ describe('sweep over the bundled corpus', () => {
     );
     // Noted: the three-period cycles (a loop and two warm-up polls), the recurring push and the
     // read-only browser wait are reported without acting on them; so is every clean session whose
-    // phrase recurs once per round (recurring_phrase, noted only).
-    expect(noted.metrics).toMatchObject({ tp: 34, fp: 13, tn: 35, fn: 1 });
+    // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
+    // (predictable_drift, noted at 0.35).
+    expect(noted.metrics).toMatchObject({ tp: 38, fp: 14, tn: 35, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -240,6 +252,7 @@ describe('sweep over the bundled corpus', () => {
       'clean-fix-cycle',
       'clean-narrated-edits',
       'clean-review-per-file',
+      'kinds-drift',
     ]) {
       expect(noted.positive_sessions).toContain(id);
     }
@@ -252,14 +265,14 @@ describe('sweep over the bundled corpus', () => {
   it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
     const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
     const [three, four, five] = steer.points;
-    expect(three?.metrics).toMatchObject({ tp: 33, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 32, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 28, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 37, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 36, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 32, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 23, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 24, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -124,6 +124,15 @@ const EXPECTED: Record<string, Expected> = {
   },
 };
 
+/**
+ * Samples of formats loopledger does not read yet: each must be refused with the reader's clear
+ * message (never misread as another format), until its reader lands and it moves to EXPECTED.
+ */
+const NOT_READ_YET: Record<string, string> = {
+  // A Jaeger JSON export of GenAI spans: OpenTelemetry traces are issue 32's input format.
+  'otel/ponchotitlan_agntcy-langgraph_jaeger_get-inventory.json': 'OpenTelemetry (Jaeger export)',
+};
+
 /** What discovery yields under `root`: transcript files, and a V1 conversation folder as one input. */
 function transcripts(root: string): string[] {
   const out: string[] = [];
@@ -146,8 +155,18 @@ const calls = (s: RecordedSession) => s.rounds.reduce((n, r) => n + r.calls.leng
 
 describe.skipIf(!existsSync(dir))('research samples: every file through the reader', () => {
   it('the census: every transcript there has its figures here', () => {
-    expect(transcripts(dir)).toEqual(Object.keys(EXPECTED).sort());
+    expect(transcripts(dir)).toEqual([...Object.keys(EXPECTED), ...Object.keys(NOT_READ_YET)].sort());
   });
+
+  for (const [rel, what] of Object.entries(NOT_READ_YET)) {
+    it(`${rel}: ${what}, not read yet: refused as no recognized format, nothing misread`, async () => {
+      const sink = new RecordingSink();
+      const summary = await ingestFile(path.join(dir, rel), sink);
+      expect(summary.error).toMatch(/not a recognized transcript format/);
+      expect(summary.sessions).toBe(0);
+      expect(sink.sessions).toEqual([]);
+    });
+  }
 
   for (const [rel, expected] of Object.entries(EXPECTED)) {
     it(`${rel}: ${expected.format}, ${expected.sessions.length} session(s)`, async () => {

@@ -7,6 +7,7 @@ import type { JudgeAnswer, JudgePort, JudgeRequest } from '../../src/ladder/judg
 import { evidenceKey, judgeMessages } from '../../src/ladder/judge-prompt.js';
 import { EnforceLadder } from '../../src/ladder/ladder.js';
 import { VerdictBook, type KnownVerdict } from '../../src/ladder/verdicts.js';
+import type { FindingKind } from '../../src/detect/types.js';
 import { finding } from '../ledger/fakes.js';
 
 function settings(judge: Partial<LadderSettings['judge']> = {}): LadderSettings {
@@ -14,7 +15,7 @@ function settings(judge: Partial<LadderSettings['judge']> = {}): LadderSettings 
   return { ...base, judge: { ...base.judge, ...judge } };
 }
 
-const amb = (confidence = 0.88, kind = 'thinking_stagnation') =>
+const amb = (confidence = 0.88, kind: FindingKind = 'thinking_stagnation') =>
   finding('thinking', kind, { ambiguous: true, confidence, evidence: { similarity: confidence }, excerpts: ['next is a.ts'] });
 
 /** A port that answers from a script and records what it was asked. */

@@ -85,7 +85,7 @@ describe('enforce: the ladder', () => {
   });
 
   it('"Capped kinds (predictable drift, reasoning runaway) never hard-stop on heuristics alone"', () => {
-    for (const kind of ['predictable_drift', 'reasoning_runaway']) {
+    for (const kind of ['predictable_drift', 'reasoning_runaway'] as const) {
       const l = new EnforceLadder(settings());
       const detector = kind === 'reasoning_runaway' ? 'thinking' : 'output';
       const got = levels(l, 10, () => [finding(detector, kind, { confidence: 0.99 })]);

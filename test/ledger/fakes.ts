@@ -3,12 +3,12 @@
 
 import type { Config } from '../../src/config/registry.js';
 import type { ConfigValues } from '../../src/config/spec.js';
-import type { DetectorName, Finding, Measurement, RoundDetector, RoundObservation } from '../../src/detect/types.js';
+import type { DetectorName, Finding, FindingKind, Measurement, RoundDetector, RoundObservation } from '../../src/detect/types.js';
 import type { DetectorFactories } from '../../src/ledger/build.js';
 import type { Round, SessionInfo, ToolCall } from '../../src/model/transcript.js';
 import { LedgerBuilder, type LedgerBuilderOptions } from '../../src/ledger/build.js';
 
-export function finding(detector: DetectorName, kind: string, over: Partial<Finding> = {}): Finding {
+export function finding(detector: DetectorName, kind: FindingKind, over: Partial<Finding> = {}): Finding {
   return {
     detector,
     kind,

@@ -1,6 +1,6 @@
 // Building findings and measurements the same way for the output and thinking detectors.
 
-import type { DetectorName, Evidence, Finding, Measurement } from '../types.js';
+import type { DetectorName, Evidence, Finding, FindingKind, Measurement } from '../types.js';
 
 /** At most three excerpts of at most 80 characters (seed 002: the judge's bounded evidence). */
 /** No heuristic claims certainty. */
@@ -23,7 +23,7 @@ export function clip(text: string): string {
 
 export function finding(
   detector: DetectorName,
-  kind: string,
+  kind: FindingKind,
   confidence: number,
   evidence: Evidence,
   crossed: Measurement[],
@@ -54,7 +54,7 @@ export class MeasurementLog {
 
   constructor(private readonly detector: DetectorName) {}
 
-  record(kind: string, statistic: string, value: number, threshold: number, direction: 'above' | 'below' = 'above'): Measurement {
+  record(kind: FindingKind, statistic: string, value: number, threshold: number, direction: 'above' | 'below' = 'above'): Measurement {
     const m: Measurement = { detector: this.detector, kind, statistic, value: round3(value), threshold, direction };
     const key = this.key(kind, statistic);
     const prev = this.byKey.get(key);
@@ -63,7 +63,7 @@ export class MeasurementLog {
   }
 
   /** `record` when the caller does not keep the measurement: allocates only when it is kept. */
-  note(kind: string, statistic: string, value: number, threshold: number): void {
+  note(kind: FindingKind, statistic: string, value: number, threshold: number): void {
     const v = round3(value);
     const key = this.key(kind, statistic);
     const prev = this.byKey.get(key);
