@@ -180,7 +180,8 @@ export function settingsEntry(agent: Agent, guardArgs: readonly string[] = [], l
 }
 
 function guardCommand(launcher: string, agent: Agent, guardArgs: readonly string[], tail = ''): string {
-  return `${launcher} ${['hook', agent, ...guardArgs].map(shQuote).join(' ')}${tail}`;
+  const rest = tail === '' || /^\s/.test(tail) ? tail : ` ${tail}`;
+  return `${launcher} ${['hook', agent, ...guardArgs].map(shQuote).join(' ')}${rest}`;
 }
 
 export interface GuardCommand {
