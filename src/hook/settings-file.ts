@@ -83,7 +83,8 @@ function whereInText(text: string, message: string): string {
   if (line) return `line ${line[1]}`;
   const pos = /position (\d+)/.exec(message);
   if (pos) return `line ${text.slice(0, Number(pos[1])).split('\n').length}`;
-  return 'end of file';
+  // "Unexpected end of JSON input": the file stops at its last line.
+  return `line ${text.trimEnd().split('\n').length}`;
 }
 
 export function readSettings(path: string, comments: boolean): SettingsFile {
