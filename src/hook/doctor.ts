@@ -143,10 +143,15 @@ async function probe(agent: Agent, command: string, where: string, timeoutMs: nu
 export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[] = ['project', 'user']): Promise<{ ok: boolean; lines: DoctorLine[] }> {
   const plan = PLANS[agent];
   const lines: DoctorLine[] = [];
-  const paths = [...new Set(scopes.map((s) => settingsPath(agent, s, io.env, io.cwd)))];
+  // The project's file as the agent's folder sees it, the user's in full (the same file when
+  // the folder is HOME: read once).
+  const files = new Map<string, string>();
+  for (const scope of scopes) {
+    const path = settingsPath(agent, scope, io.env, io.cwd);
+    if (!files.has(path)) files.set(path, scope === 'project' ? relative(io.cwd, path) : path);
+  }
   const looked: string[] = [];
-  for (const path of paths) {
-    const shownPath = relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path);
+  for (const [path, shownPath] of files) {
     looked.push(shownPath);
     let settings: unknown;
     try {

@@ -140,6 +140,18 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/**
+ * A launcher an install of this installation would have written: bare `loopledger`, or words
+ * ending in this very launcher file (whichever node runs it).
+ */
+export function writtenByUs(launcher: string, ours: string = LAUNCHER): boolean {
+  if (launcher === 'loopledger') return true;
+  const last = shellWords(launcher)?.words.at(-1)?.value;
+  if (last === undefined || !last.startsWith('/')) return false;
+  const real = realpathOrNull(last);
+  return real !== null && real === realpathOrNull(ours);
+}
+
 export interface Launcher {
   /** The words before `hook <agent>`, quoted for sh. */
   command: string;
@@ -268,7 +280,13 @@ class InstallError extends Error {}
  * stays: `/opt/ll/bin/loopledger` is not rewritten to `loopledger`) and any further one in the
  * same event removed; else the guard's group is appended to the event.
  */
-export function mergeSettings(existing: unknown, agent: Agent, guardArgs: readonly string[] = [], launcher = 'loopledger'): MergeResult {
+export function mergeSettings(
+  existing: unknown,
+  agent: Agent,
+  guardArgs: readonly string[] = [],
+  launcher = 'loopledger',
+  isOurs: (launcher: string) => boolean = (l) => l === 'loopledger',
+): MergeResult {
   if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) {
     throw new InstallError('the settings file does not hold a JSON object');
   }
@@ -300,9 +318,9 @@ export function mergeSettings(existing: unknown, agent: Agent, guardArgs: readon
           continue;
         }
         found = true;
-        // A bare `loopledger` is what an earlier install wrote; where that name is not this
-        // installation, the agent would not find it: it gets the path that works.
-        const kept = guard.launcher === 'loopledger' ? launcher : guard.launcher;
+        // What an earlier install of this installation wrote (a bare `loopledger`, or this
+        // launcher by its path) is refreshed to what works now; anyone else's launcher is kept.
+        const kept = isOurs(guard.launcher) ? launcher : guard.launcher;
         if (kept !== launcher && !result.keptLaunchers.includes(kept)) result.keptLaunchers.push(kept);
         handlers[i] = { ...(handlers[i] as object), ...ours, command: guardCommand(kept, agent, guardArgs, guard.tail) };
       }
@@ -357,7 +375,7 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   let result: MergeResult;
   try {
     file = readAgentSettings(opts.agent, path);
-    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command);
+    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command, (l) => writtenByUs(l));
   } catch (e) {
     if (!(e instanceof SettingsError || e instanceof InstallError)) throw e;
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);

@@ -330,6 +330,25 @@ describe('issue 26.3: the command the agent will find', () => {
     expect(r.stderr).not.toContain('PATH');
   });
 
+  it('what an earlier install of this installation wrote by path becomes `loopledger` once that is on the PATH; another path stays', () => {
+    const bin = join(tmp.dir, 'global-bin2');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(BIN, join(bin, 'loopledger'));
+    const project = join(tmp.dir, 'refresh');
+    const target = tmp.write('refresh/.claude/settings.json', JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BIN} hook claude-code` }] }],
+        Stop: [{ hooks: [{ type: 'command', command: '/other/checkout/bin/loopledger.js hook claude-code' }] }],
+      },
+    }));
+    const r = install(['claude-code', '--write'], { cwd: project, path: `${bin}:${SYSTEM_PATH}` });
+    expect(r.code).toBe(0);
+    const merged = readJson(target);
+    expect(commands(merged, 'PreToolUse')).toEqual(['loopledger hook claude-code']);
+    expect(commands(merged, 'Stop')).toEqual(['/other/checkout/bin/loopledger.js hook claude-code']);
+    expect(r.stderr).toContain('kept your command /other/checkout/bin/loopledger.js');
+  });
+
   it('this launcher by its path when the loopledger on the PATH is another installation', () => {
     const bin = join(tmp.dir, 'other-bin');
     tmp.write('other-bin/loopledger', '#!/bin/sh\necho old\n');
