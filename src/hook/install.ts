@@ -23,6 +23,18 @@ interface EventPlan {
   matcher: string | null;
 }
 
+interface Plan {
+  events: EventPlan[];
+  /** In the agent's unit: seconds, except Gemini CLI's milliseconds. */
+  timeout: number;
+  timeoutUnitMs: number;
+  named: boolean;
+  /** Gemini CLI reads JSON with comments. */
+  comments: boolean;
+  user: string;
+  project: string;
+}
+
 /**
  * Which events, where, and in which unit the timeout is. A hook call takes about one Node start;
  * 5 s leaves room for a first call that reads a long transcript whole, and fails open past it.
@@ -36,18 +48,6 @@ interface EventPlan {
  * - Codex: ~/.codex/hooks.json or <repo>/.codex/hooks.json; no matcher runs for every tool the
  *   event supports; `timeout` in seconds (https://developers.openai.com/codex/hooks).
  */
-interface Plan {
-  events: EventPlan[];
-  /** In the agent's unit: seconds, except Gemini CLI's milliseconds. */
-  timeout: number;
-  timeoutUnitMs: number;
-  named: boolean;
-  /** Gemini CLI reads JSON with comments. */
-  comments: boolean;
-  user: string;
-  project: string;
-}
-
 export const PLANS: Record<Agent, Plan> = {
   'claude-code': {
     events: [
@@ -144,15 +144,15 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
  * A launcher an install of this installation would have written: bare `loopledger`, or words
  * ending in this very launcher file (whichever node runs it).
  */
-export function writtenByUs(launcher: string, ours: string = LAUNCHER): boolean {
+function writtenByUs(launcher: string): boolean {
   if (launcher === 'loopledger') return true;
   const last = shellWords(launcher)?.words.at(-1)?.value;
   if (last === undefined || !last.startsWith('/')) return false;
   const real = realpathOrNull(last);
-  return real !== null && real === realpathOrNull(ours);
+  return real !== null && real === realpathOrNull(LAUNCHER);
 }
 
-export interface Launcher {
+interface Launcher {
   /** The words before `hook <agent>`, quoted for sh. */
   command: string;
   /** Why it is not plain `loopledger`, for the user. */
@@ -165,8 +165,9 @@ export interface Launcher {
  * the `node` running now unless the PATH's `node` is that one (the launcher's `#!/usr/bin/env
  * node` would pick any other, perhaps one too old).
  */
-export function launcherFor(env: NodeJS.ProcessEnv, execPath: string = process.execPath, launcher: string = LAUNCHER): Launcher {
-  const ours = realpathOrNull(launcher) ?? launcher;
+function launcherFor(env: NodeJS.ProcessEnv): Launcher {
+  const execPath = process.execPath;
+  const ours = realpathOrNull(LAUNCHER) ?? LAUNCHER;
   const found = onPath('loopledger', env);
   if (found !== null && realpathOrNull(found) === ours) return { command: 'loopledger', note: null };
   const elsewhere = found === null ? 'no loopledger on the PATH' : `the loopledger on the PATH (${found}) is another installation`;
@@ -375,7 +376,7 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   let result: MergeResult;
   try {
     file = readAgentSettings(opts.agent, path);
-    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command, (l) => writtenByUs(l));
+    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command, writtenByUs);
   } catch (e) {
     if (!(e instanceof SettingsError || e instanceof InstallError)) throw e;
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);

@@ -42,8 +42,8 @@ function followLinks(path: string): string {
 }
 
 /**
- * JSON with `//` and `/* *\/` comments (Gemini CLI reads its settings through a comment
- * stripper) as plain JSON: each comment becomes spaces, newlines kept, so a parse error's
+ * JSON with `//` and `/* *\/` comments (Gemini CLI reads its settings through
+ * strip-json-comments, then JSON.parse: packages/cli/src/config/settings.ts) as plain JSON: each comment becomes spaces, newlines kept, so a parse error's
  * position is still the file's line. Strings are skipped whole, so `"http://x"` is no comment.
  */
 function stripComments(text: string): { json: string; found: boolean } {
