@@ -43,11 +43,22 @@ interface Run {
 
 const OUTPUT_CAP = 1 << 20;
 
+/**
+ * The variables the agent adds to a hook's environment, which a command may use to find the
+ * launcher (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loopledger`): the project is this folder.
+ */
+const PROJECT_DIR_VARIABLE: Partial<Record<Agent, string>> = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR' };
+
+function agentEnv(agent: Agent, io: DoctorIO): NodeJS.ProcessEnv {
+  const name = PROJECT_DIR_VARIABLE[agent];
+  return name === undefined || io.env[name] !== undefined ? io.env : { ...io.env, [name]: io.cwd };
+}
+
 /** `sh -c command`, in its own process group so a timeout ends the guard too, not just the shell. */
-function runCommand(command: string, input: string, timeoutMs: number, io: DoctorIO): Promise<Run> {
+function runCommand(command: string, input: string, timeoutMs: number, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn('sh', ['-c', command], { cwd: io.cwd, env: io.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -117,7 +128,7 @@ function writable(dir: string): boolean {
 /** One command, probed: the verdict in one line. */
 async function probe(agent: Agent, command: string, where: string, timeoutMs: number, io: DoctorIO): Promise<DoctorLine> {
   const id = randomBytes(6).toString('hex');
-  const run = await runCommand(command, `${JSON.stringify(probePayload(agent, id, io.cwd))}\n`, timeoutMs, io);
+  const run = await runCommand(command, `${JSON.stringify(probePayload(agent, id, io.cwd))}\n`, timeoutMs, io.cwd, agentEnv(agent, io));
   const shown = `${where} runs \`${sanitize(command)}\``;
   if (run.timedOut) return { ok: false, line: `no answer: ${shown}: still running at the agent's timeout (${timeoutMs} ms), killed` };
   const answer = run.code === 0 ? answerOf(run.stdout.trim(), id) : null;

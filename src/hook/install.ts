@@ -129,11 +129,15 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
-/** The first `name` on `env.PATH` that can run, as the agent's shell would find it. */
+/**
+ * The first `name` on `env.PATH` that can run, as the agent's shell would find it. Folders only
+ * this process has are skipped: an empty entry (the working folder, the agent's may differ) and
+ * `node_modules/.bin`, which npx and `npm run` put first on the PATH of what they start, never on
+ * the agent's.
+ */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    // An empty PATH entry is the working directory: the agent's may differ from ours.
-    if (dir === '') continue;
+    if (dir === '' || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }
@@ -170,7 +174,9 @@ function launcherFor(env: NodeJS.ProcessEnv): Launcher {
   const ours = realpathOrNull(LAUNCHER) ?? LAUNCHER;
   const found = onPath('loopledger', env);
   if (found !== null && realpathOrNull(found) === ours) return { command: 'loopledger', note: null };
-  const elsewhere = found === null ? 'no loopledger on the PATH' : `the loopledger on the PATH (${found}) is another installation`;
+  let elsewhere = found === null ? 'no loopledger on the PATH' : `the loopledger on the PATH (${found}) is another installation`;
+  // npx runs a package it fetched from its cache, which npm clears when it likes.
+  if (/[\\/]_npx[\\/]/.test(ours)) elsewhere += ` (and this installation is in npx's cache, which npm may clear: \`npm install -g loopledger\` gives a lasting one)`;
   const node = onPath('node', env);
   const sameNode = node !== null && realpathOrNull(node) === realpathOrNull(execPath);
   if (sameNode && isExecutableFile(ours)) return { command: shQuote(ours), note: `${elsewhere}: the hook runs this installation by its path` };

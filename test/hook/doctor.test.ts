@@ -67,6 +67,16 @@ describe('a guard that would not run', () => {
     expect(r.stdout).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json \(PreToolUse\) runs `loopledger hook claude-code`: exit 127 after \d+ ms \(.*not found\): the agent will not find this command\n$/);
   });
 
+  it('runs the command with the variables the agent adds: $CLAUDE_PROJECT_DIR is the project', () => {
+    const project = join(tmp.dir, 'projdir');
+    mkdirSync(join(project, 'tools'), { recursive: true });
+    spawnSync('ln', ['-s', BIN, join(project, 'tools', 'loopledger')]);
+    tmp.write('projdir/.claude/settings.json', settings('claude-code', '"$CLAUDE_PROJECT_DIR"/tools/loopledger hook claude-code'));
+    const r = doctor('claude-code', project);
+    expect(r.stdout).toMatch(/: ok: .*answered/);
+    expect(r.code).toBe(0);
+  });
+
   it('the same command answers once the PATH holds this installation', () => {
     const bin = join(tmp.dir, 'linked');
     mkdirSync(bin, { recursive: true });

@@ -129,6 +129,16 @@ describe('issue 26.3: the command the agent will find', () => {
     expect(r.stderr).toContain('kept your command /other/checkout/bin/loopledger.js');
   });
 
+  it('a project-local install run through npx: its node_modules/.bin is on npx\'s PATH, not the agent\'s, so the path is written', () => {
+    const project = join(tmp.dir, 'local');
+    const dotBin = join(project, 'node_modules', '.bin');
+    mkdirSync(dotBin, { recursive: true });
+    symlinkSync(BIN, join(dotBin, 'loopledger'));
+    const r = install(['claude-code'], { cwd: project, path: `${dotBin}:${SYSTEM_PATH}` });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code', [], BIN) });
+    expect(r.stderr).toContain('no loopledger on the PATH');
+  });
+
   it('this launcher by its path when the loopledger on the PATH is another installation', () => {
     const bin = join(tmp.dir, 'other-bin');
     tmp.write('other-bin/loopledger', '#!/bin/sh\necho old\n');
