@@ -36,7 +36,7 @@ export interface HookEvent {
   answer: ToolAnswer | null;
   /** stop: the final message as the agent reports it (the transcript may not show it yet). */
   finalText: string | null;
-  /** `loopledger_probe`: sent by `hook doctor` alone, answered without reading or writing anything. */
+  /** `loopledger_probe`: sent by `hook doctor` alone; answered before the transcript is read or anything written. */
   probe: string | null;
 }
 
