@@ -28,14 +28,14 @@ export function registerHookCommands(program: Command, io: CliIO, setExit: (code
     )
     .addArgument(agentArgument())
     .option('--project', "the project's settings (.claude/settings.json, .gemini/settings.json, .codex/hooks.json; the default)")
-    .option('--user', "the user's settings (the same under $HOME)")
+    .addOption(new Option('--user', "the user's settings (the same under $HOME)").conflicts('project'))
     .option('--write', 'merge the entry into the file instead of printing it')
     .addOption(new Option('--mode <mode>', 'the mode the guard runs in (default: the configuration\'s, telemetry)').choices(MODES))
     .option('--state-dir <dir>', "the guard's state folder (made absolute)")
     .option('--config <file>', "the guard's configuration file (made absolute)")
     .action(async (agent: Agent, opts: { project?: boolean; user?: boolean; write?: boolean; mode?: string; stateDir?: string; config?: string }) => {
       const cwd = process.cwd();
-      const scope = opts.user && !opts.project ? 'user' : 'project';
+      const scope = opts.user ? 'user' : 'project';
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);

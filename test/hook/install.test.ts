@@ -193,6 +193,7 @@ describe('install', () => {
     expect(install(['cursor'], { cwd: tmp.dir }).code).toBe(2);
     expect(install(['codex', '--mode', 'loud'], { cwd: tmp.dir }).code).toBe(2);
     expect(install([], { cwd: tmp.dir }).code).toBe(2);
+    expect(install(['codex', '--user', '--project'], { cwd: tmp.dir }).code).toBe(2);
   });
 
   it('an empty settings file is a fresh one', () => {
