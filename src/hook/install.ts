@@ -216,9 +216,15 @@ export interface GuardCommand {
 const LAUNCHER_WORD = /^loopledger(@[^/\s]*)?(\.[cm]?js|\.cmd)?$/i;
 
 /**
+ * What may come before the launcher: programs that run it (node, npx, `pnpm dlx`, env), their
+ * options, variable assignments. Anything else (`echo loopledger hook …`) is not a guard.
+ */
+const RUNNER_WORD = /^(node|nodejs|npx|bunx|bun|pnpx|pnpm|yarn|dlx|exec|env|-.*|[A-Za-z_][A-Za-z0-9_]*=.*)$/;
+
+/**
  * The guard of `agent` in a handler's command, whatever path reaches it: a word naming the
- * launcher followed by `hook <agent>`. null for anything else (another agent's guard, `hook
- * doctor`, someone else's hook).
+ * launcher, after nothing but what runs it, followed by `hook <agent>`. null for anything else
+ * (another agent's guard, `hook doctor`, someone else's hook).
  */
 export function guardIn(command: string, agent: Agent): GuardCommand | null {
   const parsed = shellWords(command);
@@ -228,6 +234,7 @@ export function guardIn(command: string, agent: Agent): GuardCommand | null {
     if (words[i]!.value !== 'hook' || words[i + 1]!.value !== agent) continue;
     const name = words[i - 1]!.value.split('/').at(-1)!;
     if (!LAUNCHER_WORD.test(name)) continue;
+    if (!words.slice(0, i - 1).every((w) => RUNNER_WORD.test(w.value.split('/').at(-1)!))) continue;
     return {
       launcher: command.slice(0, words[i]!.start).trimEnd(),
       args: words.slice(i + 2).map((w) => w.value),
@@ -315,6 +322,7 @@ export function mergeSettings(
     for (let g = 0; g < list.length; g++) {
       const handlers = (list[g] as { hooks?: unknown } | null)?.hooks;
       if (!Array.isArray(handlers)) continue;
+      const before = handlers.length;
       for (let i = 0; i < handlers.length; i++) {
         const command = handlerCommand(handlers[i]);
         const guard = command === null ? null : guardIn(command, agent);
@@ -332,7 +340,7 @@ export function mergeSettings(
         handlers[i] = { ...(handlers[i] as object), ...ours, command: guardCommand(kept, agent, guardArgs, guard.tail) };
       }
       // A group left with no handler at all was the duplicate's alone.
-      if (removed && handlers.length === 0) list.splice(g--, 1);
+      if (before > 0 && handlers.length === 0) list.splice(g--, 1);
     }
     if (removed) result.deduplicated.push(event);
     if (found) result.updated.push(event);

@@ -136,6 +136,8 @@ describe('27.13: our own handlers, whatever their path', () => {
     ['node /x/bin/loopledger.js hook claude-code --mode off', 'node /x/bin/loopledger.js hook claude-code --mode enforce'],
     ['npx loopledger hook claude-code', 'npx loopledger hook claude-code --mode enforce'],
     ['npx -y loopledger@0.3.0 hook claude-code', 'npx -y loopledger@0.3.0 hook claude-code --mode enforce'],
+    ['pnpm dlx loopledger hook claude-code', 'pnpm dlx loopledger hook claude-code --mode enforce'],
+    ['env NODE_OPTIONS=--no-warnings /usr/bin/node /x/loopledger.js hook claude-code', 'env NODE_OPTIONS=--no-warnings /usr/bin/node /x/loopledger.js hook claude-code --mode enforce'],
     ['"$HOME/my tools/loopledger" hook claude-code 2>>/tmp/ll.log', '"$HOME/my tools/loopledger" hook claude-code --mode enforce 2>>/tmp/ll.log'],
   ])('%s: its launcher kept, its arguments updated', (before, after) => {
     const { settings, updated, added } = mergeSettings(one(before), 'claude-code', ['--mode', 'enforce'], BIN);
@@ -150,7 +152,7 @@ describe('27.13: our own handlers, whatever their path', () => {
   });
 
   it('another agent\'s guard, `hook doctor` and look-alikes are not ours', () => {
-    for (const command of ['loopledger hook gemini', 'loopledger hook doctor claude-code', 'myloopledger hook claude-code', 'echo loopledger hook', './loopledger-wrapper.sh hook claude-code']) {
+    for (const command of ['loopledger hook gemini', 'loopledger hook doctor claude-code', 'myloopledger hook claude-code', 'echo loopledger hook', './loopledger-wrapper.sh hook claude-code', 'echo loopledger hook claude-code', 'my-wrapper loopledger hook claude-code']) {
       expect(guardIn(command, 'claude-code'), command).toBeNull();
     }
   });
