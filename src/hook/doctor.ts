@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { installedGuards, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
 import type { Agent } from './payload.js';
 import { sanitize } from '../sanitize.js';
@@ -120,8 +120,9 @@ function writable(dir: string): boolean {
     accessSync(dir, constants.W_OK);
     return true;
   } catch (e) {
-    // Not there yet: the guard creates it at its first call.
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+    // Not there yet: the guard creates it at its first call, if its nearest parent lets it.
+    const parent = dirname(dir);
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' && parent !== dir && writable(parent);
   }
 }
 
@@ -133,7 +134,7 @@ async function probe(agent: Agent, command: string, where: string, timeoutMs: nu
   if (run.timedOut) return { ok: false, line: `no answer: ${shown}: still running at the agent's timeout (${timeoutMs} ms), killed` };
   const answer = run.code === 0 ? answerOf(run.stdout.trim(), id) : null;
   if (answer !== null) {
-    const state = writable(answer.stateDir) ? '' : `; its state folder ${answer.stateDir} is not writable`;
+    const state = writable(resolve(io.cwd, answer.stateDir)) ? '' : `; its state folder ${answer.stateDir} is not writable`;
     const line = `${shown}: answered in ${run.ms} ms (loopledger ${answer.version}, mode ${answer.mode}${state})`;
     return state === '' ? { ok: true, line: `ok: ${line}` } : { ok: false, line: `not ok: ${line}` };
   }

@@ -110,6 +110,15 @@ describe('a guard that would not run', () => {
     expect(r.stdout).toContain('under --mode off it answers nothing');
   });
 
+  it('a guard that answers but could not keep its state (its state folder cannot be made): not ok, exit 1', () => {
+    const project = join(tmp.dir, 'nostate');
+    const blocker = tmp.write('nostate/a-file', 'not a folder\n');
+    tmp.write('nostate/.claude/settings.json', settings('claude-code', `${BIN} hook claude-code --state-dir ${blocker}/state`));
+    const r = doctor('claude-code', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^loopledger hook doctor: not ok: .*answered in \\d+ ms \\(loopledger [\\d.]+, mode telemetry; its state folder ${blocker.replace(/[.]/g, '\\.')}/state is not writable\\)\\n$`));
+  });
+
   it('a guard that hangs is killed at the handler\'s timeout (Claude Code: seconds), not waited for', () => {
     const project = join(tmp.dir, 'hang');
     tmp.write('hang/.claude/settings.json', settings('claude-code', 'loopledger hook claude-code', 1));
