@@ -7,6 +7,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from './payload.js';
+import { insertGuard } from './jsonc-edit.js';
 import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
 import { shellWords, shQuote } from './shell.js';
 
@@ -401,16 +402,21 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     await afterWrite?.(path);
     return 0;
   }
+  let text = `${JSON.stringify(result.settings, null, 2)}\n`;
   if (file.hasComments) {
-    // Rewriting would drop the owner's comments, and an edit of the text itself is a second
-    // parser to trust with their file: they merge the entry by hand instead.
-    io.stdout.write(paste);
-    io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose: merge the entry above into it by hand; nothing written\n`);
-    return 2;
+    // Rewriting would drop the owner's comments. Adding the guard is done by inserting text
+    // (checked to read back as the merge); any other change is left to the owner, by hand.
+    const edited = result.updated.length === 0 ? insertGuard(file.text!, result.settings, result.added) : null;
+    if (edited === null) {
+      io.stdout.write(paste);
+      io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose, and this change is more than adding the guard: merge the entry above into it by hand; nothing written\n`);
+      return 2;
+    }
+    text = edited;
   }
   let backup: string | null;
   try {
-    ({ backup } = writeSettings(file, `${JSON.stringify(result.settings, null, 2)}\n`));
+    ({ backup } = writeSettings(file, text));
   } catch (e) {
     if (!(e instanceof SettingsError)) throw e;
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
@@ -424,6 +430,7 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     result.deduplicated.length > 0 ? `removed a second guard from ${result.deduplicated.join(', ')}` : '',
     result.keptLaunchers.length > 0 ? `kept your command ${result.keptLaunchers.join(', ')}` : '',
   ].filter((x) => x !== '');
+  if (file.hasComments) what.push('its comments kept');
   const through = file.target !== resolve(path) ? ` (through the link, into ${file.target})` : '';
   io.stderr.write(`loopledger: ${path}${through}: ${what.join('; ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
   await afterWrite?.(path);

@@ -46,7 +46,7 @@ function followLinks(path: string): string {
  * strip-json-comments, then JSON.parse: packages/cli/src/config/settings.ts) as plain JSON: each comment becomes spaces, newlines kept, so a parse error's
  * position is still the file's line. Strings are skipped whole, so `"http://x"` is no comment.
  */
-function stripComments(text: string): { json: string; found: boolean } {
+export function stripComments(text: string): { json: string; found: boolean } {
   let out = '';
   let found = false;
   let i = 0;
@@ -75,6 +75,12 @@ function stripComments(text: string): { json: string; found: boolean } {
     }
   }
   return { json: out, found };
+}
+
+/** JSON with comments, parsed (an empty text is an empty object, as a missing file). Throws as JSON.parse. */
+export function parseWithComments(text: string): unknown {
+  const { json } = stripComments(text);
+  return json.trim() === '' ? {} : JSON.parse(json);
 }
 
 /** "line N" for a JSON.parse message that gives a position (Node 20) or a line (Node 22). */

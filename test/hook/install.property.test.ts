@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
-import { readSettings } from '../../src/hook/settings-file.js';
+import { insertGuard } from '../../src/hook/jsonc-edit.js';
+import { parseWithComments, readSettings } from '../../src/hook/settings-file.js';
 import { scratch } from '../cli/helpers.js';
 
 const tmp = scratch('loopledger-install-prop-');
@@ -92,6 +93,40 @@ describe('Gemini settings with comments', () => {
         const file = readSettings(path, true);
         expect(file.value).toEqual(JSON.parse(JSON.stringify(value)));
         expect(file.hasComments).toBe(comments.length > 0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('adding the guard to a file with comments, by inserting text', () => {
+  const comment = fc.constantFrom('// a note\n', '/* a note */', ' // "quoted", {braces}\n', '/* multi\n line */');
+  const gemini = fc.record({
+    general: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+    hooks: fc.record({
+      enabled: fc.boolean(),
+      BeforeTool: fc.array(fc.record({ matcher: fc.constant('write_file'), hooks: fc.constant([{ type: 'command', command: './check.sh' }]) }), { maxLength: 2 }),
+      Notification: fc.constant([]),
+    }, { requiredKeys: [] }),
+  }, { requiredKeys: [] });
+
+  it('succeeds for any such settings laid out any way, keeps every byte, and reads back as the merge', () => {
+    fc.assert(
+      fc.property(gemini, fc.constantFrom(0, 1, 2, 4, '\t'), fc.array(comment, { maxLength: 12 }), fc.nat(), (value, indent, comments, seed) => {
+        // Comments after random structural tokens outside strings (the token's position decides).
+        let k = 0;
+        const text = JSON.stringify(value, null, indent).replace(/([{[,])/g, (m, _t, offset: number, whole: string) => {
+          const quotes = (whole.slice(0, offset).match(/(?<!\\)(?:\\\\)*"/g) ?? []).length;
+          return quotes % 2 === 0 && (offset + seed) % 3 === 0 && k < comments.length ? `${m}${comments[k++]}` : m;
+        });
+        const original = `// settings\n${text}\n`;
+        const { settings: merged, added } = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
+        const edited = insertGuard(original, merged, added);
+        expect(edited).not.toBeNull();
+        expect(parseWithComments(edited!)).toEqual(merged);
+        let j = 0;
+        for (const c of edited!) if (j < original.length && c === original[j]) j++;
+        expect(j).toBe(original.length);
       }),
       { numRuns: 300 },
     );

@@ -16,6 +16,13 @@ beforeAll(() => ensureBuilt());
 afterAll(() => tmp.cleanup());
 const install = (args: string[], env: { cwd: string; home?: string; path?: string }) => run(args, { home: join(tmp.dir, 'home'), ...env });
 
+/** Every character of `a`, in order, is in `b`: `b` is `a` with text inserted. */
+function isSubsequence(a: string, b: string): boolean {
+  let j = 0;
+  for (const c of b) if (j < a.length && c === a[j]) j++;
+  return j === a.length;
+}
+
 const FILE = { 'claude-code': '.claude/settings.json', codex: '.codex/hooks.json' } as const;
 
 describe.each(['claude-code', 'codex'] as const)('%s settings that are not JSON', (agent) => {
@@ -43,14 +50,30 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
 }
 `;
 
-  it('are read, and since a rewrite would lose the comments: the entry to paste, exit 2, the file untouched', () => {
+  it('are read, and the guard added by inserting text: every byte the owner wrote stays, comments included', () => {
     const project = join(tmp.dir, 'gemini-comments');
     const target = tmp.write('gemini-comments/.gemini/settings.json', commented);
     const r = install(['gemini', '--write'], { cwd: project });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('added BeforeTool, AfterTool, AfterAgent; its comments kept');
+    const after = readFileSync(target, 'utf8');
+    expect(isSubsequence(commented, after)).toBe(true);
+    for (const comment of ['// my Gemini settings\n', '/* the one I pay for */']) expect(after).toContain(comment);
+    // What it reads as (comments dropped by hand here): the settings with the guard merged in.
+    const expected = JSON.parse(commented.replace('// my Gemini settings', '').replace('/* the one I pay for */', '')) as Settings;
+    expect(JSON.parse(after.replace('// my Gemini settings', '').replace('/* the one I pay for */', ''))).toEqual(mergeSettings(expected, 'gemini', [], BIN).settings);
+    expect(readFileSync(`${target}.bak`, 'utf8')).toBe(commented);
+  });
+
+  it('a change that is more than adding the guard (its arguments): the entry to paste, exit 2, the file untouched', () => {
+    const project = join(tmp.dir, 'gemini-update');
+    const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": [{ "type": "command", "command": "loopledger hook gemini --mode off" }] }] }\n}\n`;
+    const target = tmp.write('gemini-update/.gemini/settings.json', text);
+    const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${target} has comments, which rewriting it would lose: merge the entry above into it by hand; nothing written`);
-    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('gemini', [], BIN) });
-    expect(readFileSync(target, 'utf8')).toBe(commented);
+    expect(r.stderr).toContain(`${target} has comments, which rewriting it would lose, and this change is more than adding the guard: merge the entry above into it by hand; nothing written`);
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('gemini', ['--mode', 'enforce'], BIN) });
+    expect(readFileSync(target, 'utf8')).toBe(text);
     expect(existsSync(`${target}.bak`)).toBe(false);
   });
 
