@@ -7,7 +7,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Agent } from './payload.js';
-import { insertGuard } from './jsonc-edit.js';
+import { editWithComments } from './jsonc-edit.js';
 import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
 import { shellWords, shQuote } from './shell.js';
 
@@ -404,12 +404,13 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   }
   let text = `${JSON.stringify(result.settings, null, 2)}\n`;
   if (file.hasComments) {
-    // Rewriting would drop the owner's comments. Adding the guard is done by inserting text
-    // (checked to read back as the merge); any other change is left to the owner, by hand.
-    const edited = result.updated.length === 0 ? insertGuard(file.text!, result.settings, result.added) : null;
+    // Rewriting would drop the owner's comments: the text is edited instead (checked to read back
+    // as the merge). Removing a second guard is left to the owner, by hand, as is any edit that
+    // would lose a comment.
+    const edited = result.deduplicated.length === 0 ? editWithComments(file.text!, result.settings, result.added, result.updated) : null;
     if (edited === null) {
       io.stdout.write(paste);
-      io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose, and this change is more than adding the guard: merge the entry above into it by hand; nothing written\n`);
+      io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose, and this change cannot be made by editing around them: merge the entry above into it by hand; nothing written\n`);
       return 2;
     }
     text = edited;

@@ -1,6 +1,7 @@
-// Adding the guard to a settings file with comments (Gemini CLI's), by inserting text only: every
-// byte the owner wrote, comments included, stays where it was. The edit is accepted only when the
-// edited text reads back as exactly the merged settings; anything else is left to the owner.
+// The guard merged into a settings file with comments (Gemini CLI's) by editing its text: new
+// groups and events are inserted, an existing guard handler is replaced in place (when no comment
+// sits inside it); every other byte the owner wrote, comments included, stays where it was. The
+// edit is accepted only when the edited text reads back as exactly the merged settings.
 
 import { isDeepStrictEqual } from 'node:util';
 import { parseWithComments, stripComments } from './settings-file.js';
@@ -63,8 +64,10 @@ function parseSpans(json: string): JsonNode {
   return value();
 }
 
+/** Replace [at, end) with text (end = at: an insertion). */
 interface Insertion {
   at: number;
+  end?: number;
   text: string;
 }
 
@@ -101,10 +104,11 @@ function append(text: string, container: JsonNode, entries: unknown[], keys: str
 }
 
 /**
- * `text` with the guard's groups added for `added` events, taken from `merged`; null when the
- * change is more than additions, or the edited text would not read back as `merged`.
+ * `text` with the guard merged as in `merged`: groups added for `added` events, the guard's
+ * handler replaced in `updated` ones. null when the edited text would not read back as `merged`,
+ * or a handler to replace holds a comment (replacing it would lose that).
  */
-export function insertGuard(text: string, merged: Record<string, unknown>, added: readonly string[]): string | null {
+export function editWithComments(text: string, merged: Record<string, unknown>, added: readonly string[], updated: readonly string[]): string | null {
   const { json } = stripComments(text);
   let root: JsonNode;
   try {
@@ -113,24 +117,36 @@ export function insertGuard(text: string, merged: Record<string, unknown>, added
     return null;
   }
   if (root.kind !== 'object') return null;
-  const hooks = merged.hooks as Record<string, unknown[]>;
-  const insertions: Insertion[] = [];
+  const hooks = merged.hooks as Record<string, { hooks?: unknown[] }[]>;
+  const edits: Insertion[] = [];
   const hooksNode = root.members.find((m) => m.key === 'hooks')?.value;
   if (hooksNode === undefined) {
-    insertions.push(...append(text, root, [Object.fromEntries(added.map((e) => [e, hooks[e]]))], ['hooks']));
+    edits.push(...append(text, root, [Object.fromEntries(added.map((e) => [e, hooks[e]]))], ['hooks']));
   } else {
     if (hooksNode.kind !== 'object') return null;
     const missing: string[] = [];
     for (const event of added) {
       const eventNode = hooksNode.members.find((m) => m.key === event)?.value;
       if (eventNode === undefined) missing.push(event);
-      else if (eventNode.kind === 'array') insertions.push(...append(text, eventNode, [hooks[event]!.at(-1)], null));
+      else if (eventNode.kind === 'array') edits.push(...append(text, eventNode, [hooks[event]!.at(-1)], null));
       else return null;
     }
-    if (missing.length > 0) insertions.push(...append(text, hooksNode, missing.map((e) => hooks[e]), missing));
+    if (missing.length > 0) edits.push(...append(text, hooksNode, missing.map((e) => hooks[e]), missing));
+    for (const event of updated) {
+      const groups = hooksNode.members.find((m) => m.key === event)?.value.items ?? [];
+      for (const [g, group] of groups.entries()) {
+        const handlers = group.members.find((m) => m.key === 'hooks')?.value.items ?? [];
+        for (const [i, handler] of handlers.entries()) {
+          const want = hooks[event]?.[g]?.hooks?.[i];
+          if (isDeepStrictEqual(JSON.parse(json.slice(handler.start, handler.end)), want)) continue;
+          if (text.slice(handler.start, handler.end) !== json.slice(handler.start, handler.end)) return null;
+          edits.push({ at: handler.start, end: handler.end, text: JSON.stringify(want) });
+        }
+      }
+    }
   }
   let edited = text;
-  for (const ins of insertions.sort((a, b) => b.at - a.at)) edited = edited.slice(0, ins.at) + ins.text + edited.slice(ins.at);
+  for (const e of edits.sort((a, b) => b.at - a.at)) edited = edited.slice(0, e.at) + e.text + edited.slice(e.end ?? e.at);
   try {
     return isDeepStrictEqual(parseWithComments(edited), merged) ? edited : null;
   } catch {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
-import { insertGuard } from '../../src/hook/jsonc-edit.js';
+import { editWithComments } from '../../src/hook/jsonc-edit.js';
 import { parseWithComments, readSettings } from '../../src/hook/settings-file.js';
 import { scratch } from '../cli/helpers.js';
 
@@ -99,18 +99,21 @@ describe('Gemini settings with comments', () => {
   });
 });
 
-describe('adding the guard to a file with comments, by inserting text', () => {
+describe('merging the guard into a file with comments, by editing its text', () => {
   const comment = fc.constantFrom('// a note\n', '/* a note */', ' // "quoted", {braces}\n', '/* multi\n line */');
   const gemini = fc.record({
     general: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
     hooks: fc.record({
       enabled: fc.boolean(),
       BeforeTool: fc.array(fc.record({ matcher: fc.constant('write_file'), hooks: fc.constant([{ type: 'command', command: './check.sh' }]) }), { maxLength: 2 }),
+      // A guard installed earlier, with other arguments: replaced in place.
+      // (A placeholder string while comments are sprinkled: none lands inside the handler.)
+      AfterAgent: fc.constantFrom([], [{ hooks: ['GUARD'] }]),
       Notification: fc.constant([]),
     }, { requiredKeys: [] }),
   }, { requiredKeys: [] });
 
-  it('succeeds for any such settings laid out any way, keeps every byte, and reads back as the merge', () => {
+  it('succeeds for any such settings laid out any way, keeps every comment (every byte when it only adds), and reads back as the merge', () => {
     fc.assert(
       fc.property(gemini, fc.constantFrom(0, 1, 2, 4, '\t'), fc.array(comment, { maxLength: 12 }), fc.nat(), (value, indent, comments, seed) => {
         // Comments after random structural tokens outside strings (the token's position decides).
@@ -119,14 +122,20 @@ describe('adding the guard to a file with comments, by inserting text', () => {
           const quotes = (whole.slice(0, offset).match(/(?<!\\)(?:\\\\)*"/g) ?? []).length;
           return quotes % 2 === 0 && (offset + seed) % 3 === 0 && k < comments.length ? `${m}${comments[k++]}` : m;
         });
-        const original = `// settings\n${text}\n`;
-        const { settings: merged, added } = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
-        const edited = insertGuard(original, merged, added);
+        const guard = JSON.stringify({ type: 'command', command: 'loopledger hook gemini --mode off', timeout: 9 });
+        const original = `// settings\n${text.replace('"GUARD"', guard)}\n`;
+        const { settings: merged, added, updated } = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
+        const edited = editWithComments(original, merged, added, updated);
         expect(edited).not.toBeNull();
         expect(parseWithComments(edited!)).toEqual(merged);
-        let j = 0;
-        for (const c of edited!) if (j < original.length && c === original[j]) j++;
-        expect(j).toBe(original.length);
+        // Every comment, in order.
+        const commentsOf = (t: string) => t.match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? [];
+        expect(commentsOf(edited!.replaceAll(/"(?:[^"\\]|\\.)*"/g, '""'))).toEqual(commentsOf(original.replaceAll(/"(?:[^"\\]|\\.)*"/g, '""')));
+        if (updated.length === 0) {
+          let j = 0;
+          for (const c of edited!) if (j < original.length && c === original[j]) j++;
+          expect(j).toBe(original.length);
+        }
       }),
       { numRuns: 300 },
     );

@@ -65,13 +65,28 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
     expect(readFileSync(`${target}.bak`, 'utf8')).toBe(commented);
   });
 
-  it('a change that is more than adding the guard (its arguments): the entry to paste, exit 2, the file untouched', () => {
+  it('a guard already there with other arguments: its handler replaced in place, the comments around it kept', () => {
     const project = join(tmp.dir, 'gemini-update');
-    const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": [{ "type": "command", "command": "loopledger hook gemini --mode off" }] }] }\n}\n`;
+    const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": [{ "type": "command", "command": "loopledger hook gemini --mode off" }] }] } // end\n}\n`;
     const target = tmp.write('gemini-update/.gemini/settings.json', text);
     const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
+    expect(r.code).toBe(0);
+    const after = readFileSync(target, 'utf8');
+    expect(after).toContain('// mine\n');
+    expect(after).toContain('] } // end\n}');
+    expect(after).toContain(`{"type":"command","command":"${BIN} hook gemini --mode enforce","timeout":5000,"name":"loopledger"}`);
+  });
+
+  it.each([
+    ['a comment inside the handler to replace', '[{ "type": "command", /* mine */ "command": "loopledger hook gemini --mode off" }]'],
+    ['a second guard to remove', '[{ "type": "command", "command": "loopledger hook gemini" }, { "type": "command", "command": "npx loopledger hook gemini" }]'],
+  ])('%s: cannot be done around the comments: the entry to paste, exit 2, the file untouched', (_, handlers) => {
+    const project = join(tmp.dir, `gemini-hard-${handlers.length}`);
+    const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": ${handlers} }] }\n}\n`;
+    const target = tmp.write(`gemini-hard-${handlers.length}/.gemini/settings.json`, text);
+    const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${target} has comments, which rewriting it would lose, and this change is more than adding the guard: merge the entry above into it by hand; nothing written`);
+    expect(r.stderr).toContain(`${target} has comments, which rewriting it would lose, and this change cannot be made by editing around them: merge the entry above into it by hand; nothing written`);
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('gemini', ['--mode', 'enforce'], BIN) });
     expect(readFileSync(target, 'utf8')).toBe(text);
     expect(existsSync(`${target}.bak`)).toBe(false);
