@@ -6,8 +6,10 @@
 import module from 'node:module';
 
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook') module.enableCompileCache?.();
-const entry = argv[0] === 'hook' ? '../dist/hook/main.js' : '../dist/cli.js';
+// `hook install` and `hook doctor` are typed by a person: the CLI's, not the guard's.
+const guard = argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
+if (guard) module.enableCompileCache?.();
+const entry = guard ? '../dist/hook/main.js' : '../dist/cli.js';
 let main;
 try {
   ({ main } = await import(entry));
@@ -16,7 +18,7 @@ try {
   if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes(new URL(entry, import.meta.url).pathname)) throw e;
   process.stderr.write(`loopledger: ${new URL('../dist/', import.meta.url).pathname} is missing: run \`npm run build\` in this checkout first\n`);
   // The hook fails open (exit 0, as for any failure of its own): an agent must never be blocked by it.
-  process.exit(argv[0] === 'hook' ? 0 : 2);
+  process.exit(guard ? 0 : 2);
 }
 
 main(argv).then((code) => {

@@ -6,6 +6,7 @@ import { type AnalyzeOptions, emitLedger, runAnalyze } from './commands/analyze.
 import { type CliIO, colorFor, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './commands/common.js';
 import { renderConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';
+import { registerHookCommands } from './commands/hook.js';
 import { mergeFiles, withoutTimelines } from './commands/merge.js';
 import { isStdout } from './commands/output.js';
 import { renderStores, surveyStores } from './commands/stores.js';
@@ -192,12 +193,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     setExit(EXIT_OK);
   });
 
-  // Runs from its own entry module (see main below and bin/loopledger.js); listed here for --help.
-  program
-    .command('hook')
-    .description('the live guard inside Claude Code, Gemini CLI and Codex (loopledger hook --help)')
-    .allowUnknownOption()
-    .argument('[args...]');
+  registerHookCommands(program, io, setExit);
 
   program
     .command('stores')
@@ -225,6 +221,14 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   return program;
 }
 
+/**
+ * `hook <agent> …` is the guard, run from its own entry (src/hook/main.ts, no commander);
+ * `hook install` and `hook doctor` are commands a person types, parsed like every other.
+ */
+function isGuardCall(argv: readonly string[]): boolean {
+  return argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
+}
+
 /** Run the CLI; resolves to the exit code. Never throws and never prints a stack trace. */
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   let exitCode = EXIT_OK;
@@ -232,7 +236,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     // `loopledger … | head` closes the pipe early: that is the reader's choice, not an error.
     if (e.code === 'EPIPE') process.exit(exitCode);
   };
-  if (argv[0] === 'hook') {
+  if (isGuardCall(argv)) {
     const { runHook } = await import('./hook/main.js');
     return runHook(argv.slice(1), io);
   }

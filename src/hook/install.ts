@@ -1,12 +1,15 @@
 // `loopledger hook install <agent>`: print the settings entry that runs the guard, or merge it
 // into the agent's settings file keeping every hook already there (and a `.bak` of the file).
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { AGENTS, type Agent } from './payload.js';
-import type { HookIO } from './main.js';
-import { isMode } from '../vocabulary.js';
+import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import type { Agent } from './payload.js';
+import { editWithComments } from './jsonc-edit.js';
+import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
+import { shellWords, shQuote } from './shell.js';
 
 interface Handler {
   type: 'command';
@@ -19,6 +22,18 @@ interface EventPlan {
   event: string;
   /** null: the event takes no matcher. */
   matcher: string | null;
+}
+
+interface Plan {
+  events: EventPlan[];
+  /** In the agent's unit: seconds, except Gemini CLI's milliseconds. */
+  timeout: number;
+  timeoutUnitMs: number;
+  named: boolean;
+  /** Gemini CLI reads JSON with comments. */
+  comments: boolean;
+  user: string;
+  project: string;
 }
 
 /**
@@ -34,7 +49,7 @@ interface EventPlan {
  * - Codex: ~/.codex/hooks.json or <repo>/.codex/hooks.json; no matcher runs for every tool the
  *   event supports; `timeout` in seconds (https://developers.openai.com/codex/hooks).
  */
-const PLANS: Record<Agent, { events: EventPlan[]; timeout: number; named: boolean; user: string; project: string }> = {
+export const PLANS: Record<Agent, Plan> = {
   'claude-code': {
     events: [
       { event: 'PreToolUse', matcher: '*' },
@@ -43,7 +58,9 @@ const PLANS: Record<Agent, { events: EventPlan[]; timeout: number; named: boolea
       { event: 'Stop', matcher: null },
     ],
     timeout: 5,
+    timeoutUnitMs: 1000,
     named: false,
+    comments: false,
     user: '.claude/settings.json',
     project: '.claude/settings.json',
   },
@@ -54,7 +71,9 @@ const PLANS: Record<Agent, { events: EventPlan[]; timeout: number; named: boolea
       { event: 'AfterAgent', matcher: null },
     ],
     timeout: 5000,
+    timeoutUnitMs: 1,
     named: true,
+    comments: true,
     user: '.gemini/settings.json',
     project: '.gemini/settings.json',
   },
@@ -65,34 +84,110 @@ const PLANS: Record<Agent, { events: EventPlan[]; timeout: number; named: boolea
       { event: 'Stop', matcher: null },
     ],
     timeout: 5,
+    timeoutUnitMs: 1000,
     named: false,
+    comments: false,
     user: '.codex/hooks.json',
     project: '.codex/hooks.json',
   },
 };
 
-interface InstallOptions {
+export type Scope = 'project' | 'user';
+
+export interface InstallOptions {
   agent: Agent;
-  scope: 'project' | 'user';
+  scope: Scope;
   write: boolean;
-  /** Extra arguments for the guard command (--mode, --state-dir, --config). */
+  /** Extra arguments for the guard command (--mode, --state-dir, --config), already absolute. */
   guardArgs: string[];
 }
 
-class InstallError extends Error {}
-
-function quote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+export interface InstallIO {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
 }
 
-function guardCommand(agent: Agent, guardArgs: readonly string[]): string {
-  return ['loopledger', 'hook', agent, ...guardArgs].map(quote).join(' ');
+/** The launcher of this installation (dist/hook/install.js → bin/loopledger.js; the same from src/). */
+const LAUNCHER = fileURLToPath(new URL('../../bin/loopledger.js', import.meta.url));
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first `name` on `env.PATH` that can run, as the agent's shell would find it. Folders only
+ * this process has are skipped: an empty entry (the working folder, the agent's may differ) and
+ * `node_modules/.bin`, which npx and `npm run` put first on the PATH of what they start, never on
+ * the agent's.
+ */
+function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '' || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * A launcher an install of this installation would have written: bare `loopledger`, or words
+ * ending in this very launcher file (whichever node runs it).
+ */
+function writtenByUs(launcher: string): boolean {
+  if (launcher === 'loopledger') return true;
+  const last = shellWords(launcher)?.words.at(-1)?.value;
+  if (last === undefined || !last.startsWith('/')) return false;
+  const real = realpathOrNull(last);
+  return real !== null && real === realpathOrNull(LAUNCHER);
+}
+
+interface Launcher {
+  /** The words before `hook <agent>`, quoted for sh. */
+  command: string;
+  /** Why it is not plain `loopledger`, for the user. */
+  note: string | null;
+}
+
+/**
+ * How the agent's shell reaches this installation: `loopledger` when that name on the PATH is
+ * this very launcher (npm's bin link resolves to it); else the launcher by absolute path, run by
+ * the `node` running now unless the PATH's `node` is that one (the launcher's `#!/usr/bin/env
+ * node` would pick any other, perhaps one too old).
+ */
+function launcherFor(env: NodeJS.ProcessEnv): Launcher {
+  const execPath = process.execPath;
+  const ours = realpathOrNull(LAUNCHER) ?? LAUNCHER;
+  const found = onPath('loopledger', env);
+  if (found !== null && realpathOrNull(found) === ours) return { command: 'loopledger', note: null };
+  let elsewhere = found === null ? 'no loopledger on the PATH' : `the loopledger on the PATH (${found}) is another installation`;
+  // npx runs a package it fetched from its cache, which npm clears when it likes.
+  if (/[\\/]_npx[\\/]/.test(ours)) elsewhere += ` (and this installation is in npx's cache, which npm may clear: \`npm install -g loopledger\` gives a lasting one)`;
+  const node = onPath('node', env);
+  const sameNode = node !== null && realpathOrNull(node) === realpathOrNull(execPath);
+  if (sameNode && isExecutableFile(ours)) return { command: shQuote(ours), note: `${elsewhere}: the hook runs this installation by its path` };
+  return { command: `${shQuote(execPath)} ${shQuote(ours)}`, note: `${elsewhere}: the hook runs this installation and this node by their paths` };
 }
 
 /** The `hooks` object this agent needs: each event's one matcher group running the guard. */
-export function settingsEntry(agent: Agent, guardArgs: readonly string[] = []): Record<string, unknown[]> {
+export function settingsEntry(agent: Agent, guardArgs: readonly string[] = [], launcher = 'loopledger'): Record<string, unknown[]> {
   const plan = PLANS[agent];
-  const handler: Handler = { type: 'command', command: guardCommand(agent, guardArgs), timeout: plan.timeout };
+  const handler: Handler = { type: 'command', command: guardCommand(launcher, agent, guardArgs), timeout: plan.timeout };
   if (plan.named) handler.name = 'loopledger';
   const hooks: Record<string, unknown[]> = {};
   for (const e of plan.events) {
@@ -104,25 +199,109 @@ export function settingsEntry(agent: Agent, guardArgs: readonly string[] = []): 
   return hooks;
 }
 
-/** A handler that already runs this agent's guard (any flags, any path to the binary). */
-function isOurs(handler: unknown, agent: Agent): boolean {
-  if (typeof handler !== 'object' || handler === null) return false;
+function guardCommand(launcher: string, agent: Agent, guardArgs: readonly string[], tail = ''): string {
+  const rest = tail === '' || /^\s/.test(tail) ? tail : ` ${tail}`;
+  return `${launcher} ${['hook', agent, ...guardArgs].map(shQuote).join(' ')}${rest}`;
+}
+
+export interface GuardCommand {
+  /** The command's text before `hook`, as its author wrote it (`/opt/ll/bin/loopledger`, `npx loopledger`). */
+  launcher: string;
+  /** The guard's arguments after `hook <agent>`. */
+  args: string[];
+  /** A redirection or second command after them, kept as written. */
+  tail: string;
+}
+
+/** npm's bin name, the launcher file, `npx loopledger@0.3`, a Windows shim. */
+const LAUNCHER_WORD = /^loopledger(@[^/\s]*)?(\.[cm]?js|\.cmd)?$/i;
+
+/**
+ * What may come before the launcher: programs that run it (node, npx, `pnpm dlx`, env), their
+ * options, variable assignments. Anything else (`echo loopledger hook …`) is not a guard.
+ */
+const RUNNER_WORD = /^(node|nodejs|npx|bunx|bun|pnpx|pnpm|yarn|dlx|exec|env|-.*|[A-Za-z_][A-Za-z0-9_]*=.*)$/;
+
+/**
+ * The guard of `agent` in a handler's command, whatever path reaches it: a word naming the
+ * launcher, after nothing but what runs it, followed by `hook <agent>`. null for anything else
+ * (another agent's guard, `hook doctor`, someone else's hook).
+ */
+export function guardIn(command: string, agent: Agent): GuardCommand | null {
+  const parsed = shellWords(command);
+  if (parsed === null) return null;
+  const { words, tail } = parsed;
+  for (let i = 1; i + 1 < words.length; i++) {
+    if (words[i]!.value !== 'hook' || words[i + 1]!.value !== agent) continue;
+    const name = words[i - 1]!.value.split('/').at(-1)!;
+    if (!LAUNCHER_WORD.test(name)) continue;
+    if (!words.slice(0, i - 1).every((w) => RUNNER_WORD.test(w.value.split('/').at(-1)!))) continue;
+    return {
+      launcher: command.slice(0, words[i]!.start).trimEnd(),
+      args: words.slice(i + 2).map((w) => w.value),
+      tail: command.slice(tail),
+    };
+  }
+  return null;
+}
+
+function handlerCommand(handler: unknown): string | null {
+  if (typeof handler !== 'object' || handler === null) return null;
   const command = (handler as { command?: unknown }).command;
-  if (typeof command !== 'string') return false;
-  return new RegExp(`(^|[\\s/"'])loopledger(\\.js)?['"]?\\s+hook\\s+${agent}(\\s|$)`).test(command);
+  return typeof command === 'string' ? command : null;
+}
+
+export interface InstalledGuard {
+  event: string;
+  command: string;
+  /** In the agent's unit, as written (undefined: the agent's default). */
+  timeout: unknown;
+}
+
+/** Every handler in `settings` that runs this agent's guard, event by event. */
+export function installedGuards(settings: unknown, agent: Agent): InstalledGuard[] {
+  const hooks = (settings as { hooks?: unknown } | null)?.hooks;
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return [];
+  const found: InstalledGuard[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const handlers = (group as { hooks?: unknown } | null)?.hooks;
+      if (!Array.isArray(handlers)) continue;
+      for (const h of handlers) {
+        const command = handlerCommand(h);
+        if (command !== null && guardIn(command, agent) !== null) found.push({ event, command, timeout: (h as { timeout?: unknown }).timeout });
+      }
+    }
+  }
+  return found;
 }
 
 export interface MergeResult {
   settings: Record<string, unknown>;
   added: string[];
   updated: string[];
+  /** Events where a second handler of the guard was removed (it would have run the guard twice). */
+  deduplicated: string[];
+  /** Launchers of the user's own kept in place of ours. */
+  keptLaunchers: string[];
 }
 
+class InstallError extends Error {}
+
 /**
- * `entry` merged into `existing`: every key, event and hook already there is kept in place; the
- * guard's handler is updated where one runs already, else its group is appended to the event.
+ * The guard merged into `existing`: every key, event and hook already there is kept in place.
+ * Where the guard runs already, its first handler is updated (the launcher its author wrote
+ * stays: `/opt/ll/bin/loopledger` is not rewritten to `loopledger`) and any further one in the
+ * same event removed; else the guard's group is appended to the event.
  */
-export function mergeSettings(existing: unknown, agent: Agent, guardArgs: readonly string[] = []): MergeResult {
+export function mergeSettings(
+  existing: unknown,
+  agent: Agent,
+  guardArgs: readonly string[] = [],
+  launcher = 'loopledger',
+  isOurs: (launcher: string) => boolean = (l) => l === 'loopledger',
+): MergeResult {
   if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) {
     throw new InstallError('the settings file does not hold a JSON object');
   }
@@ -133,104 +312,128 @@ export function mergeSettings(existing: unknown, agent: Agent, guardArgs: readon
   }
   const hooks = current as Record<string, unknown>;
   settings.hooks = hooks;
-  const entry = settingsEntry(agent, guardArgs);
-  const added: string[] = [];
-  const updated: string[] = [];
+  const entry = settingsEntry(agent, guardArgs, launcher);
+  const result: MergeResult = { settings, added: [], updated: [], deduplicated: [], keptLaunchers: [] };
   for (const [event, groups] of Object.entries(entry)) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new InstallError(`its "hooks.${event}" is not a list`);
     const ours = (groups[0] as { hooks: Handler[] }).hooks[0]!;
     let found = false;
-    for (const group of list) {
-      const handlers = (group as { hooks?: unknown })?.hooks;
+    let removed = false;
+    for (let g = 0; g < list.length; g++) {
+      const handlers = (list[g] as { hooks?: unknown } | null)?.hooks;
       if (!Array.isArray(handlers)) continue;
-      handlers.forEach((h, i) => {
-        if (!isOurs(h, agent)) return;
+      const before = handlers.length;
+      for (let i = 0; i < handlers.length; i++) {
+        const command = handlerCommand(handlers[i]);
+        const guard = command === null ? null : guardIn(command, agent);
+        if (guard === null) continue;
+        if (found) {
+          handlers.splice(i--, 1);
+          removed = true;
+          continue;
+        }
         found = true;
-        handlers[i] = { ...(h as object), ...ours };
-      });
+        // What an earlier install of this installation wrote (a bare `loopledger`, or this
+        // launcher by its path) is refreshed to what works now; anyone else's launcher is kept.
+        const kept = isOurs(guard.launcher) ? launcher : guard.launcher;
+        if (kept !== launcher && !result.keptLaunchers.includes(kept)) result.keptLaunchers.push(kept);
+        handlers[i] = { ...(handlers[i] as object), ...ours, command: guardCommand(kept, agent, guardArgs, guard.tail) };
+      }
+      // A group left with no handler at all was the duplicate's alone.
+      if (before > 0 && handlers.length === 0) list.splice(g--, 1);
     }
-    if (found) updated.push(event);
+    if (removed) result.deduplicated.push(event);
+    if (found) result.updated.push(event);
     else {
       list.push(groups[0]);
-      added.push(event);
+      result.added.push(event);
     }
     hooks[event] = list;
   }
-  return { settings, added, updated };
+  return result;
 }
 
-function settingsPath(agent: Agent, scope: 'project' | 'user', env: NodeJS.ProcessEnv, cwd: string): string {
+export function settingsPath(agent: Agent, scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string {
   const plan = PLANS[agent];
   return scope === 'user' ? join(env['HOME'] || homedir(), plan.user) : resolve(cwd, plan.project);
 }
 
-function parseInstallArgs(argv: readonly string[]): InstallOptions {
-  let agent: string | undefined;
-  let scope: 'project' | 'user' = 'project';
-  let write = false;
-  const guardArgs: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--project') scope = 'project';
-    else if (arg === '--user') scope = 'user';
-    else if (arg === '--write') write = true;
-    else if (['--mode', '--state-dir', '--config'].includes(arg)) {
-      const v = argv[++i];
-      if (v === undefined) throw new InstallError(`${arg} needs a value`);
-      if (arg === '--mode' && !isMode(v)) throw new InstallError(`--mode takes off, telemetry or enforce, not ${v}`);
-      // The guard runs wherever the agent runs it: paths are made absolute now.
-      guardArgs.push(arg, arg === '--mode' ? v : resolve(v));
-    } else if (arg.startsWith('-')) throw new InstallError(`unknown option ${arg}`);
-    else if (agent === undefined) agent = arg;
-    else throw new InstallError(`unexpected argument ${arg}`);
-  }
-  if (agent === undefined || !(AGENTS as readonly string[]).includes(agent)) {
-    throw new InstallError(`name the agent: ${AGENTS.join(', ')}`);
-  }
-  return { agent: agent as Agent, scope, write, guardArgs };
+export function readAgentSettings(agent: Agent, path: string): SettingsFile {
+  return readSettings(path, PLANS[agent].comments);
 }
 
-/** `loopledger hook install …`: 0 done, 2 usage or an unreadable settings file (left untouched). */
-export function runInstall(argv: readonly string[], io: HookIO): number {
-  let opts: InstallOptions;
-  try {
-    opts = parseInstallArgs(argv);
-  } catch (e) {
-    io.stderr.write(`loopledger hook install: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const path = settingsPath(opts.agent, opts.scope, io.env, io.cwd ?? process.cwd());
+/** The guard's own arguments, made absolute: the agent runs the command from its own folder. */
+export function guardArgsFrom(opts: { mode?: string; stateDir?: string; config?: string }, cwd: string): string[] {
+  const args: string[] = [];
+  if (opts.mode !== undefined) args.push('--mode', opts.mode);
+  if (opts.stateDir !== undefined) args.push('--state-dir', resolve(cwd, opts.stateDir));
+  if (opts.config !== undefined) args.push('--config', resolve(cwd, opts.config));
+  return args;
+}
+
+/**
+ * `loopledger hook install …`: print the entry, or merge it into the settings file. 0 done (or
+ * nothing to do), 2 when the file cannot be read or merged safely (it is left untouched; the entry
+ * to paste is printed instead). After a write, `afterWrite` checks the installed command runs.
+ */
+export async function installHook(opts: InstallOptions, io: InstallIO, afterWrite?: (path: string) => Promise<void>): Promise<number> {
+  const path = settingsPath(opts.agent, opts.scope, io.env, io.cwd);
+  const launcher = launcherFor(io.env);
+  const paste = `${JSON.stringify({ hooks: settingsEntry(opts.agent, opts.guardArgs, launcher.command) }, null, 2)}\n`;
+  if (launcher.note !== null) io.stderr.write(`loopledger: ${launcher.note}\n`);
   if (!opts.write) {
-    io.stdout.write(`${JSON.stringify({ hooks: settingsEntry(opts.agent, opts.guardArgs) }, null, 2)}\n`);
+    io.stdout.write(paste);
     io.stderr.write(`loopledger: merge this into ${path} (or run again with --write to merge it there)\n`);
     return 0;
   }
+  let file: SettingsFile;
+  let result: MergeResult;
   try {
-    let existing: unknown = {};
-    let before: string | null = null;
-    if (existsSync(path)) {
-      before = readFileSync(path, 'utf8');
-      try {
-        existing = before.trim() === '' ? {} : JSON.parse(before);
-      } catch (e) {
-        throw new InstallError(`not JSON (${(e as Error).message})`);
-      }
-    }
-    const result = mergeSettings(existing, opts.agent, opts.guardArgs);
-    mkdirSync(dirname(path), { recursive: true });
-    if (before !== null) writeFileSync(`${path}.bak`, before);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(result.settings, null, 2)}\n`);
-    renameSync(tmp, path);
-    const what = [
-      result.added.length > 0 ? `added ${result.added.join(', ')}` : '',
-      result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',
-    ].filter((x) => x !== '');
-    io.stderr.write(`loopledger: ${path}: ${what.join('; ')}${before !== null ? ` (previous file kept as ${path}.bak)` : ''}\n`);
-    return 0;
+    file = readAgentSettings(opts.agent, path);
+    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command, writtenByUs);
   } catch (e) {
-    io.stderr.write(`loopledger hook install: ${path}: ${(e as Error).message}; nothing written\n`);
+    if (!(e instanceof SettingsError || e instanceof InstallError)) throw e;
+    io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
     return 2;
   }
+  if (file.text !== null && isDeepStrictEqual(result.settings, file.value)) {
+    io.stderr.write(`loopledger: ${path}: the guard is installed already; nothing written\n`);
+    await afterWrite?.(path);
+    return 0;
+  }
+  let text = `${JSON.stringify(result.settings, null, 2)}\n`;
+  if (file.hasComments) {
+    // Rewriting would drop the owner's comments: the text is edited instead (checked to read back
+    // as the merge). Removing a second guard is left to the owner, by hand, as is any edit that
+    // would lose a comment.
+    const edited = result.deduplicated.length === 0 ? editWithComments(file.text!, result.settings, result.added, result.updated) : null;
+    if (edited === null) {
+      io.stdout.write(paste);
+      io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose, and this change cannot be made by editing around them: merge the entry above into it by hand; nothing written\n`);
+      return 2;
+    }
+    text = edited;
+  }
+  let backup: string | null;
+  try {
+    ({ backup } = writeSettings(file, text));
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
+    return 2;
+  }
+  // Codex asks its user to review a new hook before it runs: the step that records that
+  // (src/hook/codex-trust.ts) belongs here, once the command is in the file.
+  const what = [
+    result.added.length > 0 ? `added ${result.added.join(', ')}` : '',
+    result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',
+    result.deduplicated.length > 0 ? `removed a second guard from ${result.deduplicated.join(', ')}` : '',
+    result.keptLaunchers.length > 0 ? `kept your command ${result.keptLaunchers.join(', ')}` : '',
+  ].filter((x) => x !== '');
+  if (file.hasComments) what.push('its comments kept');
+  const through = file.target !== resolve(path) ? ` (through the link, into ${file.target})` : '';
+  io.stderr.write(`loopledger: ${path}${through}: ${what.join('; ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
+  await afterWrite?.(path);
+  return 0;
 }

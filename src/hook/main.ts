@@ -31,6 +31,7 @@ export interface HookIO {
 const USAGE = `Usage:
   loopledger hook claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]
   loopledger hook install claude-code|gemini|codex [--project|--user] [--write] [--mode M] [--state-dir DIR] [--config FILE]
+  loopledger hook doctor claude-code|gemini|codex
 
 The live guard: the agent calls it for each hook event with one JSON payload on stdin; it runs the
 same detectors and ladder as \`analyze\` over the session so far, incrementally, and answers in
@@ -99,10 +100,6 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
 
 /** `loopledger hook …`; resolves to the exit code (0 on every guard path). */
 export async function runHook(argv: readonly string[], io: HookIO = processIO()): Promise<number> {
-  if (argv[0] === 'install') {
-    const { runInstall } = await import('./install.js');
-    return runInstall(argv.slice(1), io);
-  }
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(USAGE);
     return 0;
@@ -171,6 +168,11 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c:
   }
   const key = fileKey(event.subagent ? `${event.sessionId}.agent-${event.subagent}` : event.sessionId);
   describe(`${args.agent} ${event.name} ${key}`);
+  // `hook doctor` asks: answered before anything is locked or written, after the config loaded.
+  if (event.probe !== null) {
+    const { VERSION } = await import('../version.js');
+    return JSON.stringify({ loopledger_probe: { id: event.probe, version: VERSION, mode, state_dir: stateDir } });
+  }
   if (event.kind === 'other') return null;
 
   if (event.transcriptPath !== null && event.subagent === null) await loadAdapter(args.agent);

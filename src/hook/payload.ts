@@ -36,6 +36,8 @@ export interface HookEvent {
   answer: ToolAnswer | null;
   /** stop: the final message as the agent reports it (the transcript may not show it yet). */
   finalText: string | null;
+  /** `loopledger_probe`: sent by `hook doctor` alone; answered before the transcript is read or anything written. */
+  probe: string | null;
 }
 
 export class PayloadError extends Error {}
@@ -121,6 +123,7 @@ export function parsePayload(agent: Agent, text: string): HookEvent {
     call: null,
     answer: null,
     finalText: null,
+    probe: str(value.loopledger_probe),
   };
   if (kind === 'pre' || kind === 'post') {
     const toolName = str(value.tool_name);

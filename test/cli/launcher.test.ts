@@ -23,6 +23,14 @@ describe('the launcher without a build', () => {
     expect(r.stderr).toBe(`loopledger: ${join(root, 'dist')}/ is missing: run \`npm run build\` in this checkout first\n`);
   });
 
+  it('hook install and hook doctor are typed by a person: exit 2 with the same line, like analyze', () => {
+    for (const sub of ['install', 'doctor']) {
+      const r = run(['hook', sub, 'claude-code']);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('is missing: run `npm run build`');
+    }
+  });
+
   it('hook: fails open (exit 0, nothing on stdout) so the agent is never blocked', () => {
     const r = run(['hook'], '{}');
     expect(r.status).toBe(0);

@@ -1,41 +1,29 @@
-// `loopledger hook install`: the settings entry for each agent, and the merge into settings files
-// shaped like real ones (fixtures/, modelled on the agents' documented examples), keeping every
-// hook and setting already there.
+// `loopledger hook install`: the settings entry for each agent, the merge into settings files
+// shaped like real ones (fixtures/, modelled on the agents' documented examples) keeping every
+// hook and setting already there, and the command it writes (issue 26.3). The file's own keeping
+// (links, modes, comments, the user's launchers: issue 27.11-14) is in
+// test/robustness/hook-install.cli.test.ts.
 
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
-import { runHook } from '../../src/hook/main.js';
-import { scratch } from '../cli/helpers.js';
+import { ensureBuilt, scratch } from '../cli/helpers.js';
 import type { AgentName } from './agents.js';
+import { BIN, commands, install as run, readJson, type Settings, SYSTEM_PATH } from './install-run.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const tmp = scratch('loopledger-hook-install-');
+beforeAll(() => ensureBuilt());
 afterAll(() => tmp.cleanup());
+const install = (args: string[], env: { cwd: string; home?: string; path?: string }) => run(args, { home: join(tmp.dir, 'home'), ...env });
 
 const REAL: Record<AgentName, { fixture: string; file: string }> = {
   'claude-code': { fixture: 'claude-settings.json', file: '.claude/settings.json' },
   gemini: { fixture: 'gemini-settings.json', file: '.gemini/settings.json' },
   codex: { fixture: 'codex-hooks.json', file: '.codex/hooks.json' },
 };
-
-async function install(args: string[], cwd: string, home = join(tmp.dir, 'home')) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runHook(['install', ...args], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: { HOME: home },
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
-
-type Settings = { hooks: Record<string, { matcher?: string; hooks: { command: string; timeout?: number }[] }[]> } & Record<string, unknown>;
-
-const commands = (s: Settings, event: string) => (s.hooks[event] ?? []).flatMap((g) => g.hooks.map((h) => h.command));
 
 describe('the settings entry', () => {
   it('Claude Code: every tool event plus Stop, timeout in seconds, Stop without matcher', () => {
@@ -68,16 +56,16 @@ describe('the settings entry', () => {
 describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write into a real-shaped %s file', (agent) => {
   const { fixture, file } = REAL[agent];
 
-  it('keeps every existing hook and setting, adds the guard once, and is idempotent', async () => {
+  it('keeps every existing hook and setting, adds the guard once, and is idempotent', () => {
     const project = join(tmp.dir, `p-${agent}`);
     const target = join(project, file);
     const original = JSON.parse(readFileSync(join(FIXTURES, fixture), 'utf8')) as Settings;
     tmp.write(join(`p-${agent}`, file), readFileSync(join(FIXTURES, fixture), 'utf8'));
 
-    const r = await install([agent, '--project', '--write', '--mode', 'enforce'], project);
+    const r = install([agent, '--project', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/added/);
-    const merged = JSON.parse(readFileSync(target, 'utf8')) as Settings;
+    const merged = readJson(target);
     // Everything that was there is still there, in place.
     for (const [key, value] of Object.entries(original)) {
       if (key !== 'hooks') expect(merged[key]).toEqual(value);
@@ -88,53 +76,111 @@ describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write in
       else expect((merged.hooks[event] as unknown[]).slice(0, groups.length)).toEqual(groups);
     }
     for (const event of Object.keys(settingsEntry(agent))) {
-      expect(commands(merged, event).filter((c) => c.startsWith(`loopledger hook ${agent}`))).toEqual([`loopledger hook ${agent} --mode enforce`]);
+      expect(commands(merged, event).filter((c) => c.includes(`hook ${agent}`))).toEqual([`${BIN} hook ${agent} --mode enforce`]);
     }
     // The previous file is kept beside it.
     expect(JSON.parse(readFileSync(`${target}.bak`, 'utf8'))).toEqual(original);
 
     // Again, with another mode: the guard's handler is updated in place, never duplicated.
-    const again = await install([agent, '--project', '--write', '--mode', 'telemetry'], project);
+    const again = install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/updated/);
-    const twice = JSON.parse(readFileSync(target, 'utf8')) as Settings;
+    const twice = readJson(target);
     for (const event of Object.keys(settingsEntry(agent))) {
-      expect(commands(twice, event).filter((c) => c.includes(`hook ${agent}`))).toEqual([`loopledger hook ${agent} --mode telemetry`]);
+      expect(commands(twice, event).filter((c) => c.includes(`hook ${agent}`))).toEqual([`${BIN} hook ${agent} --mode telemetry`]);
     }
     expect(Object.keys(twice.hooks)).toEqual(Object.keys(merged.hooks));
+
+    // A third time, the same: nothing to change, nothing written (the backup is still the original).
+    const third = install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain('installed already; nothing written');
+    expect(readFileSync(`${target}.bak`, 'utf8')).toBe(`${JSON.stringify(merged, null, 2)}\n`);
+  });
+});
+
+describe('issue 26.3: the command the agent will find', () => {
+  it('`loopledger` when the loopledger on the PATH is this installation (npm\'s bin link to the launcher)', () => {
+    const bin = join(tmp.dir, 'global-bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(BIN, join(bin, 'loopledger'));
+    const r = install(['claude-code'], { cwd: join(tmp.dir, 'onpath'), path: `${bin}:${SYSTEM_PATH}` });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code') });
+    expect(r.stderr).not.toContain('PATH');
   });
 
-  it('refuses a settings file that is not JSON, and leaves it untouched', async () => {
-    const project = join(tmp.dir, `bad-${agent}`);
-    const target = tmp.write(join(`bad-${agent}`, file), '{ "hooks": { // a comment\n');
-    const r = await install([agent, '--write'], project);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/not JSON .*; nothing written/);
-    expect(readFileSync(target, 'utf8')).toBe('{ "hooks": { // a comment\n');
+  it('what an earlier install of this installation wrote by path becomes `loopledger` once that is on the PATH; another path stays', () => {
+    const bin = join(tmp.dir, 'global-bin2');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(BIN, join(bin, 'loopledger'));
+    const project = join(tmp.dir, 'refresh');
+    const target = tmp.write('refresh/.claude/settings.json', JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${BIN} hook claude-code` }] }],
+        Stop: [{ hooks: [{ type: 'command', command: '/other/checkout/bin/loopledger.js hook claude-code' }] }],
+      },
+    }));
+    const r = install(['claude-code', '--write'], { cwd: project, path: `${bin}:${SYSTEM_PATH}` });
+    expect(r.code).toBe(0);
+    const merged = readJson(target);
+    expect(commands(merged, 'PreToolUse')).toEqual(['loopledger hook claude-code']);
+    expect(commands(merged, 'Stop')).toEqual(['/other/checkout/bin/loopledger.js hook claude-code']);
+    expect(r.stderr).toContain('kept your command /other/checkout/bin/loopledger.js');
+  });
+
+  it('a project-local install run through npx: its node_modules/.bin is on npx\'s PATH, not the agent\'s, so the path is written', () => {
+    const project = join(tmp.dir, 'local');
+    const dotBin = join(project, 'node_modules', '.bin');
+    mkdirSync(dotBin, { recursive: true });
+    symlinkSync(BIN, join(dotBin, 'loopledger'));
+    const r = install(['claude-code'], { cwd: project, path: `${dotBin}:${SYSTEM_PATH}` });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code', [], BIN) });
+    expect(r.stderr).toContain('no loopledger on the PATH');
+  });
+
+  it('this launcher by its path when the loopledger on the PATH is another installation', () => {
+    const bin = join(tmp.dir, 'other-bin');
+    tmp.write('other-bin/loopledger', '#!/bin/sh\necho old\n');
+    chmodSync(join(bin, 'loopledger'), 0o755);
+    const r = install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('codex', [], BIN) });
+    expect(r.stderr).toContain(`the loopledger on the PATH (${join(bin, 'loopledger')}) is another installation`);
+  });
+
+  it('with node\'s path too when the PATH\'s node is another node (the launcher\'s #! would pick it)', () => {
+    const bin = join(tmp.dir, 'other-node');
+    tmp.write('other-node/node', '#!/bin/sh\nexit 1\n');
+    chmodSync(join(bin, 'node'), 0o755);
+    const r = install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('codex', [], `${process.execPath} ${BIN}`) });
+  });
+
+  it('--state-dir and --config are made absolute and quoted: the command runs from any folder', () => {
+    const project = join(tmp.dir, 'rel');
+    const r = install(['claude-code', '--state-dir', "my state/it's", '--config', 'll.json'], { cwd: project });
+    const command = (JSON.parse(r.stdout) as Settings).hooks.Stop![0]!.hooks[0]!.command;
+    expect(command).toBe(`${BIN} hook claude-code --state-dir '${project}/my state/it'\\''s' --config ${project}/ll.json`);
   });
 });
 
 describe('install', () => {
-  it('without --write prints the entry and writes nothing', async () => {
+  it('without --write prints the entry and writes nothing', () => {
     const project = join(tmp.dir, 'dry');
-    const r = await install(['claude-code'], project);
+    const r = install(['claude-code'], { cwd: project });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code') });
+    expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code', [], BIN) });
     expect(r.stderr).toContain(join(project, '.claude/settings.json'));
+    expect(existsSync(join(project, '.claude'))).toBe(false);
   });
 
-  it('--user writes under HOME, creating the file', async () => {
+  it('--user writes under HOME, creating the file, and the doctor it runs then says the guard answered', () => {
     const home = join(tmp.dir, 'home-user');
-    const r = await install(['codex', '--user', '--write'], join(tmp.dir, 'anywhere'), home);
+    const r = install(['codex', '--user', '--write'], { cwd: join(tmp.dir, 'anywhere'), home });
     expect(r.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(home, '.codex/hooks.json'), 'utf8'))).toEqual({ hooks: settingsEntry('codex') });
-  });
-
-  it('recognizes a guard installed by path (a local checkout) and updates it', () => {
-    const existing = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node /opt/loopledger/bin/loopledger.js hook claude-code', timeout: 60 }] }] } };
-    const { settings, updated } = mergeSettings(existing, 'claude-code');
-    expect(updated).toContain('Stop');
-    expect((settings.hooks as Settings['hooks']).Stop).toEqual([{ hooks: [{ type: 'command', command: 'loopledger hook claude-code', timeout: 5 }] }]);
+    expect(readJson(join(home, '.codex/hooks.json'))).toEqual({ hooks: settingsEntry('codex', [], BIN) });
+    expect(r.stderr).toMatch(/loopledger hook doctor: ok: .*hooks\.json \(PreToolUse, PostToolUse, Stop\) runs `.*`: answered in \d+ ms/);
+    expect(r.stderr).not.toContain('warning');
   });
 
   it('rejects hooks that are not an object, without touching the input', () => {
@@ -143,16 +189,27 @@ describe('install', () => {
     expect(bad).toEqual({ hooks: [] });
   });
 
-  it('usage errors exit 2', async () => {
-    expect((await install(['cursor'], tmp.dir)).code).toBe(2);
-    expect((await install(['codex', '--mode', 'loud'], tmp.dir)).code).toBe(2);
+  it('usage errors exit 2', () => {
+    expect(install(['cursor'], { cwd: tmp.dir }).code).toBe(2);
+    expect(install(['codex', '--mode', 'loud'], { cwd: tmp.dir }).code).toBe(2);
+    expect(install([], { cwd: tmp.dir }).code).toBe(2);
+    expect(install(['codex', '--user', '--project'], { cwd: tmp.dir }).code).toBe(2);
   });
 
-  it('an empty settings file is a fresh one', async () => {
+  it('an empty settings file is a fresh one', () => {
     const project = join(tmp.dir, 'empty');
     const target = tmp.write('empty/.gemini/settings.json', '');
-    const r = await install(['gemini', '--write'], project);
+    const r = install(['gemini', '--write'], { cwd: project });
     expect(r.code).toBe(0);
-    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ hooks: settingsEntry('gemini') });
+    expect(readJson(target)).toEqual({ hooks: settingsEntry('gemini', [], BIN) });
+  });
+
+  it('a settings path that is a folder is refused, nothing written', () => {
+    const project = join(tmp.dir, 'folder');
+    mkdirSync(join(project, '.claude', 'settings.json'), { recursive: true });
+    const r = install(['claude-code', '--write'], { cwd: project });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/settings\.json: not a regular file; nothing written/);
   });
 });
+

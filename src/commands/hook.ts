@@ -1,0 +1,59 @@
+// `loopledger hook install` and `loopledger hook doctor`: commands a person types, parsed here.
+// The guard itself (`loopledger hook <agent>`, which the agent runs on every tool call) has its
+// own entry module without commander (src/hook/main.ts); it is listed here for --help only.
+
+import { Argument, type Command, Option } from 'commander';
+import { doctor } from '../hook/doctor.js';
+import { guardArgsFrom, installHook } from '../hook/install.js';
+import { AGENTS, type Agent } from '../hook/payload.js';
+import { MODES } from '../vocabulary.js';
+import { EXIT_OK } from '../errors.js';
+import type { CliIO } from './common.js';
+
+const agentArgument = () => new Argument('<agent>', 'the agent whose settings hold the guard').choices(AGENTS);
+
+export function registerHookCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  const hook = program
+    .command('hook')
+    .description('the live guard inside Claude Code, Gemini CLI and Codex (loopledger hook --help)')
+    .usage('claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]')
+    .allowUnknownOption()
+    .argument('[args...]');
+
+  hook
+    .command('install')
+    .description(
+      "print the settings entry that runs the guard, or merge it into the agent's settings file (--write; a .bak " +
+        'of the file is kept), then check with hook doctor that the command it wrote answers',
+    )
+    .addArgument(agentArgument())
+    .option('--project', "the project's settings (.claude/settings.json, .gemini/settings.json, .codex/hooks.json; the default)")
+    .addOption(new Option('--user', "the user's settings (the same under $HOME)").conflicts('project'))
+    .option('--write', 'merge the entry into the file instead of printing it')
+    .addOption(new Option('--mode <mode>', 'the mode the guard runs in (default: the configuration\'s, telemetry)').choices(MODES))
+    .option('--state-dir <dir>', "the guard's state folder (made absolute)")
+    .option('--config <file>', "the guard's configuration file (made absolute)")
+    .action(async (agent: Agent, opts: { project?: boolean; user?: boolean; write?: boolean; mode?: string; stateDir?: string; config?: string }) => {
+      const cwd = process.cwd();
+      const scope = opts.user ? 'user' : 'project';
+      const checkAfterWrite = async () => {
+        const result = await doctor(agent, { env: io.env, cwd });
+        for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
+        if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe: the agent would run without the guard\n`);
+      };
+      setExit(await installHook({ agent, scope, write: opts.write ?? false, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
+    });
+
+  hook
+    .command('doctor')
+    .description(
+      "run the guard command the agent's project and user settings hold, as the agent would (sh -c, from this folder, " +
+        'with this environment, a probe payload on stdin): one line each, whether it answered and in how many ms; exit 0 ok, 1 not',
+    )
+    .addArgument(agentArgument())
+    .action(async (agent: Agent) => {
+      const result = await doctor(agent, { env: io.env, cwd: process.cwd() });
+      for (const l of result.lines) io.stdout.write(`loopledger hook doctor: ${l.line}\n`);
+      setExit(result.ok ? EXIT_OK : 1);
+    });
+}

@@ -1,0 +1,187 @@
+// `loopledger hook doctor <agent>` (SPEC 0.3, "Hook doctor": "runs the installed hook command with
+// a probe payload as the agent would and prints whether it answered and in how many milliseconds
+// (exit 0 ok, 1 not)"). Settings are written by hand here, as a user or an older install would
+// have left them, and the doctor runs from the built binary with the test's HOME and PATH.
+
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT, scratch } from '../cli/helpers.js';
+import type { AgentName } from './agents.js';
+
+const BIN = join(ROOT, 'bin', 'loopledger.js');
+const tmp = scratch('loopledger-hook-doctor-');
+const STATE = join(tmp.dir, 'state');
+beforeAll(() => ensureBuilt());
+afterAll(() => tmp.cleanup());
+
+const SYSTEM_PATH = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
+
+const FILE: Record<AgentName, string> = { 'claude-code': '.claude/settings.json', gemini: '.gemini/settings.json', codex: '.codex/hooks.json' };
+const EVENT: Record<AgentName, string> = { 'claude-code': 'PreToolUse', gemini: 'BeforeTool', codex: 'PreToolUse' };
+
+function settings(agent: AgentName, command: string, timeout?: number): string {
+  const handler = { type: 'command', command, ...(timeout === undefined ? {} : { timeout }) };
+  return JSON.stringify({ hooks: { [EVENT[agent]]: [{ hooks: [handler] }] } });
+}
+
+function doctor(agent: string, cwd: string, { home = join(tmp.dir, 'nohome'), path = SYSTEM_PATH } = {}) {
+  mkdirSync(cwd, { recursive: true });
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'doctor', agent], {
+    cwd,
+    env: { HOME: home, PATH: path, XDG_STATE_HOME: STATE },
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+/** A fake `loopledger` on the PATH: what an agent would run for a bare `loopledger` command. */
+function fakeOnPath(name: string, script: string): string {
+  const dir = join(tmp.dir, name);
+  tmp.write(join(name, 'loopledger'), `#!/bin/sh\n${script}\n`);
+  chmodSync(join(dir, 'loopledger'), 0o755);
+  return `${dir}:${SYSTEM_PATH}`;
+}
+
+describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('%s', (agent) => {
+  it('a working guard: one line, ok, how many ms, the version and mode it runs; exit 0; nothing left in the state', () => {
+    const project = join(tmp.dir, `ok-${agent}`);
+    tmp.write(join(`ok-${agent}`, FILE[agent]), settings(agent, `${process.execPath} ${BIN} hook ${agent} --mode enforce`));
+    const r = doctor(agent, project);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^loopledger hook doctor: ok: ${FILE[agent].replace(/\./g, '\\.')} \\(${EVENT[agent]}\\) runs \`.*\`: answered in \\d+ ms \\(loopledger \\d+\\.\\d+\\.\\d+, mode enforce\\)\\n$`));
+    // The probe is answered before the guard locks or writes anything.
+    expect(existsSync(STATE) ? readdirSync(STATE, { recursive: true }) : []).toEqual([]);
+  });
+});
+
+describe('a guard that would not run', () => {
+  it('a bare `loopledger` the agent will not find: exit 127, said so, exit 1', () => {
+    const project = join(tmp.dir, 'notfound');
+    tmp.write('notfound/.claude/settings.json', settings('claude-code', 'loopledger hook claude-code'));
+    const r = doctor('claude-code', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json \(PreToolUse\) runs `loopledger hook claude-code`: exit 127 after \d+ ms \(.*not found\): the agent will not find this command\n$/);
+  });
+
+  it('runs the command with the variables the agent adds: $CLAUDE_PROJECT_DIR is the project', () => {
+    const project = join(tmp.dir, 'projdir');
+    mkdirSync(join(project, 'tools'), { recursive: true });
+    spawnSync('ln', ['-s', BIN, join(project, 'tools', 'loopledger')]);
+    tmp.write('projdir/.claude/settings.json', settings('claude-code', '"$CLAUDE_PROJECT_DIR"/tools/loopledger hook claude-code'));
+    const r = doctor('claude-code', project);
+    expect(r.stdout).toMatch(/: ok: .*answered/);
+    expect(r.code).toBe(0);
+  });
+
+  it('the same command answers once the PATH holds this installation', () => {
+    const bin = join(tmp.dir, 'linked');
+    mkdirSync(bin, { recursive: true });
+    spawnSync('ln', ['-s', BIN, join(bin, 'loopledger')]);
+    const r = doctor('claude-code', join(tmp.dir, 'notfound'), { path: `${bin}:${SYSTEM_PATH}` });
+    expect(r.stdout).toMatch(/: ok: .*answered in \d+ ms/);
+    expect(r.code).toBe(0);
+  });
+
+  it('a guard that fails open (exit 0, nothing said): no answer, exit 1', () => {
+    const project = join(tmp.dir, 'silent');
+    tmp.write('silent/.codex/hooks.json', settings('codex', 'loopledger hook codex'));
+    const r = doctor('codex', project, { path: fakeOnPath('silent-bin', 'cat >/dev/null; exit 0') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/no answer: .*: exit 0 after \d+ ms: the guard stopped before it answered/);
+  });
+
+  it('a configuration the guard cannot load: no answer, exit 1', () => {
+    const project = join(tmp.dir, 'noconfig');
+    tmp.write('noconfig/.claude/settings.json', settings('claude-code', `${BIN} hook claude-code --config ${join(tmp.dir, 'missing.json')}`));
+    const r = doctor('claude-code', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/no answer: .*--config .*missing\.json`: exit 0 after \d+ ms/);
+  });
+
+  it('--mode off answers nothing, and the doctor says that may be why', () => {
+    const project = join(tmp.dir, 'off');
+    tmp.write('off/.gemini/settings.json', settings('gemini', `${BIN} hook gemini --mode off`));
+    const r = doctor('gemini', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('under --mode off it answers nothing');
+  });
+
+  it('a guard that answers but could not keep its state (its state folder cannot be made): not ok, exit 1', () => {
+    const project = join(tmp.dir, 'nostate');
+    const blocker = tmp.write('nostate/a-file', 'not a folder\n');
+    tmp.write('nostate/.claude/settings.json', settings('claude-code', `${BIN} hook claude-code --state-dir ${blocker}/state`));
+    const r = doctor('claude-code', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^loopledger hook doctor: not ok: .*answered in \\d+ ms \\(loopledger [\\d.]+, mode telemetry; its state folder ${blocker.replace(/[.]/g, '\\.')}/state is not writable\\)\\n$`));
+  });
+
+  it('a guard that hangs is killed at the handler\'s timeout (Claude Code: seconds), not waited for', () => {
+    const project = join(tmp.dir, 'hang');
+    tmp.write('hang/.claude/settings.json', settings('claude-code', 'loopledger hook claude-code', 1));
+    const r = doctor('claude-code', project, { path: fakeOnPath('hang-bin', 'sleep 30') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("still running at the agent's timeout (1000 ms), killed");
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it('Gemini\'s timeout is in milliseconds', () => {
+    const project = join(tmp.dir, 'hang-gemini');
+    tmp.write('hang-gemini/.gemini/settings.json', settings('gemini', 'loopledger hook gemini', 700));
+    const r = doctor('gemini', project, { path: fakeOnPath('hang-bin2', 'sleep 30') });
+    expect(r.stdout).toContain('(700 ms)');
+  });
+
+  it('an answer that is not the probe\'s (another program) is no answer', () => {
+    const project = join(tmp.dir, 'liar');
+    tmp.write('liar/.codex/hooks.json', settings('codex', 'loopledger hook codex'));
+    const r = doctor('codex', project, { path: fakeOnPath('liar-bin', 'echo \'{"loopledger_probe":{"id":"guessed"}}\'') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('no answer');
+  });
+});
+
+describe('where the doctor looks', () => {
+  it('nothing installed: one line naming both files and the command that installs, exit 1', () => {
+    const r = doctor('codex', join(tmp.dir, 'none'), { home: join(tmp.dir, 'none-home') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`loopledger hook doctor: no loopledger guard for codex in .codex/hooks.json or ${join(tmp.dir, 'none-home', '.codex/hooks.json')}: run \`loopledger hook install codex --write\`\n`);
+  });
+
+  it('project and user settings both, a line each; one failing makes exit 1', () => {
+    const home = join(tmp.dir, 'both-home');
+    const project = join(tmp.dir, 'both');
+    tmp.write('both-home/.claude/settings.json', settings('claude-code', `${BIN} hook claude-code`));
+    tmp.write('both/.claude/settings.json', settings('claude-code', '/nowhere/loopledger hook claude-code'));
+    const r = doctor('claude-code', project, { home });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json .*exit 127/);
+    expect(lines[1]).toMatch(new RegExp(`^loopledger hook doctor: ok: ${join(home, '.claude/settings.json').replace(/\./g, '\\.')} .*answered`));
+  });
+
+  it('the same command under several events is probed once', () => {
+    const project = join(tmp.dir, 'events');
+    const handler = { type: 'command', command: `${BIN} hook claude-code` };
+    tmp.write('events/.claude/settings.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [handler] }], Stop: [{ hooks: [handler] }] } }));
+    const r = doctor('claude-code', project);
+    expect(r.stdout).toMatch(/^loopledger hook doctor: ok: \.claude\/settings\.json \(PreToolUse, Stop\) runs/);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('settings that cannot be read are said so, exit 1', () => {
+    const project = join(tmp.dir, 'unreadable');
+    tmp.write('unreadable/.codex/hooks.json', '{ "hooks": ');
+    const r = doctor('codex', project);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^loopledger hook doctor: cannot read \.codex\/hooks\.json: not JSON at line 1/);
+  });
+
+  it('an unknown agent is a usage error: exit 2', () => {
+    expect(doctor('cursor', tmp.dir).code).toBe(2);
+  });
+});

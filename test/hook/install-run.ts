@@ -1,0 +1,35 @@
+// Runs `loopledger hook install` from the built binary the way a user does: from a project
+// folder, with a HOME and a PATH of the test's (the PATH of a machine where loopledger is not
+// installed, unless a test adds a folder to it).
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../cli/helpers.js';
+
+/** This checkout's launcher: what install writes, by its path, when loopledger is not on the PATH (its folder needs no quoting). */
+export const BIN = join(ROOT, 'bin', 'loopledger.js');
+
+/** The system's folders, with node and sh, and no loopledger. */
+export const SYSTEM_PATH = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
+
+export interface InstallEnv {
+  cwd: string;
+  home: string;
+  path?: string;
+}
+
+export function install(args: string[], { cwd, home, path = SYSTEM_PATH }: InstallEnv) {
+  mkdirSync(cwd, { recursive: true });
+  const r = spawnSync(process.execPath, [BIN, 'hook', 'install', ...args], {
+    cwd,
+    env: { HOME: home, PATH: path, XDG_STATE_HOME: join(home, '.state') },
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export type Settings = { hooks: Record<string, { matcher?: string; hooks: { command: string; timeout?: number }[] }[]> } & Record<string, unknown>;
+
+export const commands = (s: Settings, event: string) => (s.hooks[event] ?? []).flatMap((g) => g.hooks.map((h) => h.command));
+export const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Settings;
