@@ -98,4 +98,32 @@ describe('the default number of lanes', () => {
   it('is the number of cores, at most three: each lane is a heap of its own, and a store audit stays under 200 MB', () => {
     expect(pool.defaultJobs()).toBe(Math.min(3, availableParallelism()));
   });
+
+  it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the cores at most three', async () => {
+    const { writeFileSync, mkdirSync, truncateSync } = await import('node:fs');
+    const cores = Math.min(3, availableParallelism());
+    const dir = join(tmp.dir, 'sizes');
+    mkdirSync(join(dir, 'conversation'), { recursive: true });
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, '{}\n');
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, '');
+    truncateSync(big, 8 * 1024 * 1024);
+    const half = join(dir, 'half.jsonl');
+    const otherHalf = join(dir, 'other-half.jsonl');
+    for (const f of [half, otherHalf]) {
+      writeFileSync(f, '');
+      truncateSync(f, 4 * 1024 * 1024 + 1);
+    }
+    expect(audit.defaultLanes([small])).toBe(1);
+    expect(audit.defaultLanes([small, join(FIXTURES, FIXTURE_FILES[0]!)])).toBe(1);
+    expect(audit.defaultLanes([big])).toBe(cores);
+    // The sizes add up: two files just over half the bound each are over it.
+    expect(audit.defaultLanes([half])).toBe(1);
+    expect(audit.defaultLanes([half, otherHalf])).toBe(cores);
+    // A folder input counts its files; stdin has no size to go by.
+    writeFileSync(join(dir, 'conversation', 'event-1.json'), '{}');
+    expect(audit.defaultLanes([join(dir, 'conversation')])).toBe(1);
+    expect(audit.defaultLanes(['-'])).toBe(cores);
+  });
 });
