@@ -3,8 +3,8 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { type AnalyzeOptions, emitLedger, runAnalyze } from './commands/analyze.js';
-import { type CliIO, colorFor, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './commands/common.js';
-import { renderConfig } from './commands/config.js';
+import { type CliIO, colorFor, type CommonOptions, configFrom, flagOverrides, terminalWidth, warn, writePayload } from './commands/common.js';
+import { renderConfig, writeConfig } from './commands/config.js';
 import { renderFormats } from './commands/formats.js';
 import { mergeFiles, withoutTimelines } from './commands/merge.js';
 import { isStdout } from './commands/output.js';
@@ -178,8 +178,15 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .command('config')
     .description('the effective configuration: every key, its value, its default and where the value came from')
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
-    .option('--json', 'same as --format json');
-  addConfigOptions(config).action(async (opts: CommonOptions & { format: ListingFormat; json?: boolean }) => {
+    .option('--json', 'same as --format json')
+    .option('--write <file>', 'write the --set values into this JSON config file (created or updated atomically; other keys kept)');
+  addConfigOptions(config).action(async (opts: CommonOptions & { format: ListingFormat; json?: boolean; write?: string }) => {
+    if (opts.write !== undefined) {
+      if (opts.config !== undefined && opts.config !== opts.write) throw new UsageError('config --write FILE updates FILE itself; leave out --config');
+      await writePayload(io, await writeConfig(opts.write, opts.set, flagOverrides(opts)), undefined);
+      setExit(EXIT_OK);
+      return;
+    }
     const loaded = await configFrom(opts);
     for (const w of loaded.warnings) warn(io, w);
     const rendered = renderConfig(loaded, {

@@ -31,6 +31,20 @@ function assignment(values: Record<string, number | null>): string {
     .join(' ');
 }
 
+/**
+ * How to keep the recommended value: the `--set` flags exactly as `config --write` and every command
+ * take them, and the same values as a config file's JSON (flat dotted keys, as `config --write` adds them).
+ */
+function applyLines(values: Record<string, number | null>): string[] {
+  const sets = Object.entries(values).map(([k, v]) => `--set ${k}=${value(v)}`);
+  const snippet = JSON.stringify(Object.fromEntries(Object.entries(values)));
+  return [
+    `apply: ${sanitize(sets.join(' '))}`,
+    `  keep it: loopledger config --write loopledger.json ${sanitize(sets.join(' '))}`,
+    `  or in a config file (--config): ${sanitize(snippet)}`,
+  ];
+}
+
 export function renderSweep(result: SweepResult, options: RenderSweepOptions): string {
   if (options.format === 'html') return sweepHtml(result);
   if (options.format === 'json') {
@@ -120,6 +134,7 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       paint.bold(`recommended: ${sanitize(assignment(r.values))}`) +
         ` (recall ${rate(r.recall)}, FPR ${rate(r.fpr)} <= ${maxFpr}, precision ${rate(r.precision)})`,
     );
+    tail.push(...applyLines(r.values));
   } else if (result.note && (labeled || maxFpr !== null)) {
     tail.push(`no recommendation: ${result.note}`);
   }
