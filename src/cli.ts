@@ -5,10 +5,11 @@ import { Command, CommanderError, Option } from 'commander';
 import { type AnalyzeOptions, emitLedger, runAnalyze } from './commands/analyze.js';
 import { type CliIO, colorFor, type CommonOptions, configFrom, flagOverrides, terminalWidth, warn, writePayload } from './commands/common.js';
 import { renderConfig, writeConfig } from './commands/config.js';
+import { runLabel } from './commands/label.js';
 import { renderFormats } from './commands/formats.js';
 import { mergeFiles, withoutTimelines } from './commands/merge.js';
 import { isStdout } from './commands/output.js';
-import { renderStores, surveyStores } from './commands/stores.js';
+import { defaultInputs, renderStores, surveyStores } from './commands/stores.js';
 import { refuseMistypedCommand } from './commands/suggest.js';
 import { renderSweep } from './commands/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
@@ -41,6 +42,14 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs takes a whole number of at least 1, not ${value}`);
   return n;
+}
+
+function wholeNumberFor(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a whole number, not ${value}`);
+    return n;
+  };
 }
 
 function wholeNumber(value: string): number {
@@ -139,6 +148,35 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     const outputFile = opts['outputFile'] as string | undefined;
     await writePayload(io, payload, outputFile, isStdout(outputFile) ? [] : (await discoverInputs(paths)).files);
     setExit(EXIT_OK);
+  });
+
+  const label = program
+    .command('label')
+    .description('label sessions as loop or clean, one screen each (worst first, then a sample of calm ones), into the labels file sweep --labels reads')
+    .argument('[paths...]', 'transcript files or directories (default: the session stores of this user\'s agents)')
+    .option('--labels <file>', 'the labels file to write and resume from (rewritten atomically after every answer)', '.labels.json')
+    .option('--batch <file>', 'answers instead of keys: l, c, s, b, q or enter, one per line, in the order asked')
+    .option('--calm <n>', 'calm sessions to ask about after those with findings', wholeNumberFor('--calm'), 5)
+    .option('--seed <n>', 'which calm sessions are sampled', wholeNumberFor('--seed'), 1)
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'));
+  addConfigOptions(label).action(async (paths: string[], opts: CommonOptions & Record<string, unknown>) => {
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    if (paths.length === 0) {
+      const stores = await defaultInputs(io.env);
+      warn(io, stores.announcement);
+      paths = stores.roots;
+    }
+    const tty = process.stdin.isTTY && process.stdout.isTTY && io.stdout === process.stdout;
+    const options = {
+      loaded,
+      labels: opts['labels'] as string,
+      calm: opts['calm'] as number,
+      seed: opts['seed'] as number,
+      inputFormat: opts['inputFormat'] as FormatName | 'auto',
+      ...(opts['batch'] !== undefined ? { batch: opts['batch'] as string } : {}),
+    };
+    setExit(await runLabel(paths, options, io, tty ? { input: process.stdin, output: process.stdout } : null));
   });
 
   const merge = program

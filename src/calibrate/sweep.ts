@@ -21,7 +21,7 @@ import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK as RANK, type EnforceLevel } from '../vocabulary.js';
-import type { Label, Labels } from './labels.js';
+import { labelKeyFor, type Label, type Labels } from './labels.js';
 import { gridPoints, type SweepParam } from './param.js';
 
 /** The level at which a session counts as flagged: any but `none`. */
@@ -126,19 +126,6 @@ export function parseMaxFpr(text: string): number {
   const n = /^(\d+\.?\d*|\.\d+)$/.test(body) ? Number(body) / (pct ? 100 : 1) : NaN;
   if (!(n >= 0 && n <= 1)) throw new UsageError(`--max-fpr ${JSON.stringify(text)}: expected a rate between 0 and 1 (or 0% to 100%)`);
   return n;
-}
-
-function basename(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] ?? path;
-}
-
-/** The label key a session answers to: its id first, then its path, then the path's file name. */
-function labelKeyFor(session: SessionLedger, labels: Labels): string | null {
-  if (labels.has(session.id)) return session.id;
-  if (labels.has(session.path)) return session.path;
-  const base = basename(session.path);
-  return labels.has(base) ? base : null;
 }
 
 function ratio(num: number, den: number): number | null {
