@@ -117,7 +117,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
     .argument('<paths...>', 'transcript files or directories')
     .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
-    .option('--labels <file>', 'JSON: session id or file name → loop | clean')
+    .option('--labels <file>', 'JSON: session id or file name → loop | clean; or interrupts (the user\'s interrupts after a repeat as loop labels); repeat to combine, hand labels winning', collect, [])
     .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
     .addOption(
       new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
@@ -136,7 +136,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     const payload = await runSweep(paths, {
       loaded,
       params: opts['param'] as string[],
-      labels: opts['labels'] as string | undefined,
+      labels: opts['labels'] as string[],
       maxFpr: opts['maxFpr'] as string | undefined,
       positive: opts['positive'] as PositiveLevel,
       format: opts['json'] ? 'json' : (opts['format'] as SweepFormat),

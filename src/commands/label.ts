@@ -45,7 +45,7 @@ export const LABEL_USAGE =
   'label asks in a terminal; without one, answer with --batch FILE (one of l, c, s, b, q or enter per line, in the order above)';
 
 function interruptHint(session: SessionLedger): InterruptHint | null {
-  const list = (session as SessionLedger & { interrupts?: InterruptHint[] }).interrupts ?? [];
+  const list = session.interrupts ?? [];
   return list.find((i) => i.after_repeat) ?? list[0] ?? null;
 }
 

@@ -70,6 +70,8 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       { header: 'FPR', align: 'right' },
     );
   }
+  const interrupted = result.interrupts !== undefined;
+  if (interrupted) columns.push({ header: 'INTERRUPTED', align: 'right' }, { header: 'EARLIER', align: 'right' });
   columns.push({ header: '' });
 
   const best = result.recommended?.index ?? -1;
@@ -88,6 +90,10 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
         rate(m?.fpr),
       );
     }
+    if (interrupted) {
+      const x = p.interrupts;
+      row.push(x ? `${x.stopped_first} / ${x.loops}` : '-', x ? String(x.rounds_earlier) : '-');
+    }
     row.push(i === best ? '<- recommended' : '');
     return row;
   });
@@ -102,6 +108,9 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
   );
   lines.push('FIRED: sessions / rounds with any entry; STEERED, STOPPED: sessions / rounds under enforce');
   if (labeled) lines.push(`a labeled session or file counts as flagged when it reaches ${result.positive} under enforce`);
+  if (interrupted) {
+    lines.push(`INTERRUPTED: interrupted loops Enforce would have reached ${result.positive} in first / all; EARLIER: rounds before the user, summed`);
+  }
   lines.push('');
   let out = `${lines.join('\n')}\n`;
   out += renderTable(
@@ -127,6 +136,13 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
     if (result.labels.unmatched.length > 0) {
       tail.push(`labels that matched no session: ${result.labels.unmatched.map((k) => sanitize(k)).join(', ')}`);
     }
+  }
+  if (result.interrupts) {
+    const x = result.interrupts;
+    tail.push(
+      `interrupts: ${x.after_repeat} right after a repeat (weak loop labels${x.hand_wins > 0 ? `; ${x.hand_wins} of their sessions hand-labelled, the hand label wins` : ''}), ` +
+        `${x.no_repeat} with no repeat before them (no label)`,
+    );
   }
   if (result.recommended) {
     const r = result.recommended;
