@@ -41,7 +41,7 @@ const FILE_COMMENT =
   'Labels written by `loopledger label`, read by `loopledger sweep --labels FILE`: session id → "loop" | "clean" | ' +
   '{ "label": "loop", "turn": T, "round": R } (where the loop starts: a stop before turn T does not count as catching it).';
 
-export const LABEL_USAGE =
+const LABEL_USAGE =
   'label asks in a terminal; without one, answer with --batch FILE (one of l, c, s, b, q or enter per line, in the order above)';
 
 function interruptHint(session: SessionLedger): InterruptHint | null {

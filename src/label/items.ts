@@ -59,7 +59,7 @@ export interface LabelQueue {
   calmShown: number;
 }
 
-export function worstLevel(session: SessionLedger): EnforceLevel {
+function worstLevel(session: SessionLedger): EnforceLevel {
   let level: EnforceLevel = 'none';
   for (const e of session.entries) if (!e.after_stop) level = strongerLevel(level, e.intervention.enforce);
   return level;

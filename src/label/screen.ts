@@ -48,7 +48,7 @@ function groups(findings: readonly LedgerEntry[]): FindingGroup[] {
 const DETECTOR_WORDS: Record<string, string> = { tool_batch: 'tool calls', output: 'visible text', thinking: 'reasoning' };
 
 /** What a finding says, in words: the tools and how often for a tool batch, the confidence for text. */
-export function findingWords(e: LedgerEntry): string {
+function findingWords(e: LedgerEntry): string {
   const tools = e.evidence['tools'] ?? e.evidence['tool'];
   const parts: string[] = [];
   if (typeof tools === 'string' && tools !== '') parts.push(tools);

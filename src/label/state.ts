@@ -3,7 +3,7 @@
 
 import type { LabelItem } from './items.js';
 
-export type Answer = 'loop' | 'clean';
+type Answer = 'loop' | 'clean';
 export type LabelAction = Answer | 'skip' | 'back' | 'quit' | 'accept';
 
 /** What the labels file holds for one key (the shape `sweep --labels` reads). */
@@ -37,7 +37,7 @@ export function currentItem(state: LabelState): LabelItem | null {
 }
 
 /** A loop label says where it starts (the first finding), so a stop before it does not count. */
-export function labelValue(item: LabelItem, answer: Answer): LabelValue {
+function labelValue(item: LabelItem, answer: Answer): LabelValue {
   if (answer === 'clean' || item.start === null) return answer;
   return { label: 'loop', turn: item.start.turn, round: item.start.round };
 }
