@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { CONFIG_KEYS } from '../../src/config/registry.js';
 import { assignConfigValues } from '../../src/config/write.js';
 import { ensureBuilt, runCli, scratch } from '../cli/helpers.js';
+import { denied, fakeAgent } from '../hook/agents.js';
 
 const tmp = scratch('loopledger-apply-');
 beforeAll(() => ensureBuilt());
@@ -86,6 +87,28 @@ describe('sweep → config --write → analyze --config', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bad.json is not valid JSON');
   });
+});
+
+describe('the live guard reads the written file', () => {
+  it('hook claude-code --config FILE: with max_strikes 3 written, the third identical failing call runs and the fourth is refused', async () => {
+    const file = join(tmp.dir, 'guard.json');
+    const w = await runCli(['config', '--write', file, '--set', 'tool_batch.max_strikes=3']);
+    expect(w.code, w.stderr).toBe(0);
+    const fake = fakeAgent('claude-code', {
+      dir: tmp.dir,
+      session: '0000000a-aaaa-4bbb-8ccc-00000000000a',
+      mode: 'enforce',
+      stateDir: join(tmp.dir, 'guard-state'),
+      extraArgs: ['--config', file],
+    });
+    fake.user('fix the build');
+    const call = { name: 'Bash', input: { command: 'npm run build' }, output: "src/index.ts(3,1): error TS2304: Cannot find name 'x'.", error: true };
+    const rounds = [];
+    for (let i = 0; i < 4; i++) rounds.push(await fake.round({ text: 'Running the build.', calls: [call] }));
+    // With the default (2) the third is refused (test/hook/e2e.test.ts); the file allows three.
+    expect(rounds.slice(0, 3).map((r) => denied(r.calls[0]!.pre, 'claude-code'))).toEqual([false, false, false]);
+    expect(denied(rounds[3]!.calls[0]!.pre, 'claude-code')).toBe(true);
+  }, 300_000);
 });
 
 describe('assignConfigValues', () => {
