@@ -159,6 +159,27 @@ describe('sweep --labels interrupts', () => {
     expect(two.stderr).toContain('--labels takes one labels file (and/or interrupts), not 2');
   });
 
+  it('shards of an interrupts sweep merge into the sweep of everything', async () => {
+    const args = ['sweep', 'fixtures', '--param', 'tool_batch.max_strikes=1:3:1', '--labels', 'interrupts', '--json'];
+    const whole = await runCli(args);
+    expect(whole.code, whole.stderr).toBe(0);
+    const parts: string[] = [];
+    for (const k of [1, 2]) {
+      const out = join(tmp.dir, `shard-${k}.json`);
+      const r = await runCli([...args, '--shard', `${k}/2`, '-o', out]);
+      expect(r.code, r.stderr).toBe(0);
+      parts.push(out);
+    }
+    const merged = await runCli(['merge', ...parts, '--format', 'json']);
+    expect(merged.code, merged.stderr).toBe(0);
+    const pick = (text: string) => {
+      const r = JSON.parse(text) as { interrupts: unknown; labels: unknown; points: { interrupts: unknown; metrics: unknown }[] };
+      return { interrupts: r.interrupts, labels: r.labels, points: r.points.map((p) => ({ interrupts: p.interrupts, metrics: p.metrics })) };
+    };
+    expect(pick(merged.stdout)).toEqual(pick(whole.stdout));
+    expect(pick(whole.stdout).interrupts).toEqual({ after_repeat: 2, no_repeat: 0, hand_wins: 0 });
+  });
+
   it('the labeller proposes loop for a session interrupted after a repeat, and enter takes it', async () => {
     const file = tmp.write('label/claude-esc.jsonl', claudeLoop());
     const listed = await runCli(['label', file, '--labels', join(tmp.dir, 'l.json')]);
