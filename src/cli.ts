@@ -3,13 +3,14 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { type AnalyzeOptions, emitLedger, runAnalyze } from './commands/analyze.js';
-import { type CliIO, colorFor, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './commands/common.js';
-import { renderConfig } from './commands/config.js';
+import { type CliIO, colorFor, type CommonOptions, configFrom, flagOverrides, terminalWidth, warn, writePayload } from './commands/common.js';
+import { renderConfig, writeConfig } from './commands/config.js';
+import { runLabel } from './commands/label.js';
 import { renderFormats } from './commands/formats.js';
 import { registerHookCommands } from './commands/hook.js';
 import { mergeFiles, withoutTimelines } from './commands/merge.js';
 import { isStdout } from './commands/output.js';
-import { renderStores, surveyStores } from './commands/stores.js';
+import { defaultInputs, renderStores, surveyStores } from './commands/stores.js';
 import { refuseMistypedCommand } from './commands/suggest.js';
 import { renderSweep } from './commands/sweep.js';
 import { runSweep } from './commands/sweep-run.js';
@@ -42,6 +43,14 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs takes a whole number of at least 1, not ${value}`);
   return n;
+}
+
+function wholeNumberFor(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a whole number, not ${value}`);
+    return n;
+  };
 }
 
 function wholeNumber(value: string): number {
@@ -109,7 +118,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
     .argument('<paths...>', 'transcript files or directories')
     .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
-    .option('--labels <file>', 'JSON: session id or file name → loop | clean')
+    .option('--labels <file>', 'JSON: session id or file name → loop | clean; or interrupts (the user\'s interrupts after a repeat as loop labels); repeat to combine, hand labels winning', collect, [])
     .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
     .addOption(
       new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
@@ -128,7 +137,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     const payload = await runSweep(paths, {
       loaded,
       params: opts['param'] as string[],
-      labels: opts['labels'] as string | undefined,
+      labels: opts['labels'] as string[],
       maxFpr: opts['maxFpr'] as string | undefined,
       positive: opts['positive'] as PositiveLevel,
       format: opts['json'] ? 'json' : (opts['format'] as SweepFormat),
@@ -140,6 +149,35 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     const outputFile = opts['outputFile'] as string | undefined;
     await writePayload(io, payload, outputFile, isStdout(outputFile) ? [] : (await discoverInputs(paths)).files);
     setExit(EXIT_OK);
+  });
+
+  const label = program
+    .command('label')
+    .description('label sessions as loop or clean, one screen each (worst first, then a sample of calm ones), into the labels file sweep --labels reads')
+    .argument('[paths...]', 'transcript files or directories (default: the session stores of this user\'s agents)')
+    .option('--labels <file>', 'the labels file to write and resume from (rewritten atomically after every answer)', '.labels.json')
+    .option('--batch <file>', 'answers instead of keys: l, c, s, b, q or enter, one per line, in the order asked')
+    .option('--calm <n>', 'calm sessions to ask about after those with findings', wholeNumberFor('--calm'), 5)
+    .option('--seed <n>', 'which calm sessions are sampled', wholeNumberFor('--seed'), 1)
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(['auto', ...FORMAT_NAMES]).default('auto'));
+  addConfigOptions(label).action(async (paths: string[], opts: CommonOptions & Record<string, unknown>) => {
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    if (paths.length === 0) {
+      const stores = await defaultInputs(io.env);
+      warn(io, stores.announcement);
+      paths = stores.roots;
+    }
+    const tty = process.stdin.isTTY && process.stdout.isTTY && io.stdout === process.stdout;
+    const options = {
+      loaded,
+      labels: opts['labels'] as string,
+      calm: opts['calm'] as number,
+      seed: opts['seed'] as number,
+      inputFormat: opts['inputFormat'] as FormatName | 'auto',
+      ...(opts['batch'] !== undefined ? { batch: opts['batch'] as string } : {}),
+    };
+    setExit(await runLabel(paths, options, io, tty ? { input: process.stdin, output: process.stdout } : null));
   });
 
   const merge = program
@@ -179,8 +217,15 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .command('config')
     .description('the effective configuration: every key, its value, its default and where the value came from')
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
-    .option('--json', 'same as --format json');
-  addConfigOptions(config).action(async (opts: CommonOptions & { format: ListingFormat; json?: boolean }) => {
+    .option('--json', 'same as --format json')
+    .option('--write <file>', 'write the --set values into this JSON config file (created or updated atomically; other keys kept)');
+  addConfigOptions(config).action(async (opts: CommonOptions & { format: ListingFormat; json?: boolean; write?: string }) => {
+    if (opts.write !== undefined) {
+      if (opts.config !== undefined && opts.config !== opts.write) throw new UsageError('config --write FILE updates FILE itself; leave out --config');
+      await writePayload(io, await writeConfig(opts.write, opts.set, flagOverrides(opts)), undefined);
+      setExit(EXIT_OK);
+      return;
+    }
     const loaded = await configFrom(opts);
     for (const w of loaded.warnings) warn(io, w);
     const rendered = renderConfig(loaded, {

@@ -1,5 +1,5 @@
 // `--labels FILE`: ground truth for a sweep, written by the person calibrating.
-// { "<session id or file name>": "loop" | "clean" | { "label": "loop", "turn": 3 } }
+// { "<session id or file name>": "loop" | "clean" | { "label": "loop", "turn": 3, "round": 7 } }
 // A label file is typed by hand, so anything it cannot mean is an error naming the entry, not a
 // guess: a silently dropped label would shift precision and recall without anyone noticing.
 
@@ -62,6 +62,14 @@ function parseOne(key: string, value: unknown, name: string): Label {
   const obj = value as Record<string, unknown>;
   const label = kindOf(obj['label']);
   if (!label) throw new ConfigError(`${where}: "label" must be "loop" or "clean"`);
+  // `round` (what `loopledger label` writes beside the turn) is for the reader: the sweep counts turns.
+  const round = obj['round'];
+  if (round !== undefined && round !== null) {
+    if (typeof round !== 'number' || !Number.isInteger(round) || round < 1) {
+      throw new ConfigError(`${where}: "round" must be a whole number of at least 1 (rounds are 1-based)`);
+    }
+    if (label === 'clean') throw new ConfigError(`${where}: "round" marks where a loop starts; a clean session has none`);
+  }
   const turn = obj['turn'];
   if (turn === undefined || turn === null) return { label, turn: null };
   if (typeof turn !== 'number' || !Number.isInteger(turn) || turn < 1) {
@@ -69,4 +77,17 @@ function parseOne(key: string, value: unknown, name: string): Label {
   }
   if (label === 'clean') throw new ConfigError(`${where}: "turn" marks where a loop starts; a clean session has none`);
   return { label, turn };
+}
+
+function basename(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] ?? path;
+}
+
+/** The label key a session answers to: its id first, then its path, then the path's file name. */
+export function labelKeyFor(session: { id: string; path: string }, labels: Labels): string | null {
+  if (labels.has(session.id)) return session.id;
+  if (labels.has(session.path)) return session.path;
+  const base = basename(session.path);
+  return labels.has(base) ? base : null;
 }

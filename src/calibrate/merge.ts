@@ -55,7 +55,9 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
     ['--positive', (r: SweepResult) => r.positive],
     ['--max-fpr', (r: SweepResult) => r.max_fpr],
     ['labels (one sweep has --labels, the other not)', (r: SweepResult) => r.labels === null],
-    ['labels (the label files differ)', (r: SweepResult) => (r.labels ? [...(r.labels.matched ?? []).map((m) => m.key), ...r.labels.unmatched].sort() : null)],
+    // Weak labels (interrupts) are each shard's own sessions; the hand labels must be one file.
+    ['labels (the label files differ)', (r: SweepResult) => (r.labels ? [...(r.labels.matched ?? []).filter((m) => !m.weak).map((m) => m.key), ...r.labels.unmatched].sort() : null)],
+    ['--labels interrupts (one sweep has it, the other not)', (r: SweepResult) => r.interrupts === undefined],
     ['points', (r: SweepResult) => r.points.map((p) => p.values)],
   ] as const) {
     const want = JSON.stringify(get(first.result));
@@ -69,8 +71,12 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
   const labeled = first.result.labels !== null;
   // Every label's verdict, from the partials that matched it (the label file is the same in each).
   const labels = new Map<string, Label>();
+  const weak = new Set<string>();
   for (const p of partials) {
-    for (const m of p.result.labels?.matched ?? []) labels.set(m.key, { label: m.label, turn: m.turn });
+    for (const m of p.result.labels?.matched ?? []) {
+      labels.set(m.key, { label: m.label, turn: m.turn });
+      if (m.weak) weak.add(m.key);
+    }
     if (labeled && p.result.labels && p.result.labels.matched === undefined) {
       throw new MergeError(`${p.name}: its labels lack "matched" (written by an older loopledger: run the sweep again)`);
     }
@@ -100,6 +106,14 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
       point.metrics = labelMetrics(turns, labels as Labels, unlabeled);
       point.label_turns = turns;
     }
+    if (first.result.interrupts) {
+      const scores = parts.map((p) => p.interrupts ?? { loops: 0, stopped_first: 0, rounds_earlier: 0 });
+      point.interrupts = {
+        loops: scores.reduce((n, x) => n + x.loops, 0),
+        stopped_first: scores.reduce((n, x) => n + x.stopped_first, 0),
+        rounds_earlier: scores.reduce((n, x) => n + x.rounds_earlier, 0),
+      };
+    }
     return point;
   });
 
@@ -112,7 +126,7 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
       loop: matchedKeys.filter((k) => labels.get(k)!.label === 'loop').length,
       clean: matchedKeys.filter((k) => labels.get(k)!.label === 'clean').length,
       unmatched,
-      matched: matchedKeys.map((key) => ({ key, label: labels.get(key)!.label, turn: labels.get(key)!.turn })),
+      matched: matchedKeys.map((key) => ({ key, label: labels.get(key)!.label, turn: labels.get(key)!.turn, ...(weak.has(key) ? { weak: true as const } : {}) })),
     };
     for (const key of unmatched) warnings.push(`label ${JSON.stringify(key)} matched no session`);
   }
@@ -123,6 +137,15 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
     positive: first.result.positive,
     max_fpr: first.result.max_fpr,
     labels: labelSummary,
+    ...(first.result.interrupts
+      ? {
+          interrupts: {
+            after_repeat: partials.reduce((n, p) => n + (p.result.interrupts?.after_repeat ?? 0), 0),
+            no_repeat: partials.reduce((n, p) => n + (p.result.interrupts?.no_repeat ?? 0), 0),
+            hand_wins: partials.reduce((n, p) => n + (p.result.interrupts?.hand_wins ?? 0), 0),
+          },
+        }
+      : {}),
     points,
     recommended,
     note,

@@ -21,8 +21,9 @@ import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK as RANK, type EnforceLevel } from '../vocabulary.js';
-import type { Label, Labels } from './labels.js';
+import { labelKeyFor, type Label, type Labels } from './labels.js';
 import { gridPoints, type SweepParam } from './param.js';
+import { interruptLabels, scoreInterrupts, type InterruptLabels, type InterruptPointScore, type InterruptSummary } from './interrupts.js';
 
 /** The level at which a session counts as flagged: any but `none`. */
 export type PositiveLevel = Exclude<EnforceLevel, 'none'>;
@@ -34,6 +35,8 @@ export interface SweepOptions {
   /** Replays the corpus under one configuration (the real pipeline, or a fake in tests). */
   analyze: (values: ConfigValues) => Promise<SessionLedger[]>;
   labels?: Labels | null;
+  /** `--labels interrupts`: the user's interrupts after a repeat as loop labels (hand labels win). */
+  interrupts?: boolean;
   /** The bound for the recommendation; without it no value is recommended. */
   maxFpr?: number | null;
   /** What counts as predicting a loop; default `stop`. */
@@ -76,6 +79,8 @@ export interface SweepPoint {
   /** The file of each of positive_sessions (same order): merge puts shards' sessions back in file order. */
   positive_paths: string[];
   metrics: SweepMetrics | null;
+  /** With `--labels interrupts`: the interrupted loops Enforce would have stopped first. */
+  interrupts?: InterruptPointScore;
   /** With labels: each matched label key's turns that reached the positive level (keys and turns sorted,
    *  turns once each), from which `metrics` is computed; merge adds shards' up before computing. */
   label_turns?: Record<string, number[]>;
@@ -88,7 +93,7 @@ interface SweepLabelSummary {
   /** Label keys that matched no session (typo, or a file outside the inputs). */
   unmatched: string[];
   /** The labels that matched a session, sorted by key (merge needs them to recount the shards' items). */
-  matched?: { key: string; label: Label['label']; turn: number | null }[];
+  matched?: { key: string; label: Label['label']; turn: number | null; weak?: true }[];
 }
 
 export interface SweepRecommendation {
@@ -108,6 +113,8 @@ export interface SweepResult {
   positive: PositiveLevel;
   max_fpr: number | null;
   labels: SweepLabelSummary | null;
+  /** With `--labels interrupts`: the weak labels read from the user's interrupts. */
+  interrupts?: InterruptSummary;
   points: SweepPoint[];
   /** The value with the best recall among those with FPR ≤ max_fpr; ties go to the most conservative. */
   recommended: SweepRecommendation | null;
@@ -126,19 +133,6 @@ export function parseMaxFpr(text: string): number {
   const n = /^(\d+\.?\d*|\.\d+)$/.test(body) ? Number(body) / (pct ? 100 : 1) : NaN;
   if (!(n >= 0 && n <= 1)) throw new UsageError(`--max-fpr ${JSON.stringify(text)}: expected a rate between 0 and 1 (or 0% to 100%)`);
   return n;
-}
-
-function basename(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] ?? path;
-}
-
-/** The label key a session answers to: its id first, then its path, then the path's file name. */
-function labelKeyFor(session: SessionLedger, labels: Labels): string | null {
-  if (labels.has(session.id)) return session.id;
-  if (labels.has(session.path)) return session.path;
-  const base = basename(session.path);
-  return labels.has(base) ? base : null;
 }
 
 function ratio(num: number, den: number): number | null {
@@ -270,7 +264,7 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels): SweepLabelSummary {
+function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels, weak: ReadonlySet<string>): SweepLabelSummary {
   const matched = new Set<string>();
   for (const s of sessions) {
     const key = labelKeyFor(s, labels);
@@ -284,7 +278,9 @@ function summarizeLabels(sessions: readonly SessionLedger[], labels: Labels): Sw
     else if (label.label === 'loop') loop++;
     else clean++;
   }
-  const matchedLabels = [...matched].sort(compareKeys).map((key) => ({ key, label: labels.get(key)!.label, turn: labels.get(key)!.turn }));
+  const matchedLabels = [...matched]
+    .sort(compareKeys)
+    .map((key) => ({ key, label: labels.get(key)!.label, turn: labels.get(key)!.turn, ...(weak.has(key) ? { weak: true as const } : {}) }));
   return { loop, clean, unmatched: unmatched.sort(), matched: matchedLabels };
 }
 
@@ -339,7 +335,13 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
   if (!(positive in RANK) || positive === ('none' as string)) throw new ConfigError(`unknown positive level ${positive}`);
   const maxFpr = options.maxFpr ?? null;
   if (maxFpr !== null && !(maxFpr >= 0 && maxFpr <= 1)) throw new UsageError(`--max-fpr ${maxFpr}: expected a rate between 0 and 1`);
-  const labels = options.labels ?? null;
+  let labels = options.labels ?? null;
+  let weak: InterruptLabels | null = null;
+  if (options.interrupts) {
+    // Read once under the base configuration, so that every value is scored against the same labels.
+    weak = interruptLabels(await options.analyze(options.baseValues), labels);
+    labels = weak.labels;
+  }
   const grid = gridPoints(options.params);
   const points: SweepPoint[] = [];
   let labelSummary: SweepLabelSummary | null = null;
@@ -350,10 +352,12 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
     const config: ConfigValues = { ...options.baseValues, ...values };
     const sessions = await options.analyze(config);
     if (labels && labelSummary === null) {
-      labelSummary = summarizeLabels(sessions, labels);
+      labelSummary = summarizeLabels(sessions, labels, weak?.weak ?? new Set());
       for (const key of labelSummary.unmatched) warnings.push(`label ${JSON.stringify(key)} matched no session`);
     }
-    points.push(evaluatePoint(values, sessions, labels, positive));
+    const point = evaluatePoint(values, sessions, labels, positive);
+    if (weak) point.interrupts = scoreInterrupts(sessions, weak.loops, positive);
+    points.push(point);
     options.onPoint?.(i + 1, grid.length);
   }
 
@@ -363,6 +367,7 @@ export async function sweep(options: SweepOptions): Promise<SweepResult> {
     positive,
     max_fpr: maxFpr,
     labels: labelSummary,
+    ...(weak ? { interrupts: { after_repeat: weak.loops.length, no_repeat: weak.noRepeat, hand_wins: weak.handWins } } : {}),
     points,
     recommended,
     note,

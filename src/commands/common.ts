@@ -29,12 +29,17 @@ export function terminalWidth(io: CliIO): number {
   return io.stdout.columns && io.stdout.columns > 0 ? io.stdout.columns : Number(io.env['COLUMNS']) || 120;
 }
 
-export async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
+/** What the dedicated flags (`--scope`, `--profile`, `--model-capability`) set, as config keys. */
+export function flagOverrides(opts: CommonOptions): Record<string, string> {
   const overrides: Record<string, string> = {};
   if (opts.scope) overrides['scope'] = opts.scope;
   if (opts.profile) overrides['policy.profile'] = opts.profile;
   if (opts.modelCapability) overrides['policy.model_capability'] = opts.modelCapability;
-  return loadConfig({ file: opts.config, sets: opts.set, overrides });
+  return overrides;
+}
+
+export async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
+  return loadConfig({ file: opts.config, sets: opts.set, overrides: flagOverrides(opts) });
 }
 
 export function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {

@@ -1,7 +1,11 @@
 // `loopledger config`: the effective configuration. A calibration run is only worth as much as
 // knowing which thresholds it ran with, so every key is shown with its default and provenance.
 
-import type { LoadedConfig } from '../config/load.js';
+import { stat } from 'node:fs/promises';
+import { loadConfig, readConfigFile, type LoadedConfig } from '../config/load.js';
+import { assignConfigValues, type ConfigAssignment } from '../config/write.js';
+import { UsageError } from '../errors.js';
+import { writeFileAtomically } from './output.js';
 import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
 import { painter } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
@@ -126,4 +130,31 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   lines.push('', ...wrap(summary, width, 2));
   if (!options.verbose) lines.push(...wrap('--verbose gives the reason behind each default; --json has every value whole', width, 2).map((l) => paint.dim(l)));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * `config --write FILE --set KEY=VALUE…`: create or update FILE with the given values, each checked
+ * as `--set` checks it, the whole file checked again as `--config` reads it, then written atomically
+ * (other keys, comments and the file's mode kept). Returns what changed, one line a key.
+ */
+export async function writeConfig(file: string, sets: readonly string[], overrides: Readonly<Record<string, string>>): Promise<string> {
+  if (sets.length === 0 && Object.keys(overrides).length === 0) {
+    throw new UsageError(`config --write ${file}: nothing to write; give at least one --set KEY=VALUE`);
+  }
+  const given = await loadConfig({ sets, overrides });
+  const assignments: ConfigAssignment[] = given.specs
+    .filter((s) => given.sources[s.key] === 'set')
+    .map((s) => ({ key: s.key, value: given.values[s.key] as ConfigValue }));
+  const exists = (await stat(file).catch(() => null)) !== null;
+  const before = exists ? await readConfigFile(file) : {};
+  const previous = exists ? await loadConfig({ file, fileObject: before }) : null;
+  const after = assignConfigValues(before, assignments);
+  // The same parser that analyze, hook and sweep use: a file this writes is a file they read.
+  await loadConfig({ file, fileObject: after });
+  await writeFileAtomically(file, `${JSON.stringify(after, null, 2)}\n`);
+  const lines = assignments.map(({ key, value }) => {
+    const was = previous && previous.sources[key] === 'file' ? `was ${formatConfigValue(previous.values[key] as ConfigValue)}` : 'was the default';
+    return `${key}=${formatConfigValue(value)} (${was})`;
+  });
+  return `${sanitize(`${exists ? 'updated' : 'created'} ${file}`)}:\n${lines.map((l) => `  ${sanitize(l)}\n`).join('')}`;
 }

@@ -1,7 +1,9 @@
 // `loopledger sweep`: read the corpus once, then replay it through the real ledger per value.
 
 import { resolveInputs } from '../run/audit.js';
+import { INTERRUPT_LABELS } from '../calibrate/interrupts.js';
 import { loadLabels } from '../calibrate/labels.js';
+import { UsageError } from '../errors.js';
 import { parseParams } from '../calibrate/param.js';
 import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../calibrate/sweep.js';
 import { configHash } from '../ledger/config-hash.js';
@@ -19,7 +21,8 @@ import type { SweepFormat } from '../vocabulary.js';
 export interface SweepRunOptions {
   loaded: LoadedConfig;
   params: readonly string[];
-  labels?: string;
+  /** `--labels`, repeatable: one labels file and/or `interrupts` (the user's interrupts as weak labels). */
+  labels?: string | readonly string[];
   maxFpr?: string;
   /** What counts as flagging a labeled session; default `stop` (the intervention that ends a turn). */
   positive?: PositiveLevel;
@@ -34,11 +37,15 @@ export interface SweepRunOptions {
 export async function runSweep(paths: readonly string[], options: SweepRunOptions): Promise<string> {
   const params = parseParams(options.params);
   const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : null;
-  const labels = options.labels ? await loadLabels(options.labels) : null;
-  const { files, unreadable } = await resolveInputs(paths, options.shard);
-  for (const input of unreadable) options.onWarning(`${input.path}: ${input.error}`);
+  const sources = typeof options.labels === 'string' ? [options.labels] : (options.labels ?? []);
+  const files = sources.filter((l) => l !== INTERRUPT_LABELS);
+  if (files.length > 1) throw new UsageError(`--labels takes one labels file (and/or ${INTERRUPT_LABELS}), not ${files.length}: ${files.join(', ')}`);
+  const labels = files[0] !== undefined ? await loadLabels(files[0]) : null;
+  const interrupts = sources.includes(INTERRUPT_LABELS);
+  const resolved = await resolveInputs(paths, options.shard);
+  for (const input of resolved.unreadable) options.onWarning(`${input.path}: ${input.error}`);
   const corpus: RecordedFile[] = [];
-  for (const file of files) {
+  for (const file of resolved.files) {
     const recorded = await recordFile(file, { inputFormat: options.inputFormat });
     if (recorded.input.error) options.onWarning(`${recorded.input.path}: ${recorded.input.error}`);
     const skipped = recorded.input.skipped;
@@ -56,7 +63,7 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
       replay(file, ledger);
       return ledger.sessions();
     });
-  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, maxFpr, positive: options.positive });
+  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, interrupts, maxFpr, positive: options.positive });
   for (const w of result.warnings) options.onWarning(w);
   const config = { ...options.loaded.values } as Record<string, unknown>;
   const full: SweepResult = {

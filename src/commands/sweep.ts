@@ -31,6 +31,20 @@ function assignment(values: Record<string, number | null>): string {
     .join(' ');
 }
 
+/**
+ * How to keep the recommended value: the `--set` flags exactly as `config --write` and every command
+ * take them, and the same values as a config file's JSON (flat dotted keys, as `config --write` adds them).
+ */
+function applyLines(values: Record<string, number | null>): string[] {
+  const sets = Object.entries(values).map(([k, v]) => `--set ${k}=${value(v)}`);
+  const snippet = JSON.stringify(Object.fromEntries(Object.entries(values)));
+  return [
+    `apply: ${sanitize(sets.join(' '))}`,
+    `  keep it: loopledger config --write loopledger.json ${sanitize(sets.join(' '))}`,
+    `  or in a config file (--config): ${sanitize(snippet)}`,
+  ];
+}
+
 export function renderSweep(result: SweepResult, options: RenderSweepOptions): string {
   if (options.format === 'html') return sweepHtml(result);
   if (options.format === 'json') {
@@ -56,6 +70,8 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       { header: 'FPR', align: 'right' },
     );
   }
+  const interrupted = result.interrupts !== undefined;
+  if (interrupted) columns.push({ header: 'INTERRUPTED', align: 'right' }, { header: 'EARLIER', align: 'right' });
   columns.push({ header: '' });
 
   const best = result.recommended?.index ?? -1;
@@ -74,6 +90,10 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
         rate(m?.fpr),
       );
     }
+    if (interrupted) {
+      const x = p.interrupts;
+      row.push(x ? `${x.stopped_first} / ${x.loops}` : '-', x ? String(x.rounds_earlier) : '-');
+    }
     row.push(i === best ? '<- recommended' : '');
     return row;
   });
@@ -88,6 +108,9 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
   );
   lines.push('FIRED: sessions / rounds with any entry; STEERED, STOPPED: sessions / rounds under enforce');
   if (labeled) lines.push(`a labeled session or file counts as flagged when it reaches ${result.positive} under enforce`);
+  if (interrupted) {
+    lines.push(`INTERRUPTED: interrupted loops Enforce would have reached ${result.positive} in first / all; EARLIER: rounds before the user, summed`);
+  }
   lines.push('');
   let out = `${lines.join('\n')}\n`;
   out += renderTable(
@@ -114,12 +137,20 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       tail.push(`labels that matched no session: ${result.labels.unmatched.map((k) => sanitize(k)).join(', ')}`);
     }
   }
+  if (result.interrupts) {
+    const x = result.interrupts;
+    tail.push(
+      `interrupts: ${x.after_repeat} right after a repeat (weak loop labels${x.hand_wins > 0 ? `; ${x.hand_wins} of their sessions hand-labelled, the hand label wins` : ''}), ` +
+        `${x.no_repeat} with no repeat before them (no label)`,
+    );
+  }
   if (result.recommended) {
     const r = result.recommended;
     tail.push(
       paint.bold(`recommended: ${sanitize(assignment(r.values))}`) +
         ` (recall ${rate(r.recall)}, FPR ${rate(r.fpr)} <= ${maxFpr}, precision ${rate(r.precision)})`,
     );
+    tail.push(...applyLines(r.values));
   } else if (result.note && (labeled || maxFpr !== null)) {
     tail.push(`no recommendation: ${result.note}`);
   }

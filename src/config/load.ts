@@ -15,6 +15,8 @@ export { parseConfigValue } from './value.js';
 export interface LoadConfigOptions {
   /** `--config FILE` (JSON). */
   file?: string;
+  /** The file's JSON object already in hand (`config --write` checks what it is about to write); `file` names it. */
+  fileObject?: Record<string, unknown>;
   /** Every `--set KEY=VALUE`, in command-line order (a later one wins). */
   sets?: readonly string[];
   /** What dedicated flags (`--scope`, `--profile`, …) set: parsed like `--set`, applied after it. */
@@ -59,7 +61,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 
   if (options.file !== undefined) {
     const origin: ValueOrigin = { label: options.file, source: 'file' };
-    const raw = await readConfigFile(options.file);
+    const raw = options.fileObject ?? (await readConfigFile(options.file));
     const seen = new Set<string>();
     for (const [path, rawValue] of flattenFile(raw, byKey, options.file)) {
       const spec = lookup(path, byKey, specs, `${options.file}: unknown configuration key`);
@@ -100,7 +102,7 @@ function flagName(key: string): string {
   return (key.split('.').pop() ?? key).replaceAll('_', '-');
 }
 
-async function readConfigFile(file: string): Promise<Record<string, unknown>> {
+export async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

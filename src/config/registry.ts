@@ -5,6 +5,7 @@ import { OUTPUT_SECTION, type OutputConfig } from '../detect/output/config.js';
 import { THINKING_SECTION, type ThinkingConfig } from '../detect/thinking/config.js';
 import { TOOL_BATCH_SECTION, type ToolBatchConfig } from '../detect/tool-batch/config.js';
 import { LADDER_SECTION, type LadderConfig } from '../ladder/config.js';
+import { INTERRUPT_SECTION, type InterruptConfig } from '../ledger/interrupts.js';
 import { defineSection, readSection } from './section.js';
 import type { ConfigKeySpec, ConfigValues } from './spec.js';
 
@@ -30,6 +31,7 @@ export interface Config {
   toolBatch: Readonly<ToolBatchConfig>;
   output: Readonly<OutputConfig>;
   thinking: Readonly<ThinkingConfig>;
+  interrupts: Readonly<InterruptConfig>;
 }
 
 /** In the order `loopledger config` lists them. */
@@ -39,6 +41,7 @@ export const CONFIG_KEYS: readonly ConfigKeySpec[] = [
   ...TOOL_BATCH_SECTION.keys,
   ...OUTPUT_SECTION.keys,
   ...THINKING_SECTION.keys,
+  ...INTERRUPT_SECTION.keys,
 ];
 
 export function defaultConfigValues(): ConfigValues {
@@ -59,5 +62,6 @@ export function parseConfig(values: ConfigValues, warn: (message: string) => voi
     toolBatch: readSection(TOOL_BATCH_SECTION, values, warn),
     output: readSection(OUTPUT_SECTION, values, warn),
     thinking: readSection(THINKING_SECTION, values, warn),
+    interrupts: readSection(INTERRUPT_SECTION, values, warn),
   });
 }

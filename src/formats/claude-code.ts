@@ -337,6 +337,8 @@ class ClaudeCodeParser implements RecordParser {
         }
       }
     }
+    // The user pressed Esc: a weak label that what ran before was not worth waiting for.
+    if (r.isMeta !== true && texts.some((t) => t.trimStart().startsWith(INTERRUPTED))) session.interrupt(line);
     if (isRealPrompt(r, texts, other)) session.userTurn(line);
   }
 }

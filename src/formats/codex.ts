@@ -356,6 +356,10 @@ class CodexParser implements RecordParser {
       case 'item_completed':
         this.completedItem(t, isRec(p.item) ? p.item : null, line, timestamp);
         return;
+      case 'turn_aborted':
+        // Esc in the TUI (`interrupted`); a turn `replaced` by a new prompt or a review ending is no stop.
+        if ((asString(p.reason) ?? 'interrupted') === 'interrupted') t.builder.interrupt(line);
+        return;
       case 'thread_settings_applied': {
         const settings = isRec(p.thread_settings) ? p.thread_settings : null;
         if (settings && asString(settings.model)) t.model = asString(settings.model);

@@ -246,6 +246,11 @@ function readMessage(sb: SessionBuilder, m: Rec, line: number | null, calls: Cal
     }
     return;
   }
+  // Esc in Gemini CLI cancels the request ("Request cancelled.") and its pending tool calls.
+  if (type === 'info' && /^Request cancelled/i.test(contentText(m.content).trim())) {
+    sb.interrupt(line);
+    return;
+  }
   if (type !== 'gemini' && type !== 'model') return; // info / error / warning: client notices
   sb.round({ line, model: asString(m.model), timestamp: timestampOf(m.timestamp) });
   calls.reset();
@@ -268,6 +273,7 @@ function readMessage(sb: SessionBuilder, m: Rec, line: number | null, calls: Cal
       const answer = toolCallAnswer(tc);
       if (answer) calls.answer(sb, id, name, answer);
     }
+    if (m.toolCalls.some((tc) => isRec(tc) && tc.status === 'cancelled')) sb.interrupt(line);
   }
   if (isRec(m.tokens)) sb.usage(geminiUsage(m.tokens));
 }

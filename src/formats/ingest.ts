@@ -601,6 +601,7 @@ class Ingestion {
       round: (sessionId: string, round: Round) => call(() => sink.round(sessionId, round)),
       end: (sessionId: string) => call(() => sink.end(sessionId)),
       recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
+      interrupt: (sessionId, interrupt) => call(() => sink.interrupt?.(sessionId, interrupt)),
     };
   }
 }

@@ -37,6 +37,8 @@ const PROBE_EVENTS = 20;
 
 /** V0 events that carry no conversation. */
 const NOISE_ACTIONS = new Set(['change_agent_state', 'recall', 'system', 'condensation', 'condensation_request', 'null']);
+/** V0 agent states only the user sets (`finished`, `error` and the rest are the agent's own). */
+const USER_STOP_STATES = new Set(['paused', 'stopped', 'user_rejected']);
 const NOISE_OBSERVATIONS = new Set(['agent_state_changed', 'null', 'recall', 'condensation']);
 
 /**
@@ -252,6 +254,10 @@ class Conversation {
     const action = asString(e.action);
     if (action !== null) return this.v0Action(e, action, line);
     const observation = asString(e.observation)!;
+    // The user paused or stopped the agent, or rejected an action it asked to run.
+    if (observation === 'user_rejected' || (observation === 'agent_state_changed' && USER_STOP_STATES.has(String((e.extras as Rec | undefined)?.agent_state)))) {
+      this.sb.interrupt(line);
+    }
     if (NOISE_OBSERVATIONS.has(observation)) return this.ignore(`observation:${observation}`);
     const cause = e.cause === undefined || e.cause === null ? null : String(e.cause);
     const meta = isRec(e.tool_call_metadata) ? e.tool_call_metadata : null;
@@ -323,8 +329,14 @@ class Conversation {
         return this.v1Message(e, line);
       case 'ActionEvent':
         return this.v1Action(e, line);
-      case 'ObservationEvent':
       case 'UserRejectObservation':
+        this.v1Observation(e);
+        this.sb.interrupt(line);
+        return;
+      case 'PauseEvent':
+        this.sb.interrupt(line);
+        return;
+      case 'ObservationEvent':
       case 'AgentErrorEvent':
         return this.v1Observation(e);
       case 'ConversationStateUpdateEvent':

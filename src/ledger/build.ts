@@ -12,7 +12,8 @@ import { createTurnLadders, type TurnLadders } from '../ladder/ladder.js';
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
-import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import { settleInterrupts } from './interrupts.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -61,6 +62,7 @@ interface SessionState {
   cleared: boolean;
   account: SessionAccount;
   timeline: TimelineRecorder | null;
+  interrupts: Interrupt[];
 }
 
 /** Stands in for a detector that failed, for the rest of its turn. */
@@ -77,6 +79,7 @@ export class LedgerBuilder implements TranscriptSink {
   private readonly scaled = new Map<number, Readonly<Config>>();
   private readonly warn: (m: string) => void;
   private readonly specs: readonly ConfigKeySpec[];
+  private readonly interruptWindow: number;
 
   constructor(private readonly options: LedgerBuilderOptions) {
     const seen = new Set<string>();
@@ -92,6 +95,7 @@ export class LedgerBuilder implements TranscriptSink {
     this.policy = new PolicyResolver(config.ladder, this.warn);
     this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
     this.replay = config.run.scope === 'replay';
+    this.interruptWindow = config.interrupts.afterRepeatRounds;
     this.specs = options.specs ?? CONFIG_KEYS;
   }
 
@@ -125,6 +129,7 @@ export class LedgerBuilder implements TranscriptSink {
       cleared: false,
       account: new SessionAccount(this.options.pricer ?? null, info.format),
       timeline: this.options.timeline ? new TimelineRecorder() : null,
+      interrupts: [],
     });
   }
 
@@ -211,7 +216,17 @@ export class LedgerBuilder implements TranscriptSink {
     s.replayToolBatch = null;
     s.sessionDetector = null;
     settleMoney(s);
+    this.settleInterrupts(s);
     this.live.delete(sessionId);
+  }
+
+  interrupt(sessionId: string, interrupt: Interrupt): void {
+    this.state(sessionId)?.interrupts.push(interrupt);
+  }
+
+  private settleInterrupts(s: SessionState): void {
+    if (s.interrupts.length === 0) return;
+    s.ledger.interrupts = settleInterrupts(s.interrupts, s.ledger.entries, this.interruptWindow);
   }
 
   recordedCost(sessionId: string, cost: RecordedCost): void {
@@ -221,7 +236,10 @@ export class LedgerBuilder implements TranscriptSink {
 
   /** Every session's ledger, in the order the sessions were announced. */
   sessions(): SessionLedger[] {
-    for (const s of this.live.values()) settleMoney(s);
+    for (const s of this.live.values()) {
+      settleMoney(s);
+      this.settleInterrupts(s);
+    }
     return [...this.order];
   }
 

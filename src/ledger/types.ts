@@ -99,6 +99,15 @@ export interface RoundVerdict {
   near_misses: RecordedMeasurement[];
 }
 
+/** A user interrupt (SPEC 0.3 "Interrupts"): after_repeat when a finding of its turn came at most `interrupts.after_repeat_rounds` rounds before it. */
+export interface SessionInterrupt {
+  turn: number;
+  round: number;
+  after_repeat: boolean;
+  /** The latest finding within the window, or null. */
+  finding: { detector: DetectorName; kind: string; turn: number; round: number } | null;
+}
+
 export interface SessionLedger {
   id: string;
   path: string;
@@ -127,6 +136,8 @@ export interface SessionLedger {
       saved?: EnforceSaved;
     };
   };
+  /** The user's interrupts, in order; absent when the user never interrupted. */
+  interrupts?: SessionInterrupt[];
   /** Every round's verdict: present only with `--verbose`. */
   verdicts?: RoundVerdict[];
   /** Turn boundaries and spend along the session: present only when a renderer asks (`--format html`). */

@@ -4,6 +4,7 @@
 
 import type {
   FormatName,
+  Interrupt,
   RecordedCost,
   Round,
   SessionInfo,
@@ -48,6 +49,7 @@ export class SessionBuilder {
   private roundCount = 0;
   private pending: PendingRound | null = null;
   private ended = false;
+  private lastInterrupt = '';
 
   constructor(
     private readonly sink: TranscriptSink,
@@ -197,6 +199,20 @@ export class SessionBuilder {
   }
 
   /** A cost the transcript recorded for this session, passed on as is. */
+  /** The user interrupted the round that is running (or, between rounds, the last one). */
+  interrupt(line: number | null): void {
+    if (this.ended) return;
+    const interrupt: Interrupt = {
+      turn: Math.max(1, this.turnCount),
+      round: Math.max(1, this.roundCount + (this.pending ? 1 : 0)),
+      line,
+    };
+    // One Esc can leave two marks (a cancelled call and a notice): one interrupt per round.
+    if (this.lastInterrupt === `${interrupt.turn}.${interrupt.round}`) return;
+    this.lastInterrupt = `${interrupt.turn}.${interrupt.round}`;
+    this.sink.interrupt?.(this.info.id, interrupt);
+  }
+
   recordedCost(cost: RecordedCost): void {
     if (!this.ended && Number.isFinite(cost.usd)) this.sink.recordedCost?.(this.info.id, cost);
   }

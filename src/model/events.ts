@@ -2,10 +2,10 @@
 // its corpus once per value) or posted to another thread (the two-thread pipeline): one array
 // clones faster than an object per event.
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
-//   'c' sessionId recordedCost
+//   'c' sessionId recordedCost | 'i' sessionId interrupt
 
 import type { SkippedLine } from '../read/skipped.js';
-import type { RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
+import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];
 
@@ -37,6 +37,9 @@ export function eventRecorder(
     },
     skip(skipped: SkippedLine) {
       target().push('k', skipped);
+    },
+    interrupt(sessionId: string, interrupt: Interrupt) {
+      target().push('i', sessionId, interrupt);
     },
   };
 }
@@ -72,6 +75,10 @@ export function replayEvents(
         break;
       case 'c':
         sink.recordedCost?.(events[i + 1] as string, events[i + 2] as RecordedCost);
+        i += 3;
+        break;
+      case 'i':
+        sink.interrupt?.(events[i + 1] as string, events[i + 2] as Interrupt);
         i += 3;
         break;
       default:

@@ -99,6 +99,17 @@ export interface RecordedCost {
   source: string;
 }
 
+/**
+ * The user stopped the agent (Claude Code's `[Request interrupted by user…]`, Codex `turn_aborted`,
+ * a Gemini CLI call the user cancelled, an OpenHands pause or rejection): a weak label that the
+ * stretch before it was going nowhere. `round` is the round that was running (or the last one).
+ */
+export interface Interrupt {
+  turn: number;
+  round: number;
+  line: number | null;
+}
+
 export interface SessionInfo {
   id: string;
   path: string;
@@ -124,4 +135,6 @@ export interface TranscriptSink {
   end(sessionId: string): void;
   /** A cost the transcript recorded for this session (optional: sinks that do not report it omit it). */
   recordedCost?(sessionId: string, cost: RecordedCost): void;
+  /** The user interrupted the agent (optional: sinks that do not report it omit it). */
+  interrupt?(sessionId: string, interrupt: Interrupt): void;
 }

@@ -7,6 +7,7 @@
 // million entries never becomes one string, and no width is computed by spreading an array.
 
 import { Chalk, type ChalkInstance } from 'chalk';
+import { interruptPhrase } from '../ledger/interrupts.js';
 import type {
   EnforceLevel,
   LedgerEntry,
@@ -283,6 +284,8 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
     ...wrap(who, width, 2),
     ...wrap(counts, width, 2),
     ...(money.length ? wrap(money.join(' · '), width, 2) : []),
+    // The user's own Esc after a repeat: the closest thing to a label a store holds (issue 28.5).
+    ...(s.interrupts ?? []).filter((i) => i.after_repeat).flatMap((i) => wrap(`interrupted: ${interruptPhrase(i, s.outcome.enforce.stops)}`, width, 2)),
   ];
 }
 

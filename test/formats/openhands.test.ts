@@ -167,9 +167,9 @@ describe('OpenHands V1 events (fixture: the same journal read three times, its s
     expect(report.sessions[0]!.outcome.enforce.stops).toEqual([{ turn: 1, round: 4 }]);
   });
 
-  it('the observation of an action outside the file answers nothing, and a PauseEvent is no turn', async () => {
+  it('the observation of an action outside the file answers nothing, and a PauseEvent is no turn (it is the user\'s interrupt)', async () => {
     const { s, summary } = await read(V1);
-    expect(summary.ignored).toEqual({ SystemPromptEvent: 1, 'ConversationStateUpdateEvent:execution_status': 1, PauseEvent: 1 });
+    expect(summary.ignored).toEqual({ SystemPromptEvent: 1, 'ConversationStateUpdateEvent:execution_status': 1 });
     expect(s.rounds.flatMap((r) => r.answers ?? []).some((a) => a.content === 'stray output')).toBe(false);
     expect(s.rounds[4]!.text).toMatch(/^The timer is active/);
   });

@@ -17,6 +17,7 @@ import { entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
+import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
@@ -142,6 +143,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
   if (money.length) parts.push(`<p class="meta">${esc(money.join(' · '))}</p>`);
   if (!s.timeline) parts.push('<p class="meta">turn boundaries and spend along the session are not in this ledger (a merged or older ledger)</p>');
   parts.push(timelineSvg(s));
+  parts.push(labelControls(s));
   const shown = s.entries.slice(0, MAX_LISTED_FINDINGS);
   const anyExcerpt = o.excerpts && shown.some((e) => (e.excerpts?.length ?? 0) > 0);
   const heads = ['turn', 'round', 'detector', 'kind', 'tools', 'confidence', 'repeats', 'Enforce', 'round cost', ...(anyExcerpt ? ['excerpts'] : [])];
@@ -160,7 +162,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
 
 export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
   const sm = report.summary;
-  yield pageHead(`loopledger: ${plural(sm.sessions, 'session')}, ${sm.enforce.sessions_stopped} stopped`, true);
+  yield pageHead(`loopledger: ${plural(sm.sessions, 'session')}, ${sm.enforce.sessions_stopped} stopped`, true, LABELS_SCRIPT);
   yield '<header>\n<h1>loopledger</h1>\n';
   yield `<p class="muted">${esc(`${report.tool.name} ${report.tool.version}`)} · ${esc(plural(report.inputs.length, 'input'))} · what Off, Telemetry and Enforce would have done in every round</p>\n`;
   yield totalsHtml(report);
@@ -201,6 +203,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     yield '<p>No session has findings: nothing to draw.</p>\n';
   } else {
     yield legendHtml() + '\n';
+    yield labelsPanel();
     // Built above to know how many fit; yielded one session at a time.
     for (let i = 0; i < drawn.length; i++) {
       yield drawn[i]!;
@@ -215,5 +218,5 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   if (calm > 0) yield `<p class="muted">${calm} calm ${calm === 1 ? 'session' : 'sessions'} (no findings): counted, not drawn.</p>\n`;
   yield '</section>\n';
   yield `<footer class="muted small"><p>${esc(NOT_KNOWN)} = not known. * = a round after a stop: under Enforce the turn had already ended, so it would not have happened.</p></footer>\n`;
-  yield pageTail(true);
+  yield pageTail(true, LABELS_SCRIPT);
 }

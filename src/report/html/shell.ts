@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { esc } from './escape.js';
+import { LABELS_STYLE } from './labels.js';
 
 /** Light by default, dark when the reader's system asks; print always light, sessions unbroken. */
 const STYLE = `
@@ -46,6 +47,7 @@ svg .dot{stroke:var(--bg);stroke-width:1}svg .d-stop,svg .d-fpr{fill:var(--stop)
 svg .bound{stroke:var(--stop);stroke-width:1;stroke-dasharray:2 3}
 @media (max-width:900px){svg text{font-size:15px}.session table{font-size:11px}.session td{white-space:nowrap}.session td.tools,.session td.mono{white-space:normal;overflow-wrap:anywhere}.session th{white-space:normal}.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model,.overview td.c-session,.overview td.c-saved{white-space:normal;overflow-wrap:anywhere}.overview td.c-model{min-width:10ch}body{padding:12px}}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--lane:#f2f2f2;--row:#fff}body{max-width:none;padding:0}th button::after{content:""}.session{page-break-inside:avoid}}
+${LABELS_STYLE}
 `.trim();
 
 /** Sorts a table whose header cells hold buttons, by each cell's `data-v` (numbers as numbers). */
@@ -82,11 +84,11 @@ function sha256(text: string): string {
 }
 
 /** Nothing may load or connect; the style sheet and script run only because their hashes match. */
-function contentSecurityPolicy(script: boolean): string {
+function contentSecurityPolicy(script: boolean, extra: string): string {
   return [
     "default-src 'none'",
     `style-src ${sha256(STYLE)}`,
-    `script-src ${script ? sha256(SCRIPT) : "'none'"}`,
+    `script-src ${script ? sha256(scriptText(extra)) : "'none'"}`,
     "img-src 'none'",
     "connect-src 'none'",
     "base-uri 'none'",
@@ -94,11 +96,16 @@ function contentSecurityPolicy(script: boolean): string {
   ].join('; ');
 }
 
-/** Everything up to and including `<body>`. */
-export function pageHead(title: string, script: boolean): string {
+/** The one inline script: sorting, then a page's own part (the ledger page's label toggles). */
+function scriptText(extra: string): string {
+  return extra === '' ? SCRIPT : `${SCRIPT}\n${extra}`;
+}
+
+/** Everything up to and including `<body>`; `extra` is script the page adds (hashed with the rest). */
+export function pageHead(title: string, script: boolean, extra = ''): string {
   return (
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
-    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(script))}">\n` +
+    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(script, extra))}">\n` +
     '<meta name="referrer" content="no-referrer">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
     '<meta name="color-scheme" content="light dark">\n' +
@@ -107,6 +114,6 @@ export function pageHead(title: string, script: boolean): string {
 }
 
 /** The closing part: the script (when the page has a sortable table) and the end tags. */
-export function pageTail(script: boolean): string {
-  return `${script ? `<script>${SCRIPT}</script>\n` : ''}</body>\n</html>\n`;
+export function pageTail(script: boolean, extra = ''): string {
+  return `${script ? `<script>${scriptText(extra)}</script>\n` : ''}</body>\n</html>\n`;
 }

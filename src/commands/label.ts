@@ -1,0 +1,265 @@
+// `loopledger label [paths…]`: label sessions as loop or clean, one screen each, into the labels
+// file `sweep --labels` reads. The questions and what each key does are the pure src/label/; this
+// is the shell around them: reading the corpus, the labels file (rewritten atomically after every
+// answer, so a quit or a crash loses nothing), and the terminal or a `--batch` file of answers.
+
+import { readFile, stat } from 'node:fs/promises';
+import { labelKeyFor, parseLabels } from '../calibrate/labels.js';
+import type { LoadedConfig } from '../config/load.js';
+import { InputError, UsageError, EXIT_OK, EXIT_USAGE, ConfigError } from '../errors.js';
+import { buildQueue, labelItem, traceWindow, type InterruptHint, type LabelItem, type LabelQueue } from '../label/items.js';
+import { renderScreen, type ScreenContext } from '../label/screen.js';
+import { actionForKey, isFinished, press, startLabelling, type LabelAction, type LabelState, type LabelValue } from '../label/state.js';
+import { TraceCollector } from '../label/trace.js';
+import { LedgerBuilder } from '../ledger/build.js';
+import { createDetectorFactories } from '../ledger/detectors.js';
+import type { SessionLedger } from '../ledger/types.js';
+import type { FormatName } from '../model/transcript.js';
+import { resolveInputs } from '../run/audit.js';
+import { recordFile, replay } from '../run/recorded-corpus.js';
+import { sanitize } from '../sanitize.js';
+import { type CliIO, warn } from './common.js';
+import { writeFileAtomically } from './output.js';
+
+export interface LabelRunOptions {
+  loaded: LoadedConfig;
+  /** The labels file to write (and resume from). */
+  labels: string;
+  batch?: string;
+  calm: number;
+  seed: number;
+  inputFormat: FormatName | 'auto';
+}
+
+/** The terminal the labeller talks to; the real one is process.stdin/stdout. */
+export interface LabelTerminal {
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+}
+
+const FILE_COMMENT =
+  'Labels written by `loopledger label`, read by `loopledger sweep --labels FILE`: session id → "loop" | "clean" | ' +
+  '{ "label": "loop", "turn": T, "round": R } (where the loop starts: a stop before turn T does not count as catching it).';
+
+const LABEL_USAGE =
+  'label asks in a terminal; without one, answer with --batch FILE (one of l, c, s, b, q or enter per line, in the order above)';
+
+function interruptHint(session: SessionLedger): InterruptHint | null {
+  const list = session.interrupts ?? [];
+  return list.find((i) => i.after_repeat) ?? list[0] ?? null;
+}
+
+/** Every session of the inputs as a question, one file in memory at a time. */
+async function gatherItems(paths: readonly string[], options: LabelRunOptions, io: CliIO): Promise<LabelItem[]> {
+  if (paths.includes('-')) throw new UsageError('label reads its answers from the terminal: name transcript files or directories, not - (stdin)');
+  const { files, unreadable } = await resolveInputs(paths);
+  for (const input of unreadable) warn(io, `${input.path}: ${input.error}`);
+  const items: LabelItem[] = [];
+  for (const file of files) {
+    const recorded = await recordFile(file, { inputFormat: options.inputFormat });
+    if (recorded.input.error) {
+      warn(io, `${recorded.input.path}: ${recorded.input.error}`);
+      continue;
+    }
+    const ledger = new LedgerBuilder({ config: options.loaded.values, factories: createDetectorFactories(), excerpts: true });
+    replay(recorded, ledger);
+    const sessions = ledger.sessions();
+    const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));
+    replay(recorded, traces);
+    for (const s of sessions) items.push(labelItem(s, traces.trace(s.id), interruptHint(s)));
+  }
+  return items;
+}
+
+/** The labels file as its JSON object (checked as the sweep reads it), or a fresh one. */
+async function readLabelsFile(file: string): Promise<Record<string, unknown>> {
+  if ((await stat(file).catch(() => null)) === null) return { $comment: FILE_COMMENT };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read labels file ${file}: ${(e as Error).message}`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`labels file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  parseLabels(raw, file);
+  return raw as Record<string, unknown>;
+}
+
+/** Writes one label at a time, in order; each write replaces the whole file atomically. */
+class LabelsWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private failure: Error | null = null;
+  written = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly raw: Record<string, unknown>,
+  ) {}
+
+  put(key: string, value: LabelValue): void {
+    this.raw[key] = value;
+    const text = `${JSON.stringify(this.raw, null, 2)}\n`;
+    this.written++;
+    this.chain = this.chain.then(() => writeFileAtomically(this.file, text)).catch((e: Error) => void (this.failure ??= e));
+  }
+
+  async flush(): Promise<void> {
+    await this.chain;
+    if (this.failure) throw this.failure;
+  }
+}
+
+function questionLine(n: number, item: LabelItem): string {
+  const first = item.findings[0];
+  const what = first ? `t${first.turn} r${first.round} ${first.kind}` : 'calm';
+  const hint = item.proposed ? ' (interrupted after a repeat: proposed loop)' : '';
+  return sanitize(`${String(n).padStart(3)}. ${item.key}  ${item.path}  enforce: ${item.level}  ${what}${hint}`);
+}
+
+/** `--batch FILE`: whitespace-separated answers, `#` to the end of a line is a comment. */
+async function readBatch(file: string): Promise<LabelAction[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read --batch file ${file}: ${(e as Error).message}`);
+  }
+  const words: Record<string, LabelAction> = { loop: 'loop', clean: 'clean', skip: 'skip', back: 'back', quit: 'quit', enter: 'accept' };
+  const actions: LabelAction[] = [];
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    for (const token of line.replace(/#.*/, '').trim().split(/\s+/).filter(Boolean)) {
+      const action = words[token.toLowerCase()] ?? (token.length === 1 ? actionForKey(token) : null);
+      if (action === null) {
+        throw new UsageError(`--batch ${file} line ${i + 1}: ${JSON.stringify(token)} is no answer (l, c, s, b, q, enter, or loop, clean, skip, back, quit)`);
+      }
+      actions.push(action);
+    }
+  }
+  return actions;
+}
+
+function summary(state: LabelState, file: string, alreadyLabelled: number): string {
+  let loop = 0;
+  let clean = 0;
+  for (const a of state.answers.values()) if (a === 'loop') loop++;
+  else clean++;
+  // Skipped and unvisited sessions are asked again next time; answered ones are in the file.
+  const left = state.items.filter((i) => !state.answers.has(i.key)).length;
+  const tail = left > 0 ? `; ${left} left: run the same command to go on` : '; nothing left to ask';
+  const before = alreadyLabelled > 0 ? ` (${alreadyLabelled} were labelled before)` : '';
+  return sanitize(`labelled ${state.answers.size} session${state.answers.size === 1 ? '' : 's'} (${loop} loop, ${clean} clean) in ${file}${before}${tail}`) + '\n';
+}
+
+/** Split what a raw terminal sent into keys: an escape sequence (arrows) is one key. */
+function keysOf(chunk: string): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < chunk.length; ) {
+    if (chunk[i] === '\u001b' && (chunk[i + 1] === '[' || chunk[i + 1] === 'O') && i + 2 < chunk.length) {
+      keys.push(chunk.slice(i, i + 3));
+      i += 3;
+    } else {
+      keys.push(chunk[i]!);
+      i++;
+    }
+  }
+  return keys;
+}
+
+async function interactive(state0: LabelState, ctx: Omit<ScreenContext, 'width' | 'height'>, writer: LabelsWriter, term: LabelTerminal): Promise<LabelState> {
+  const { input, output } = term;
+  let state = state0;
+  const draw = () => {
+    const lines = renderScreen(state, { ...ctx, width: output.columns || 80, height: output.rows || 24 });
+    output.write(`\u001b[H\u001b[2J${lines.join('\r\n')}`);
+  };
+  output.write('\u001b[?1049h\u001b[?25l');
+  input.setRawMode(true);
+  input.setEncoding('utf8');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      // Keys are handled one at a time, and the next screen is drawn only once the answer is on
+      // disk: what the person saw answered is what a crash leaves in the file.
+      let busy = Promise.resolve();
+      const onResize = () => draw();
+      const finish = () => {
+        input.off('data', onData);
+        output.off('resize', onResize);
+        resolve();
+      };
+      const handle = async (keys: string[]) => {
+        for (const key of keys) {
+          if (isFinished(state)) break;
+          const action = actionForKey(key);
+          if (action === null) continue;
+          const step = press(state, action);
+          state = step.state;
+          if (step.write) {
+            writer.put(step.write.key, step.write.value);
+            await writer.flush();
+          }
+        }
+        if (isFinished(state)) finish();
+        else draw();
+      };
+      const onData = (chunk: string) => {
+        busy = busy.then(() => handle(keysOf(chunk))).catch((e: unknown) => {
+          finish();
+          reject(e as Error);
+        });
+      };
+      input.on('data', onData);
+      output.on('resize', onResize);
+      input.resume();
+      draw();
+    });
+  } finally {
+    input.setRawMode(false);
+    input.pause();
+    output.write('\u001b[?25h\u001b[?1049l');
+  }
+  return state;
+}
+
+export async function runLabel(paths: readonly string[], options: LabelRunOptions, io: CliIO, term: LabelTerminal | null): Promise<number> {
+  const raw = await readLabelsFile(options.labels);
+  const existing = parseLabels(raw, options.labels);
+  const batch = options.batch !== undefined ? await readBatch(options.batch) : null;
+  const all = await gatherItems(paths, options, io);
+  const fresh = all.filter((i) => labelKeyFor({ id: i.key, path: i.path }, existing) === null);
+  const alreadyLabelled = all.length - fresh.length;
+  const queue: LabelQueue = buildQueue(fresh, { calm: options.calm, seed: options.seed });
+  const ctx = { labelsFile: options.labels, queue, seed: options.seed, alreadyLabelled };
+  const about =
+    `${queue.items.length} session${queue.items.length === 1 ? '' : 's'} to label: ${queue.flagged} with findings (worst first), ` +
+    `then ${queue.calmShown} of ${queue.calmTotal} calm (seed ${options.seed})` +
+    (alreadyLabelled > 0 ? `; ${alreadyLabelled} already labelled in ${options.labels}` : '');
+
+  if (queue.items.length === 0) {
+    io.stdout.write(`${sanitize(`nothing to label: ${about}`)}\n`);
+    return EXIT_OK;
+  }
+  if (batch === null && term === null) {
+    io.stdout.write(`${sanitize(about)}\n${queue.items.map((item, i) => questionLine(i + 1, item)).join('\n')}\n`);
+    warn(io, LABEL_USAGE);
+    return EXIT_USAGE;
+  }
+  const writer = new LabelsWriter(options.labels, raw);
+  let state = startLabelling(queue.items);
+  if (batch !== null) {
+    for (const action of batch) {
+      if (isFinished(state)) break;
+      const step = press(state, action);
+      state = step.state;
+      if (step.write) writer.put(step.write.key, step.write.value);
+    }
+  } else state = await interactive(state, ctx, writer, term!);
+  await writer.flush();
+  io.stdout.write(summary(state, options.labels, alreadyLabelled));
+  return EXIT_OK;
+}
