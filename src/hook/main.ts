@@ -158,7 +158,8 @@ export async function runHook(argv: readonly string[], io: HookIO = processIO())
     const unlogged = logError(stateDir, `${message}${bug ? ` [${firstFrame(err.stack!)}]` : ''}`);
     // The agent shows a hook's stderr: a guard switched off by its own setup says so there.
     if (unlogged !== null || e instanceof ConfigError || e instanceof StateRefused) {
-      const why = `${message} (the guard is off for this call${unlogged !== null ? `; not in errors.log: ${unlogged}` : ''})`;
+      const also = unlogged !== null && !message.endsWith(unlogged) ? `; not in errors.log: ${unlogged}` : '';
+      const why = `${message} (the guard is off for this call${also})`;
       say(io.stderr, `loopledger hook: ${why.replace(/[\r\n]+/g, ' ')}\n`);
     }
   };
