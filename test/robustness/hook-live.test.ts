@@ -294,6 +294,8 @@ describe('10. no link in the state directory is followed, and a directory others
     symlinkSync(target, join(s.stateDir, name.replace('SESSION', s.fake.session)));
     s.via({});
     await s.primed();
+    // A failure, so errors.log is written to as well.
+    s.calls.push(await callHook(args(s.stateDir), 'not json'));
     expect(readFileSync(target, 'utf8')).toBe('precious\n');
     for (const c of s.calls) expect([c.code, c.stdout]).toEqual([0, '']);
     expect(lstatSync(join(s.stateDir, name.replace('SESSION', s.fake.session))).isSymbolicLink()).toBe(name !== 'SESSION.state.json');
