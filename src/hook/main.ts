@@ -57,7 +57,7 @@ function until(startedAt: number, deadline: number): number {
  * file is a payload of 10 to 20 MB. 32 MiB holds that with room; JSON.parse takes about 0.3 s and
  * 100 MB on it. Past it the call fails open (the rest is drained, never kept).
  */
-export const STDIN_MAX_BYTES = 32 * 1024 * 1024;
+const STDIN_MAX_BYTES = 32 * 1024 * 1024;
 
 const USAGE = `Usage:
   loopledger hook claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]

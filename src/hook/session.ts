@@ -33,7 +33,7 @@ import type { Verdict } from './respond.js';
 import type { TranscriptCursor, TranscriptDelta } from './transcript.js';
 import { entryOf, type TurnSnapshot, TurnGuard } from './turn.js';
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 
 /** How many call ids, lines and aliases are remembered for de-duplication (a few turns' worth). */
 const MEMORY = 512;

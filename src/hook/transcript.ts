@@ -113,7 +113,7 @@ const LONG_TAIL_BYTES = CATCH_UP_BYTES;
  * reading it (said once) and follows the session from stdin alone, whose AfterAgent events still
  * end each turn: the guard stays on, without the transcript's text and thinking.
  */
-export const DOCUMENT_MAX_BYTES = 2 * 1024 * 1024;
+const DOCUMENT_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Opened so that a FIFO or a device cannot block the call (it is refused once opened). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
