@@ -132,7 +132,13 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
 export async function runHook(argv: readonly string[], io: HookIO = processIO()): Promise<number> {
   if (argv[0] === 'install') {
     const { runInstall } = await import('./install.js');
-    return runInstall(argv.slice(1), io);
+    try {
+      return await runInstall(argv.slice(1), io);
+    } catch (e) {
+      // stdout is written synchronously here: a reader that closed it (`| head`) ends the print.
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+      throw e;
+    }
   }
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(USAGE);
