@@ -5,18 +5,20 @@
 // exit 0, nothing on stdout, one line in <state-dir>/errors.log. A guard that breaks the agent
 // is worse than no guard.
 
-import { readFileSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isatty } from 'node:tty';
 import { loadConfig } from '../config/load.js';
+import { ConfigError } from '../errors.js';
 import { parseConfig } from '../config/registry.js';
 import { ladderSettings } from '../ladder/config.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { CANONICAL_SCHEMA } from '../formats/canonical.js';
 import { AGENTS, type Agent, type HookEvent, parsePayload } from './payload.js';
 import { canCarryContext, render, type Verdict } from './respond.js';
-import { freshState, type GuardConfig, type LiveMode, Session, type SessionState, STATE_VERSION } from './session.js';
-import { appendLines, defaultStateDir, ensureDir, fileKey, lock, logError, readState, writeState } from './store.js';
-import { loadAdapter, readTranscript, TranscriptGone, TranscriptRotated } from './transcript.js';
+import { freshState, type GuardConfig, type LiveMode, Session, type SessionState, stateProblem } from './session.js';
+import { appendLines, defaultStateDir, ensureDir, fileKey, lock, LockTimeout, logError, readState, sleep, StateRefused, writeState } from './store.js';
+import { loadAdapter, readTranscript, TranscriptGone, TranscriptRotated, TranscriptTooLarge } from './transcript.js';
 import { isMode } from '../vocabulary.js';
 
 export interface HookIO {
@@ -24,9 +26,38 @@ export interface HookIO {
   stderr: { write(s: string): unknown };
   env: NodeJS.ProcessEnv;
   /** The payload; defaults to reading all of stdin. */
-  readStdin?: () => string;
+  readStdin?: () => string | Promise<string>;
   cwd?: string;
+  /** When the call started, on performance.now()'s clock (a process: 0, its own start). */
+  startedAt?: number;
 }
+
+/**
+ * The call's time budget, from its start: the agents' timeout is 5 s (we install that), and a
+ * hook killed at it leaves its lock and its state unwritten. A payload not complete by
+ * STDIN_DEADLINE_MS, or a lock not free by LOCK_DEADLINE_MS, fails open, which leaves a second
+ * and more for the reading itself (at most 4 MB of transcript, see transcript.ts).
+ */
+const STDIN_DEADLINE_MS = 2_500;
+const LOCK_DEADLINE_MS = 3_500;
+/**
+ * A start slowed by a loaded machine still gets this long to read a payload or take the lock:
+ * the agent's timeout is the outer bound, and giving up on a payload already there helps no one.
+ */
+const GRACE_MS = 750;
+
+/** Milliseconds left until `deadline` (from the call's start), never less than GRACE_MS. */
+function until(startedAt: number, deadline: number): number {
+  return Math.max(GRACE_MS, startedAt + deadline - performance.now());
+}
+
+/**
+ * The largest payload read. Claude Code's PostToolUse for an Edit carries the whole original
+ * file (`tool_response.originalFile`) beside the edit, and a Write the whole new file: a 10 MB
+ * file is a payload of 10 to 20 MB. 32 MiB holds that with room; JSON.parse takes about 0.3 s and
+ * 100 MB on it. Past it the call fails open (the rest is drained, never kept).
+ */
+const STDIN_MAX_BYTES = 32 * 1024 * 1024;
 
 const USAGE = `Usage:
   loopledger hook claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]
@@ -104,6 +135,7 @@ export async function runHook(argv: readonly string[], io: HookIO = processIO())
     io.stdout.write(USAGE);
     return 0;
   }
+  const startedAt = io.startedAt ?? performance.now();
   let args: HookArgs;
   try {
     args = parseHookArgs(argv);
@@ -116,14 +148,41 @@ export async function runHook(argv: readonly string[], io: HookIO = processIO())
   }
   const stateDir = args.stateDir ?? defaultStateDir(io.env);
   let context = `${args.agent}`;
-  try {
-    const out = await guard(args, stateDir, io, (c) => (context = c));
-    if (out !== null) io.stdout.write(`${out}\n`);
-  } catch (e) {
+  const fail = (e: unknown) => {
     const err = e as Error;
-    logError(stateDir, `${context}: ${err?.message ?? String(e)}${err?.stack && !(e instanceof Expected) ? ` [${firstFrame(err.stack)}]` : ''}`);
+    const bug = err?.stack && !(e instanceof Expected || e instanceof ConfigError || e instanceof StateRefused || e instanceof LockTimeout);
+    const message = `${context}: ${err?.message ?? String(e)}`;
+    const unlogged = logError(stateDir, `${message}${bug ? ` [${firstFrame(err.stack!)}]` : ''}`);
+    // The agent shows a hook's stderr: a guard switched off by its own setup says so there.
+    if (unlogged !== null || e instanceof ConfigError || e instanceof StateRefused) {
+      const also = unlogged !== null && !message.endsWith(unlogged) ? `; not in errors.log: ${unlogged}` : '';
+      const why = `${message} (the guard is off for this call${also})`;
+      say(io.stderr, `loopledger hook: ${why.replace(/[\r\n]+/g, ' ')}\n`);
+    }
+  };
+  let out: string | null = null;
+  try {
+    out = await guard(args, stateDir, io, startedAt, (c) => (context = c));
+  } catch (e) {
+    fail(e);
+  }
+  if (out !== null) {
+    try {
+      io.stdout.write(`${out}\n`);
+    } catch (e) {
+      // The agent stopped reading (EPIPE): nothing left to tell it.
+      fail(new Expected(`stdout: ${(e as Error).message}`));
+    }
   }
   return 0;
+}
+
+function say(stream: HookIO['stderr'], text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    // stderr is gone too: errors.log has it, or nothing can.
+  }
 }
 
 /** Failures that are conditions, not bugs: logged without a stack frame. */
@@ -142,24 +201,78 @@ function stateDirFrom(argv: readonly string[], env: NodeJS.ProcessEnv): string {
   return defaultStateDir(env);
 }
 
-function processIO(): HookIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+/**
+ * Synchronous writes straight to the descriptor: a stream would report a closed pipe (EPIPE)
+ * later, as an 'error' event with a stack trace and exit 1; here it is an exception caught above.
+ */
+function fdWriter(fd: number): HookIO['stdout'] {
+  return {
+    write(text: string) {
+      const data = Buffer.from(text, 'utf8');
+      const deadline = performance.now() + 1_000;
+      let done = 0;
+      while (done < data.length) {
+        try {
+          done += writeSync(fd, data, done, data.length - done);
+        } catch (e) {
+          // A non-blocking pipe that is full: the agent reads it soon, or the write is dropped.
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || performance.now() > deadline) throw e;
+          sleep(2);
+        }
+      }
+    },
+  };
 }
 
-function readAllStdin(): string {
-  if (process.stdin.isTTY) throw new Expected('no payload: stdin is a terminal (the agent pipes one JSON object)');
-  return readFileSync(0, 'utf8');
+function processIO(): HookIO {
+  return { stdout: fdWriter(1), stderr: fdWriter(2), env: process.env, startedAt: 0 };
+}
+
+/**
+ * All of stdin, through the event loop: a payload may arrive late, in pieces, from a pipe the
+ * agent made non-blocking (a synchronous read of fd 0 then fails with EAGAIN), so it is awaited
+ * until its end, the deadline or the size cap, whichever comes first.
+ */
+function readAllStdin(startedAt: number): Promise<string> {
+  if (isatty(0)) throw new Expected('no payload: stdin is a terminal (the agent pipes one JSON object)');
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const tooLarge = () => new Expected(`payload larger than ${STDIN_MAX_BYTES} bytes (the cap on stdin): not read`);
+    const finish = (error: Error | null) => {
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      stdin.removeAllListeners('end');
+      stdin.on('error', () => {});
+      stdin.destroy();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(
+      () => finish(size > STDIN_MAX_BYTES ? tooLarge() : new Expected(`no complete payload on stdin within ${STDIN_DEADLINE_MS} ms (${size} bytes came)`)),
+      until(startedAt, STDIN_DEADLINE_MS),
+    );
+    stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the cap the rest is drained unkept, so the agent's write completes.
+      if (size > STDIN_MAX_BYTES) chunks.length = 0;
+      else chunks.push(chunk);
+    });
+    stdin.on('end', () => finish(size > STDIN_MAX_BYTES ? tooLarge() : null));
+    stdin.on('error', (e) => finish(new Expected(`stdin: ${e.message}`)));
+  });
 }
 
 /** One hook event, start to end. Returns what to print, or null. */
-async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c: string) => void): Promise<string | null> {
+async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: number, describe: (c: string) => void): Promise<string | null> {
   const loaded = await loadConfig({ file: args.config, sets: args.sets, overrides: args.mode ? { mode: args.mode } : {} });
   const config = loaded.config ?? parseConfig(loaded.values);
   const mode = config.ladder.mode;
   // Off: nothing runs (seed 002: "mode off ... skip the detectors entirely").
   if (mode !== 'telemetry' && mode !== 'enforce') return null;
 
-  const text = (io.readStdin ?? readAllStdin)();
+  const text = await (io.readStdin ? io.readStdin() : readAllStdin(startedAt));
   let event: HookEvent;
   try {
     event = parsePayload(args.agent, text);
@@ -177,7 +290,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, describe: (c:
 
   if (event.transcriptPath !== null && event.subagent === null) await loadAdapter(args.agent);
   ensureDir(stateDir);
-  const release = lock(join(stateDir, `${key}.lock`));
+  const release = lock(join(stateDir, `${key}.lock`), until(startedAt, LOCK_DEADLINE_MS));
   try {
     return runEvent(args.agent, mode, event, key, stateDir, loaded.values, config, loaded.warnings);
   } finally {
@@ -198,18 +311,43 @@ function runEvent(
   const statePath = join(stateDir, `${key}.state.json`);
   let state: SessionState;
   let raw: unknown;
+  let problem: string | null = null;
   try {
     raw = readState(statePath);
   } catch (e) {
-    writeState(statePath, freshState(agent, event.sessionId));
-    throw new Expected(`corrupt state ${statePath} (${(e as Error).message}); started over`);
+    problem = `unreadable: ${(e as Error).message}`;
   }
-  if (raw === null) state = freshState(agent, event.sessionId);
-  else if (isState(raw, agent, event.sessionId)) state = raw;
-  else {
-    writeState(statePath, freshState(agent, event.sessionId));
-    throw new Expected(`state ${statePath} is not this session's (or from another version); started over`);
+  if (problem === null && raw !== null) problem = stateProblem(raw, agent, event.sessionId);
+  if (raw === null || problem !== null) {
+    // Said once: the fresh state written at the end of this call has nothing to complain of.
+    if (problem !== null) logError(stateDir, `${agent} ${key}: corrupt state ${statePath} (${problem}); started over`);
+    state = freshState(agent, event.sessionId);
+  } else {
+    state = raw as SessionState;
   }
+  try {
+    return decide(agent, mode, event, key, stateDir, statePath, state, values, config, warnings);
+  } catch (e) {
+    // A state of the right shape whose detector snapshots still do not restore (what garbage in
+    // them throws): start over once. I/O errors and conditions are not the state's fault.
+    if (raw === null || problem !== null || !(e instanceof TypeError || e instanceof RangeError)) throw e;
+    logError(stateDir, `${agent} ${key}: corrupt state ${statePath} (it does not resume: ${(e as Error).message}); started over`);
+    return decide(agent, mode, event, key, stateDir, statePath, freshState(agent, event.sessionId), values, config, warnings);
+  }
+}
+
+function decide(
+  agent: Agent,
+  mode: LiveMode,
+  event: HookEvent,
+  key: string,
+  stateDir: string,
+  statePath: string,
+  state: SessionState,
+  values: GuardConfig['values'],
+  config: GuardConfig['config'],
+  warnings: readonly string[],
+): string | null {
   if (!state.ledgerStarted && warnings.length > 0) {
     // Configuration warnings are said once per session, where a user looking for them looks.
     logError(stateDir, `${agent} ${key}: configuration: ${warnings.join('; ')}`);
@@ -224,10 +362,11 @@ function runEvent(
   };
   const session = new Session(cfg, state, event);
   let tentative = null;
-  const followed = event.transcriptPath !== null && event.subagent === null;
+  let followed = event.transcriptPath !== null && event.subagent === null;
   if (followed) {
     try {
       const read = readTranscript(agent, event.transcriptPath!, state.cursor);
+      if (read.notice !== undefined) logError(stateDir, `${agent} ${key}: ${read.notice}`);
       session.applyTranscript(read.delta);
       tentative = read.delta.tentative;
       state.cursor = read.cursor;
@@ -237,7 +376,11 @@ function runEvent(
         throw new Expected(`${e.message}: state started over`);
       }
       if (e instanceof TranscriptGone) throw new Expected(e.message);
-      throw e;
+      if (!(e instanceof TranscriptTooLarge)) throw e;
+      // Followed from stdin alone from now on (turns from the agent's stop events); said once.
+      if (state.cursor?.mode !== 'oversize') logError(stateDir, `${agent} ${key}: ${e.message}`);
+      state.cursor = e.cursor;
+      followed = false;
     }
   }
   const verdict = session.handle(tentative, followed);
@@ -266,23 +409,6 @@ function runEvent(
   }
   writeState(statePath, state);
   return out;
-}
-
-function isState(v: unknown, agent: Agent, session: string): v is SessionState {
-  if (typeof v !== 'object' || v === null) return false;
-  const s = v as Partial<SessionState>;
-  return (
-    s.v === STATE_VERSION &&
-    s.agent === agent &&
-    s.session === session &&
-    typeof s.turn === 'number' &&
-    typeof s.rounds === 'number' &&
-    Array.isArray(s.denied) &&
-    Array.isArray(s.closedCalls) &&
-    Array.isArray(s.closedLines) &&
-    Array.isArray(s.refused) &&
-    Array.isArray(s.aliases)
-  );
 }
 
 /** bin/loopledger.js calls this for `loopledger hook …` (argv includes `hook`). */

@@ -33,7 +33,7 @@ import type { Verdict } from './respond.js';
 import type { TranscriptCursor, TranscriptDelta } from './transcript.js';
 import { entryOf, type TurnSnapshot, TurnGuard } from './turn.js';
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 
 /** How many call ids, lines and aliases are remembered for de-duplication (a few turns' worth). */
 const MEMORY = 512;
@@ -130,6 +130,73 @@ export function freshState(agent: Agent, session: string): SessionState {
     ledgerTurns: 0,
     ledgerStarted: false,
   };
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const text = (v: unknown): boolean => typeof v === 'string';
+const textOrNull = (v: unknown): boolean => v === null || typeof v === 'string';
+const listOf = (v: unknown, item: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(item);
+const CURSOR_MODES: readonly string[] = ['jsonl', 'document', 'undecided', 'oversize'];
+
+function cursorProblem(c: unknown): string | null {
+  if (c === null) return null;
+  if (!isRec(c)) return 'cursor is not an object';
+  if (!text(c.path)) return 'cursor.path is not a string';
+  for (const k of ['dev', 'ino', 'offset', 'line', 'turns', 'rounds'] as const) {
+    if (!count(c[k])) return `cursor.${k} is not a count (${JSON.stringify(c[k])})`;
+  }
+  if (!textOrNull(c.main)) return 'cursor.main is not a string or null';
+  if (!listOf(c.prelude, text)) return 'cursor.prelude is not a list of strings';
+  if (!CURSOR_MODES.includes(c.mode as string)) return `cursor.mode is ${JSON.stringify(c.mode)}`;
+  if (c.skip !== undefined && typeof c.skip !== 'boolean') return 'cursor.skip is not a boolean';
+  return null;
+}
+
+function openProblem(o: unknown): string | null {
+  if (o === null) return null;
+  if (!isRec(o) || !Array.isArray(o.calls)) return 'open is not a batch';
+  if (o.line !== null && !count(o.line)) return 'open.line is not a line number';
+  if (typeof o.checked !== 'boolean') return 'open.checked is not a boolean';
+  for (const c of o.calls as unknown[]) {
+    if (!isRec(c) || !text(c.id) || !text(c.name) || typeof c.synthetic !== 'boolean' || typeof c.announced !== 'boolean') return 'open.calls holds something that is not a call';
+    const a = c.answer;
+    if (a !== null && !(isRec(a) && text(a.digest) && typeof a.isError === 'boolean' && (a.failed === undefined || typeof a.failed === 'boolean'))) {
+      return 'open.calls holds an answer of the wrong shape';
+    }
+  }
+  return null;
+}
+
+/**
+ * What is wrong with a state file's content for this session, or null when it can be resumed.
+ * Shapes and ranges only: a hand-edited or half-foreign file is started over, never half-used.
+ */
+export function stateProblem(raw: unknown, agent: Agent, session: string): string | null {
+  if (!isRec(raw)) return 'not a JSON object';
+  if (raw.v !== STATE_VERSION) return `version ${JSON.stringify(raw.v)}, not ${STATE_VERSION}`;
+  if (raw.agent !== agent || raw.session !== session) return "not this session's";
+  for (const k of ['turn', 'rounds', 'seq', 'ledgerTurns'] as const) {
+    if (!count(raw[k])) return `${k} is not a count (${JSON.stringify(raw[k])})`;
+  }
+  for (const k of ['model', 'closedText', 'pendingContext', 'turnKey'] as const) {
+    if (!textOrNull(raw[k])) return `${k} is not a string or null`;
+  }
+  for (const k of ['turnEnded', 'ledgerStarted'] as const) {
+    if (typeof raw[k] !== 'boolean') return `${k} is not a boolean`;
+  }
+  for (const k of ['refused', 'denied', 'closedCalls'] as const) {
+    if (!listOf(raw[k], text)) return `${k} is not a list of call ids`;
+  }
+  if (!listOf(raw.closedLines, count)) return 'closedLines is not a list of line numbers';
+  if (!listOf(raw.aliases, (a) => isRec(a) && text(a.id) && text(a.sig))) return 'aliases is not a list of {id, sig}';
+  const guard = raw.guard;
+  if (guard !== null) {
+    if (!isRec(guard) || !count(guard.turn) || !Array.isArray(guard.detectors) || !isRec(guard.enforce)) return 'guard is not a turn snapshot';
+    if (typeof guard.scale !== 'number' || !Number.isFinite(guard.scale) || guard.scale <= 0) return 'guard.scale is not a positive number';
+  }
+  return cursorProblem(raw.cursor) ?? openProblem(raw.open);
 }
 
 /** A record for the session's ledger file (canonical JSONL plus `decision` records). */

@@ -4,7 +4,7 @@
 // reading starts again at its first line: a call costs the new bytes plus one round, whatever
 // the transcript's size.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FormatAdapter, RecordParser } from '../formats/types.js';
 import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
@@ -31,9 +31,15 @@ export interface TranscriptCursor {
   prelude: string[];
   /**
    * `document`: a legacy Gemini JSON file, read whole each time (`rounds` says what was seen).
-   * `undecided`: a Gemini file whose first line is not complete yet.
+   * `undecided`: a Gemini file whose first line is not complete yet. `oversize`: a legacy
+   * document past DOCUMENT_MAX_BYTES, no longer read (the session is followed from stdin).
    */
-  mode: 'jsonl' | 'document' | 'undecided';
+  mode: 'jsonl' | 'document' | 'undecided' | 'oversize';
+  /**
+   * The bytes from `offset` to the next newline are the rest of a line too long to read (see
+   * LONG_TAIL_BYTES): they are dropped unread. Absent in older state files.
+   */
+  skip?: boolean;
 }
 
 type TranscriptEvent = { type: 'turn'; turn: number } | { type: 'round'; round: Round };
@@ -46,6 +52,16 @@ export interface TranscriptDelta {
 }
 
 export class TranscriptGone extends Error {}
+
+/** A legacy Gemini document too large to parse on every call; `cursor` remembers it. */
+export class TranscriptTooLarge extends Error {
+  constructor(
+    message: string,
+    readonly cursor: TranscriptCursor,
+  ) {
+    super(message);
+  }
+}
 /** The file at the path is not the one the cursor was reading (replaced, or shrank). */
 export class TranscriptRotated extends Error {}
 
@@ -82,6 +98,25 @@ const HEAD_BYTES = 1024 * 1024;
 
 /** A line longer than this is skipped unread (a tool result of 100 MB is no conversation we need). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * An unfinished last line longer than this is not waited for: every call would read it again
+ * from its start. The cursor moves past it and drops the rest of it when it ends (said once).
+ * Agents write a record in one append, so a line unfinished for a whole call is never a record
+ * being written at that size; one finished by the next reading is parsed up to MAX_LINE_BYTES.
+ */
+const LONG_TAIL_BYTES = CATCH_UP_BYTES;
+
+/**
+ * A legacy Gemini session is rewritten whole as it goes, so it is parsed whole on each call:
+ * 0.2 to 0.45 s per MB (idle, loaded), so 4 MB could pass a second. Past this size the hook stops
+ * reading it (said once) and follows the session from stdin alone, whose AfterAgent events still
+ * end each turn: the guard stays on, without the transcript's text and thinking.
+ */
+const DOCUMENT_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Opened so that a FIFO or a device cannot block the call (it is refused once opened). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** Collects the main session's events; rounds delivered while the reading ends are tentative. */
 class DeltaSink implements TranscriptSink {
@@ -158,10 +193,10 @@ export function readTranscript(
   agent: Agent,
   path: string,
   cursor: TranscriptCursor | null,
-): { delta: TranscriptDelta; cursor: TranscriptCursor } {
+): TranscriptReading {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, OPEN_FLAGS);
   } catch (e) {
     throw new TranscriptGone(`transcript ${path}: ${(e as Error).message}`);
   }
@@ -187,26 +222,55 @@ export function readTranscript(
       start.mode = layoutOf(fd, st.size);
       if (start.mode === 'undecided') return { delta: { events: [], tentative: null }, cursor: start };
     }
-    if (start.mode === 'document') return readDocument(agent, fd, st.size, start);
-    if (cursor === null && st.size > CATCH_UP_BYTES) joinLate(agent, fd, st.size, start);
-    return readLines(agent, fd, st.size, start);
+    if (start.mode === 'oversize') throw new TranscriptTooLarge(oversize(path), start);
+    if (start.mode === 'document') {
+      if (st.size > DOCUMENT_MAX_BYTES) throw new TranscriptTooLarge(oversize(path, st.size), { ...start, mode: 'oversize' });
+      return readDocument(agent, fd, st.size, start);
+    }
+    const notice = cursor === null && st.size > CATCH_UP_BYTES ? joinLate(agent, fd, st.size, start) : null;
+    const reading = readLines(agent, fd, st.size, start);
+    return notice !== null ? { ...reading, notice } : reading;
   } finally {
     closeSync(fd);
   }
 }
 
+export interface TranscriptReading {
+  delta: TranscriptDelta;
+  cursor: TranscriptCursor;
+  /** Something the user should hear of once (a line skipped as too long). */
+  notice?: string;
+}
+
+function oversize(path: string, size?: number): string {
+  return `transcript ${path}${size !== undefined ? ` (${size} bytes)` : ''} is a legacy JSON session larger than ${DOCUMENT_MAX_BYTES} bytes: no longer read on each call; the session is followed from the hook's payloads alone`;
+}
+
 /**
  * Start a first reading near the end of a long transcript: at the first line that begins in its
  * last CATCH_UP_BYTES, with the head's prelude records (the first line) taken along. Line numbers
- * then count from there; only the hook's own bookkeeping reads them.
+ * then count from there; only the hook's own bookkeeping reads them. No line begins there (one
+ * line longer than the bound straddles it): the reading starts at the end and drops that line's
+ * rest, so the bound holds and the cursor advances. Returns what to say about it, if anything.
  */
-function joinLate(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): void {
+function joinLate(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): string | null {
   const from = size - CATCH_UP_BYTES;
-  const probe = Buffer.alloc(Math.min(CATCH_UP_BYTES, 1024 * 1024));
-  const n = readSync(fd, probe, 0, probe.length, from - 1);
-  const nl = probe.subarray(0, n).indexOf(10);
-  if (nl < 0) return; // one enormous line: read it all
-  cursor.offset = from + nl;
+  const probe = Buffer.allocUnsafe(1024 * 1024);
+  let nl = -1;
+  for (let at = from - 1; at < size && nl < 0; at += probe.length) {
+    const n = readSync(fd, probe, 0, Math.min(probe.length, size - at), at);
+    if (n <= 0) break;
+    const i = probe.subarray(0, n).indexOf(10);
+    if (i >= 0) nl = at + i;
+  }
+  let notice: string | null = null;
+  if (nl < 0) {
+    cursor.offset = size;
+    cursor.skip = true;
+    notice = `transcript ${cursor.path}: its last line is longer than ${CATCH_UP_BYTES} bytes and unfinished; skipped (the guard resumes at the next line)`;
+  } else {
+    cursor.offset = nl + 1;
+  }
   const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
   const h = readSync(fd, head, 0, head.length, 0);
   const firstNl = head.subarray(0, h).indexOf(10);
@@ -214,6 +278,7 @@ function joinLate(agent: Agent, fd: number, size: number, cursor: TranscriptCurs
     const text = head.toString('utf8', 0, firstNl);
     cursor.prelude = updatePrelude(agent, cursor.prelude, parse(text), text);
   }
+  return notice;
 }
 
 /**
@@ -250,7 +315,7 @@ function open(agent: Agent, path: string, sink: DeltaSink, resume: { turns: numb
   };
 }
 
-function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCursor) {
+function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): TranscriptReading {
   const sink = new DeltaSink(cursor.main, cursor);
   const parser = open(agent, cursor.path, sink, cursor);
   let prelude = cursor.prelude;
@@ -262,7 +327,8 @@ function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCur
   let position = cursor.offset;
   let consumed = cursor.offset;
   let carry: Buffer | null = null;
-  let skipping = false;
+  // The rest of a line already judged too long (cursor.skip) is dropped up to its newline.
+  let skipping = cursor.skip === true;
   const buffer = Buffer.allocUnsafe(CHUNK);
   while (position < size) {
     const n = readSync(fd, buffer, 0, Math.min(CHUNK, size - position), position);
@@ -308,7 +374,20 @@ function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCur
 
   const tentative = sink.tentative;
   const next: TranscriptCursor = { ...cursor, main: sink.main, prelude };
-  if (tentative && tentative.line !== null && offsets.has(tentative.line)) {
+  delete next.skip;
+  // An unfinished last line too long to read again on every call: moved past (said once).
+  const longTail = skipping || size - consumed > LONG_TAIL_BYTES;
+  let notice: string | undefined;
+  if (longTail) {
+    if (cursor.skip !== true || consumed > cursor.offset) {
+      notice = `transcript ${cursor.path}: the line at byte ${consumed} is longer than ${skipping ? MAX_LINE_BYTES : LONG_TAIL_BYTES} bytes and unfinished; skipped (the guard resumes at the next line)`;
+    }
+    next.offset = size;
+    next.skip = true;
+    next.line = line;
+    next.turns = sink.turns;
+    next.rounds = sink.rounds;
+  } else if (tentative && tentative.line !== null && offsets.has(tentative.line)) {
     next.offset = offsets.get(tentative.line)!;
     next.line = tentative.line - 1;
     next.turns = tentative.turn;
@@ -320,11 +399,13 @@ function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCur
     next.turns = sink.turns;
     next.rounds = sink.rounds;
   }
-  return { delta: { events: sink.events, tentative }, cursor: next };
+  const reading: TranscriptReading = { delta: { events: sink.events, tentative }, cursor: next };
+  if (notice !== undefined) reading.notice = notice;
+  return reading;
 }
 
 /** A legacy Gemini JSON session: parsed whole, and only the rounds not yet seen are handed over. */
-function readDocument(agent: Agent, fd: number, size: number, cursor: TranscriptCursor) {
+function readDocument(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): TranscriptReading {
   const buffer = Buffer.allocUnsafe(size);
   let read = 0;
   while (read < size) {
@@ -346,7 +427,13 @@ function readDocument(agent: Agent, fd: number, size: number, cursor: Transcript
     if (e.type === 'round') last = i;
   });
   const tentative = last >= 0 ? (all[last] as { type: 'round'; round: Round }).round : null;
-  const events = all.filter((e, i) => i !== last && (e.type === 'turn' ? e.turn > cursor.turns : e.round.index > cursor.rounds));
+  let events = all.filter((e, i) => i !== last && (e.type === 'turn' ? e.turn > cursor.turns : e.round.index > cursor.rounds));
+  if (cursor.turns === 0 && cursor.rounds === 0) {
+    // A first reading joins at the current turn, as joinLate does for JSONL: the detectors are
+    // turn-scoped, and feeding a long session's every round would not fit in one call.
+    const current = events.findLastIndex((e) => e.type === 'turn');
+    if (current > 0) events = events.slice(current);
+  }
   const next: TranscriptCursor = {
     ...cursor,
     main: sink.main,
