@@ -13,6 +13,7 @@ import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/la
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
+import { findingShape } from './loop-shape.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import type { LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -304,6 +305,7 @@ export class LedgerBuilder implements TranscriptSink {
       line: round.line,
       detector: finding.detector,
       kind: finding.kind,
+      shape: findingShape(finding, round.calls),
       confidence: finding.confidence,
       strike: finding.strike,
       evidence: finding.evidence,

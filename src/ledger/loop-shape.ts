@@ -1,0 +1,243 @@
+// The shape of a loop: what one finding looped on, normalised so that the same loop in many
+// sessions reads the same and unrelated loops do not (SPEC 0.3 "Loop shapes": names and argument
+// shape, not values). `summary.loop_shapes` adds findings up by it (loop-shapes.ts).
+//
+// A tool-batch finding's shape is its batch: each distinct call's shape, sorted, joined by ` + `.
+// A call's shape is its tool name, plus, for a tool whose arguments pick what it does, the words
+// that pick it: the program (and sub-command) of a shell command, `Bash {command: "cd app && npm
+// test -- --run x.test.ts"}` → `Bash(npm test)`; the `command` or `action` word of a multi-action
+// tool, `str_replace_editor {command: "view", path}` → `str_replace_editor(view)`. Nothing else of
+// the arguments counts: their key set changes with optional arguments inside one loop's family
+// (Read with or without `offset`, Grep with or without `output_mode`), so keys would split one
+// loop into several rows, while everything that tells unrelated loops of one tool apart is in
+// the tool's name or its sub-command. A text finding (output, thinking) has no call: its shape is
+// its kind.
+
+import type { Finding } from '../detect/types.js';
+import type { ToolCall } from '../model/transcript.js';
+
+/** A word kept in a shape: what a program, sub-command or action name looks like, never free text. */
+const WORD = /^[A-Za-z0-9_][A-Za-z0-9._+:-]{0,31}$/;
+/** A sub-command: lower-case, no dots or slashes (so a file name or path is never one). */
+const SUBCOMMAND = /^[a-z][a-z0-9_:-]{0,23}$/;
+/** A tool name longer than this is cut: a shape is a label, and a name is not free to be megabytes. */
+const MAX_NAME = 64;
+/** How much of a command is read: its start says what it runs, and a heredoc may follow for pages. */
+const MAX_COMMAND_CHARS = 4096;
+/** Commands of one script kept in a shape; more is written `…`. */
+const MAX_COMMANDS = 3;
+
+/** Programs whose first argument is a sub-command that says what they do (`git status`, `cargo test`). */
+const SUBCOMMAND_PROGRAMS = new Set([
+  'apt', 'apt-get', 'aws', 'az', 'brew', 'bun', 'bundle', 'cargo', 'composer', 'conda', 'dart', 'deno',
+  'docker', 'dotnet', 'flutter', 'gcloud', 'gh', 'git', 'go', 'gradle', 'gradlew', 'helm', 'just', 'kubectl',
+  'make', 'mix', 'mvn', 'npm', 'nx', 'pip', 'pip3', 'pipenv', 'pnpm', 'podman', 'poetry', 'rails', 'rake',
+  'rustup', 'swift', 'systemctl', 'terraform', 'turbo', 'uv', 'yarn',
+]);
+/** Runners whose next word is the program they run (`npx vitest`). */
+const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx']);
+/** Sub-commands whose next word is the script or program they run (`npm run build`, `pnpm exec tsc`). */
+const SCRIPT_SUBCOMMANDS = new Set(['run', 'run-script', 'exec', 'x']);
+/** Interpreters whose `-m` names the program (`python -m pytest`). */
+const MODULE_RUNNERS = new Set(['python', 'python3', 'py']);
+/** Words before the program that do not change what runs. */
+const PREFIXES = new Set(['sudo', 'time', 'nohup', 'env', 'command', 'exec', 'nice', 'stdbuf']);
+/** Setting up rather than doing: left out so `cd a && npm test` and `npm test` are one loop. */
+const SETUP = new Set(['cd', 'pushd', 'popd', 'export', 'set', 'source', '.', 'true', 'unset', 'ulimit']);
+/** argv[0] of a shell given its script with `-c` (Codex `["bash", "-lc", "…"]`). */
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'ksh']);
+
+/** Keys whose value picks what a tool does: a shell command, or a multi-action tool's action. */
+const COMMAND_KEYS = ['command', 'cmd'] as const;
+const ACTION_KEYS = ['action', 'subcommand', 'operation'] as const;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function cutName(name: string): string {
+  const chars = [...name];
+  return chars.length <= MAX_NAME ? name : chars.slice(0, MAX_NAME - 1).join('') + '…';
+}
+
+const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
+
+/**
+ * A script split into its simple commands, each a list of words, quote-aware (a `;` or `|` inside
+ * quotes splits nothing). Only the head of a pipeline is kept: `npm test | tail` runs `npm test`.
+ * A heredoc ends the reading: its body is data, not commands.
+ */
+function commandsOf(script: string): string[][] {
+  const text = script.slice(0, MAX_COMMAND_CHARS);
+  const commands: string[][] = [];
+  let words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let piped = false;
+  let quote: '"' | "'" | null = null;
+  const endWord = () => {
+    if (inWord && !piped) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endCommand = (pipe: boolean) => {
+    endWord();
+    if (!piped && words.length > 0) commands.push(words);
+    words = [];
+    piped = pipe ? piped || commands.length > 0 : false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') word += text[++i] ?? '';
+      else word += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\') {
+      word += text[++i] ?? '';
+      inWord = true;
+    } else if (c === ' ' || c === '\t') {
+      endWord();
+    } else if (c === '\n' || c === ';' || c === '&' || c === '(' || c === ')') {
+      // `&&`, `&` and `;` end a command alike; a subshell's parentheses just group.
+      endCommand(false);
+    } else if (c === '|') {
+      if (text[i + 1] === '|') {
+        i++;
+        endCommand(false);
+      } else endCommand(true);
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
+      break;
+    } else if (c === '#' && !inWord) {
+      // A comment runs to the end of its line.
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  endCommand(false);
+  return commands;
+}
+
+/** What one simple command runs, in one to three words, or null when it only sets up. */
+function commandWords(words: readonly string[]): string | null {
+  let i = 0;
+  // `A=1 B=2 cmd`, `sudo -E cmd`, `timeout 60 cmd`: the program comes after these.
+  for (;;) {
+    const w = words[i];
+    if (w === undefined) return null;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
+    else if (PREFIXES.has(w)) {
+      i++;
+      while (words[i]?.startsWith('-')) i++;
+    } else if (w === 'timeout') {
+      i++;
+      while (words[i]?.startsWith('-')) i++;
+      i++;
+    } else break;
+  }
+  const program = basename(words[i]!);
+  if (SETUP.has(program)) return null;
+  if (!WORD.test(program)) return '?';
+  const next = words[i + 1];
+  if (MODULE_RUNNERS.has(program) && next === '-m' && words[i + 2] !== undefined && WORD.test(words[i + 2]!)) {
+    return `${program} -m ${words[i + 2]}`;
+  }
+  if (RUNNERS.has(program) && next !== undefined && WORD.test(basename(next)) && !next.startsWith('-')) return `${program} ${basename(next)}`;
+  if (!SUBCOMMAND_PROGRAMS.has(program) || next === undefined || !SUBCOMMAND.test(next)) return program;
+  // `npm run build`, `pnpm exec tsc`: the runner's script is what it does.
+  const third = words[i + 2];
+  if (SCRIPT_SUBCOMMANDS.has(next) && third !== undefined && SUBCOMMAND.test(third)) return `${program} ${next} ${third}`;
+  return `${program} ${next}`;
+}
+
+/** A shell script as the programs it runs: `cd x && npm test | tail` → `npm test`. */
+export function scriptShape(script: string): string {
+  const parts: string[] = [];
+  for (const words of commandsOf(script)) {
+    const w = commandWords(words);
+    if (w === null || parts[parts.length - 1] === w) continue;
+    parts.push(w);
+  }
+  if (parts.length === 0) return '';
+  return parts.length > MAX_COMMANDS ? `${parts.slice(0, MAX_COMMANDS).join(' && ')} && …` : parts.join(' && ');
+}
+
+/** argv as one script: a shell's `-c` script itself, otherwise the words in order. */
+function argvScript(argv: readonly unknown[]): string | null {
+  if (!argv.every((a) => typeof a === 'string')) return null;
+  const words = argv as readonly string[];
+  if (words.length >= 3 && SHELLS.has(basename(words[0]!)) && /^-[a-z]*c$/.test(words[1]!)) return words[2]!;
+  return words.map((w) => (/[\s;&|<>'"\\#()]/.test(w) || w === '' ? `'${w.replace(/'/g, '')}'` : w)).join(' ');
+}
+
+/** The words that pick what a call does, or '' when its arguments name none. */
+function selector(args: unknown): string {
+  // Arguments kept as a raw string (SWE-agent's command line, JSON that did not parse) name nothing
+  // beyond the tool: the formats already make the command word the tool's name where there is one.
+  if (!isRecord(args)) return '';
+  for (const key of COMMAND_KEYS) {
+    const v = args[key];
+    if (typeof v === 'string') return scriptShape(v);
+    if (Array.isArray(v)) {
+      const script = argvScript(v);
+      if (script !== null) return scriptShape(script);
+    }
+  }
+  for (const key of ACTION_KEYS) {
+    const v = args[key];
+    if (typeof v === 'string' && WORD.test(v)) return v;
+  }
+  return '';
+}
+
+/** One call's shape: `Read`, `Bash(npm test)`, `str_replace_editor(view)`. */
+export function callShape(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+  const name = cutName(call.name === '' ? '?' : call.name);
+  const words = selector(call.arguments);
+  return words === '' ? name : `${name}(${words})`;
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A batch's shape: its distinct call shapes, sorted (a batch is a set, as seed 000's signature is). */
+export function batchShape(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): string {
+  const shapes = [...new Set(calls.map(callShape))].sort(byCodePoint);
+  return shapes.length === 0 ? '(no calls)' : shapes.join(' + ');
+}
+
+/**
+ * A cycle `A > B > A > B` as its period, rotated to start at its least batch so that a cycle
+ * entered at another point is the same cycle. Batches are the tool names the evidence records.
+ */
+function cycleShape(tools: string, period: number): string {
+  const batches = tools.split('>').map((b) => [...new Set(b.split('+').map(cutName))].sort(byCodePoint).join(' + '));
+  const unit = batches.slice(0, Math.max(1, Math.min(period, batches.length)));
+  let best = unit;
+  for (let r = 1; r < unit.length; r++) {
+    const rotated = [...unit.slice(r), ...unit.slice(0, r)];
+    if (rotated.join('\u0000') < best.join('\u0000')) best = rotated;
+  }
+  return best.join(' > ');
+}
+
+/** The shape of a finding made on `calls` (its round's batch). */
+export function findingShape(finding: Pick<Finding, 'detector' | 'kind' | 'evidence'>, calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): string {
+  if (finding.detector !== 'tool_batch') return finding.kind;
+  const tools = finding.evidence['tools'];
+  if (finding.kind === 'tool_cycle' && typeof tools === 'string' && tools !== '') {
+    const period = finding.evidence['period'];
+    return cycleShape(tools, typeof period === 'number' ? period : Number.MAX_SAFE_INTEGER);
+  }
+  if (finding.kind === 'recurring_failure' && typeof tools === 'string') {
+    // The failing tool's own calls in this round: the other calls of the batch did not fail.
+    const own = calls.filter((c) => c.name === tools);
+    return own.length > 0 ? batchShape(own) : cutName(tools);
+  }
+  return batchShape(calls);
+}
