@@ -32,7 +32,7 @@ export function loopShapesTitle(shown: number, all: number): string {
 }
 
 /** What a row is, in a line. */
-export const LOOP_SHAPES_NOTE = 'one row per tool call shape (values ignored) or finding kind, over all sessions';
+export const LOOP_SHAPES_NOTE = 'One row per tool call shape (values ignored) or finding kind, over all sessions';
 
 /** The kind of a tool loop (repeated_batch, recurring_failure…); a text row's label is its kind already. */
 export const toolKind = (l: LoopShape) => (l.detector === 'tool_batch' ? l.kind : '');
@@ -66,4 +66,32 @@ export function* loopShapeLines(report: LedgerReport, width: number, ch: ChalkIn
 
 function naturalLoopWidth(rows: readonly LoopShape[]): number {
   return rows.reduce((w, l) => Math.max(w, displayWidth(sanitize(loopLabel(l)))), displayWidth('loop'));
+}
+
+/** The markdown section (heading, note, table, blank line), cells through the caller's escaper. */
+export function loopShapeMarkdown(report: LedgerReport, escape: (text: string) => string): string[] {
+  const { rows, all } = shownLoopShapes(report);
+  if (rows.length === 0) return [];
+  const heads = ['loop', 'kind', 'sessions', 'rounds', 'tokens', 'cost', 'worst session'];
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    `### ${escape(loopShapesTitle(rows.length, all))}`,
+    '',
+    escape(`${LOOP_SHAPES_NOTE}.`),
+    '',
+    line(heads),
+    line(['---', '---', '---:', '---:', '---:', '---:', '---']),
+    ...rows.map((l) =>
+      line([
+        escape(loopLabel(l)),
+        escape(toolKind(l)),
+        count(l.sessions),
+        count(l.rounds),
+        escape(fmtTokens(l.tokens)),
+        escape(fmtUsd(l.usd)),
+        escape(shortId(l.example.id)),
+      ]),
+    ),
+    '',
+  ];
 }
