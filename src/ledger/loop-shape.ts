@@ -55,9 +55,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function cutName(name: string): string {
+/** A tool name as a shape writes it: cut when very long, quoted when it could be read as shape
+ *  syntax (` + ` between calls, `(…)` for the words, ` > ` in a cycle), so two sets of tools
+ *  never write the same shape. */
+function nameShape(name: string): string {
   const chars = [...name];
-  return chars.length <= MAX_NAME ? name : chars.slice(0, MAX_NAME - 1).join('') + '…';
+  const cut = chars.length <= MAX_NAME ? name : chars.slice(0, MAX_NAME - 1).join('') + '…';
+  return /^[^\s"()+>]+$/.test(cut) ? cut : JSON.stringify(cut);
 }
 
 const basename = (word: string) => word.slice(word.lastIndexOf('/') + 1);
@@ -75,13 +79,17 @@ function commandsOf(script: string): string[][] {
   let inWord = false;
   let piped = false;
   let quote: '"' | "'" | null = null;
+  // The next word is a redirection's target (`> out.log`, `2>&1`): not an argument.
+  let target = false;
   const endWord = () => {
-    if (inWord && !piped) words.push(word);
+    if (inWord && !piped && !target) words.push(word);
+    if (inWord) target = false;
     word = '';
     inWord = false;
   };
   const endCommand = (pipe: boolean) => {
     endWord();
+    target = false;
     if (!piped && words.length > 0) commands.push(words);
     words = [];
     piped = pipe ? piped || commands.length > 0 : false;
@@ -100,8 +108,30 @@ function commandsOf(script: string): string[][] {
     } else if (c === '\\') {
       word += text[++i] ?? '';
       inWord = true;
+    } else if ((c === '$' && text[i + 1] === '(') || c === '`') {
+      // A command substitution stays inside its word: `$(which python)` is one (unreadable) word.
+      const close = c === '`' ? '`' : ')';
+      const start = i;
+      let depth = 0;
+      for (; i < text.length; i++) {
+        const d = text[i]!;
+        word += d;
+        if (close === ')' && d === '(') depth++;
+        else if (d === close && (close === '`' ? i > start : --depth === 0)) break;
+      }
+      inWord = true;
     } else if (c === ' ' || c === '\t') {
       endWord();
+    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
+      break;
+    } else if (c === '>' || c === '<' || (c === '&' && text[i + 1] === '>')) {
+      // A redirection: `2>&1`, `&> log`, `>> out`, `< in`. A file descriptor number before it goes too.
+      if (inWord && /^\d+$/.test(word)) {
+        word = '';
+        inWord = false;
+      } else endWord();
+      while (i + 1 < text.length && '<>&|'.includes(text[i + 1]!)) i++;
+      target = true;
     } else if (c === '\n' || c === ';' || c === '&' || c === '(' || c === ')') {
       // `&&`, `&` and `;` end a command alike; a subshell's parentheses just group.
       endCommand(false);
@@ -110,8 +140,6 @@ function commandsOf(script: string): string[][] {
         i++;
         endCommand(false);
       } else endCommand(true);
-    } else if (c === '<' && text[i + 1] === '<' && text[i + 2] !== '<') {
-      break;
     } else if (c === '#' && !inWord) {
       // A comment runs to the end of its line.
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
@@ -198,7 +226,7 @@ function selector(args: unknown): string {
 
 /** One call's shape: `Read`, `Bash(npm test)`, `str_replace_editor(view)`. */
 export function callShape(call: Pick<ToolCall, 'name' | 'arguments'>): string {
-  const name = cutName(call.name === '' ? '?' : call.name);
+  const name = nameShape(call.name);
   const words = selector(call.arguments);
   return words === '' ? name : `${name}(${words})`;
 }
@@ -216,7 +244,7 @@ export function batchShape(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[
  * entered at another point is the same cycle. Batches are the tool names the evidence records.
  */
 function cycleShape(tools: string, period: number): string {
-  const batches = tools.split('>').map((b) => [...new Set(b.split('+').map(cutName))].sort(byCodePoint).join(' + '));
+  const batches = tools.split('>').map((b) => [...new Set(b.split('+').map(nameShape))].sort(byCodePoint).join(' + '));
   const unit = batches.slice(0, Math.max(1, Math.min(period, batches.length)));
   let best = unit;
   for (let r = 1; r < unit.length; r++) {
@@ -237,7 +265,7 @@ export function findingShape(finding: Pick<Finding, 'detector' | 'kind' | 'evide
   if (finding.kind === 'recurring_failure' && typeof tools === 'string') {
     // The failing tool's own calls in this round: the other calls of the batch did not fail.
     const own = calls.filter((c) => c.name === tools);
-    return own.length > 0 ? batchShape(own) : cutName(tools);
+    return own.length > 0 ? batchShape(own) : nameShape(tools);
   }
   return batchShape(calls);
 }
