@@ -13,7 +13,7 @@ import { createTurnLadders, type Decision, type TurnLadders } from '../ladder/la
 import { applyTier, PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
-import { findingShape } from './loop-shape.js';
+import { findingShape, RecentBatches } from './loop-shape.js';
 import type { RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import type { LedgerEntry, RoundUsage, RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -70,6 +70,8 @@ interface SessionState {
   cleared: boolean;
   account: SessionAccount;
   timeline: TimelineRecorder | null;
+  /** The turn's last batches, for a tool cycle's shape (ledger/loop-shape.ts). */
+  recent: RecentBatches;
 }
 
 /** Stands in for a detector that failed, for the rest of its turn. */
@@ -134,6 +136,7 @@ export class LedgerBuilder implements TranscriptSink {
       cleared: false,
       account: new SessionAccount(this.options.pricer ?? null, info.format),
       timeline: this.options.timeline ? new TimelineRecorder() : null,
+      recent: new RecentBatches(),
     });
   }
 
@@ -159,8 +162,10 @@ export class LedgerBuilder implements TranscriptSink {
     if (!s.turn || s.turn.turn !== round.turn) {
       this.endTurn(s);
       s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings, this.options.judge) };
+      s.recent.reset();
     }
     const t = s.turn;
+    s.recent.push(round.calls);
     // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
     s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
     if (s.timeline) {
@@ -218,7 +223,7 @@ export class LedgerBuilder implements TranscriptSink {
     const usage = findings.length > 0 ? s.account.roundUsage() : null;
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage!));
+      ledger.entries.push(this.entry(round, finding, telemetry[i]!, d, usage!, s.recent));
       roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
@@ -298,14 +303,14 @@ export class LedgerBuilder implements TranscriptSink {
     return out;
   }
 
-  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, usage: RoundUsage): LedgerEntry {
+  private entry(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, usage: RoundUsage, recent: RecentBatches): LedgerEntry {
     const entry: LedgerEntry = {
       turn: round.turn,
       round: round.index,
       line: round.line,
       detector: finding.detector,
       kind: finding.kind,
-      shape: findingShape(finding, round.calls),
+      shape: findingShape(finding, round.calls, recent),
       confidence: finding.confidence,
       strike: finding.strike,
       evidence: finding.evidence,

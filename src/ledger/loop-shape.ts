@@ -14,6 +14,7 @@
 // its kind.
 
 import type { Finding } from '../detect/types.js';
+import { MAX_CYCLE_PERIOD } from '../detect/tool-batch/config.js';
 import type { ToolCall } from '../model/transcript.js';
 
 /** A word kept in a shape: what a program, sub-command or action name looks like, never free text. */
@@ -239,13 +240,57 @@ export function batchShape(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[
   return shapes.length === 0 ? '(no calls)' : shapes.join(' + ');
 }
 
+/** Batches of calls kept for a cycle's shape: the cycle tracker's longest period, with room for skipped batches. */
+const RECENT_BATCHES = 2 * MAX_CYCLE_PERIOD;
+
+/**
+ * The last batches of a turn's rounds, newest last, so that a cycle's shape can be written with
+ * each batch's own shape (`Bash(git stash) > Bash(npm test)`) rather than its tool names alone.
+ * Holds references to at most RECENT_BATCHES rounds' calls; the builder resets it at each turn.
+ */
+export class RecentBatches {
+  private batches: (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] = [];
+  push(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): void {
+    if (calls.length === 0) return;
+    this.batches.push(calls);
+    if (this.batches.length > RECENT_BATCHES) this.batches.shift();
+  }
+  reset(): void {
+    this.batches = [];
+  }
+  /**
+   * The batches the cycle's evidence names (`tools`: `A+B>C`, oldest first), matched newest first;
+   * a batch whose tools differ was one the tracker did not count (only transparent tools) and is
+   * passed over. null when they cannot all be found.
+   */
+  match(tools: readonly string[][]): (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] | null {
+    const out: (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] = [];
+    let j = this.batches.length - 1;
+    for (let i = tools.length - 1; i >= 0; i--) {
+      const want = tools[i]!.join('\u0000');
+      while (j >= 0 && namesOf(this.batches[j]!) !== want) j--;
+      if (j < 0) return null;
+      out.unshift(this.batches[j--]!);
+    }
+    return out;
+  }
+}
+
+const namesOf = (calls: readonly Pick<ToolCall, 'name'>[]) => [...new Set(calls.map((c) => c.name))].sort(byCodePoint).join('\u0000');
+
 /**
  * A cycle `A > B > A > B` as its period, rotated to start at its least batch so that a cycle
- * entered at another point is the same cycle. Batches are the tool names the evidence records.
+ * entered at another point is the same cycle. Each batch is its shape when the recent batches
+ * show it, else the tool names the evidence records.
  */
-function cycleShape(tools: string, period: number): string {
-  const batches = tools.split('>').map((b) => [...new Set(b.split('+').map(nameShape))].sort(byCodePoint).join(' + '));
-  const unit = batches.slice(0, Math.max(1, Math.min(period, batches.length)));
+function cycleShape(tools: string, recent: RecentBatches | null): string {
+  const names = tools.split('>').map((b) => [...new Set(b.split('+'))].sort(byCodePoint));
+  const found = recent?.match(names) ?? null;
+  const batches = found !== null ? found.map(batchShape) : names.map((b) => b.map(nameShape).join(' + '));
+  // Batches the tracker told apart by their values may read alike here (`git stash`, `git stash
+  // pop`): a period that repeats a shorter one is written once.
+  const d = shortestPeriod(batches);
+  const unit = batches.slice(0, d);
   let best = unit;
   for (let r = 1; r < unit.length; r++) {
     const rotated = [...unit.slice(r), ...unit.slice(0, r)];
@@ -254,14 +299,23 @@ function cycleShape(tools: string, period: number): string {
   return best.join(' > ');
 }
 
+function shortestPeriod(xs: readonly string[]): number {
+  for (let d = 1; d < xs.length; d++) {
+    if (xs.length % d === 0 && xs.every((x, i) => x === xs[i % d])) return d;
+  }
+  return xs.length;
+}
+
 /** The shape of a finding made on `calls` (its round's batch). */
-export function findingShape(finding: Pick<Finding, 'detector' | 'kind' | 'evidence'>, calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): string {
+export function findingShape(
+  finding: Pick<Finding, 'detector' | 'kind' | 'evidence'>,
+  calls: readonly Pick<ToolCall, 'name' | 'arguments'>[],
+  recent: RecentBatches | null = null,
+): string {
   if (finding.detector !== 'tool_batch') return finding.kind;
   const tools = finding.evidence['tools'];
-  if (finding.kind === 'tool_cycle' && typeof tools === 'string' && tools !== '') {
-    const period = finding.evidence['period'];
-    return cycleShape(tools, typeof period === 'number' ? period : Number.MAX_SAFE_INTEGER);
-  }
+  // The evidence lists the cycle's one period, its last `period` batches.
+  if (finding.kind === 'tool_cycle' && typeof tools === 'string' && tools !== '') return cycleShape(tools, recent);
   if (finding.kind === 'recurring_failure' && typeof tools === 'string') {
     // The failing tool's own calls in this round: the other calls of the batch did not fail.
     const own = calls.filter((c) => c.name === tools);

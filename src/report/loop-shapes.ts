@@ -5,10 +5,10 @@
 import type { ChalkInstance } from 'chalk';
 import type { LedgerReport, LoopShape } from '../ledger/types.js';
 import { fmtTokens, fmtUsd } from './amounts.js';
-import { fitColumns, formatHead, formatRow, type FitColumn } from './columns.js';
+import { fitColumns, fittedWidth, formatHead, formatRow, type FitColumn } from './columns.js';
 import { shortId } from './overview.js';
 import { sanitize } from '../sanitize.js';
-import { displayWidth, wrap } from './text.js';
+import { wrap } from './text.js';
 
 /** Rows shown: the few that answer "which loop costs me most"; JSON has every one. */
 export const LOOP_SHAPES_SHOWN = 5;
@@ -47,7 +47,7 @@ export function* loopShapeLines(report: LedgerReport, width: number, ch: ChalkIn
   for (const l of wrap(LOOP_SHAPES_NOTE, width, 2)) yield ch.dim(l);
   const kind: FitColumn<LoopShape> = { head: 'kind', align: 'left', priority: 10, text: (l) => sanitize(toolKind(l)) };
   const cols: FitColumn<LoopShape>[] = [
-    { head: 'loop', align: 'left', priority: Infinity, min: 14, text: (l) => sanitize(loopLabel(l)) },
+    { head: 'loop', align: 'left', priority: Infinity, text: (l) => sanitize(loopLabel(l)) },
     { head: 'sessions', align: 'right', priority: 80, text: (l) => count(l.sessions) },
     { head: 'rounds', align: 'right', priority: 60, text: (l) => count(l.rounds) },
     { head: 'tokens', align: 'right', priority: 50, text: (l) => fmtTokens(l.tokens) },
@@ -55,18 +55,17 @@ export function* loopShapeLines(report: LedgerReport, width: number, ch: ChalkIn
     { head: 'worst session', align: 'left', priority: 40, min: 8, text: (l) => sanitize(shortId(l.example.id)) },
   ];
   // The kind is the first to go: cutting the loop's own name to keep it would hide what looped.
+  // The loop's name is what the table is for: the worst session's name, then the figures of least
+  // weight give way first, and only a name wider than the terminal is cut.
   const withKind = [cols[0]!, kind, ...cols.slice(1)];
   const wide = rows.some((l) => toolKind(l) !== '') ? fitColumns(withKind, rows, width) : null;
-  const keepsKind = wide !== null && wide.columns.includes(kind) && wide.widths[0]! >= naturalLoopWidth(rows);
-  const fitted = keepsKind ? wide : fitColumns(cols, rows, width);
+  const whole = wide !== null && wide.columns.includes(kind) && fittedWidth(wide) <= width ? wide : fitColumns(cols, rows, width);
+  const fitted = fittedWidth(whole) <= width ? whole : fitColumns([{ ...cols[0]!, min: 14 }, ...cols.slice(1)], rows, width);
   yield formatHead(fitted, (_c, t) => ch.bold(t));
   for (const r of rows) yield formatRow(fitted, r);
   yield '';
 }
 
-function naturalLoopWidth(rows: readonly LoopShape[]): number {
-  return rows.reduce((w, l) => Math.max(w, displayWidth(sanitize(loopLabel(l)))), displayWidth('loop'));
-}
 
 /** The markdown section (heading, note, table, blank line), cells through the caller's escaper. */
 export function loopShapeMarkdown(report: LedgerReport, escape: (text: string) => string): string[] {

@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchShape, callShape, findingShape, scriptShape } from '../../src/ledger/loop-shape.js';
+import { batchShape, callShape, findingShape, RecentBatches, scriptShape } from '../../src/ledger/loop-shape.js';
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'Bash', arguments: { command, ...extra } });
 
@@ -90,6 +90,21 @@ describe('a finding is shaped by what it found', () => {
     const at = (tools: string) => findingShape({ detector: 'tool_batch', kind: 'tool_cycle', evidence: { tools, period: 2 } }, calls);
     expect(at('Read>Edit+Bash>Read>Edit+Bash')).toBe('Bash + Edit > Read');
     expect(at('Edit+Bash>Read>Edit+Bash>Read')).toBe('Bash + Edit > Read');
+  });
+  it("a cycle's batches by their own shapes when the turn's recent batches show them, a skipped batch passed over", () => {
+    const recent = new RecentBatches();
+    const stash = bash('git stash');
+    const pop = bash('git stash pop');
+    const test = bash('npm test -- -t date');
+    // The tracker saw stash > test > pop > test (period 4: stash and pop differ in value); `think` it never counted.
+    for (const b of [[stash], [test], [{ name: 'think', arguments: { thought: 'hmm' } }], [pop], [test]]) recent.push(b);
+    const cycle = { detector: 'tool_batch' as const, kind: 'tool_cycle', evidence: { tools: 'Bash>Bash>Bash>Bash', period: 4 } };
+    // Read alike without their values, the period of four is one of two.
+    expect(findingShape(cycle, [test], recent)).toBe('Bash(git stash) > Bash(npm test)');
+    // Evidence the recent batches cannot show (another turn's): the tool names.
+    expect(findingShape({ ...cycle, evidence: { tools: 'Read>Edit', period: 2 } }, [test], recent)).toBe('Edit > Read');
+    recent.reset();
+    expect(findingShape(cycle, [test], recent)).toBe('Bash');
   });
   it('a text finding by its kind', () => {
     expect(findingShape({ detector: 'output', kind: 'near_repetition', evidence: {} }, calls)).toBe('near_repetition');
