@@ -11,9 +11,9 @@ import { sanitize } from '../sanitize.js';
 import { wrap } from './text.js';
 
 /** Rows shown: the few that answer "which loop costs me most"; JSON has every one. */
-export const LOOP_SHAPES_SHOWN = 5;
+const LOOP_SHAPES_SHOWN = 5;
 
-export const LOOP_SHAPES_TITLE = 'Loops that cost the most';
+const LOOP_SHAPES_TITLE = 'Loops that cost the most';
 
 /** The rows to show, worst first, and how many there are in all. */
 export function shownLoopShapes(report: LedgerReport): { rows: LoopShape[]; all: number } {
