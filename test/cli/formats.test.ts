@@ -76,7 +76,7 @@ describe.concurrent('formats through the CLI', () => {
     expect(loop.outcome.enforce.stops).toEqual([{ turn: 1, round: 5 }]);
     for (const e of loop.entries) {
       expect(Object.keys(e)).toEqual(
-        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop', 'round_usage']),
+        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'shape', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop', 'round_usage']),
       );
       expect(Object.keys(e.intervention).sort()).toEqual(['enforce', 'off', 'telemetry']);
       expect(e.intervention.off).toBe('none');
@@ -111,7 +111,12 @@ describe.concurrent('formats through the CLI', () => {
       },
       // No judge configured: SPEC's summary.judge is there, at zero.
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
+      // SPEC 0.3: "summary.loop_shapes: [{shape, detector, kind, sessions, rounds, tokens, usd, example}]"
+      // (test/cli/loop-shapes.test.ts pins the figures).
+      loop_shapes: expect.any(Array),
     });
+    for (const l of j.summary.loop_shapes!) expect(Object.keys(l)).toEqual(['shape', 'detector', 'kind', 'sessions', 'rounds', 'tokens', 'usd', 'example']);
+    expect(j.summary.loop_shapes!.map((l) => l.shape)).toContain('run_tests');
     expect(j.pricing).toEqual({ source: '@pydantic/genai-prices', version: expect.any(String), data_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), overrides: null });
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });
