@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoopShape } from '../../src/ledger/types.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { batch, canonical, ensureBuilt, parseLedger, repeat, runCli, scratch, type Call, type RunResult } from './helpers.js';
 
@@ -115,8 +116,9 @@ describe.concurrent('formats through the CLI', () => {
       // (test/cli/loop-shapes.test.ts pins the figures).
       loop_shapes: expect.any(Array),
     });
-    for (const l of j.summary.loop_shapes!) expect(Object.keys(l)).toEqual(['shape', 'detector', 'kind', 'sessions', 'rounds', 'tokens', 'usd', 'example']);
-    expect(j.summary.loop_shapes!.map((l) => l.shape)).toContain('run_tests');
+    const shapes = (j.summary as { loop_shapes?: LoopShape[] }).loop_shapes!;
+    for (const l of shapes) expect(Object.keys(l)).toEqual(['shape', 'detector', 'kind', 'sessions', 'rounds', 'tokens', 'usd', 'example']);
+    expect(shapes.map((l) => l.shape)).toContain('run_tests');
     expect(j.pricing).toEqual({ source: '@pydantic/genai-prices', version: expect.any(String), data_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), overrides: null });
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });

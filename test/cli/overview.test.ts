@@ -33,7 +33,7 @@ describe('the overview through the binary', () => {
     expect(all[0]).toBe('14 sessions · 3 with findings, worst first · 11 calm (not listed)');
     // Then the loops that cost the most (test/cli/loop-shapes.test.ts), then the sessions.
     expect(all[2]).toBe('Loops that cost the most');
-    const lines = [all[0], all[1], ...all.slice(all.indexOf('', 2) + 1)];
+    const lines = [...all.slice(0, 2), ...all.slice(all.indexOf('', 2) + 1)];
     // The ledger now carries usage, cost and saved (money): their columns show, unknown as "–" (no usage in these transcripts).
     expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings\s+tokens\s+cost\s+saved$/);
     // The longest loop would have been stopped the same way; more findings ranks it first.
