@@ -24,7 +24,9 @@ const SUBCOMMAND = /^[a-z][a-z0-9_:-]{0,23}$/;
 /** A tool name longer than this is cut: a shape is a label, and a name is not free to be megabytes. */
 const MAX_NAME = 64;
 /** How much of a command is read: its start says what it runs, and a heredoc may follow for pages. */
-const MAX_COMMAND_CHARS = 4096;
+const MAX_COMMAND_CHARS = 1024;
+/** Words of one command read: enough for `A=1 B=2 sudo -E timeout 60 npm run build`. */
+const MAX_WORDS = 10;
 /** Commands of one script kept in a shape; more is written `…`. */
 const MAX_COMMANDS = 3;
 
@@ -82,11 +84,15 @@ function commandsOf(script: string): string[][] {
   let quote: '"' | "'" | null = null;
   // The next word is a redirection's target (`> out.log`, `2>&1`): not an argument.
   let target = false;
+  // Words past the first few of a command are never read (commandWords): their characters are
+  // not gathered, so a long command costs a scan, not a copy.
+  let gather = true;
   const endWord = () => {
     if (inWord && !piped && !target) words.push(word);
     if (inWord) target = false;
     word = '';
     inWord = false;
+    gather = !piped && words.length < MAX_WORDS;
   };
   const endCommand = (pipe: boolean) => {
     endWord();
@@ -94,20 +100,24 @@ function commandsOf(script: string): string[][] {
     if (!piped && words.length > 0) commands.push(words);
     words = [];
     piped = pipe ? piped || commands.length > 0 : false;
+    gather = !piped;
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quote !== null) {
       if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"') word += text[++i] ?? '';
-      else word += c;
+      else if (c === '\\' && quote === '"') {
+        if (gather) word += text[i + 1] ?? '';
+        i++;
+      } else if (gather) word += c;
       continue;
     }
     if (c === '"' || c === "'") {
       quote = c;
       inWord = true;
     } else if (c === '\\') {
-      word += text[++i] ?? '';
+      if (gather) word += text[i + 1] ?? '';
+      i++;
       inWord = true;
     } else if ((c === '$' && text[i + 1] === '(') || c === '`') {
       // A command substitution stays inside its word: `$(which python)` is one (unreadable) word.
@@ -116,7 +126,7 @@ function commandsOf(script: string): string[][] {
       let depth = 0;
       for (; i < text.length; i++) {
         const d = text[i]!;
-        word += d;
+        if (gather) word += d;
         if (close === ')' && d === '(') depth++;
         else if (d === close && (close === '`' ? i > start : --depth === 0)) break;
       }
@@ -145,7 +155,7 @@ function commandsOf(script: string): string[][] {
       // A comment runs to the end of its line.
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
     } else {
-      word += c;
+      if (gather) word += c;
       inWord = true;
     }
   }
@@ -205,72 +215,101 @@ function argvScript(argv: readonly unknown[]): string | null {
   return words.map((w) => (/[\s;&|<>'"\\#()]/.test(w) || w === '' ? `'${w.replace(/'/g, '')}'` : w)).join(' ');
 }
 
-/** The words that pick what a call does, or '' when its arguments name none. */
-function selector(args: unknown): string {
+/** Where a call's picking words come from: a script still to read, or the words themselves. */
+type Source = { script: string } | { words: string } | null;
+
+/** The argument that picks what a call does (a few property reads: no parsing yet). */
+function sourceOf(args: unknown): Source {
   // Arguments kept as a raw string (SWE-agent's command line, JSON that did not parse) name nothing
   // beyond the tool: the formats already make the command word the tool's name where there is one.
-  if (!isRecord(args)) return '';
+  if (!isRecord(args)) return null;
   for (const key of COMMAND_KEYS) {
     const v = args[key];
-    if (typeof v === 'string') return scriptShape(v);
+    if (typeof v === 'string') return { script: v };
     if (Array.isArray(v)) {
       const script = argvScript(v);
-      if (script !== null) return scriptShape(script);
+      if (script !== null) return { script };
     }
   }
   for (const key of ACTION_KEYS) {
     const v = args[key];
-    if (typeof v === 'string' && WORD.test(v)) return v;
+    if (typeof v === 'string' && WORD.test(v)) return { words: v };
   }
-  return '';
+  return null;
+}
+
+const wordsOf = (source: Source): string => (source === null ? '' : 'words' in source ? source.words : scriptShape(source.script));
+
+/** A call reduced to its name and source: what its shape is made of. */
+interface Reduced {
+  name: string;
+  source: Source;
+}
+
+const reduce = (call: Pick<ToolCall, 'name' | 'arguments'>): Reduced => ({ name: call.name, source: sourceOf(call.arguments) });
+
+function reducedShape(call: Reduced): string {
+  const name = nameShape(call.name);
+  const words = wordsOf(call.source);
+  return words === '' ? name : `${name}(${words})`;
 }
 
 /** One call's shape: `Read`, `Bash(npm test)`, `str_replace_editor(view)`. */
 export function callShape(call: Pick<ToolCall, 'name' | 'arguments'>): string {
-  const name = nameShape(call.name);
-  const words = selector(call.arguments);
-  return words === '' ? name : `${name}(${words})`;
+  return reducedShape(reduce(call));
 }
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A batch's shape: its distinct call shapes, sorted (a batch is a set, as seed 000's signature is). */
 export function batchShape(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): string {
-  const shapes = [...new Set(calls.map(callShape))].sort(byCodePoint);
+  return reducedBatchShape(calls.map(reduce));
+}
+
+function reducedBatchShape(calls: readonly Reduced[]): string {
+  const shapes = [...new Set(calls.map(reducedShape))].sort(byCodePoint);
   return shapes.length === 0 ? '(no calls)' : shapes.join(' + ');
 }
 
-/** Batches of calls kept for a cycle's shape: the cycle tracker's longest period, with room for skipped batches. */
+/** Batches kept for a cycle's shape: the cycle tracker's longest period, with room for skipped batches. */
 const RECENT_BATCHES = 2 * MAX_CYCLE_PERIOD;
 
 /**
  * The last batches of a turn's rounds, newest last, so that a cycle's shape can be written with
  * each batch's own shape (`Bash(git stash) > Bash(npm test)`) rather than its tool names alone.
- * Holds references to at most RECENT_BATCHES rounds' calls; the builder resets it at each turn.
+ * A round costs a few property reads here: a batch is kept reduced (names, and the command or
+ * action string), read only when a cycle is found; a long command is read at once so that no
+ * large argument outlives its round. The builder resets it at each turn.
  */
 export class RecentBatches {
-  private batches: (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] = [];
+  private batches: Reduced[][] = [];
   push(calls: readonly Pick<ToolCall, 'name' | 'arguments'>[]): void {
     if (calls.length === 0) return;
-    this.batches.push(calls);
+    this.batches.push(
+      calls.map((call) => {
+        const r = reduce(call);
+        if (r.source !== null && 'script' in r.source && r.source.script.length > MAX_COMMAND_CHARS) r.source = { words: scriptShape(r.source.script) };
+        return r;
+      }),
+    );
     if (this.batches.length > RECENT_BATCHES) this.batches.shift();
   }
   reset(): void {
     this.batches = [];
   }
   /**
-   * The batches the cycle's evidence names (`tools`: `A+B>C`, oldest first), matched newest first;
-   * a batch whose tools differ was one the tracker did not count (only transparent tools) and is
-   * passed over. null when they cannot all be found.
+   * The shapes of the batches the cycle's evidence names (`tools`: `A+B>C`, oldest first), matched
+   * newest first; a batch whose tools differ was one the tracker did not count (only transparent
+   * tools) and is passed over. null when they cannot all be found.
    */
-  match(tools: readonly string[][]): (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] | null {
-    const out: (readonly Pick<ToolCall, 'name' | 'arguments'>[])[] = [];
+  match(tools: readonly string[][]): string[] | null {
+    const out: string[] = [];
     let j = this.batches.length - 1;
     for (let i = tools.length - 1; i >= 0; i--) {
       const want = tools[i]!.join('\u0000');
       while (j >= 0 && namesOf(this.batches[j]!) !== want) j--;
       if (j < 0) return null;
-      out.unshift(this.batches[j--]!);
+      out.unshift(reducedBatchShape(this.batches[j--]!));
     }
     return out;
   }
@@ -286,7 +325,7 @@ const namesOf = (calls: readonly Pick<ToolCall, 'name'>[]) => [...new Set(calls.
 function cycleShape(tools: string, recent: RecentBatches | null): string {
   const names = tools.split('>').map((b) => [...new Set(b.split('+'))].sort(byCodePoint));
   const found = recent?.match(names) ?? null;
-  const batches = found !== null ? found.map(batchShape) : names.map((b) => b.map(nameShape).join(' + '));
+  const batches = found ?? names.map((b) => b.map(nameShape).join(' + '));
   // Batches the tracker told apart by their values may read alike here (`git stash`, `git stash
   // pop`): a period that repeats a shorter one is written once.
   const d = shortestPeriod(batches);
