@@ -14,6 +14,7 @@ import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
+import { RecentBatches } from './loop-shape.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -63,6 +64,8 @@ interface SessionState {
   account: SessionAccount;
   timeline: TimelineRecorder | null;
   interrupts: Interrupt[];
+  /** The turn's last batches, for a tool cycle's shape (ledger/loop-shape.ts). */
+  recent: RecentBatches;
 }
 
 /** Stands in for a detector that failed, for the rest of its turn. */
@@ -130,6 +133,7 @@ export class LedgerBuilder implements TranscriptSink {
       account: new SessionAccount(this.options.pricer ?? null, info.format),
       timeline: this.options.timeline ? new TimelineRecorder() : null,
       interrupts: [],
+      recent: new RecentBatches(),
     });
   }
 
@@ -155,8 +159,10 @@ export class LedgerBuilder implements TranscriptSink {
     if (!s.turn || s.turn.turn !== round.turn) {
       this.endTurn(s);
       s.turn = { turn: round.turn, detectors: null, ladders: createTurnLadders(this.settings, this.options.judge) };
+      s.recent.reset();
     }
     const t = s.turn;
+    s.recent.push(round.calls);
     // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
     s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
     if (s.timeline) {
@@ -200,7 +206,9 @@ export class LedgerBuilder implements TranscriptSink {
     const usage = findings.length > 0 ? s.account.roundUsage() : null;
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(entryOf(round, finding, telemetry[i]!, d, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage! }));
+      ledger.entries.push(
+        entryOf(round, finding, telemetry[i]!, d, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage!, recent: s.recent }),
+      );
       roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });

@@ -3,6 +3,7 @@
 import type { ConfigValues } from '../config/spec.js';
 import { roundUsd } from '../money/account.js';
 import { configHash } from './config-hash.js';
+import { loopShapes } from './loop-shapes.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -82,6 +83,7 @@ function summarize(
     // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
     cost: { usd: priced === 0 && unpriced > 0 ? null : roundUsd(usd), unpriced_sessions: unpriced },
     judge: { ...judge },
+    loop_shapes: loopShapes(sessions),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Finding, Measurement, Novelty, RoundDetector, RoundObservation } f
 import { boundedExcerpts } from '../ladder/judge.js';
 import type { Decision, TurnLadders } from '../ladder/ladder.js';
 import type { Round } from '../model/transcript.js';
+import { findingShape, type RecentBatches } from './loop-shape.js';
 import type { LedgerEntry, RoundUsage } from './types.js';
 
 /** Each gets the configuration parsed for the turn's policy tier (its thresholds scaled). */
@@ -110,6 +111,11 @@ export interface EntryExtras {
   excerpts?: boolean;
   /** The round's tokens and dollars. */
   usage?: RoundUsage;
+  /**
+   * The turn's last batches: with them the entry carries its loop shape (ledger/loop-shape.ts).
+   * The ledger keeps them; the hook does not (its entries need no shape: nothing groups them).
+   */
+  recent?: RecentBatches;
 }
 
 /** The ledger entry of one finding. */
@@ -120,6 +126,7 @@ export function entryOf(round: Round, finding: Finding, telemetry: Decision, enf
     line: round.line,
     detector: finding.detector,
     kind: finding.kind,
+    ...(extras.recent ? { shape: findingShape(finding, round.calls, extras.recent) } : {}),
     confidence: finding.confidence,
     strike: finding.strike,
     evidence: finding.evidence,

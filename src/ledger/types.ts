@@ -71,6 +71,8 @@ export interface LedgerEntry {
   line: number | null;
   detector: DetectorName;
   kind: string;
+  /** What the finding looped on, normalised across sessions (ledger/loop-shape.ts): `Bash(npm test)`, or a text finding's kind. */
+  shape?: string;
   confidence: number | null;
   strike: Strike | null;
   evidence: Evidence;
@@ -157,6 +159,36 @@ export interface LedgerSummary {
   cost?: { usd: number | null; unpriced_sessions: number };
   /** Always present in a run's report (zeros without a judge); optional for ledgers assembled elsewhere. */
   judge?: JudgeUsage;
+  /** The loops that recur across sessions, costliest first (SPEC 0.3 "Loop shapes"; ledger/loop-shapes.ts). */
+  loop_shapes?: LoopShape[];
+}
+
+/** One loop shape over every session: what its findings' rounds cost, and the session where it cost most. */
+export interface LoopShape {
+  /** `Bash(npm test)`, `Read + Grep`, `Read > Edit` (a cycle), or a text finding's kind. */
+  shape: string;
+  detector: DetectorName;
+  /** The kind of finding on most of its rounds (ties: the first by name). */
+  kind: string;
+  /** Sessions it occurs in. */
+  sessions: number;
+  /** Rounds with a finding of this shape, each counted once. */
+  rounds: number;
+  /** Those rounds' billed tokens; null when none records usage. */
+  tokens: number | null;
+  /** Those rounds' list price (priced rounds only); null when none has a price. */
+  usd: number | null;
+  example: LoopShapeExample;
+}
+
+/** The session where a loop shape cost most, and its share. */
+export interface LoopShapeExample {
+  id: string;
+  path: string;
+  project: string | null;
+  rounds: number;
+  tokens: number | null;
+  usd: number | null;
 }
 
 /** A file found in a directory that is no transcript: counted on one stderr line, kept here. */

@@ -26,6 +26,7 @@ import {
   tokensCell,
   type SessionSort,
 } from './overview.js';
+import { loopShapeMarkdown } from './loop-shapes.js';
 import { sanitize } from '../sanitize.js';
 import {
   entryTools,
@@ -204,6 +205,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
 
   const plan = planOverview(report.sessions, { top: o.top ?? DEFAULT_TOP, sort: o.sort ?? 'level', quiet: o.quiet });
   if (plan.overview) {
+    for (const l of loopShapeMarkdown(report, mdEscape)) if (budget.take(l)) yield l + '\n';
     const intro =
       `${plural(report.sessions.length, 'session')}: ${plan.ranked.length} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
       `${plan.calm} calm, not listed. The first ${plan.detailed.length} follow in full.`;

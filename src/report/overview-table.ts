@@ -21,6 +21,7 @@ import {
   type OverviewPlan,
   type SessionSort,
 } from './overview.js';
+import { loopShapeLines } from './loop-shapes.js';
 import { sanitize } from '../sanitize.js';
 import { plural, truncateTo, wrap } from './text.js';
 
@@ -103,6 +104,7 @@ export function* overviewLines(
   for (const l of wrap(heading, width, 2)) yield ch.bold(l);
   if (listed === 0) return;
   yield '';
+  yield* loopShapeLines(report, width, ch);
 
   const money = moneyTotals(report);
   const present = presentColumns(report.sessions);

@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoopShape } from '../../src/ledger/types.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { batch, canonical, ensureBuilt, parseLedger, repeat, runCli, scratch, type Call, type RunResult } from './helpers.js';
 
@@ -76,7 +77,7 @@ describe.concurrent('formats through the CLI', () => {
     expect(loop.outcome.enforce.stops).toEqual([{ turn: 1, round: 5 }]);
     for (const e of loop.entries) {
       expect(Object.keys(e)).toEqual(
-        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop', 'round_usage']),
+        expect.arrayContaining(['turn', 'round', 'line', 'detector', 'kind', 'shape', 'confidence', 'strike', 'evidence', 'intervention', 'after_stop', 'round_usage']),
       );
       expect(Object.keys(e.intervention).sort()).toEqual(['enforce', 'off', 'telemetry']);
       expect(e.intervention.off).toBe('none');
@@ -111,7 +112,13 @@ describe.concurrent('formats through the CLI', () => {
       },
       // No judge configured: SPEC's summary.judge is there, at zero.
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
+      // SPEC 0.3: "summary.loop_shapes: [{shape, detector, kind, sessions, rounds, tokens, usd, example}]"
+      // (test/cli/loop-shapes.test.ts pins the figures).
+      loop_shapes: expect.any(Array),
     });
+    const shapes = (j.summary as { loop_shapes?: LoopShape[] }).loop_shapes!;
+    for (const l of shapes) expect(Object.keys(l)).toEqual(['shape', 'detector', 'kind', 'sessions', 'rounds', 'tokens', 'usd', 'example']);
+    expect(shapes.map((l) => l.shape)).toContain('run_tests');
     expect(j.pricing).toEqual({ source: '@pydantic/genai-prices', version: expect.any(String), data_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), overrides: null });
     expect(j.summary.enforce.sessions_stopped).toBeGreaterThanOrEqual(1);
   });

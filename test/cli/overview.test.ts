@@ -29,8 +29,11 @@ describe('the overview through the binary', () => {
   it('more sessions than --top: the overview first, the top sessions in full, calm ones counted', async () => {
     const r = await runCli([store, '--top', '2'], { env: { COLUMNS: '120' } });
     expect(r.code).toBe(0);
-    const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('14 sessions · 3 with findings, worst first · 11 calm (not listed)');
+    const all = r.stdout.split('\n');
+    expect(all[0]).toBe('14 sessions · 3 with findings, worst first · 11 calm (not listed)');
+    // Then the loops that cost the most (test/cli/loop-shapes.test.ts), then the sessions.
+    expect(all[2]).toBe('Loops that cost the most');
+    const lines = [...all.slice(0, 2), ...all.slice(all.indexOf('', 2) + 1)];
     // The ledger now carries usage, cost and saved (money): their columns show, unknown as "–" (no usage in these transcripts).
     expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings\s+tokens\s+cost\s+saved$/);
     // The longest loop would have been stopped the same way; more findings ranks it first.
@@ -72,7 +75,7 @@ describe('the overview through the binary', () => {
     const r = await runCli([store, '--format', 'markdown', '--top', '1']);
     expect(r.stdout).toContain('14 sessions: 3 with findings, worst first; 11 calm, not listed. The first 1 follow in full.');
     expect(r.stdout).toMatch(/^\| \*\*stop\*\* t1 r3 \| loop-long \| claude-opus-4-1 \| 10 \| 8 \| – \| – \| 7 rounds \|$/m);
-    expect(r.stdout.match(/^### /gm)).toHaveLength(1);
+    expect(r.stdout.match(/^### .*/gm)).toEqual(['### Loops that cost the most', expect.stringMatching(/^### .* · loop-long$/)]);
   });
 
   it('--output-file gets the same bytes as stdout, written in pieces', async () => {

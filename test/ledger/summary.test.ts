@@ -26,6 +26,19 @@ describe('assembleReport', () => {
       enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: null, usd: null, unpriced_sessions: 1 } },
       cost: { usd: null, unpriced_sessions: 3 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
+      // One text loop in two sessions: rounds 2-6 of s1 and round 2 of s2 repeat; no usage, so no tokens or dollars.
+      loop_shapes: [
+        {
+          shape: 'near_repetition',
+          detector: 'output',
+          kind: 'near_repetition',
+          sessions: 2,
+          rounds: 6,
+          tokens: null,
+          usd: null,
+          example: { id: 's1', path: 'a.jsonl', project: null, rounds: 5, tokens: null, usd: null },
+        },
+      ],
     });
     expect(report.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3']);
   });
@@ -40,6 +53,7 @@ describe('assembleReport', () => {
       enforce: { sessions_stopped: 0, sessions_steered: 0, saved: { rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0 } },
       cost: { usd: 0, unpriced_sessions: 0 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
+      loop_shapes: [],
     });
   });
 });

@@ -19,6 +19,7 @@ import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
 import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
+import { loopShapesHtml, sessionKey } from './loop-shapes.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
 export const MAX_OVERVIEW_ROWS = 2000;
@@ -186,6 +187,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     drawn.push(html);
   }
 
+  yield loopShapesHtml(report, new Map(ranked.slice(0, drawn.length).map((s, i) => [sessionKey(s.path, s.id), anchor(i)])));
   yield '<section id="overview">\n<h2>Overview</h2>\n';
   yield `<p>${esc(plural(report.sessions.length, 'session'))}: ${ranked.length} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
   if (ranked.length > 0) {
