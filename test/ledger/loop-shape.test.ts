@@ -98,7 +98,7 @@ describe('a finding is shaped by what it found', () => {
     const test = bash('npm test -- -t date');
     // The tracker saw stash > test > pop > test (period 4: stash and pop differ in value); `think` it never counted.
     for (const b of [[stash], [test], [{ name: 'think', arguments: { thought: 'hmm' } }], [pop], [test]]) recent.push(b);
-    const cycle = { detector: 'tool_batch' as const, kind: 'tool_cycle', evidence: { tools: 'Bash>Bash>Bash>Bash', period: 4 } };
+    const cycle = { detector: 'tool_batch' as const, kind: 'tool_cycle' as const, evidence: { tools: 'Bash>Bash>Bash>Bash', period: 4 } };
     // Read alike without their values, the period of four is one of two.
     expect(findingShape(cycle, [test], recent)).toBe('Bash(git stash) > Bash(npm test)');
     // Evidence the recent batches cannot show (another turn's): the tool names.
