@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { AGENTS, type Agent } from './payload.js';
 import type { HookIO } from './main.js';
 import { isMode } from '../vocabulary.js';
+import { trustCodexHooks } from './codex-trust.js';
 
 interface Handler {
   type: 'command';
@@ -228,6 +229,10 @@ export function runInstall(argv: readonly string[], io: HookIO): number {
       result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',
     ].filter((x) => x !== '');
     io.stderr.write(`loopledger: ${path}: ${what.join('; ')}${before !== null ? ` (previous file kept as ${path}.bak)` : ''}\n`);
+    if (opts.agent === 'codex') {
+      const codexHome = io.env['CODEX_HOME'] || join(io.env['HOME'] || homedir(), '.codex');
+      io.stderr.write(`${trustCodexHooks(path, result.settings, join(codexHome, 'config.toml'), (h) => isOurs(h, 'codex'))}\n`);
+    }
     return 0;
   } catch (e) {
     io.stderr.write(`loopledger hook install: ${path}: ${(e as Error).message}; nothing written\n`);
