@@ -59,7 +59,7 @@ const SPECS = {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_TELEMETRY: '1',
     }),
-    args: (prompt) => ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Bash,Task,Read'],
+    args: (prompt) => ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Bash,Task,Agent,Read'],
     transcripts: (d) => filesUnder(join(d.home, '.claude', 'projects'), (p) => p.endsWith('.jsonl')),
   },
   gemini: {

@@ -209,6 +209,42 @@ export function agentSuite(agent: AgentName): void {
         expect(ranCount(run, noSuchFile), 'nothing was refused: every call ran').toBe(4);
         expect(run.result.stdout + run.result.stderr).not.toMatch(/refused before it ran|stopped by hook/);
       });
+
+      if (agent !== 'claude-code') return;
+
+      it('a sub-agent (Agent tool) that loops: refused in its own transcript under subagents/, the parent goes on', async () => {
+        const subtask = 'SUBTASK: read missing.txt and report';
+        const run = await runAgent(agent, {
+          script: (v) => {
+            if (v.userTexts.some((t) => t.includes(subtask))) return v.modelTurns < 5 ? { calls: [shell(FAILING)] } : { text: 'Sub-agent done.' };
+            return v.modelTurns === 0
+              ? { calls: [{ name: 'Agent', input: { description: 'read the file', prompt: subtask, subagent_type: 'general-purpose' } }] }
+              : { text: 'Done.' };
+          },
+          mode: 'enforce',
+        });
+        expect(run.result.code, run.result.stderr).toBe(0);
+        const sub = run.transcripts.filter((f) => f.includes('/subagents/'));
+        expect(sub.length, 'the sub-agent wrote its own transcript under subagents/').toBe(1);
+        const report = analyze(run.transcripts);
+        const subSession = report.sessions.find((x: { parent: string | null }) => x.parent !== null);
+        expect(live(subSession.entries)).toContain('turn 1 round 3 tool_batch/repeated_batch strike 3 enforce:stop');
+        expectSameVerdicts(run);
+        expect(ranCount(run, noSuchFile)).toBe(2);
+        // The parent was not stopped: it read the sub-agent's end and gave its final answer.
+        expect(JSON.parse(run.result.stdout).terminal_reason).toBe('completed');
+      });
+
+      it('a hook that cannot answer (no transcript on disk): the agent goes on, one errors.log line per call', async () => {
+        const run = await runAgent(agent, { script: again({ calls: [shell(FAILING)] }, 3), mode: 'enforce', agentArgs: ['--no-session-persistence'] });
+        expect(run.result.code, run.result.stderr).toBe(0);
+        expect(run.transcripts).toEqual([]);
+        expect(JSON.parse(run.result.stdout).terminal_reason).toBe('completed');
+        const lines = run.errorsLog.trim().split('\n');
+        // Three calls, each PreToolUse and PostToolUseFailure, and the Stop: one line each.
+        expect(lines.length).toBe(7);
+        for (const line of lines) expect(line).toMatch(/ claude-code (PreToolUse|PostToolUseFailure|Stop) .*ENOENT/);
+      });
     });
   });
 }
