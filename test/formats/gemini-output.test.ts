@@ -75,7 +75,7 @@ describe('the Gemini CLI reader on a 0.61 recording', () => {
     const s = sessions[0]!;
     expect(s.turns).toEqual([1]);
     expect(s.rounds).toHaveLength(3);
-    const answers = s.rounds.map((r) => r.answers[0]!.content);
+    const answers = s.rounds.map((r) => r.answers?.[0]?.content);
     expect(new Set(answers).size).toBe(1);
     expect(answers[0]).toBe('Output: cat: missing.txt: No such file or directory\nExit Code: 1\n');
   });
