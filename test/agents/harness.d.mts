@@ -25,6 +25,8 @@ export interface RecordedRequest {
   headers: Record<string, unknown>;
   body: any;
   kind?: 'model' | 'side';
+  /** performance.now() when the request arrived. */
+  at: number;
 }
 export type Script = (view: ConversationView, request: RecordedRequest) => Turn;
 
@@ -86,3 +88,11 @@ export function runAgent(
 export function analyze(files: string[], extra?: string[]): any;
 export function hookDecisions(ledgerFiles: string[]): Decision[];
 export function verdictKey(entry: Entry): string;
+export interface CodexHook {
+  key: string;
+  eventName: string;
+  command: string;
+  currentHash: string;
+  trustStatus: 'trusted' | 'untrusted' | 'modified' | 'managed';
+}
+export function codexHookList(dir: Scratch): Promise<CodexHook[]>;

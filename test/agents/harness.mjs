@@ -190,3 +190,44 @@ export function hookDecisions(ledgerFiles) {
 export function verdictKey(entry) {
   return `turn ${entry.turn} round ${entry.round} ${entry.detector}/${entry.kind} strike ${entry.strike?.count ?? '-'} enforce:${entry.intervention?.enforce}`;
 }
+
+/**
+ * Codex's own view of the hooks in a scratch home: `codex app-server`, JSON-RPC hooks/list
+ * (each hook's key, currentHash and trustStatus), the same review state the TUI's /hooks shows.
+ */
+export function codexHookList(d) {
+  const bin = agentBin('codex');
+  const lines = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'loopledger-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'hooks/list', params: { cwds: [d.project] } },
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['app-server'], { cwd: d.project, env: baseEnv(d, {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    let buf = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('codex app-server did not answer hooks/list in 60 s'));
+    }, 60_000);
+    child.stdout.on('data', (c) => {
+      buf += c;
+      for (const l of buf.split('\n')) {
+        if (!l.startsWith('{')) continue;
+        let msg;
+        try {
+          msg = JSON.parse(l);
+        } catch {
+          continue;
+        }
+        if (msg.id === 2) {
+          clearTimeout(timer);
+          child.kill();
+          if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+          else resolve(msg.result.data.flatMap((x) => x.hooks));
+        }
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  });
+}

@@ -4,11 +4,11 @@
 // reads back the transcript the agent wrote with `loopledger analyze` and checks that it gives
 // the verdicts the live guard gave, round for round.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AGENTS, ensureAgent } from './install.mjs';
-import { analyze, hookDecisions, runAgent, SHELL, verdictKey, type AgentName, type AgentRun, type Entry, type Script, type Turn } from './harness.mjs';
+import { analyze, codexHookList, hookDecisions, runAgent as startAgent, scratch, SHELL, verdictKey, type AgentName, type AgentRun, type Entry, type Script, type Turn } from './harness.mjs';
 
 /** Installs the agent once per file; a registry out of reach skips the suite, saying why. */
 export function installOrSkip(agent: AgentName): { skip: string | null; error: Error | null } {
@@ -22,6 +22,15 @@ export function installOrSkip(agent: AgentName): { skip: string | null; error: E
 }
 
 const FAILING = 'cat missing.txt';
+
+/** One agent run whose scratch folder goes once the test passes (kept to look into otherwise). */
+async function runAgent(...args: Parameters<typeof startAgent>): Promise<AgentRun> {
+  const run = await startAgent(...args);
+  onTestFinished(({ task }) => {
+    if (task.result?.state === 'pass') rmSync(run.dir.root, { recursive: true, force: true });
+  });
+  return run;
+}
 
 /** The same tool batch `times` times, then a final answer. */
 function again(batch: Turn, times: number): Script {
@@ -209,6 +218,19 @@ export function agentSuite(agent: AgentName): void {
         expect(ranCount(run, noSuchFile), 'nothing was refused: every call ran').toBe(4);
         expect(run.result.stdout + run.result.stderr).not.toMatch(/refused before it ran|stopped by hook/);
       });
+
+      if (agent === 'codex') {
+        it('hook install codex leaves the hooks reviewed: Codex itself lists them as trusted', async () => {
+          const d = scratch(agent);
+          const run = await runAgent(agent, { script: again({ calls: [shell('true')] }, 1), mode: 'enforce', dir: d });
+          expect(run.install?.stderr).toContain('loopledger hooks reviewed for Codex');
+          const hooks = (await codexHookList(d)).filter((h) => h.command.includes('hook codex'));
+          expect(hooks.map((h) => `${h.eventName} ${h.trustStatus}`).sort()).toEqual(['postToolUse trusted', 'preToolUse trusted', 'stop trusted']);
+          // ...and so `codex exec` ran them without --dangerously-bypass-hook-trust: the guard
+          // kept its session ledger (it writes one from its first call).
+          expect(run.ledgers).toHaveLength(1);
+        });
+      }
 
       if (agent !== 'claude-code') return;
 

@@ -16,7 +16,7 @@ export function startServer(handle) {
         body = raw;
       }
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const entry = { method: req.method, path: url.pathname, query: url.search, headers: req.headers, body };
+      const entry = { method: req.method, path: url.pathname, query: url.search, headers: req.headers, body, at: performance.now() };
       requests.push(entry);
       try {
         handle(entry, res);
