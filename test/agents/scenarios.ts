@@ -11,7 +11,7 @@ import { AGENTS, ensureAgent } from './install.mjs';
 import { analyze, codexHookList, hookDecisions, runAgent as startAgent, scratch, SHELL, verdictKey, type AgentName, type AgentRun, type Entry, type Script, type Turn } from './harness.mjs';
 
 /** Installs the agent once per file; a registry out of reach skips the suite, saying why. */
-export function installOrSkip(agent: AgentName): { skip: string | null; error: Error | null } {
+function installOrSkip(agent: AgentName): { skip: string | null; error: Error | null } {
   try {
     const r = ensureAgent(agent);
     if (r.skip) console.warn(`test/agents (${agent}) skipped: ${r.skip}`);
