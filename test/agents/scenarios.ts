@@ -6,7 +6,7 @@
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { AGENTS, ensureAgent } from './install.mjs';
 import { analyze, codexHookList, hookDecisions, runAgent as startAgent, scratch, SHELL, verdictKey, type AgentName, type AgentRun, type Entry, type Script, type Turn } from './harness.mjs';
 
@@ -24,9 +24,10 @@ function installOrSkip(agent: AgentName): { skip: string | null; error: Error | 
 const FAILING = 'cat missing.txt';
 
 /** One agent run whose scratch folder goes once the test passes (kept to look into otherwise). */
-async function runAgent(...args: Parameters<typeof startAgent>): Promise<AgentRun> {
+async function runAgent(ctx: TestContext, ...args: Parameters<typeof startAgent>): Promise<AgentRun> {
   const run = await startAgent(...args);
-  onTestFinished(({ task }) => {
+  // The test's own hook: concurrent tests lose the global one after an await.
+  ctx.onTestFinished(({ task }) => {
     if (task.result?.state === 'pass') rmSync(run.dir.root, { recursive: true, force: true });
   });
   return run;
@@ -120,8 +121,8 @@ export function agentSuite(agent: AgentName): void {
     // guard to split a batch it would otherwise see whole (reported; see docs/hook.md).
     const group = agent === 'gemini' ? describe.sequential : describe.concurrent;
     group('scenarios', { timeout: 240_000 }, () => {
-      it('the same failing call: refused before its third run under enforce, as analyze reads it', async () => {
-        const run = await runAgent(agent, { script: again({ calls: [shell(FAILING)] }, 6), mode: 'enforce' });
+      it('the same failing call: refused before its third run under enforce, as analyze reads it', async (ctx) => {
+        const run = await runAgent(ctx, agent, { script: again({ calls: [shell(FAILING)] }, 6), mode: 'enforce' });
         expect(run.result.code, run.result.stderr).toBe(0);
         expect(ranCount(run, noSuchFile), `the command ran twice, never a third time (${run.dir.root})`).toBe(2);
         expectAgentRecordsDenial(agent, run);
@@ -131,8 +132,8 @@ export function agentSuite(agent: AgentName): void {
         expect(denied[0]?.entry?.round).toBe(3);
       });
 
-      it('the same failing call under telemetry: nothing refused, and the session ledger reads as the transcript', async () => {
-        const run = await runAgent(agent, { script: again({ calls: [shell(FAILING)] }, 4), mode: 'telemetry' });
+      it('the same failing call under telemetry: nothing refused, and the session ledger reads as the transcript', async (ctx) => {
+        const run = await runAgent(ctx, agent, { script: again({ calls: [shell(FAILING)] }, 4), mode: 'telemetry' });
         expect(run.result.code, run.result.stderr).toBe(0);
         expect(ranCount(run, noSuchFile), 'every call ran').toBe(4);
         expect(hookDecisions(run.ledgers).every((d) => d.action === 'none')).toBe(true);
@@ -143,8 +144,8 @@ export function agentSuite(agent: AgentName): void {
         expect(live(fromLedger)).toEqual(verdicts);
       });
 
-      it('a poll whose answer changes: never refused, never steered', async () => {
-        const run = await runAgent(agent, { script: again({ calls: [shell('date +%s%N')] }, 4), mode: 'enforce' });
+      it('a poll whose answer changes: never refused, never steered', async (ctx) => {
+        const run = await runAgent(ctx, agent, { script: again({ calls: [shell('date +%s%N')] }, 4), mode: 'enforce' });
         expect(run.result.code, run.result.stderr).toBe(0);
         expect(ranCount(run, /\d{16,}/), 'every poll ran').toBe(4);
         expect(hookDecisions(run.ledgers).filter((d) => d.action !== 'none')).toEqual([]);
@@ -158,9 +159,9 @@ export function agentSuite(agent: AgentName): void {
       // output detector never sees the chant (analyze of the transcript does): docs/hook.md,
       // "less exact". Marked as failing so that the fix turns this test red until unmarked.
       const chantTest = agent === 'gemini' ? it.fails : it;
-      chantTest('the same text chanted over varied work: a steer reaches the model in its next request', async () => {
+      chantTest('the same text chanted over varied work: a steer reaches the model in its next request', async (ctx) => {
         const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
-        const run = await runAgent(agent, {
+        const run = await runAgent(ctx, agent, {
           script: (v) => (v.modelTurns < 4 ? { text: chant, calls: [shell(`echo step ${v.modelTurns}`)] } : { text: 'Done.' }),
           mode: 'enforce',
         });
@@ -173,9 +174,9 @@ export function agentSuite(agent: AgentName): void {
         expect(verdicts.some((v) => /output\/\w+ .*enforce:steer/.test(v))).toBe(true);
       });
 
-      it('a parallel batch repeated: the third batch is refused (Claude Code) or ends the turn when it lands', async () => {
+      it('a parallel batch repeated: the third batch is refused (Claude Code) or ends the turn when it lands', async (ctx) => {
         const batch = { calls: [shell('cat missing.txt'), shell('cat also-missing.txt')] };
-        const run = await runAgent(agent, { script: again(batch, 6), mode: 'enforce' });
+        const run = await runAgent(ctx, agent, { script: again(batch, 6), mode: 'enforce' });
         expect(run.result.code, run.result.stderr).toBe(0);
         const verdicts = expectSameVerdicts(run);
         expect(verdicts.some((v) => v.startsWith('turn 1 round 3 tool_batch/repeated_batch') && v.endsWith('enforce:stop'))).toBe(true);
@@ -206,10 +207,10 @@ export function agentSuite(agent: AgentName): void {
         }
       });
 
-      it('a hook that cannot answer (its state dir cannot be made): the agent goes on', async () => {
+      it('a hook that cannot answer (its state dir cannot be made): the agent goes on', async (ctx) => {
         const blocker = join(process.env.LOOPLEDGER_AGENTS_TMP || '/tmp', `ll-blocker-${process.pid}-${agent}`);
         writeFileSync(blocker, 'a file where the state dir would go\n');
-        const run = await runAgent(agent, {
+        const run = await runAgent(ctx, agent, {
           script: again({ calls: [shell(FAILING)] }, 4),
           mode: 'enforce',
           installArgs: ['--state-dir', join(blocker, 'state')],
@@ -220,9 +221,9 @@ export function agentSuite(agent: AgentName): void {
       });
 
       if (agent === 'codex') {
-        it('hook install codex leaves the hooks reviewed: Codex itself lists them as trusted', async () => {
+        it('hook install codex leaves the hooks reviewed: Codex itself lists them as trusted', async (ctx) => {
           const d = scratch(agent);
-          const run = await runAgent(agent, { script: again({ calls: [shell('true')] }, 1), mode: 'enforce', dir: d });
+          const run = await runAgent(ctx, agent, { script: again({ calls: [shell('true')] }, 1), mode: 'enforce', dir: d });
           expect(run.install?.stderr).toContain('loopledger hooks reviewed for Codex');
           const hooks = (await codexHookList(d)).filter((h) => h.command.includes('hook codex'));
           expect(hooks.map((h) => `${h.eventName} ${h.trustStatus}`).sort()).toEqual(['postToolUse trusted', 'preToolUse trusted', 'stop trusted']);
@@ -234,9 +235,9 @@ export function agentSuite(agent: AgentName): void {
 
       if (agent !== 'claude-code') return;
 
-      it('a sub-agent (Agent tool) that loops: refused in its own transcript under subagents/, the parent goes on', async () => {
+      it('a sub-agent (Agent tool) that loops: refused in its own transcript under subagents/, the parent goes on', async (ctx) => {
         const subtask = 'SUBTASK: read missing.txt and report';
-        const run = await runAgent(agent, {
+        const run = await runAgent(ctx, agent, {
           script: (v) => {
             if (v.userTexts.some((t) => t.includes(subtask))) return v.modelTurns < 5 ? { calls: [shell(FAILING)] } : { text: 'Sub-agent done.' };
             return v.modelTurns === 0
@@ -257,8 +258,8 @@ export function agentSuite(agent: AgentName): void {
         expect(JSON.parse(run.result.stdout).terminal_reason).toBe('completed');
       });
 
-      it('a hook that cannot answer (no transcript on disk): the agent goes on, one errors.log line per call', async () => {
-        const run = await runAgent(agent, { script: again({ calls: [shell(FAILING)] }, 3), mode: 'enforce', agentArgs: ['--no-session-persistence'] });
+      it('a hook that cannot answer (no transcript on disk): the agent goes on, one errors.log line per call', async (ctx) => {
+        const run = await runAgent(ctx, agent, { script: again({ calls: [shell(FAILING)] }, 3), mode: 'enforce', agentArgs: ['--no-session-persistence'] });
         expect(run.result.code, run.result.stderr).toBe(0);
         expect(run.transcripts).toEqual([]);
         expect(JSON.parse(run.result.stdout).terminal_reason).toBe('completed');
