@@ -210,6 +210,7 @@ export function agentSuite(agent: AgentName): void {
       it('a hook that cannot answer (its state dir cannot be made): the agent goes on', async (ctx) => {
         const blocker = join(process.env.LOOPLEDGER_AGENTS_TMP || '/tmp', `ll-blocker-${process.pid}-${agent}`);
         writeFileSync(blocker, 'a file where the state dir would go\n');
+        ctx.onTestFinished(() => rmSync(blocker, { force: true }));
         const run = await runAgent(ctx, agent, {
           script: again({ calls: [shell(FAILING)] }, 4),
           mode: 'enforce',
