@@ -19,6 +19,7 @@ import type { SessionBuilder } from '../model/builder.js';
 import type { ToolAnswer, Usage } from '../model/transcript.js';
 import { fileStem, contentText, isRec, asNumber, stringifySafe, asString, timestampOf, type Rec } from './shared/messages.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
+import { normaliseGeminiOutput } from './shared/gemini-output.js';
 
 export const geminiAdapter: FormatAdapter = {
   name: 'gemini',
@@ -222,13 +223,15 @@ class CallBook {
   }
 }
 
-// Text a client injects into the user role: the checkpoint's environment preamble, compression
-// snapshots, and slash commands (`/chat save`, `/stats`) that never reach the model.
+// Text a client injects into the user role: the environment preamble (bare in checkpoints,
+// inside <session_context> since 0.61), compression snapshots, and slash commands (`/chat save`,
+// `/stats`) that never reach the model.
 function isInjected(text: string): boolean {
   const t = text.trimStart();
   return (
     t === '' ||
     t.startsWith('This is the Gemini CLI. We are setting up the context') ||
+    t.startsWith('<session_context>') ||
     t.startsWith('<state_snapshot>') ||
     /^\/[a-z][\w-]*(\s|$)/i.test(t)
   );
@@ -314,7 +317,7 @@ function toolCallAnswer(tc: Rec): ToolAnswer | null {
         texts.push(a.content);
         error ||= a.isError;
       } else if (typeof part.text === 'string') {
-        texts.push(part.text);
+        texts.push(normaliseGeminiOutput(part.text));
       }
     }
     if (texts.length > 0) return { content: texts.join('\n'), isError: error };
@@ -322,7 +325,7 @@ function toolCallAnswer(tc: Rec): ToolAnswer | null {
   // A call still scheduled or executing has no answer yet; a finished one without a result
   // part still showed the model its display text.
   if ((tc.status === 'success' || isError) && typeof tc.resultDisplay === 'string') {
-    return { content: tc.resultDisplay, isError };
+    return { content: normaliseGeminiOutput(tc.resultDisplay), isError };
   }
   return null;
 }
@@ -334,9 +337,9 @@ function responseAnswer(fr: Rec): ToolAnswer {
       return { content: asString(r.error) ?? stringifySafe(r.error), isError: true };
     }
     const text = asString(r.output) ?? asString(r.content) ?? asString(r.result);
-    return { content: text ?? stringifySafe(r), isError: false };
+    return { content: text !== null ? normaliseGeminiOutput(text) : stringifySafe(r), isError: false };
   }
-  return { content: typeof r === 'string' ? r : stringifySafe(r ?? ''), isError: false };
+  return { content: typeof r === 'string' ? normaliseGeminiOutput(r) : stringifySafe(r ?? ''), isError: false };
 }
 
 function answerResponse(sb: SessionBuilder, fr: Rec, calls: CallBook): void {

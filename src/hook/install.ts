@@ -10,6 +10,7 @@ import type { Agent } from './payload.js';
 import { editWithComments } from './jsonc-edit.js';
 import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
 import { shellWords, shQuote } from './shell.js';
+import { trustCodexHooks } from './codex-trust.js';
 
 interface Handler {
   type: 'command';
@@ -397,8 +398,20 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
     return 2;
   }
+  // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
+  // review is recorded in $CODEX_HOME/config.toml the way Codex fingerprints a handler (codex-trust.ts).
+  const isCodexGuard = (h: unknown): boolean => {
+    const command = typeof h === 'object' && h !== null ? (h as { command?: unknown }).command : undefined;
+    return typeof command === 'string' && guardIn(command, 'codex') !== null;
+  };
+  const trustIfCodex = () => {
+    if (opts.agent !== 'codex') return;
+    const codexHome = io.env['CODEX_HOME'] || join(io.env['HOME'] || homedir(), '.codex');
+    io.stderr.write(`${trustCodexHooks(path, result.settings, join(codexHome, 'config.toml'), isCodexGuard)}\n`);
+  };
   if (file.text !== null && isDeepStrictEqual(result.settings, file.value)) {
     io.stderr.write(`loopledger: ${path}: the guard is installed already; nothing written\n`);
+    trustIfCodex();
     await afterWrite?.(path);
     return 0;
   }
@@ -423,8 +436,7 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
     return 2;
   }
-  // Codex asks its user to review a new hook before it runs: the step that records that
-  // (src/hook/codex-trust.ts) belongs here, once the command is in the file.
+  trustIfCodex();
   const what = [
     result.added.length > 0 ? `added ${result.added.join(', ')}` : '',
     result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { answerFailed } from '../detect/tool-batch/failure.js';
 import type { ToolAnswer } from '../model/transcript.js';
+import { normaliseGeminiOutput } from '../formats/shared/gemini-output.js';
 
 export const AGENTS = ['claude-code', 'gemini', 'codex'] as const;
 export type Agent = (typeof AGENTS)[number];
@@ -156,7 +157,7 @@ function answerOf(agent: Agent, name: string, value: Rec): ToolAnswer {
     if (agent === 'gemini' && isRec(body)) {
       if (body.error !== undefined && body.error !== null && body.error !== '') isError = true;
       // llmContent is what the model reads; returnDisplay is for the terminal.
-      body = { llmContent: scrubGemini(body.llmContent), error: body.error ?? null };
+      body = { llmContent: normaliseGeminiOutput(body.llmContent), error: body.error ?? null };
     }
     if (isRec(body) && (body.is_error === true || body.success === false)) isError = true;
   }
@@ -166,16 +167,6 @@ function answerOf(agent: Agent, name: string, value: Rec): ToolAnswer {
   // A text answer that opens like an error is a failure too (recurring_failure), as in a transcript.
   const failed = isError || (typeof body === 'string' && answerFailed({ content: body, isError: false }));
   return { content: '', isError, digest: hash.digest('hex'), failed };
-}
-
-/**
- * Gemini CLI's shell tool appends its process group id to every output ("Process Group PGID:
- * 12345"): two identical failures would never look identical. The line is the tool's, not the
- * command's, so it is dropped before comparing (as the Codex adapter drops "Wall time").
- */
-function scrubGemini(content: unknown): unknown {
-  if (typeof content !== 'string') return content;
-  return content.replace(/^(?:Process Group PGID|Background PIDs): .*$/gm, '');
 }
 
 /** JSON with sorted keys, depth-capped: the same response always hashes the same. */

@@ -1,0 +1,128 @@
+// `node bench/agents-latency.mjs [--runs 3] [--calls 6] [--only claude-code,gemini,codex]`
+// The wall time loopledger's hook adds to one tool call inside each real agent (installed by
+// test/agents/install.mjs at its pinned version; an agent that is not installed is skipped).
+// A scripted model server asks for `--calls` shell calls (`echo <n>`: varied, so nothing is
+// refused); the server's arrival times give each call's wall time (from the request that asked
+// for it to the next request). Runs alternate with and without the hook (telemetry: it reads,
+// decides and writes as under enforce, but never changes the run), and a bare `node -e 0` start
+// is timed in the same run: the figures are ratios to it, since the machine is shared and noisy.
+// Then one hook call is profiled (`node --cpu-prof`) to say where its time goes.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { agentBin, AGENTS } from '../test/agents/install.mjs';
+import { runAgent, SHELL } from '../test/agents/harness.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const runs = Number(arg('--runs', '3'));
+const calls = Number(arg('--calls', '6'));
+const only = arg('--only', Object.keys(AGENTS).join(',')).split(',');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quartiles = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))];
+  return [at(0.25), at(0.75)];
+};
+const ms = (x) => `${x.toFixed(0)} ms`;
+
+function nodeStart() {
+  const t = process.hrtime.bigint();
+  execFileSync(process.execPath, ['-e', '0']);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+/** Per-call wall times of one run: request k asked for call k, request k+1 came after it. */
+function callTimes(run) {
+  rmSync(run.dir.root, { recursive: true, force: true });
+  const at = run.modelRequests.map((q) => q.at);
+  const out = [];
+  for (let k = 0; k < calls && k + 1 < at.length; k++) out.push(at[k + 1] - at[k]);
+  return out;
+}
+
+const script = (agent) => (v) => (v.modelTurns < calls ? { calls: [SHELL[agent](`echo ${v.modelTurns}`)] } : { text: 'Done.' });
+
+const rows = [];
+const bare = [];
+for (const agent of only) {
+  if (!agentBin(agent)) {
+    console.log(`${agent}: not installed (node test/agents/install.mjs ${agent}); skipped`);
+    continue;
+  }
+  const withHook = [];
+  const without = [];
+  for (let r = 0; r < runs; r++) {
+    bare.push(nodeStart());
+    without.push(...callTimes(await runAgent(agent, { script: script(agent), mode: null })));
+    bare.push(nodeStart());
+    withHook.push(...callTimes(await runAgent(agent, { script: script(agent), mode: 'telemetry' })));
+  }
+  rows.push({ agent, withHook, without });
+}
+
+const start = median(bare);
+console.log(`\nbare \`node -e 0\`: median ${ms(start)} over ${bare.length} starts (IQR ${quartiles(bare).map(ms).join('–')})`);
+console.log(`${runs} runs × ${calls} calls per agent and setting; per tool call, wall time:\n`);
+console.log('| agent | without hook | with hook | added per call | added / node start | IQR of the calls with hook |');
+console.log('|---|---|---|---|---|---|');
+for (const { agent, withHook, without } of rows) {
+  const added = median(withHook) - median(without);
+  console.log(
+    `| ${AGENTS[agent].pkg}@${AGENTS[agent].version} | ${ms(median(without))} | ${ms(median(withHook))} | ${ms(added)} | ${(added / start).toFixed(2)}× | ${quartiles(withHook).map(ms).join('–')} |`,
+  );
+}
+
+// Where one hook call's time goes: a PreToolUse on a short Claude Code transcript, profiled.
+const dir = mkdtempSync(join(tmpdir(), 'loopledger-hook-prof-'));
+try {
+  const transcript = join(dir, 't.jsonl');
+  writeFileSync(transcript, `${JSON.stringify({ type: 'user', sessionId: 's', uuid: 'u1', message: { role: 'user', content: 'go' } })}\n`);
+  const payload = JSON.stringify({
+    session_id: 'prof',
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'echo 1' },
+    tool_use_id: 'toolu_1',
+  });
+  const hookArgs = [join(root, 'bin', 'loopledger.js'), 'hook', 'claude-code', '--mode', 'telemetry', '--state-dir', join(dir, 'state')];
+  const wall = [];
+  for (let i = 0; i < 5; i++) {
+    const t = process.hrtime.bigint();
+    spawnSync(process.execPath, hookArgs, { input: payload });
+    wall.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), ...hookArgs], { input: payload });
+  const profile = JSON.parse(readFileSync(join(dir, 'prof', readdirSync(join(dir, 'prof'))[0]), 'utf8'));
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const buckets = { 'compiling and loading modules': 0, 'loopledger code (dist/)': 0, 'node internals': 0, 'idle / GC / other': 0 };
+  for (const [id, t] of self) {
+    const { url, functionName } = byNode.get(id).callFrame;
+    if (/compileFunction|wrapSafe|loadESM|moduleEvaluation|link|instantiate|ModuleJob|esm\/(loader|translators|module_job)|compileSourceTextModule/.test(`${url} ${functionName}`))
+      buckets['compiling and loading modules'] += t;
+    else if (url.includes('/dist/')) buckets['loopledger code (dist/)'] += t;
+    else if (url.startsWith('node:')) buckets['node internals'] += t;
+    else buckets['idle / GC / other'] += t;
+  }
+  const modules = new Set(profile.nodes.map((n) => n.callFrame.url).filter((u) => u.includes('/dist/')));
+  console.log(`\none hook call (PreToolUse, telemetry): median ${ms(median(wall))} wall, ${(median(wall) / start).toFixed(2)}× a bare start; ${modules.size} dist/ modules on the profile`);
+  for (const [k, v] of Object.entries(buckets)) console.log(`  ${k}: ${ms(v)}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
