@@ -137,6 +137,10 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'kinds-drift', id: 'kinds-drift', label: 'clean', stop1: false, stop2: false, why: 'an enumeration 1..7: predictable_drift, noted at 0.35' },
   { key: 'kinds-connector-thinking', id: 'kinds-connector-thinking', label: 'loop', stop1: false, stop2: false, why: '"wait, but actually" 3x in thinking: connector_stalling steers, one round' },
   { key: 'kinds-runaway', id: 'kinds-runaway', label: 'loop', stop1: false, stop2: false, why: 'opaque reasoning 6k, 12k, 18k tokens against a short answer: reasoning_runaway, capped at steer' },
+  // The agents' own recordings (fixtures/agents/, test/agents/record.mjs): the same failing call three times.
+  { key: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff.jsonl', id: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328: cat missing.txt 3x, refused at the third' },
+  { key: 'rollout-2026-12-02T04-18-58-01a234fa-24d5-7a20-ae16-6489f8368815.jsonl', id: '01a234fa-24d5-7a20-ae16-6489f8368815', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0: the same failing exec_command 3x' },
+  { key: 'session-2026-12-02T04-18-a89c213f.jsonl', id: 'a89c213f-e49b-427a-a654-c718837cfb3c', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0: the same failing run_shell_command 3x' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -155,7 +159,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 39, clean: 49, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 42, clean: 49, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -167,26 +171,26 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 24 of 39 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // From HAND: loops stopped 27 of 42 (not canon-chanting, conversations:2, loop-restate-plan, the
     // recurring push, the six cycles, loop-status-monologue, loop-long-question nor the three
     // text kinds that only steer); clean stopped 4 of 49 (clean-poll-build, clean-retry-once,
     // clean-wait-rollout, clean-think-retry).
     //            predicted loop   predicted clean
-    //   loop         TP 24             FN 15
+    //   loop         TP 27             FN 15
     //   clean        FP 4              TN 45
-    // precision 24/28, recall 24/39, FPR 4/49
+    // precision 27/31, recall 27/42, FPR 4/49
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 24, fp: 4, tn: 45, fn: 15, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(24 / 28, 12);
-    expect(p.metrics?.recall).toBeCloseTo(24 / 39, 12);
+    expect(p.metrics).toMatchObject({ tp: 27, fp: 4, tn: 45, fn: 15, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(27 / 31, 12);
+    expect(p.metrics?.recall).toBeCloseTo(27 / 42, 12);
     expect(p.metrics?.fpr).toBeCloseTo(4 / 49, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 24, fp: 0, tn: 49, fn: 15 });
-    expect(d.metrics?.recall).toBeCloseTo(24 / 39, 12);
+    expect(d.metrics).toMatchObject({ tp: 27, fp: 0, tn: 49, fn: 15 });
+    expect(d.metrics?.recall).toBeCloseTo(27 / 42, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -210,7 +214,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 24, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 27, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -219,7 +223,7 @@ describe('sweep over the bundled corpus', () => {
     // too: three repeated responses (canon-chanting, conversations:2, loop-status-monologue) and
     // the one long reply, and the three text kinds that only steer (connector stalling in output
     // and in thinking, reasoning runaway).
-    expect(s.metrics).toMatchObject({ tp: 36, fp: 2, tn: 47, fn: 3 });
+    expect(s.metrics).toMatchObject({ tp: 39, fp: 2, tn: 47, fn: 3 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -243,7 +247,7 @@ describe('sweep over the bundled corpus', () => {
     // read-only browser wait are reported without acting on them; so is every clean session whose
     // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
     // (predictable_drift, noted at 0.35).
-    expect(noted.metrics).toMatchObject({ tp: 38, fp: 14, tn: 35, fn: 1 });
+    expect(noted.metrics).toMatchObject({ tp: 41, fp: 14, tn: 35, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -265,14 +269,14 @@ describe('sweep over the bundled corpus', () => {
   it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
     const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
     const [three, four, five] = steer.points;
-    expect(three?.metrics).toMatchObject({ tp: 37, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 36, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 32, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 40, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 39, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 35, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 24, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 27, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {
