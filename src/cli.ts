@@ -134,6 +134,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),
+      verbose: opts['verbose'] === true,
       shard: opts['shard'] as Shard | undefined,
     });
     const outputFile = opts['outputFile'] as string | undefined;
@@ -218,7 +219,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .action(async (opts: { format: ListingFormat; json?: boolean }) => {
-      await writePayload(io, renderFormats(opts.json ? 'json' : opts.format), undefined);
+      await writePayload(io, renderFormats(opts.json ? 'json' : opts.format, terminalWidth(io)), undefined);
       setExit(EXIT_OK);
     });
 
@@ -239,7 +240,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   io.stdout.on('error', onPipeError);
   try {
     const program = buildProgram(io, (code) => (exitCode = code));
-    refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
+    const hint = refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
+    if (hint !== null) io.stderr.write(`loopledger: ${sanitize(hint)}\n`);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (e) {
