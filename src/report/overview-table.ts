@@ -36,8 +36,9 @@ type Row = { kind: 'session'; s: SessionLedger } | { kind: 'total'; cells: Recor
 
 type KeyedColumn = FitColumn<Row> & { key: string };
 
-/** Session names are cut to this many columns, in the middle, so they stay distinct (sessionLabels). */
-const SESSION_NAME_COLUMNS = 24;
+/** Session names are cut to a fifth of the width, 12 to 24 columns, in the middle, so they stay
+ *  distinct (sessionLabels): at 80 columns the findings still fit beside them. */
+const sessionNameColumns = (width: number) => Math.max(12, Math.min(24, Math.floor(width / 5)));
 
 function overviewColumns(present: ReturnType<typeof presentColumns>, names: ReadonlyMap<SessionLedger, string>): KeyedColumn[] {
   const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
@@ -110,7 +111,7 @@ export function* overviewLines(
 
   const money = moneyTotals(report);
   const present = presentColumns(report.sessions, plan.ranked);
-  const labels = sessionLabels(plan.ranked, SESSION_NAME_COLUMNS);
+  const labels = sessionLabels(plan.ranked, sessionNameColumns(width));
   const names = new Map(plan.ranked.map((s, i) => [s, labels[i]!]));
   const cols = overviewColumns(present, names);
   const totals: Record<string, string> = {
