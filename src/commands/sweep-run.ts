@@ -16,6 +16,7 @@ import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { reportNotTranscripts } from './diagnostics.js';
 import { renderSweep } from './sweep.js';
+import { plural } from '../report/text.js';
 import type { NotTranscript } from '../formats/input.js';
 import type { SweepFormat } from '../vocabulary.js';
 
@@ -56,7 +57,7 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     if (skipped.length > 0) {
       const first = skipped[0]!;
       options.onWarning(
-        `${recorded.input.path}: ${skipped.length} skipped line(s), the first at line ${first.line ?? '-'}: ${first.reason} (loopledger analyze lists them all)`,
+        `${recorded.input.path}: ${plural(skipped.length, 'skipped line')}, the first at line ${first.line ?? '-'}: ${first.reason} (loopledger analyze lists them all)`,
       );
     }
     corpus.push(recorded);
