@@ -97,7 +97,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--jobs <n>', 'files analyzed at once (default: the number of cores, at most 3)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
-    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see README, "What it cost")')
+    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard);
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
