@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, ensureBuilt, ROOT } from '../cli/helpers.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const VERSION = PKG.version;
+// The command the README types, as package.json names it (`loopledger`).
+const COMMAND = Object.keys(PKG.bin)[0]!;
 const scratch = mkdtempSync(join(tmpdir(), 'loopledger-install-'));
 const FIXTURE = join(ROOT, 'fixtures', 'claude-code', 'looping-test-fix.jsonl');
 // The ledger's last line for that fixture, as the README's table section shows it.
@@ -33,7 +36,7 @@ function npmRun(args: string[], cwd: string): SpawnSyncReturns<string> {
 function fromPath(prefix: string, args: string[]): SpawnSyncReturns<string> {
   const bin = process.platform === 'win32' ? prefix : join(prefix, 'bin');
   const env = cliEnv({ PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` });
-  return spawnSync('loopledger', args, { cwd: scratch, encoding: 'utf8', env, shell: process.platform === 'win32', timeout: 60_000 });
+  return spawnSync(COMMAND, args, { cwd: scratch, encoding: 'utf8', env, shell: process.platform === 'win32', timeout: 60_000 });
 }
 
 function installGlobal(spec: string, prefix: string): string | null {
@@ -93,13 +96,20 @@ describe('npm install -g . (from a built checkout)', () => {
 describe('npx without installing', () => {
   it('npx --package=./loopledger-x.y.z.tgz loopledger --version', (ctx) => {
     if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
-    const r = npmRun(['exec', '--yes', '--prefer-offline', `--package=./${tarball.split(/[\\/]/).at(-1)}`, '--', 'loopledger', '--version'], scratch);
+    const r = npmRun(['exec', '--yes', '--prefer-offline', `--package=./${tarball.split(/[\\/]/).at(-1)}`, '--', COMMAND, '--version'], scratch);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(VERSION);
     expect(r.status).toBe(0);
   });
 
+  it('npx --yes ./loopledger-x.y.z.tgz FILE (the README\'s form) prints the ledger', (ctx) => {
+    if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
+    const r = npmRun(['exec', '--yes', '--prefer-offline', `./${tarball.split(/[\\/]/).at(-1)}`, FIXTURE], scratch);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(FOOTER);
+  });
+
   it('npx loopledger inside the checkout runs its own bin', () => {
-    const r = npmRun(['exec', '--offline', '--', 'loopledger', FIXTURE], ROOT);
+    const r = npmRun(['exec', '--offline', '--', COMMAND, FIXTURE], ROOT);
     expect(r.status).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(FOOTER);
   });
