@@ -107,7 +107,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--jobs <n>', 'files analyzed at once (default: the number of cores, at most 3)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
-    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see README, "What it cost")')
+    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard);
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
@@ -144,6 +144,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       color: colorFor(opts, io, isStdout(opts['outputFile'] as string | undefined)),
       inputFormat: opts['inputFormat'] as FormatName | 'auto',
       onWarning: (m) => warn(io, m),
+      verbose: opts['verbose'] === true,
       shard: opts['shard'] as Shard | undefined,
     });
     const outputFile = opts['outputFile'] as string | undefined;
@@ -259,7 +260,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .action(async (opts: { format: ListingFormat; json?: boolean }) => {
-      await writePayload(io, renderFormats(opts.json ? 'json' : opts.format), undefined);
+      await writePayload(io, renderFormats(opts.json ? 'json' : opts.format, terminalWidth(io)), undefined);
       setExit(EXIT_OK);
     });
 
@@ -288,7 +289,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   io.stdout.on('error', onPipeError);
   try {
     const program = buildProgram(io, (code) => (exitCode = code));
-    refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
+    const hint = refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
+    if (hint !== null) io.stderr.write(`loopledger: ${sanitize(hint)}\n`);
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (e) {

@@ -3,6 +3,7 @@
 
 import { MAX_SKIP_DIAGNOSTICS_PER_FILE, reportInputProblems } from './diagnostics.js';
 import { isStdout } from './output.js';
+import { plural } from '../report/text.js';
 import { startProgress } from './progress.js';
 import { defaultInputs } from './stores.js';
 import { colorFor, type CliIO, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './common.js';
@@ -122,11 +123,11 @@ export async function emitLedger(
 
   if (unreadable > 0) return EXIT_USAGE;
   if (strictFailed) {
-    warn(io, `--strict: ${malformed} malformed line(s), ${unusable} input(s) that are no transcript`);
+    warn(io, `--strict: ${plural(malformed, 'malformed line')}, ${unusable} ${unusable === 1 ? 'input that is' : 'inputs that are'} no transcript`);
     return EXIT_USAGE;
   }
   if (failing.length > 0) {
-    if (!opts.quiet) warn(io, `${failing.length} session(s) reached --fail-on ${opts.failOn} under enforce`);
+    if (!opts.quiet) warn(io, `${plural(failing.length, 'session')} reached --fail-on ${opts.failOn} under enforce`);
     return EXIT_FAIL_ON;
   }
   return EXIT_OK;

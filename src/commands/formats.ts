@@ -1,21 +1,29 @@
-// `loopledger formats`: what we read and how a file is recognized.
+// `loopledger formats`: what we read and how a file is recognized, wrapped to the terminal.
 
 import { ADAPTERS } from '../formats/index.js';
+import { wrap } from '../report/text.js';
 import type { ListingFormat } from '../vocabulary.js';
 
-export function renderFormats(format: ListingFormat): string {
+// Below this many columns beside the names, each name gets a line of its own.
+const MIN_TEXT_COLUMNS = 30;
+
+/** `width`: the terminal's columns (the table is wrapped to them; default 120, as elsewhere). */
+export function renderFormats(format: ListingFormat, width = 120): string {
   const rows = ADAPTERS.map((a) => ({ name: a.name, description: a.description, detection: a.detection }));
   if (format === 'json') return JSON.stringify({ formats: rows }, null, 2) + '\n';
-  const width = Math.max(...rows.map((r) => r.name.length));
-  const lines = rows.flatMap((r) => [
-    `${r.name.padEnd(width)}  ${r.description}`,
-    `${' '.repeat(width)}  detected by: ${r.detection}`,
-  ]);
-  return [
-    ...lines,
-    '',
-    'Auto-detection reads the first lines of each file (or the whole document for a pretty-printed JSON file);',
-    '--input-format NAME forces one. An OpenHands conversation folder (base_state.json beside events/) is one input, read as openhands.',
-    '',
-  ].join('\n');
+  const columns = Math.max(20, Math.floor(width) || 120);
+  const nameWidth = Math.max(...rows.map((r) => r.name.length));
+  const beside = columns - nameWidth - 2 >= MIN_TEXT_COLUMNS;
+  const textWidth = beside ? columns - nameWidth - 2 : columns - 4;
+  const pad = ' '.repeat(beside ? nameWidth + 2 : 4);
+  const lines = rows.flatMap((r) => {
+    const text = [...wrap(r.description, textWidth, 0), ...wrap(`detected by: ${r.detection}`, textWidth, 2)];
+    if (!beside) return [r.name, ...text.map((l) => pad + l)];
+    return text.map((l, i) => (i === 0 ? `${r.name.padEnd(nameWidth)}  ${l}` : pad + l).trimEnd());
+  });
+  const notes = [
+    'Auto-detection reads the first lines of each file (or the whole document for a pretty-printed JSON file); --input-format NAME forces one.',
+    'An OpenHands conversation folder (base_state.json beside events/) is one input, read as openhands.',
+  ];
+  return [...lines, '', ...notes.flatMap((n) => wrap(n, columns, 0)), ''].join('\n');
 }

@@ -1,5 +1,6 @@
 // `loopledger sweep`: read the corpus once, then replay it through the real ledger per value.
 
+import { resolve } from 'node:path';
 import { resolveInputs } from '../run/audit.js';
 import { INTERRUPT_LABELS } from '../calibrate/interrupts.js';
 import { loadLabels } from '../calibrate/labels.js';
@@ -15,7 +16,10 @@ import { LedgerBuilder } from '../ledger/build.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
+import { reportNotTranscripts } from './diagnostics.js';
 import { renderSweep } from './sweep.js';
+import { plural } from '../report/text.js';
+import type { NotTranscript } from '../formats/input.js';
 import type { SweepFormat } from '../vocabulary.js';
 
 export interface SweepRunOptions {
@@ -30,6 +34,8 @@ export interface SweepRunOptions {
   color: boolean;
   inputFormat: FormatName | 'auto';
   onWarning: (message: string) => void;
+  /** Name each file found in the directories that is no transcript (otherwise they are counted on one line). */
+  verbose?: boolean;
   /** `--shard K/N`: a partial over the files of one shard (loopledger merge adds partials up). */
   shard?: Shard;
 }
@@ -45,18 +51,25 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
   const resolved = await resolveInputs(paths, options.shard);
   for (const input of resolved.unreadable) options.onWarning(`${input.path}: ${input.error}`);
   const corpus: RecordedFile[] = [];
+  // As analyze does: a file found in a directory that is no transcript is counted, a named one named.
+  const named = new Set(paths.map((p) => (p === '-' ? '-' : resolve(p))));
+  const others: { path: string; reason: NotTranscript; error: string }[] = [];
   for (const file of resolved.files) {
     const recorded = await recordFile(file, { inputFormat: options.inputFormat });
-    if (recorded.input.error) options.onWarning(`${recorded.input.path}: ${recorded.input.error}`);
+    const input = recorded.input;
+    if (input.not_transcript !== undefined && !named.has(input.path === '-' ? '-' : resolve(input.path))) {
+      others.push({ path: input.path, reason: input.not_transcript, error: input.error ?? '' });
+    } else if (input.error) options.onWarning(`${input.path}: ${input.error}`);
     const skipped = recorded.input.skipped;
     if (skipped.length > 0) {
       const first = skipped[0]!;
       options.onWarning(
-        `${recorded.input.path}: ${skipped.length} skipped line(s), the first at line ${first.line ?? '-'}: ${first.reason} (loopledger analyze lists them all)`,
+        `${recorded.input.path}: ${plural(skipped.length, 'skipped line')}, the first at line ${first.line ?? '-'}: ${first.reason} (loopledger analyze lists them all)`,
       );
     }
     corpus.push(recorded);
   }
+  reportNotTranscripts(others, options.verbose ?? false, options.onWarning);
   const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
     corpus.flatMap((file) => {
       const ledger = new LedgerBuilder({ config: values, factories: createDetectorFactories() });

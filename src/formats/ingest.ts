@@ -714,7 +714,7 @@ function isLoopledgerOutput(probe: Probe): boolean {
 /** A few words on what the file looked like, for the "not recognized" message (no content). */
 function describeProbe(probe: Probe): string {
   if (probe.mode === 'jsonl') return `JSON lines, the first record ${describeValue(probe.records[0])}`;
-  return `a JSON document that is ${describeValue(probe.value).replace(/^is /, '')}`;
+  return `a JSON document that ${describeValue(probe.value)}`;
 }
 
 function describeValue(value: unknown): string {

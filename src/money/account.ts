@@ -110,7 +110,7 @@ export class SessionAccount {
     const missing = t.rounds - t.requests;
     return {
       usd: roundUsd(t.usd),
-      reason: missing > 0 ? `${missing} of ${t.rounds} rounds record no usage and are not counted` : null,
+      reason: missing > 0 ? `${missing} of ${t.rounds} rounds ${missing === 1 ? 'records no usage and is' : 'record no usage and are'} not counted` : null,
     };
   }
 

@@ -21,7 +21,7 @@ import {
   presentColumns,
   projectCell,
   savedCell,
-  shortId,
+  sessionLabels,
   shortModel,
   tokensCell,
   type SessionSort,
@@ -135,7 +135,8 @@ class Budget {
 }
 
 function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): { head: string[]; align: string[]; rows: Generator<string>; total: string } {
-  const present = presentColumns(report.sessions);
+  const present = presentColumns(report.sessions, ranked);
+  const names = sessionLabels(ranked);
   const money = moneyTotals(report);
   const head = ['enforce', ...(present.project ? ['project'] : []), 'session', 'model', 'rounds', 'findings'];
   const align = ['---', ...(present.project ? ['---'] : []), '---', '---', '---:', '---:'];
@@ -151,14 +152,14 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
     align.push('---:');
   }
   function* rows(): Generator<string> {
-    for (const s of ranked) {
+    for (const [i, s] of ranked.entries()) {
       // The outcome's first word is its level, emphasized like the ledger's.
       const o = outcomeCell(s);
       const rest = o.text.split(' ').slice(1);
       yield row([
         [level(o.level), ...rest.map(mdEscape)].join(' '),
         ...(present.project ? [mdEscape(projectCell(s))] : []),
-        mdEscape(shortId(s.id)),
+        mdEscape(names[i]!),
         mdEscape(shortModel(s.model)),
         String(s.rounds),
         String(s.entries.length),

@@ -7,9 +7,15 @@ import { fmtTokens, fmtUsd, usageTokens } from './amounts.js';
 import { sanitize } from '../sanitize.js';
 import { plural } from './text.js';
 
-/** `≈ $0.42`: every dollar figure shown to a person is an estimate at list price. */
+/** `≈ $0.42`: every dollar figure shown to a person is an estimate at list price; a figure
+ *  under a cent reads `under $0.01` (not `≈ <$0.01`). */
 export function approxUsd(usd: number): string {
-  return `≈ ${fmtUsd(usd)}`;
+  return usd > 0 && usd < 0.01 ? 'under $0.01' : `≈ ${fmtUsd(usd)}`;
+}
+
+/** `about $0.19` in a sentence, `under $0.01` below a cent. */
+function aboutUsd(usd: number): string {
+  return usd > 0 && usd < 0.01 ? 'under $0.01' : `about ${fmtUsd(usd)}`;
 }
 
 /** The note that goes with dollar figures. */
@@ -85,7 +91,7 @@ export function totalsPhrases(report: LedgerReport): string[] {
   if (sv && sm.enforce.sessions_stopped > 0) {
     const parts = [`Enforce would have stopped ${plural(sm.enforce.sessions_stopped, 'session')}`];
     if (sv.rounds > 0) {
-      const dollars = sv.usd !== null ? `, about ${fmtUsd(sv.usd)}` : '';
+      const dollars = sv.usd !== null ? `, ${aboutUsd(sv.usd)}` : '';
       const unpriced = sv.unpriced_sessions > 0 && sv.usd !== null ? ` (${plural(sv.unpriced_sessions, 'session')} unpriced)` : '';
       const tokens = sv.tokens !== null ? `${fmtTokens(sv.tokens)} tokens in ` : '';
       parts.push(`saved ${tokens}${plural(sv.rounds, 'round')}${dollars}${unpriced}`);

@@ -15,7 +15,7 @@ import {
   presentColumns,
   projectCell,
   savedCell,
-  shortId,
+  sessionLabels,
   shortModel,
   tokensCell,
   type OverviewPlan,
@@ -37,7 +37,11 @@ type Row = { kind: 'session'; s: SessionLedger } | { kind: 'total'; cells: Recor
 
 type KeyedColumn = FitColumn<Row> & { key: string };
 
-function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColumn[] {
+/** Session names are cut to a fifth of the width, 12 to 24 columns, in the middle, so they stay
+ *  distinct (sessionLabels): at 80 columns the findings still fit beside them. */
+const sessionNameColumns = (width: number) => Math.max(12, Math.min(24, Math.floor(width / 5)));
+
+function overviewColumns(present: ReturnType<typeof presentColumns>, names: ReadonlyMap<SessionLedger, string>): KeyedColumn[] {
   const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
     r.kind === 'session' ? f(r.s, long) : (r.cells[key] ?? '');
   const cols: KeyedColumn[] = [
@@ -47,7 +51,8 @@ function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColum
     cols.push({ key: 'project', head: 'project', align: 'left', priority: 40, min: 10, cut: 'start', text: cell('project', (s) => sanitize(projectCell(s))) });
   }
   cols.push(
-    { key: 'session', head: 'session', align: 'left', priority: 90, min: 8, text: cell('session', (s) => sanitize(shortId(s.id))) },
+    // Never cut further: names are already as short as they can be while distinct.
+    { key: 'session', head: 'session', align: 'left', priority: 90, text: cell('session', (s) => names.get(s) ?? '') },
     { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
     { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(s.entries.length)) },
@@ -107,8 +112,10 @@ export function* overviewLines(
   yield* loopShapeLines(report, width, ch);
 
   const money = moneyTotals(report);
-  const present = presentColumns(report.sessions);
-  const cols = overviewColumns(present);
+  const present = presentColumns(report.sessions, plan.ranked);
+  const labels = sessionLabels(plan.ranked, sessionNameColumns(width));
+  const names = new Map(plan.ranked.map((s, i) => [s, labels[i]!]));
+  const cols = overviewColumns(present, names);
   const totals: Record<string, string> = {
     rounds: count(report.summary.rounds),
     findings: count(report.summary.entries),
@@ -136,14 +143,16 @@ export function* overviewLines(
   yield* wrap(counts.join(' · '), width, 2);
   if (money.saved !== undefined) {
     const sv = money.saved;
+    // An unknown figure is left out of the sentence, not shown as "–".
+    const tokens = sv.tokens === null ? '' : `, ${fmtTokens(sv.tokens)} tokens`;
     const usd = sv.usd === null ? '' : `, ${fmtUsd(sv.usd)}`;
-    yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}, ${fmtTokens(sv.tokens)} tokens${usd}`, width, 2);
+    yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}${tokens}${usd}`, width, 2);
   }
   if (money.unpriced > 0) yield* wrap(`${plural(money.unpriced, 'session')} without a price (${NOT_KNOWN}): not in the cost totals`, width, 2);
   const shown = plan.detailed.length;
   const more =
     shown < listed
-      ? `The first ${shown} follow in full; --top N shows N, --top 0 every session.`
+      ? `${shown === 1 ? 'The first follows' : `The first ${shown} follow`} in full; --top N shows N, --top 0 every session.`
       : `${shown === 1 ? 'It follows' : `All ${shown} follow`} in full.`;
   for (const l of wrap(more, width, 2)) yield ch.dim(l);
 }

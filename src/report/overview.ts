@@ -6,6 +6,7 @@
 import type { SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
 import { fmtTokens, fmtUsd, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
+import { sanitize } from '../sanitize.js';
 import { maxEnforce, plural } from './text.js';
 
 export const SESSION_SORTS = ['level', 'saved', 'cost', 'path'] as const;
@@ -129,16 +130,107 @@ export function projectCell(s: SessionLedger): string {
   return s.project === undefined || s.project === null || s.project === '' ? NOT_KNOWN : s.project;
 }
 
-/** Which optional columns have anything to show: a column absent from every listed session is left out. */
-export function presentColumns(sessions: readonly SessionLedger[]): { project: boolean; tokens: boolean; cost: boolean; saved: boolean } {
+/**
+ * Which optional columns have anything to show. The figures' columns look at every session (their
+ * totals row adds up calm ones too); the project column at the listed ones only, so a column of
+ * "–" on every row is left out even when a calm session has a project.
+ */
+export function presentColumns(
+  sessions: readonly SessionLedger[],
+  listed: readonly SessionLedger[] = sessions,
+): { project: boolean; tokens: boolean; cost: boolean; saved: boolean } {
   const p = { project: false, tokens: false, cost: false, saved: false };
   for (const s of sessions) {
-    p.project ||= s.project !== undefined && s.project !== null;
     p.tokens ||= s.usage !== undefined;
     p.cost ||= s.cost !== undefined;
     p.saved ||= s.outcome.enforce.saved !== undefined;
   }
+  for (const s of listed) p.project ||= projectCell(s) !== NOT_KNOWN;
   return p;
+}
+
+/** Code points compared in order; a prefix sorts first. */
+function compareCodes(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return a.length - b.length;
+}
+
+function commonPrefix(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i += 1;
+  return i;
+}
+
+/** The fewest trailing path segments that tell the paths of one group apart (all of them when none do). */
+function distinguishingTails(paths: readonly string[]): string[] {
+  const parts = paths.map((p) => p.split(/[\\/]+/).filter((x) => x !== ''));
+  const longest = Math.max(...parts.map((p) => p.length));
+  for (let k = 1; k <= longest; k += 1) {
+    const tails = parts.map((p) => p.slice(-k).join('/'));
+    if (new Set(tails).size === tails.length) return tails;
+  }
+  return parts.map((p) => p.join('/'));
+}
+
+/**
+ * The name each session shows in the overview, distinct within the run and at most `max` columns
+ * where that can be done. A session is named by its short id (`7c2d41e9`); distinct ids whose short
+ * forms collide show whole; one id in several files is prefixed with the fewest trailing path segments
+ * that tell the files apart (`copy-b/s.jsonl:7c2d41e9`), and `#2`… when even the paths agree. A name
+ * too long is cut in the middle, keeping its start and the shortest end no other name shares
+ * (`ohc_claude35_dj…go-11099`), where cutting the end would have left two names the same.
+ */
+export function sessionLabels(sessions: readonly { id: string; path: string }[], max = Infinity): string[] {
+  const groupBy = (keys: readonly string[]) => {
+    const groups = new Map<string, number[]>();
+    keys.forEach((k, i) => {
+      const g = groups.get(k);
+      if (g) g.push(i);
+      else groups.set(k, [i]);
+    });
+    return [...groups.values()].filter((g) => g.length > 1);
+  };
+  const keys = sessions.map((s) => sanitize(shortId(s.id)));
+  for (const g of groupBy(keys)) {
+    const full = g.map((i) => sanitize(sessions[i]!.id));
+    g.forEach((i, j) => {
+      if (full.indexOf(full[j]!) === full.lastIndexOf(full[j]!)) keys[i] = full[j]!;
+    });
+  }
+  for (const g of groupBy(keys)) {
+    const tails = distinguishingTails(g.map((i) => sanitize(sessions[i]!.path)));
+    g.forEach((i, j) => (keys[i] = `${tails[j]}:${keys[i]}`));
+  }
+  // Until every name differs: a numbered name could meet an id that already reads so.
+  for (let groups = groupBy(keys); groups.length > 0; groups = groupBy(keys)) {
+    for (const g of groups) g.forEach((i, j) => (keys[i] = `${keys[i]}#${j + 1}`));
+  }
+  if (!Number.isFinite(max)) return keys;
+
+  // The shortest end of a name that no other name ends with: one more than its longest common
+  // end with a neighbour, once the names are sorted by their reversed code points.
+  const codes = keys.map((k) => [...k]);
+  const reversed = codes.map((c) => [...c].reverse());
+  const order = keys.map((_, i) => i).sort((a, b) => compareCodes(reversed[a]!, reversed[b]!));
+  const tail = new Array<number>(keys.length).fill(0);
+  order.forEach((i, at) => {
+    const before = at > 0 ? commonPrefix(reversed[i]!, reversed[order[at - 1]!]!) : 0;
+    const after = at + 1 < order.length ? commonPrefix(reversed[i]!, reversed[order[at + 1]!]!) : 0;
+    tail[i] = Math.max(before, after) + 1;
+  });
+  const limit = Math.max(2, Math.floor(max));
+  // A third of the name is kept from its end, more when that is what tells it apart: a longer end
+  // than the shortest unique one is unique too, and reads better (`…go-11099`, not `…9`).
+  const readableEnd = Math.ceil((limit - 1) / 3);
+  return codes.map((c, i) => {
+    // No end of it is its own (it ends another name): only the whole name is.
+    if (c.length <= limit || tail[i]! >= c.length) return keys[i]!;
+    const end = c.slice(c.length - Math.max(tail[i]!, readableEnd));
+    const head = c.slice(0, Math.max(0, limit - 1 - end.length));
+    return `${head.join('')}…${end.join('')}`;
+  });
 }
 
 /** Sessions with findings per worst enforce level. */

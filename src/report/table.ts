@@ -68,14 +68,65 @@ const MIN_TOOLS = 5;
 
 const DETECTOR_ABBREV: Record<string, string> = { tool_batch: 'tool', output: 'out', thinking: 'think' };
 
+/**
+ * One row of a session's table: an entry, or a run of identical consecutive notes (same detector,
+ * kind, tools, confidence, repeats and verdicts; no steer or stop among them) shown once with their
+ * count and the rounds they span: `recurring_phrase ×24`, rounds `3–40`.
+ */
+interface Row {
+  first: LedgerEntry;
+  last: LedgerEntry;
+  count: number;
+}
+
+// Two identical rows read as quickly as one with a count; from three on a run fills the screen.
+const MIN_COLLAPSED = 3;
+
+const collapsible = (e: LedgerEntry) => e.intervention.enforce !== 'steer' && e.intervention.enforce !== 'stop';
+
+function sameNote(a: LedgerEntry, b: LedgerEntry): boolean {
+  return (
+    collapsible(a) &&
+    collapsible(b) &&
+    a.detector === b.detector &&
+    a.kind === b.kind &&
+    a.after_stop === b.after_stop &&
+    entryTools(a) === entryTools(b) &&
+    fmtConfidence(a.confidence) === fmtConfidence(b.confidence) &&
+    fmtStrike(a.strike, a.kind) === fmtStrike(b.strike, b.kind) &&
+    a.intervention.off === b.intervention.off &&
+    a.intervention.telemetry === b.intervention.telemetry &&
+    a.intervention.enforce === b.intervention.enforce &&
+    (a.judge === undefined) === (b.judge === undefined)
+  );
+}
+
+/** The rows of one session, runs of identical notes collapsed (a generator: no copy of the entries). */
+function* rowsOf(entries: readonly LedgerEntry[]): Generator<Row> {
+  let i = 0;
+  while (i < entries.length) {
+    let j = i + 1;
+    while (j < entries.length && sameNote(entries[i]!, entries[j]!)) j += 1;
+    if (j - i >= MIN_COLLAPSED) {
+      yield { first: entries[i]!, last: entries[j - 1]!, count: j - i };
+    } else {
+      for (let k = i; k < j; k += 1) yield { first: entries[k]!, last: entries[k]!, count: 1 };
+    }
+    i = j;
+  }
+}
+
+/** `3` or `3–40` (the turns, or the rounds, a row spans). */
+const span = (a: number, b: number) => (a === b ? String(a) : `${a}–${b}`);
+
 interface Column {
   /** Identifies the text function (head and variant), so natural widths are measured once per report. */
   id: string;
   head: string;
   align: 'left' | 'right';
   /** Plain text (already sanitized); colour is applied separately. */
-  text: (e: LedgerEntry) => string;
-  level?: (e: LedgerEntry) => EnforceLevel;
+  text: (r: Row) => string;
+  level?: (r: Row) => EnforceLevel;
   isKind?: boolean;
   isTools?: boolean;
 }
@@ -83,30 +134,36 @@ interface Column {
 const AFTER_STOP_MARK = '*';
 
 function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: Mode | undefined): Column[] {
-  const mark = (e: LedgerEntry) => (e.after_stop ? AFTER_STOP_MARK : '');
+  const mark = (r: Row) => (r.first.after_stop ? AFTER_STOP_MARK : '');
   const cols: Column[] = [];
   if (layout.merge) {
-    cols.push({ id: 't.r', head: 't.r', align: 'right', text: (e) => `${e.turn}.${e.round}${mark(e)}` });
+    const at = (r: Row) =>
+      r.count === 1
+        ? `${r.first.turn}.${r.first.round}`
+        : r.first.turn === r.last.turn
+          ? `${r.first.turn}.${r.first.round}–${r.last.round}`
+          : `${r.first.turn}.${r.first.round}–${r.last.turn}.${r.last.round}`;
+    cols.push({ id: 't.r', head: 't.r', align: 'right', text: (r) => `${at(r)}${mark(r)}` });
   } else {
-    cols.push({ id: 'turn', head: 'turn', align: 'right', text: (e) => String(e.turn) });
-    cols.push({ id: 'round', head: 'round', align: 'right', text: (e) => `${e.round}${mark(e)}` });
+    cols.push({ id: 'turn', head: 'turn', align: 'right', text: (r) => span(r.first.turn, r.last.turn) });
+    cols.push({ id: 'round', head: 'round', align: 'right', text: (r) => `${r.first.turn === r.last.turn ? span(r.first.round, r.last.round) : `${r.first.round}–${r.last.round}`}${mark(r)}` });
   }
   cols.push({
     id: layout.abbrev ? 'det' : 'detector',
     head: layout.abbrev ? 'det' : 'detector',
     align: 'left',
-    text: (e) => sanitize(layout.abbrev ? (DETECTOR_ABBREV[e.detector] ?? e.detector) : e.detector),
+    text: (r) => sanitize(layout.abbrev ? (DETECTOR_ABBREV[r.first.detector] ?? r.first.detector) : r.first.detector),
   });
-  cols.push({ id: 'kind', head: 'kind', align: 'left', text: (e) => sanitize(e.kind), isKind: true });
-  if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: entryTools, isTools: true });
+  cols.push({ id: 'kind', head: 'kind', align: 'left', text: (r) => `${sanitize(r.first.kind)}${r.count > 1 ? ` ×${r.count}` : ''}`, isKind: true });
+  if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: (r) => entryTools(r.first), isTools: true });
   if (!layout.dropConf) {
-    cols.push({ id: 'conf', head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (e) => fmtConfidence(e.confidence) });
+    cols.push({ id: 'conf', head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (r) => fmtConfidence(r.first.confidence) });
   }
   cols.push({
     id: layout.abbrev ? 'repeats-ab' : 'repeats',
     head: 'repeats',
     align: 'left',
-    text: (e) => fmtStrike(e.strike, e.kind, layout.abbrev),
+    text: (r) => fmtStrike(r.first.strike, r.first.kind, layout.abbrev),
   });
   // The configured mode's column is marked, never the only one: the point is the comparison.
   const head = (m: Mode, full: string, short: string) => {
@@ -114,21 +171,21 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     return m === mode ? `[${h}]` : h;
   };
   if (!layout.dropOff || mode === 'off') {
-    cols.push({ id: 'off', head: head('off', 'Off', 'Off'), align: 'left', text: (e) => e.intervention.off, level: (e) => e.intervention.off });
+    cols.push({ id: 'off', head: head('off', 'Off', 'Off'), align: 'left', text: (r) => r.first.intervention.off, level: (r) => r.first.intervention.off });
   }
   cols.push({
     id: 'tel',
     head: head('telemetry', 'Telemetry', 'Tel.'),
     align: 'left',
-    text: (e) => e.intervention.telemetry,
-    level: (e) => e.intervention.telemetry,
+    text: (r) => r.first.intervention.telemetry,
+    level: (r) => r.first.intervention.telemetry,
   });
   cols.push({
     id: 'enf',
     head: head('enforce', 'Enforce', 'Enf.'),
     align: 'left',
-    text: enforceText,
-    level: (e) => e.intervention.enforce,
+    text: (r) => enforceText(r.first),
+    level: (r) => r.first.intervention.enforce,
   });
   return cols;
 }
@@ -143,14 +200,19 @@ function* entriesOf(sessions: readonly SessionLedger[]): Generator<LedgerEntry> 
   for (const s of sessions) yield* s.entries;
 }
 
-/** Widest cell per column, measured once per column id and entry (a loop: no spread of entries). */
+/** Every row of the sessions' tables, likewise. */
+function* tableRowsOf(sessions: readonly SessionLedger[]): Generator<Row> {
+  for (const s of sessions) yield* rowsOf(s.entries);
+}
+
+/** Widest cell per column, measured once per column id and row (a loop: no spread of entries). */
 function naturalWidths(cols: Column[], sessions: readonly SessionLedger[], cache: Map<string, number>): number[] {
   const missing = cols.filter((c) => !cache.has(c.id));
   if (missing.length > 0) {
     const w = missing.map(() => 0);
-    for (const e of entriesOf(sessions)) {
+    for (const r of tableRowsOf(sessions)) {
       for (let i = 0; i < missing.length; i += 1) {
-        const d = displayWidth(missing[i]!.text(e));
+        const d = displayWidth(missing[i]!.text(r));
         if (d > w[i]!) w[i] = d;
       }
     }
@@ -233,34 +295,39 @@ export function boxRow(cells: readonly string[], widths: readonly number[], alig
 function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: Mode | undefined): Generator<string> {
   const cols = columns(layout, mode);
   const aligns = cols.map((c) => c.align);
-  const cells = (e: LedgerEntry) =>
+  const cells = (r: Row) =>
     cols.map((c) => {
-      let text = c.text(e);
+      let text = c.text(r);
       if (c.isKind && layout.kindWidth !== null) text = truncateTo(text, layout.kindWidth);
       if (c.isTools && layout.toolsWidth !== null) text = truncateTo(text, layout.toolsWidth);
-      if (c.level) return levelColor(ch, c.level(e), text);
-      return e.after_stop ? ch.dim(text) : text;
+      if (c.level) return levelColor(ch, c.level(r), text);
+      return r.first.after_stop ? ch.dim(text) : text;
     });
   yield [
     rule(layout.widths, RULES.top),
     boxRow(cols.map((c) => ch.bold(c.head)), layout.widths, aligns),
     rule(layout.widths, RULES.head),
   ].join('\n');
-  const n = s.entries.length;
-  for (let i = 0; i < n; i += ROWS_PER_SLICE) {
-    const lines: string[] = [];
-    for (let j = i; j < Math.min(n, i + ROWS_PER_SLICE); j += 1) lines.push(boxRow(cells(s.entries[j]!), layout.widths, aligns));
-    yield '\n' + lines.join('\n');
+  let lines: string[] = [];
+  for (const r of rowsOf(s.entries)) {
+    lines.push(boxRow(cells(r), layout.widths, aligns));
+    if (lines.length === ROWS_PER_SLICE) {
+      yield '\n' + lines.join('\n');
+      lines = [];
+    }
   }
+  if (lines.length > 0) yield '\n' + lines.join('\n');
   yield '\n' + rule(layout.widths, RULES.bottom);
 }
 
 function* listLines(s: SessionLedger, width: number, ch: ChalkInstance): Generator<string> {
-  for (const e of s.entries) {
+  for (const r of rowsOf(s.entries)) {
+    const e = r.first;
     const modes = `off ${e.intervention.off} · tel ${e.intervention.telemetry} · enf ${enforceText(e)}`;
+    const where = r.count > 1 ? `t${span(e.turn, r.last.turn)} r${e.round}–${r.last.round}` : `t${e.turn} r${e.round}`;
     const parts = [
-      `t${e.turn} r${e.round}${e.after_stop ? AFTER_STOP_MARK : ''}`,
-      entryLabel(e),
+      `${where}${e.after_stop ? AFTER_STOP_MARK : ''}`,
+      `${entryLabel(e)}${r.count > 1 ? ` ×${r.count}` : ''}`,
       entryTools(e),
       fmtConfidence(e.confidence),
       fmtStrike(e.strike, e.kind, true),

@@ -5,9 +5,12 @@
 // inline style and sort script allowed (they ran), and no overflow at 800 px. Screenshots at 1400
 // and 800 px, light and dark, land in .tmp/browser/ for a person to look at.
 // Skips, saying why, where no Chromium can be had (.ci/run installs Debian's when it can).
+// The README's picture, docs/html-page.png, is drawn here too (see "the README's picture" below).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
@@ -22,6 +25,51 @@ const bin = findChromium();
 const WHY = 'no Chromium found (not on PATH as chromium/chromium-browser/google-chrome, LOOPLEDGER_CHROMIUM unset); .ci/run installs Debian\'s chromium when it runs as root with apt-get';
 
 if (!bin) console.warn(`test/browser/html.test.ts skipped: ${WHY}`);
+
+// The README's picture. Pixels differ between Chromium builds and fonts, so the PNG is never
+// compared: it carries the SHA-256 of the page it shows (a tEXt chunk), the test warns when the
+// page it renders now is another one, and LOOPLEDGER_README_PNG=1 redraws it. CI never writes it.
+const README_PNG = join(ROOT, 'docs', 'html-page.png');
+const README_VIEW = { width: 1200, height: 820 };
+const PAGE_KEY = 'loopledger-page-sha256';
+
+/** The PNG with a tEXt chunk `key`=`value` after its header (IHDR is always 8 + 25 bytes in). */
+function withText(png: Buffer, key: string, value: string): Buffer {
+  const body = Buffer.concat([Buffer.from('tEXt', 'latin1'), Buffer.from(`${key}\0${value}`, 'latin1')]);
+  const chunk = Buffer.alloc(body.length + 8);
+  chunk.writeUInt32BE(body.length - 4, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), body.length + 4);
+  return Buffer.concat([png.subarray(0, 33), chunk, png.subarray(33)]);
+}
+
+/** The PNG's tEXt entries and its size. */
+function pngInfo(png: Buffer): { width: number; height: number; text: Record<string, string> } {
+  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) throw new Error('not a PNG');
+  const text: Record<string, string> = {};
+  for (let at = 8; at + 8 <= png.length; ) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    if (type === 'tEXt') {
+      const [k, v] = png.toString('latin1', at + 8, at + 8 + length).split('\0') as [string, string];
+      text[k] = v;
+    }
+    at += length + 12;
+  }
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20), text };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe("the README's picture, docs/html-page.png (issue 26)", () => {
+  it('is a PNG of the page at 1200 × 820, of modest size, saying which page it shows', () => {
+    const png = readFileSync(README_PNG);
+    const info = pngInfo(png);
+    expect({ width: info.width, height: info.height }).toEqual(README_VIEW);
+    expect(png.length).toBeLessThan(400_000);
+    expect(info.text[PAGE_KEY]).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
 
 const PAYLOAD = '"><img src="https://leak.invalid/x.png" onerror="window.__pwned=1"><script>window.__pwned=2</script></svg><svg onload="window.__pwned=3">javascript:alert(1)';
 
@@ -42,7 +90,8 @@ describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})
 
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    fixtures = await audit([join(ROOT, 'fixtures')], { timeline: true, jobs: 1 });
+    // Relative, as a user types it: the page (and the README's picture) shows no machine's paths.
+    fixtures = await audit([relative(process.cwd(), join(ROOT, 'fixtures')) || '.'], { timeline: true, jobs: 1 });
     page = join(OUT, 'fixtures.html');
     writeFileSync(page, await renderReport(fixtures, 'html', {}));
     writeFileSync(join(OUT, 'hostile.html'), await renderReport(hostile(), 'html', { excerpts: true }));
@@ -91,6 +140,25 @@ describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})
 
     expect(browser.problems(tab)).toEqual([]);
     expect(browser.requests(tab)).toEqual([pathToFileURL(page).href]);
+  }, 60_000);
+
+  it("the README's picture: drawn from this page; redrawn with LOOPLEDGER_README_PNG=1, otherwise a warning when the page changed", async () => {
+    const tab = await browser.newPage(README_VIEW);
+    await browser.load(tab, pathToFileURL(page).href);
+    // The overview cut to its first rows in the picture, so the first timelines fit beside it.
+    await browser.evaluate(tab, `document.querySelectorAll('table.overview tbody tr:nth-child(n+6)').forEach((tr) => tr.remove())`);
+    const shot = withText(await browser.screenshot(tab), PAGE_KEY, sha256(readFileSync(page, 'utf8')));
+    writeFileSync(join(OUT, 'html-page.png'), shot);
+    expect(pngInfo(shot).text[PAGE_KEY]).toBe(sha256(readFileSync(page, 'utf8')));
+    if (process.env['LOOPLEDGER_README_PNG'] === '1') {
+      writeFileSync(README_PNG, shot);
+    } else if (!existsSync(README_PNG) || pngInfo(readFileSync(README_PNG)).text[PAGE_KEY] !== sha256(readFileSync(page, 'utf8'))) {
+      console.warn(
+        'docs/html-page.png shows another page than the fixtures render now: LOOPLEDGER_README_PNG=1 npx vitest run test/browser redraws it ' +
+          `(the new one is in ${join(OUT, 'html-page.png')})`,
+      );
+    }
+    expect(browser.problems(tab)).toEqual([]);
   }, 60_000);
 
   it('800 px wide and dark: nothing overflows the window, dark colours apply', async () => {

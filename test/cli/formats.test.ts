@@ -320,7 +320,7 @@ describe.concurrent('exit codes', () => {
       runCli([CALM, '--fail-on', 'stop', ...J1]),
     ]);
     expect(loop.code).toBe(1);
-    expect(loop.stderr).toMatch(/1 session\(s\) reached --fail-on stop/);
+    expect(loop.stderr).toMatch(/1 session reached --fail-on stop/);
     expect(loop.stdout).toContain('looping-leap-day');
     expect(calm.code).toBe(0);
   });

@@ -45,7 +45,7 @@ describe('loopledger with a judge (spawned)', { timeout: 60_000 }, () => {
     expect(table.stdout).toContain('noted (judge)');
     expect(table.stdout).toContain('judge: progress 0.95');
     expect(table.stdout).toContain('judge: progress 0.95, carried from round 2');
-    expect(table.stdout).toContain('judge: 1 request, 310 input / 24 output tokens ≈ <$0.01');
+    expect(table.stdout).toContain('judge: 1 request, 310 input / 24 output tokens under $0.01');
 
     const md = await runCli([TEMPLATE, '--format', 'markdown', ...judge(server.url)]);
     expect(md.stdout).toContain('noted (judge)');
