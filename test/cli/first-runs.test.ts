@@ -132,7 +132,7 @@ describe('a first word that is no command', () => {
   it('another bare word is still read as a path, with the commands named', async () => {
     const r = await runCli(['runz']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^loopledger: 'runz' is read as a path: it is no command \(the commands are analyze, sweep, merge, config, hook, .*; loopledger --help\)\n/);
+    expect(r.stderr).toMatch(/^loopledger: 'runz' is read as a path: it is no command \(the commands are analyze, sweep, label, merge, config, hook, .*; loopledger --help\)\n/);
     expect(r.stderr).toContain('runz: no such file or directory');
   });
 
