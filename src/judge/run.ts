@@ -15,6 +15,7 @@ import type { JudgeConnection } from './settings.js';
 import type { JudgePlan, KnownVerdict, PendingArbitration } from '../ladder/verdicts.js';
 import type { ChatMessage } from '../ladder/judge-prompt.js';
 import type { JudgeUsage } from '../ledger/types.js';
+import { redactUrls } from '../config/redact.js';
 import { roundUsd } from '../money/account.js';
 import type { Quote } from '../money/prices.js';
 
@@ -85,7 +86,7 @@ export async function runWithJudge<R extends JudgedFile>(
     if (breaker.open && !plan.blocked) {
       plan.blocked = 'judge_unavailable';
       warn(
-        `judge: ${breaker.threshold} requests in a row got no answer from ${connection.url}; it is not asked again this run, the heuristic verdicts stand`,
+        `judge: ${breaker.threshold} requests in a row got no answer from ${redactUrls(connection.url)}; it is not asked again this run, the heuristic verdicts stand`,
       );
     }
     asked.forEach((p, i) => {
