@@ -40,7 +40,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** Ledgers merge with ledgers, sweeps with sweeps; anything else is refused naming the file. */
-export async function mergeFiles(files: readonly string[]): Promise<Merged> {
+export async function mergeFiles(files: readonly string[], onNote: (message: string) => void = () => {}): Promise<Merged> {
   if (files.length === 0) throw new MergeError('merge: name the JSON ledgers to merge (loopledger analyze … --shard K/N --format json)');
   const docs: { name: string; value: unknown }[] = [];
   for (const name of files) docs.push({ name, value: await readJson(name) });
@@ -57,7 +57,7 @@ export async function mergeFiles(files: readonly string[]): Promise<Merged> {
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) }))) };
+  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) })), onNote) };
 }
 
 /** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */
