@@ -1,5 +1,5 @@
 // Shard ledgers of a given total size for measuring `loopledger merge` (issue 27.17): the fixtures'
-// JSON ledger, its inputs and sessions copied under new paths until the shards hold `--mb`
+// JSON ledger as a shard writes it (with each session's timeline), its inputs and sessions copied under new paths until the shards hold `--mb`
 // megabytes, each shard a consistent ledger (summary recomputed, as a run writes it).
 //   node bench/merge-shards.mjs OUT_DIR [--mb 256] [--shards 4]
 //   /usr/bin/time -v node bin/loopledger.js merge OUT_DIR/*.json --format json -o /dev/null
@@ -15,7 +15,8 @@ const out = positionals[0];
 if (!out) throw new Error('usage: node bench/merge-shards.mjs OUT_DIR [--mb 256] [--shards 4]');
 const count = Number(values.shards);
 const perShard = (Number(values.mb) * 1024 * 1024) / count;
-const base = JSON.parse(execFileSync(process.execPath, ['bin/loopledger.js', 'fixtures', '--format', 'json'], { maxBuffer: 1 << 30 }).toString('utf8'));
+const base = JSON.parse(execFileSync(process.execPath, ['bin/loopledger.js', 'fixtures', '--shard', '1/1', '--format', 'json'], { maxBuffer: 1 << 30 }).toString('utf8'));
+const BASE_BYTES = JSON.stringify(base, null, 2).length;
 const { assembleReport } = await import('../dist/ledger/summary.js');
 mkdirSync(out, { recursive: true });
 
@@ -32,7 +33,7 @@ for (let k = 1; k <= count; k++) {
       const moved = { ...s, id: `${prefix}${s.id}`, path: prefix + s.path, parent: s.parent === null ? null : prefix + s.parent };
       sessions.push(moved);
     }
-    bytes += 215_000;
+    bytes += BASE_BYTES;
   }
   const report = assembleReport({ version: base.tool.version, config: base.config, inputs, sessions, shard: { index: k, count }, ...(base.pricing ? { pricing: base.pricing } : {}) });
   const file = createWriteStream(join(out, `shard-${k}.json`));

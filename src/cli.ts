@@ -163,7 +163,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
   merge.action(async (files: string[], opts: AnalyzeOptions) => {
     const format: ReportFormat = opts.json ? 'json' : opts.format;
-    const merged = await mergeFiles(files, (m) => warn(io, m));
+    const merged = await mergeFiles(files, { onNote: (m) => warn(io, m), timelines: format === 'html' });
     if (merged.kind === 'sweep') {
       if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
       await writePayload(io, renderSweep(merged.result, { format, color: colorFor(opts, io, isStdout(opts.outputFile)) }), opts.outputFile, files);
