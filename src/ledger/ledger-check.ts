@@ -4,6 +4,7 @@
 // summary against the sessions. A refusal names the file and the field by its JSON path
 // (`sessions[3].usage.input_tokens`), never "internal error".
 
+import { MAX_AMOUNT } from '../money/account.js';
 import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import type { DetectorName } from '../detect/types.js';
@@ -65,8 +66,8 @@ function count(v: unknown, path: string, min = 0): number {
 }
 /** Tokens may be fractional in some logs (never negative, never infinite). */
 function amount(v: unknown, path: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > Number.MAX_SAFE_INTEGER) {
-    throw new LedgerFieldError(path, 'expected a finite number ≥ 0', v);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MAX_AMOUNT) {
+    throw new LedgerFieldError(path, `expected a finite number from 0 to ${MAX_AMOUNT}`, v);
   }
   return v;
 }

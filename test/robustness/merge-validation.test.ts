@@ -60,7 +60,7 @@ describe('each field is checked, and the refusal names the file and the JSON pat
       const [s] = sessionWhere(j, (x) => x.usage !== undefined);
       (s['usage'] as Json)['input_tokens'] = -5;
     });
-    await refused(file, /sessions\[\d+\]\.usage\.input_tokens: expected a finite number ≥ 0, got -5/);
+    await refused(file, /sessions\[\d+\]\.usage\.input_tokens: expected a finite number from 0 to \d+, got -5/);
   });
 
   it('1e308 dollars', async () => {
@@ -68,7 +68,7 @@ describe('each field is checked, and the refusal names the file and the JSON pat
       const [s] = sessionWhere(j, (x) => typeof x.cost?.usd === 'number');
       (s['cost'] as Json)['usd'] = 1e308;
     });
-    await refused(file, /sessions\[\d+\]\.cost\.usd: expected a finite number ≥ 0, got 1e\+308/);
+    await refused(file, /sessions\[\d+\]\.cost\.usd: expected a finite number from 0 to \d+, got 1e\+308/);
   });
 
   it('saved.usd 12345 in a session that cost cents ("about $12,345", exit 0, before)', async () => {
