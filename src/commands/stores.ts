@@ -1,7 +1,6 @@
 // `loopledger stores`, and what `loopledger` with no path reads: the session stores of this
 // user's coding agents (SPEC "Where sessions are found").
 
-import { promises as fs } from 'node:fs';
 import { sep } from 'node:path';
 import { painter, renderTable } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
@@ -48,13 +47,14 @@ async function sessionsIn(file: string, size: number): Promise<number> {
 export async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
   const out: StoreSurvey[] = [];
   for (const location of await storeLocations(env)) {
-    const { files } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [] };
+    const { files, sizes } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [], sizes: new Map<string, number>() };
     let sessions = 0;
     let subagents = 0;
     let bytes = 0;
     const projects = new Set<string>();
     for (const file of files) {
-      const size = (await fs.stat(file).catch(() => null))?.size ?? 0;
+      // The walk's own stat: a second one per file would double what an empty store costs.
+      const size = sizes.get(file) ?? 0;
       const n = await sessionsIn(file, size);
       if (subagentFile(file) !== null) subagents += n;
       else sessions += n;

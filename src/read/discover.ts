@@ -1,7 +1,7 @@
 // Paths in, the list of inputs out: files as given, directories searched for transcripts, `-`
 // for stdin. Sorted, so that the same arguments always give the same ledger.
 
-import { promises as fs, type Dirent, type Stats } from 'node:fs';
+import { promises as fs, lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isConversationDir } from './conversation-dir.js';
 import { isSubagentManifest, STORE_ROOTS } from './stores.js';
@@ -24,6 +24,8 @@ export interface Discovery {
   unreadable: DiscoveryError[];
   /** For each file and error path, the path given it was first found under (`--shard` keys on the path relative to it). */
   given: Map<string, string>;
+  /** Each file's size in bytes as found (a regular file's; absent for stdin, FIFOs and folders read whole). */
+  sizes: Map<string, number>;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
   const unreadable: DiscoveryError[] = [];
   const seen = new Set<string>();
   const given = new Map<string, string>();
+  const sizes = new Map<string, number>();
   let current = '';
   const add = (path: string, stat: Stats | null) => {
     // The same file named twice, found both by name and in a directory, or under a second name
@@ -53,6 +56,7 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
     seen.add(key);
     files.push(path);
     given.set(path, current);
+    if (stat?.isFile()) sizes.set(path, stat.size);
   };
   // A named folder that cannot be read is the user's error; anything under it is only found.
   const problem = (path: string, message: string) => (path === current ? errors : unreadable).push({ path, message });
@@ -69,7 +73,7 @@ export async function discoverInputs(paths: readonly string[]): Promise<Discover
   files.sort(compareCodePoints);
   errors.sort((a, b) => compareCodePoints(a.path, b.path));
   unreadable.sort((a, b) => compareCodePoints(a.path, b.path));
-  return { files, errors, unreadable, given };
+  return { files, errors, unreadable, given, sizes };
 
   async function discoverOne(path: string): Promise<void> {
     if (path === '-') {
@@ -199,7 +203,7 @@ class Walker {
     if (!isTranscriptName(name)) return;
     let target;
     try {
-      target = await fs.stat(path);
+      target = statSync(path);
     } catch (err) {
       // A dangling link is only worth a word when its name promises a transcript.
       this.problem(path, `a symbolic link to nothing readable: ${describe(err)}`);
@@ -209,9 +213,13 @@ class Walker {
     else if (!target.isDirectory()) this.problem(path, 'a symbolic link to a FIFO, socket or device (never read from a folder)');
   }
 
+  /**
+   * Synchronous on purpose: a walk stats every file it finds, and each awaited stat is a round
+   * trip through libuv's thread pool (100k files: 1.2 s of stat calls, 25 s of waiting for them).
+   */
   private async lstat(path: string, quietWhenMissing = false): Promise<Stats | null> {
     try {
-      return await fs.lstat(path);
+      return lstatSync(path);
     } catch (err) {
       if (!(quietWhenMissing && (err as NodeJS.ErrnoException).code === 'ENOENT')) this.problem(path, describe(err));
       return null;
