@@ -12,7 +12,7 @@ import { assembleReport } from './summary.js';
 import type { LedgerSummary } from './types.js';
 
 /** Deeper than any ledger loopledger writes (evidence is a few levels); a deeper value is not ours and would overflow a writer's stack. */
-export const MAX_LEDGER_DEPTH = 64;
+const MAX_LEDGER_DEPTH = 64;
 
 const DETECTORS: readonly DetectorName[] = ['tool_batch', 'output', 'thinking'];
 const LEVELS: readonly string[] = ENFORCE_LEVELS;
