@@ -21,6 +21,7 @@ import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { discoverInputs } from './read/discover.js';
 import { parseShard, type Shard } from './read/shard.js';
 import { SESSION_SORTS } from './report/index.js';
+import { redactUrls } from './config/redact.js';
 import { sanitize } from './sanitize.js';
 import {
   ENFORCE_LEVELS,
@@ -85,7 +86,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       writeOut: (s) => io.stdout.write(s),
       // commander echoes the offending argument, and a glob over hostile file names can put an
       // escape sequence there: stderr gets the same neutralizing as every other diagnostic.
-      writeErr: (s) => io.stderr.write(sanitize(s, { multiline: true })),
+      writeErr: (s) => io.stderr.write(sanitize(redactUrls(s), { multiline: true })),
     })
     .exitOverride();
 
@@ -202,7 +203,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
   merge.action(async (files: string[], opts: AnalyzeOptions) => {
     const format: ReportFormat = opts.json ? 'json' : opts.format;
-    const merged = await mergeFiles(files);
+    const merged = await mergeFiles(files, { onNote: (m) => warn(io, m), timelines: format === 'html' });
     if (merged.kind === 'sweep') {
       if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
       await writePayload(io, renderSweep(merged.result, { format, color: colorFor(opts, io, isStdout(opts.outputFile)) }), opts.outputFile, files);
@@ -300,11 +301,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
       return EXIT_USAGE;
     }
     if (e instanceof LoopledgerError) {
-      io.stderr.write(`loopledger: ${sanitize(e.message)}\n`);
+      io.stderr.write(`loopledger: ${sanitize(redactUrls(e.message))}\n`);
       return e.exitCode;
     }
     const err = e as Error;
-    io.stderr.write(`loopledger: internal error: ${sanitize(err?.message ?? String(e))}\n`);
+    io.stderr.write(`loopledger: internal error: ${sanitize(redactUrls(err?.message ?? String(e)))}\n`);
     return EXIT_USAGE;
   } finally {
     io.stdout.off('error', onPipeError);

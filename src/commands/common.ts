@@ -3,6 +3,7 @@
 
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { resolveColor } from '../report/color.js';
+import { redactUrls } from '../config/redact.js';
 import { sanitize } from '../sanitize.js';
 import { batched, type Chunks, writeChunks } from '../report/stream.js';
 import { isStdout, refuseInputAsOutput, writeFileAtomically } from './output.js';
@@ -50,7 +51,7 @@ export function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): b
 }
 
 export function warn(io: CliIO, message: string): void {
-  io.stderr.write(`loopledger: ${sanitize(message)}\n`);
+  io.stderr.write(`loopledger: ${sanitize(redactUrls(message))}\n`);
 }
 
 /** stdout, or `--output-file` (`-o`; `-` is stdout) written atomically, never over an input. */

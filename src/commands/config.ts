@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { writeFileAtomically } from './output.js';
 import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
 import { painter } from '../config/text.js';
+import { redactConfigValues } from '../config/redact.js';
 import { sanitize } from '../sanitize.js';
 import { fitColumns, formatHead, formatRow, GAP, type FitColumn } from '../report/columns.js';
 import { wrap } from '../report/text.js';
@@ -57,7 +58,8 @@ const MIN_VALUE_CHARS = 12;
 const SOURCE_WORDS: Record<string, string> = { default: 'default', file: 'config file', set: '--set' };
 
 export function renderConfig(result: LoadedConfig, options: RenderConfigOptions): string {
-  const { specs, values, sources } = result;
+  const { specs, sources } = result;
+  const values = redactConfigValues(result.values);
   // Not `??`: null is a real value (`none`), not a missing one.
   const valueOf = (key: string, fallback: ConfigValue): ConfigValue => (key in values ? (values[key] as ConfigValue) : fallback);
   if (options.format === 'json') {

@@ -24,6 +24,7 @@ const REASON_WORDS: Record<NotTranscript, string> = {
   'not-json': 'not JSON',
   binary: 'binary',
   'loopledger-report': 'loopledger reports',
+  unreadable: 'unreadable',
 };
 
 export function reportInputProblems(report: LedgerReport, verbose: boolean, warn: (message: string) => void): InputProblems {

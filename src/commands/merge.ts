@@ -39,11 +39,30 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function dropTimelines(value: unknown): void {
+  const sessions = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['sessions'] : undefined;
+  if (!Array.isArray(sessions)) return;
+  for (const s of sessions) if (typeof s === 'object' && s !== null) delete (s as Record<string, unknown>)['timeline'];
+}
+
 /** Ledgers merge with ledgers, sweeps with sweeps; anything else is refused naming the file. */
-export async function mergeFiles(files: readonly string[]): Promise<Merged> {
+export interface MergeFileOptions {
+  /** Notes on stderr (a file given twice, counted once). */
+  onNote?: (message: string) => void;
+  /** Keep each session's timeline (only the page draws them); without, they are dropped as each shard is read. */
+  timelines?: boolean;
+}
+
+export async function mergeFiles(files: readonly string[], options: MergeFileOptions = {}): Promise<Merged> {
   if (files.length === 0) throw new MergeError('merge: name the JSON ledgers to merge (loopledger analyze … --shard K/N --format json)');
   const docs: { name: string; value: unknown }[] = [];
-  for (const name of files) docs.push({ name, value: await readJson(name) });
+  for (const name of files) {
+    const value = await readJson(name);
+    // Dropped as each shard is read, before the next is: a shard's timelines are a fifth of it and
+    // only the page draws them.
+    if (options.timelines !== true) dropTimelines(value);
+    docs.push({ name, value });
+  }
   const schemaOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)['schema'] : undefined);
   const sweeps = docs.filter((d) => schemaOf(d.value) === SWEEP_SCHEMA);
   if (sweeps.length > 0 && sweeps.length < docs.length) {
@@ -57,7 +76,7 @@ export async function mergeFiles(files: readonly string[]): Promise<Merged> {
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) }))) };
+  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) })), options.onNote) };
 }
 
 /** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */

@@ -3,7 +3,7 @@
 // symbolic links included; written to a temporary file in the same folder, then renamed).
 
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LoopledgerError, UsageError } from '../errors.js';
 
@@ -33,19 +33,86 @@ export async function refuseInputAsOutput(target: string, inputs: readonly strin
   }
 }
 
+/** Our temporary files beside an output: `.NAME.PID-HEX.tmp` (so a sweep can tell ours from anyone else's). */
+function tempName(name: string): string {
+  return `.${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+}
+
+function isOurTemp(file: string, name: string): number | null {
+  if (!file.startsWith(`.${name}.`) || !file.endsWith('.tmp')) return null;
+  const m = /^(\d+)-[0-9a-f]{8}$/.exec(file.slice(name.length + 2, -'.tmp'.length));
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A temp left by a run that was killed (SIGKILL, a power cut) is only swept once it is this old:
+ * another run may be writing the same report right now, and no report takes this long to write
+ * once rendered, so an older one is a leftover.
+ */
+export const STALE_TEMP_MS = 10 * 60 * 1000;
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove our stale temps for `name` in `dir`: only our naming, only older than STALE_TEMP_MS, only of a process that is gone. */
+async function sweepStaleTemps(dir: string, name: string): Promise<void> {
+  const files = await fs.readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const file of files) {
+    const pid = isOurTemp(file, name);
+    if (pid === null || alive(pid)) continue;
+    const path = join(dir, file);
+    const st = await fs.lstat(path).catch(() => null);
+    if (st === null || !st.isFile() || now - st.mtimeMs < STALE_TEMP_MS) continue;
+    await fs.rm(path, { force: true }).catch(() => {});
+  }
+}
+
+/** Temps being written now: removed if the run is interrupted, then the process exits as the signal says. */
+const liveTemps = new Set<string>();
+const SIGNAL_EXIT: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+function onSignal(signal: keyof typeof SIGNAL_EXIT): void {
+  for (const temp of liveTemps) rmSync(temp, { force: true });
+  liveTemps.clear();
+  // The conventional 128 + signal number, as a shell reports a process the signal ended.
+  process.exit(SIGNAL_EXIT[signal]);
+}
+
+function track(temp: string): void {
+  if (liveTemps.size === 0) for (const s of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.on(s, onSignal);
+  liveTemps.add(temp);
+}
+
+function untrack(temp: string): void {
+  liveTemps.delete(temp);
+  // Without a temp to remove, a signal keeps its default meaning.
+  if (liveTemps.size === 0) for (const s of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.off(s, onSignal);
+}
+
 /**
  * Write `payload` to `target` atomically: into a temporary file beside the real file (the target
  * of a symbolic link, so the link stays a link), then renamed over it. Missing parent folders are
- * created. An existing file keeps its permissions.
+ * created. An existing file keeps its permissions. Interrupted by SIGINT, SIGTERM or SIGHUP, the
+ * temporary file is removed; one left by a run killed outright is swept by a later run.
  */
 export async function writeFileAtomically(target: string, payload: Payload): Promise<void> {
   const real = await fs.realpath(target).catch(() => target);
   const dir = dirname(real);
-  const temp = join(dir, `.${basename(real)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, tempName(basename(real)));
   let handle: fs.FileHandle | null = null;
   try {
     await fs.mkdir(dir, { recursive: true });
+    await sweepStaleTemps(dir, basename(real));
     const mode = (await fs.stat(real).catch(() => null))?.mode;
+    track(temp);
     handle = await fs.open(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);
     for await (const piece of pieces(payload)) await handle.write(piece);
     // open() is subject to the umask: an existing report keeps exactly the mode it had.
@@ -57,6 +124,8 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
     await handle?.close().catch(() => {});
     await fs.rm(temp, { force: true }).catch(() => {});
     throw new LoopledgerError(`cannot write ${target}: ${(e as Error).message}`);
+  } finally {
+    untrack(temp);
   }
 }
 

@@ -1,21 +1,24 @@
 // `loopledger stores`, and what `loopledger` with no path reads: the session stores of this
 // user's coding agents (SPEC "Where sessions are found").
 
-import { promises as fs } from 'node:fs';
 import { sep } from 'node:path';
 import { painter, renderTable } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
 import { InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
+import { ingestFile } from '../formats/ingest.js';
+import type { TranscriptSink } from '../model/transcript.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
 import type { ListingFormat } from '../vocabulary.js';
 
 export interface StoreSurvey {
   location: StoreLocation;
-  /** Transcript files that are sessions of their own (not sub-agents' files). */
+  /** Sessions, counted as the ledger counts them (a file holding two sessions counts two), sub-agents' aside. */
   sessions: number;
-  /** Claude Code 2.1 sub-agent files (`<session>/subagents/agent-*.jsonl`). */
+  /** Sessions in Claude Code 2.1 sub-agent files (`<session>/subagents/agent-*.jsonl`). */
   subagents: number;
+  /** Files with a transcript's name found (sub-agents' included, empty ones and those that turn out to be no transcript too). */
+  files: number;
   /** Distinct project folders; null where the layout does not say (Codex keeps sessions by date). */
   projects: number | null;
   bytes: number;
@@ -28,23 +31,38 @@ function displayPath(path: string, env: NodeJS.ProcessEnv): string {
   return path;
 }
 
-/** Every store location with what is in it (files are listed and sized, never read). */
+/** Receives a file's sessions and drops them: only the count the reader reports is wanted. */
+const COUNT_ONLY: TranscriptSink = { session() {}, turn() {}, round() {}, end() {} };
+
+/**
+ * How many sessions `file` holds, as the ledger counts them: the same reader and format
+ * adapters, without the detectors. An empty file holds none, known from its size alone.
+ */
+async function sessionsIn(file: string, size: number): Promise<number> {
+  if (size === 0) return 0;
+  return (await ingestFile(file, COUNT_ONLY)).sessions;
+}
+
+/** Every store location with what is in it: its files sized, and read for their sessions (not analyzed). */
 export async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
   const out: StoreSurvey[] = [];
   for (const location of await storeLocations(env)) {
-    const { files } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [] };
+    const { files, sizes } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [], sizes: new Map<string, number>() };
     let sessions = 0;
     let subagents = 0;
     let bytes = 0;
     const projects = new Set<string>();
     for (const file of files) {
-      if (subagentFile(file) !== null) subagents += 1;
-      else sessions += 1;
+      // The walk's own stat: a second one per file would double what an empty store costs.
+      const size = sizes.get(file) ?? 0;
+      const n = await sessionsIn(file, size);
+      if (subagentFile(file) !== null) subagents += n;
+      else sessions += n;
       const project = storeProject(file);
       if (project !== null) projects.add(project.project);
-      bytes += (await fs.stat(file).catch(() => null))?.size ?? 0;
+      bytes += size;
     }
-    out.push({ location, sessions, subagents, projects: location.agent === 'codex' ? null : projects.size, bytes });
+    out.push({ location, sessions, subagents, files: files.length, projects: location.agent === 'codex' ? null : projects.size, bytes });
   }
   return out;
 }
@@ -88,6 +106,7 @@ export function renderStores(surveys: readonly StoreSurvey[], options: { format:
       roots: s.location.roots,
       sessions: s.sessions,
       subagents: s.subagents,
+      files: s.files,
       projects: s.projects,
       bytes: s.bytes,
     }));
@@ -121,10 +140,11 @@ export function renderStores(surveys: readonly StoreSurvey[], options: { format:
     (s) => paint.bold(s),
   );
   const total = surveys.reduce((n, s) => n + s.sessions + s.subagents, 0);
+  const files = surveys.reduce((n, s) => n + s.files, 0);
   const tail =
-    total === 0
+    files === 0
       ? 'No session store found: name files or directories to audit (loopledger PATH…).'
-      : `loopledger with no path audits these ${total} transcript file${total === 1 ? '' : 's'}; loopledger ~ also finds transcripts elsewhere under your home.`;
+      : `loopledger with no path audits these ${total} session${total === 1 ? '' : 's'} (${files} file${files === 1 ? '' : 's'}); loopledger ~ also finds transcripts elsewhere under your home.`;
   return `${table}\n${tail}\n`;
 }
 

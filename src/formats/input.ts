@@ -27,4 +27,4 @@ export interface InputSummary {
 }
 
 /** Why a file is no transcript: no known format, no content, not JSON, binary, or a loopledger report. */
-export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report';
+export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report' | 'unreadable';

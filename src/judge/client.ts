@@ -19,6 +19,8 @@ export interface AskOutcome {
   /** Tokens as the endpoint reported them (0 when it did not). */
   inputTokens: number;
   outputTokens: number;
+  /** Set when the reply's token counts are no counts (negative, fractional past 2^53, 1e308): its price is unknown, not 0. */
+  usageProblem?: string;
 }
 
 /**
@@ -70,10 +72,11 @@ export async function askJudge(
   } catch {
     return failed('unparsable');
   }
-  const { inputTokens, outputTokens } = usageOf(body);
+  const { inputTokens, outputTokens, problem } = usageOf(body);
   const answer = parseVerdictReply(contentOf(body));
-  if (!answer) return failed('unparsable', inputTokens, outputTokens);
-  return { answer, inputTokens, outputTokens };
+  const outcome: AskOutcome = answer ? { answer, inputTokens, outputTokens } : failed('unparsable', inputTokens, outputTokens);
+  if (problem !== undefined) outcome.usageProblem = problem;
+  return outcome;
 }
 
 function isAbort(e: unknown): boolean {
@@ -121,16 +124,24 @@ function contentOf(body: unknown): string | null {
   return null;
 }
 
-function count(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+/** A reported count; anything past 2^53 (1e308, Infinity written as a huge literal) is no count. */
+function count(v: unknown): number | 'absurd' {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return 0;
+  return v <= Number.MAX_SAFE_INTEGER ? Math.floor(v) : 'absurd';
 }
 
 /** `usage.prompt_tokens` / `completion_tokens` (or the Responses-style `input_tokens` / `output_tokens`). */
-function usageOf(body: unknown): { inputTokens: number; outputTokens: number } {
+function usageOf(body: unknown): { inputTokens: number; outputTokens: number; problem?: string } {
   const usage = record(record(body)?.['usage']);
   if (!usage) return { inputTokens: 0, outputTokens: 0 };
-  return {
-    inputTokens: count(usage['prompt_tokens'] ?? usage['input_tokens']),
-    outputTokens: count(usage['completion_tokens'] ?? usage['output_tokens']),
-  };
+  const input = usage['prompt_tokens'] ?? usage['input_tokens'];
+  const output = usage['completion_tokens'] ?? usage['output_tokens'];
+  const inputTokens = count(input);
+  const outputTokens = count(output);
+  if (inputTokens === 'absurd' || outputTokens === 'absurd') {
+    // Not added to the run's counters: one such reply would make every total meaningless.
+    const what = inputTokens === 'absurd' ? `${String(input)} prompt tokens` : `${String(output)} completion tokens`;
+    return { inputTokens: 0, outputTokens: 0, problem: `the judge reported ${what}, which is no count` };
+  }
+  return { inputTokens, outputTokens };
 }

@@ -15,7 +15,8 @@ import type { JudgeConnection } from './settings.js';
 import type { JudgePlan, KnownVerdict, PendingArbitration } from '../ladder/verdicts.js';
 import type { ChatMessage } from '../ladder/judge-prompt.js';
 import type { JudgeUsage } from '../ledger/types.js';
-import { roundUsd } from '../money/account.js';
+import { redactUrls } from '../config/redact.js';
+import { isUsableAmount, roundUsd } from '../money/account.js';
 import type { Quote } from '../money/prices.js';
 
 /** What a pass reports about the judge, per file. */
@@ -85,7 +86,7 @@ export async function runWithJudge<R extends JudgedFile>(
     if (breaker.open && !plan.blocked) {
       plan.blocked = 'judge_unavailable';
       warn(
-        `judge: ${breaker.threshold} requests in a row got no answer from ${connection.url}; it is not asked again this run, the heuristic verdicts stand`,
+        `judge: ${breaker.threshold} requests in a row got no answer from ${redactUrls(connection.url)}; it is not asked again this run, the heuristic verdicts stand`,
       );
     }
     asked.forEach((p, i) => {
@@ -98,7 +99,7 @@ export async function runWithJudge<R extends JudgedFile>(
       usage.input_tokens += o.inputTokens;
       usage.output_tokens += o.outputTokens;
       // Priced request by request, as the sessions are: a price may depend on the prompt's size.
-      if (options.price) addPrice(usage, options.price(o.inputTokens, o.outputTokens));
+      if (options.price) addPrice(usage, o.usageProblem !== undefined ? { usd: null, reason: o.usageProblem } : options.price(o.inputTokens, o.outputTokens));
       if (o.answer) {
         known.set(p.key, { verdict: o.answer.verdict, confidence: o.answer.confidence });
         fresh.set(p.key, { model: connection.model, signal: p.signal, ...o.answer });
@@ -143,7 +144,13 @@ function addPrice(usage: JudgeUsage, quote: Quote): void {
     usage.usd_reason = quote.reason;
     return;
   }
-  usage.usd = roundUsd((usage.usd ?? 0) + quote.usd);
+  const usd = (usage.usd ?? 0) + quote.usd;
+  if (!isUsableAmount(usd)) {
+    usage.usd = null;
+    usage.usd_reason = 'the requests\' prices add up to more than the ledger can count';
+    return;
+  }
+  usage.usd = roundUsd(usd);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The judge's connection, read from `judge.*`: where to ask, which model, the key (read from the
 // environment variable `judge.api_key_env` names, never from the configuration, never printed).
 
+import { redactUrls } from '../config/redact.js';
 import { ConfigError } from '../errors.js';
 import type { LadderConfig } from '../ladder/config.js';
 
@@ -49,10 +50,10 @@ export function chatCompletionsUrl(endpoint: string): string {
   try {
     url = new URL(endpoint);
   } catch {
-    throw new ConfigError(`judge.endpoint ${JSON.stringify(endpoint)}: expected an http:// or https:// URL`);
+    throw new ConfigError(`judge.endpoint ${JSON.stringify(redactUrls(endpoint))}: expected an http:// or https:// URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`judge.endpoint ${JSON.stringify(endpoint)}: expected an http:// or https:// URL`);
+    throw new ConfigError(`judge.endpoint ${JSON.stringify(redactUrls(endpoint))}: expected an http:// or https:// URL`);
   }
   if (url.username !== '' || url.password !== '') {
     // The configuration is echoed in every JSON ledger: a key in the URL would be printed.

@@ -8,7 +8,9 @@
 import { UsageError } from '../errors.js';
 import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
+import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
+import { checkLedgerFields, LedgerFieldError } from './ledger-check.js';
 import { assembleReport, noJudgeUsage } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
@@ -33,21 +35,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Shape checks deep enough that the merge and every renderer can trust what they read. */
-const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isAmount = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isFinite(v));
-
-/** A shard's timeline as the page reads it: `[turn, round]` pairs, a count, `[round, tokens, usd]` points. */
-function isTimeline(v: unknown): boolean {
-  if (!isRecord(v) || !isCount(v['turn_starts_more']) || !Array.isArray(v['turn_starts']) || !Array.isArray(v['spend'])) return false;
-  const pairs = v['turn_starts'] as unknown[];
-  const points = v['spend'] as unknown[];
-  return (
-    pairs.every((p) => Array.isArray(p) && p.length === 2 && isCount(p[0]) && isCount(p[1])) &&
-    points.every((p) => Array.isArray(p) && p.length === 3 && isCount(p[0]) && isAmount(p[1]) && isAmount(p[2]))
-  );
-}
-
 export function asLedger(value: unknown, name: string): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
@@ -63,19 +50,11 @@ export function asLedger(value: unknown, name: string): LedgerReport {
   }
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
-  if (value['not_transcripts'] !== undefined && !Array.isArray(value['not_transcripts'])) throw new MergeError(`${name}: "not_transcripts" is not a list`);
-  for (const [i, s] of (value['sessions'] as unknown[]).entries()) {
-    if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['path'] !== 'string' || !Array.isArray(s['entries']) || !isRecord(s['outcome'])) {
-      throw new MergeError(`${name}: sessions[${i}] is not a session (id, path, entries, outcome)`);
-    }
-    if (s['timeline'] !== undefined && !isTimeline(s['timeline'])) {
-      throw new MergeError(`${name}: sessions[${i}].timeline is not a timeline (turn_starts, turn_starts_more, spend)`);
-    }
-  }
-  for (const [i, input] of (value['inputs'] as unknown[]).entries()) {
-    if (!isRecord(input) || typeof input['path'] !== 'string' || typeof input['skipped_lines'] !== 'number') {
-      throw new MergeError(`${name}: inputs[${i}] is not an input (path, skipped_lines)`);
-    }
+  try {
+    checkLedgerFields(value);
+  } catch (e) {
+    if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
+    throw e;
   }
   return value as unknown as LedgerReport;
 }
@@ -168,8 +147,156 @@ function addJudge(total: JudgeUsage, j: JudgeUsage | undefined): void {
   total.usd = roundUsd((total.usd ?? 0) + j.usd);
 }
 
+function sessionsByPath(sessions: readonly SessionLedger[]): Map<string, SessionLedger[]> {
+  const byPath = new Map<string, SessionLedger[]>();
+  for (const s of sessions) {
+    const own = byPath.get(s.path);
+    if (own === undefined) byPath.set(s.path, [s]);
+    else own.push(s);
+  }
+  return byPath;
+}
+
+/** One file as a ledger gave it: its input line and its sessions, in their order. */
+interface FileEntry {
+  input: InputSummary;
+  sessions: SessionLedger[];
+  /** The ledgers that gave this file (by whatever path). */
+  ledgers: Set<string>;
+  print?: string;
+}
+
+/**
+ * What a file gave, path aside: its input's counts and its sessions (ids, entries, money), each
+ * without the path (and the project, which a path spelled otherwise may name otherwise).
+ */
+function fingerprint(f: FileEntry): string {
+  if (f.print === undefined) {
+    const hash = createHash('sha256');
+    const { path: _input, ...input } = f.input;
+    hash.update(JSON.stringify(input));
+    for (const { path: _path, project: _project, ...s } of f.sessions) hash.update('\n').update(JSON.stringify(s));
+    f.print = hash.digest('hex');
+  }
+  return f.print;
+}
+
+/** Cheap to compute, and equal whenever the fingerprints are: only files alike in it are hashed. */
+function likeness(input: InputSummary, sessions: readonly SessionLedger[]): string {
+  return [input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? '', ...sessions.map((s) => s.id)].join('\u0000');
+}
+
+/**
+ * The files of every ledger, each counted once. A file is known by what it gave, not by how its
+ * path was spelled: the same file given again (pushed twice, or named by an absolute path in one
+ * run and a relative one in another) is the same content, and is kept once, under the shorter path
+ * (then the one that sorts first). The same path with other content is two runs that disagree: refused, naming both.
+ * Two files alike within one ledger are two copies one run counted: both stay.
+ */
+class FileSet {
+  private readonly byPath = new Map<string, FileEntry & { from: string }>();
+  private readonly byLikeness = new Map<string, (FileEntry & { from: string })[]>();
+  private readonly notTranscripts = new Map<string, { file: NotTranscriptFile; from: string }>();
+
+  /** Files given again: how many, and the first, named in the one note. */
+  private repeated = 0;
+  private firstRepeat = '';
+
+  private again(what: string): void {
+    if (this.repeated++ === 0) this.firstRepeat = what;
+  }
+
+  /** One line, not one per file: merging a ledger with itself would otherwise print every path. */
+  note(onNote: (message: string) => void): void {
+    if (this.repeated === 0) return;
+    const more = this.repeated > 1 ? ` (and ${this.repeated - 1} more)` : '';
+    onNote(`${this.firstRepeat}${more}: the same content, counted once`);
+  }
+
+  addInput(input: InputSummary, sessions: SessionLedger[], from: string): void {
+    const entry = { input, sessions, ledgers: new Set([from]), from };
+    const same = this.byPath.get(input.path);
+    if (same !== undefined) {
+      if (fingerprint(same) !== fingerprint(entry)) {
+        throw new MergeError(
+          `${input.path} is in both ${same.from} and ${from}, and they disagree about it (${disagreement(same, entry)}): runs over a file that changed between them, or edited by hand`,
+        );
+      }
+      same.ledgers.add(from);
+      this.again(`${input.path} is in both ${same.from} and ${from}`);
+      return;
+    }
+    const key = likeness(input, sessions);
+    const alike = this.byLikeness.get(key) ?? [];
+    const twin = alike.find((f) => !f.ledgers.has(from) && fingerprint(f) === fingerprint(entry));
+    if (twin !== undefined) {
+      twin.ledgers.add(from);
+      this.again(`${input.path} in ${from} is ${twin.input.path} in ${twin.from}, by another name`);
+      // Kept under the shorter path (a relative one, as one run names it), then the one that sorts
+      // first: the order the ledgers are given in does not matter.
+      if (input.path.length < twin.input.path.length || (input.path.length === twin.input.path.length && compareCodePoints(input.path, twin.input.path) < 0)) {
+        this.byPath.delete(twin.input.path);
+        Object.assign(twin, { input, sessions, from });
+        this.byPath.set(input.path, twin);
+      }
+      return;
+    }
+    alike.push(entry);
+    this.byLikeness.set(key, alike);
+    this.byPath.set(input.path, entry);
+  }
+
+  addNotTranscript(file: NotTranscriptFile, from: string): void {
+    const same = this.notTranscripts.get(file.path);
+    if (same === undefined) this.notTranscripts.set(file.path, { file, from });
+    else if (same.file.reason !== file.reason) {
+      throw new MergeError(`${file.path} is in both ${same.from} and ${from}, and they disagree about it (${same.file.reason} vs ${file.reason})`);
+    }
+    if (this.byPath.has(file.path)) throw new MergeError(`${file.path} is a transcript in ${this.byPath.get(file.path)!.from} but no transcript in ${from}`);
+  }
+
+  contents(): { inputs: InputSummary[]; notTranscripts: NotTranscriptFile[]; sessions: SessionLedger[] } {
+    const inputs: InputSummary[] = [];
+    const sessions: SessionLedger[] = [];
+    for (const f of this.byPath.values()) {
+      inputs.push(f.input);
+      // One at a time: a spread into push() puts every element on the stack (overflow past ~130k).
+      for (const s of f.sessions) sessions.push(s);
+      if (this.notTranscripts.has(f.input.path)) {
+        throw new MergeError(`${f.input.path} is a transcript in ${f.from} but no transcript in ${this.notTranscripts.get(f.input.path)!.from}`);
+      }
+    }
+    return { inputs, notTranscripts: [...this.notTranscripts.values()].map((n) => n.file), sessions };
+  }
+}
+
+/** Where two versions of one file first differ, in a few words. */
+function disagreement(a: FileEntry, b: FileEntry): string {
+  if (a.sessions.length !== b.sessions.length) return `${a.sessions.length} vs ${b.sessions.length} sessions`;
+  for (const [i, s] of a.sessions.entries()) {
+    const t = b.sessions[i]!;
+    if (s.id !== t.id) return `session ${s.id} vs ${t.id}`;
+    for (const key of new Set([...Object.keys(s), ...Object.keys(t)])) {
+      if (key === 'path' || key === 'project') continue;
+      if (JSON.stringify(s[key as keyof SessionLedger]) !== JSON.stringify(t[key as keyof SessionLedger])) return `session ${s.id}: ${key}`;
+    }
+  }
+  return 'its input counts';
+}
+
+/**
+ * What only the shards' summaries know, added up; everything else in the summary is recomputed
+ * from the merged sessions by assembleReport. A file given twice still counts its judge requests
+ * twice: each run did send them.
+ */
+function addSummaries(ledgers: readonly NamedLedger[]): { judge: JudgeUsage } {
+  const judge = noJudgeUsage();
+  for (const { report } of ledgers) addJudge(judge, report.summary?.judge);
+  return { judge };
+}
+
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
-export function mergeLedgers(ledgers: readonly NamedLedger[]): LedgerReport {
+export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
   if (ledgers.length === 0) throw new MergeError('merge: name at least one JSON ledger');
   const first = ledgers[0]!;
   sameEverywhere(ledgers, 'tool version', (r) => r.tool.version);
@@ -184,33 +311,15 @@ export function mergeLedgers(ledgers: readonly NamedLedger[]): LedgerReport {
   sameEverywhere(ledgers, 'pricing', (r) => r.pricing);
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
-  // A file in two ledgers would count twice: refuse, naming it (inputs and not_transcripts alike).
-  const owner = new Map<string, string>();
-  const claim = (path: string, name: string) => {
-    const other = owner.get(path);
-    if (other !== undefined) {
-      throw new MergeError(
-        other === name ? `${name} lists ${path} twice` : `${path} is in both ${other} and ${name}: the same file in two ledgers would be counted twice`,
-      );
-    }
-    owner.set(path, name);
-  };
-  const inputs: InputSummary[] = [];
-  const notTranscripts: NotTranscriptFile[] = [];
-  const sessions: SessionLedger[] = [];
-  const judge: JudgeUsage = noJudgeUsage();
+  const files = new FileSet();
   for (const { name, report } of ledgers) {
-    for (const input of report.inputs) {
-      claim(input.path, name);
-      inputs.push(input);
-    }
-    for (const file of report.not_transcripts ?? []) {
-      claim(file.path, name);
-      notTranscripts.push(file);
-    }
-    sessions.push(...report.sessions);
-    addJudge(judge, report.summary?.judge);
+    const byPath = sessionsByPath(report.sessions);
+    for (const input of report.inputs) files.addInput(input, byPath.get(input.path) ?? [], name);
+    for (const file of report.not_transcripts ?? []) files.addNotTranscript(file, name);
   }
+  const { inputs, notTranscripts, sessions } = files.contents();
+  files.note(onNote);
+  const { judge } = addSummaries(ledgers);
   // One run reads files in code point order of their paths and keeps each file's sessions in its
   // own order: a stable sort by path puts the shards' sessions back in exactly that order.
   const byPath = <T extends { path: string }>(a: T, b: T) => compareCodePoints(a.path, b.path);

@@ -1,6 +1,7 @@
 // The report around the sessions: SPEC's `loopledger/1` envelope and its summary counts.
 
 import type { ConfigValues } from '../config/spec.js';
+import { redactConfigValues } from '../config/redact.js';
 import { roundUsd } from '../money/account.js';
 import { configHash } from './config-hash.js';
 import { loopShapes } from './loop-shapes.js';
@@ -90,7 +91,8 @@ function summarize(
 export function assembleReport(parts: ReportParts): LedgerReport {
   // Copied in the loader's order (the registry's, so related keys stay together), which is
   // already deterministic: the loader fills every key in spec order before applying overrides.
-  const config: Record<string, unknown> = { ...parts.config };
+  // Recorded redacted: a ledger is shared, and a key in an endpoint's URL must not travel with it.
+  const config: Record<string, unknown> = redactConfigValues(parts.config);
   return {
     schema: 'loopledger/1',
     tool: { name: 'loopledger', version: parts.version },

@@ -4,7 +4,7 @@
 import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from './usage.js';
 import type { FormatName, Round } from '../model/transcript.js';
 import type { Quote } from './prices.js';
-import { billedTokens, requestParts, type RequestParts } from './tokens.js';
+import { absurdUsage, billedTokens, requestParts, type RequestParts } from './tokens.js';
 
 /** Prices one request (PriceBook does; tests may stand in). */
 export interface Pricer {
@@ -15,6 +15,17 @@ export interface Pricer {
 const NO_USAGE_FORMATS: Partial<Record<FormatName, string>> = {
   chatgpt: 'ChatGPT exports record no token usage',
 };
+
+/**
+ * The largest amount (dollars or tokens) the ledger accepts: past 2^53 a double no longer counts
+ * whole units, and such a figure is a broken price file or log, not a cost (`merge` refuses it too).
+ */
+export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+/** A figure the ledger can print and add up: finite, not negative, at most MAX_AMOUNT. */
+export function isUsableAmount(n: number): boolean {
+  return Number.isFinite(n) && n >= 0 && n <= MAX_AMOUNT;
+}
 
 /** Dollars to a billionth: enough for one token of the cheapest model, without float noise. */
 export function roundUsd(usd: number): number {
@@ -74,7 +85,9 @@ export class SessionAccount {
       this.cacheWrite += parts.cacheWrite5m + parts.cacheWrite1h;
       this.output += parts.output;
       this.reasoning += parts.reasoning;
-      if (this.pricer) quote = this.pricer.price(model, parts, round.timestamp);
+      const absurd = absurdUsage(round.usage);
+      if (absurd !== null) quote = { usd: null, reason: absurd };
+      else if (this.pricer) quote = this.pricer.price(model, parts, round.timestamp);
     }
     add(this.all, tokens, quote);
     if (afterStop) add(this.saved, tokens, quote);
@@ -107,6 +120,7 @@ export class SessionAccount {
     }
     if (!this.pricer) return { usd: null, reason: 'not priced' };
     if (t.unpriced.size > 0) return { usd: null, reason: unpricedReason(t.unpriced) };
+    if (!isUsableAmount(t.usd)) return { usd: null, reason: TOO_LARGE_SUM };
     const missing = t.rounds - t.requests;
     return {
       usd: roundUsd(t.usd),
@@ -119,10 +133,13 @@ export class SessionAccount {
     const t = this.saved;
     if (t.rounds === 0) return { rounds: 0, tokens: 0, usd: 0 };
     const known = t.requests > 0;
-    const priced = known && this.pricer !== null && t.unpriced.size === 0;
+    const priced = known && this.pricer !== null && t.unpriced.size === 0 && isUsableAmount(t.usd);
     return { rounds: t.rounds, tokens: known ? t.tokens : null, usd: priced ? roundUsd(t.usd) : null };
   }
 }
+
+/** Every round had a price, but together they pass what a double counts exactly. */
+const TOO_LARGE_SUM = 'the rounds\' prices add up to more than the ledger can count (a price file with absurd rates?)';
 
 function unpricedReason(unpriced: Map<string, number>): string {
   return [...unpriced]

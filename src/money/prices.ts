@@ -4,6 +4,7 @@
 // nothing never pay for it.
 
 import type { ModelInfo, ModelPrice, PriceOptions, Provider, Usage as GenaiUsage } from '@pydantic/genai-prices';
+import { isUsableAmount } from './account.js';
 import type { RequestParts } from './tokens.js';
 
 const PRICES_SOURCE = '@pydantic/genai-prices';
@@ -90,7 +91,11 @@ export class PriceBook {
     }
     if (typeof rates === 'string') return { usd: null, reason: rates };
     try {
-      return { usd: rates.price(parts, when) };
+      const usd = rates.price(parts, when);
+      // 1e308 per token times a few thousand tokens is Infinity: refused with a reason, never a
+      // silent null, so the session is counted as unpriced.
+      if (!isUsableAmount(usd)) return { usd: null, reason: `the price of ${model} gives ${String(usd)} dollars for one request: no usable price (absurd rates?)` };
+      return { usd };
     } catch (e) {
       return { usd: null, reason: `no price for ${model}: ${(e as Error)?.message ?? String(e)}` };
     }

@@ -20,7 +20,24 @@ export interface RequestParts {
 
 function count(n: number | null | undefined): number {
   // A negative or non-finite count is a broken log, not a refund.
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 && n <= Number.MAX_SAFE_INTEGER ? n : 0;
+}
+
+/**
+ * Why a request's recorded usage is no usage at all (a count past 2^53, such as 1e308), or null.
+ * Such a request is accounted as unpriced with this reason, not as free.
+ */
+export function absurdUsage(u: Usage | null): string | null {
+  if (u === null) return null;
+  for (const [name, n] of [
+    ['input', u.inputTokens],
+    ['output', u.outputTokens],
+    ['cache read', u.cacheReadTokens],
+    ['cache write', u.cacheWriteTokens],
+  ] as const) {
+    if (typeof n === 'number' && n > Number.MAX_SAFE_INTEGER) return `a request records ${String(n)} ${name} tokens, which is no count`;
+  }
+  return null;
 }
 
 /**

@@ -28,8 +28,10 @@ import { VERSION } from '../version.js';
 
 export interface ResolvedInputs {
   files: string[];
-  /** Paths that could not be read: reported as inputs with `unreadable`, and the run exits 2. */
+  /** Paths named that could not be read: reported as inputs with `unreadable`, and the run exits 2. */
   unreadable: InputSummary[];
+  /** Entries found while walking that could not be read: files that are no transcript (reason `unreadable`). */
+  walkedUnreadable: NotTranscriptFile[];
 }
 
 /**
@@ -44,7 +46,7 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
   }
   const discovery = await discoverInputs(paths);
   if (discovery.files.length === 0) {
-    const why = discovery.errors.map((e) => `${e.path}: ${e.message}`);
+    const why = [...discovery.errors, ...discovery.unreadable].map((e) => `${e.path}: ${e.message}`);
     throw new InputError(why.length > 0 ? why.join('\n') : `no input found: no .jsonl, .json or .traj files under ${paths.join(', ')}`);
   }
   // Sharded after the search: a tree with nothing in it fails on every shard, while an empty
@@ -54,7 +56,9 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
   const unreadable = errors.map(
     (e): InputSummary => ({ path: e.path, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, error: e.message, unreadable: true }),
   );
-  return { files, unreadable };
+  const walked = shard ? discovery.unreadable.filter((e) => inShard(e.path, discovery.given.get(e.path) ?? e.path, shard)) : discovery.unreadable;
+  const walkedUnreadable = walked.map((e): NotTranscriptFile => ({ path: e.path, reason: 'unreadable', error: e.message }));
+  return { files, unreadable, walkedUnreadable };
 }
 
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
@@ -138,17 +142,21 @@ async function auditFileHere(file: string, pricer: Pricer | null, options: Audit
 }
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
-  const { files, unreadable } = await resolveInputs(paths, options.shard);
+  const { files, unreadable, walkedUnreadable } = await resolveInputs(paths, options.shard);
   const config = options.config ?? defaultConfigValues();
   const { results, judge } = await auditJudged(files, { ...options, config });
   // A file found by searching a directory that is no transcript (settings.json, a todo list, our
   // own report) is set apart; a path named explicitly stays an input, with its error.
   const named = new Set(paths.map((p) => (p === '-' ? '-' : resolve(p))));
   const inputs: InputSummary[] = [...unreadable];
-  const notTranscripts: NotTranscriptFile[] = [];
+  const notTranscripts: NotTranscriptFile[] = [...walkedUnreadable];
   for (const { input } of results) {
-    if (input.not_transcript !== undefined && !named.has(input.path === '-' ? '-' : resolve(input.path))) {
+    const found = !named.has(input.path === '-' ? '-' : resolve(input.path));
+    if (found && input.not_transcript !== undefined) {
       notTranscripts.push({ path: input.path, reason: input.not_transcript, error: input.error ?? '' });
+    } else if (found && input.unreadable === true) {
+      // Found while walking and then refused at open (permission denied): counted, not an error.
+      notTranscripts.push({ path: input.path, reason: 'unreadable', error: input.error ?? '' });
     } else {
       inputs.push(input);
     }
@@ -157,7 +165,7 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
     version: VERSION,
     config,
     inputs: inputs.sort((a, b) => compareCodePoints(a.path, b.path)),
-    notTranscripts,
+    notTranscripts: notTranscripts.sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
     judge,
     ...(options.pricing === false ? {} : { pricing: pricingInfo(options.pricing?.overrides) }),
@@ -246,8 +254,41 @@ export function defaultLanes(files: readonly string[]): number {
   return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs();
 }
 
+/**
+ * What ingestFile reports for an empty regular file, made without opening it or sending it to a
+ * lane: 100k empty files cost 78 s when each went through a worker and an open, and cost a stat
+ * this way. test/robustness/empty-files.test.ts keeps the two the same.
+ */
+export function emptyFileLedger(path: string, options: Pick<AuditOptions, 'judgePlan'> = {}): FileLedger {
+  const input: InputSummary = { path, format: null, sessions: 0, lines: 0, skipped: [], skipped_lines: 0, not_transcript: 'empty', error: 'empty file' };
+  return options.judgePlan ? { input, sessions: [], judge: { pending: [], answered: [] } } : { input, sessions: [] };
+}
+
+/** A regular file of 0 bytes (a FIFO also says 0, and is read: `<(zcat log.gz)`). */
+function isEmptyFile(file: string): boolean {
+  if (file === '-') return false;
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st !== undefined && st.isFile() && st.size === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Files in order; with jobs > 1 they are analyzed concurrently but reported in the same order. */
 async function auditFiles(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
+  // A forced format reads even an empty file through its adapter: only auto detection is short-cut.
+  const empty = (options.inputFormat ?? 'auto') === 'auto' ? files.map(isEmptyFile) : files.map(() => false);
+  const emptyCount = empty.filter(Boolean).length;
+  if (emptyCount === 0) return auditNonEmpty(files, options);
+  const rest = files.filter((_, i) => !empty[i]);
+  const onProgress = options.onProgress;
+  const analyzed = await auditNonEmpty(rest, { ...options, ...(onProgress ? { onProgress: (done: number) => onProgress(done + emptyCount, files.length) } : {}) });
+  let next = 0;
+  return files.map((file, i) => (empty[i] ? emptyFileLedger(file, options) : analyzed[next++]!));
+}
+
+async function auditNonEmpty(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
   const allowed = options.jobs ?? defaultLanes(files);
   const jobs = Math.min(allowed, files.length);
   options.onProgress?.(0, files.length);

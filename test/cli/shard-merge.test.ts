@@ -1,7 +1,7 @@
 // `--shard K/N` then `loopledger merge`: the shards' JSON ledgers add up to exactly what one run
 // over everything prints, byte for byte, in every output format, with the same exit code; and what
-// cannot be added up (another schema, another configuration, a shard twice or missing, a file in
-// two ledgers) is refused with exit 2, naming the difference.
+// cannot be added up (another schema, another configuration, a shard twice or missing, a file that
+// two ledgers disagree about) is refused with exit 2, naming the difference.
 //
 // The one run and N = 3 go through the binary; N = 1, 7 and 128 (more shards than files) are made
 // with the library's audit(), as the binary makes them, to keep the test's time reasonable.
@@ -212,12 +212,17 @@ describe('merge refuses what does not add up (exit 2, naming the difference)', (
     await refused([a, edited('whole.json', (j) => delete j['shard'])], /holds no shard while .* holds shard 1\/2/);
   });
 
-  it('the same file in two ledgers (overlapping runs)', async () => {
+  it('the same file in two ledgers: counted once when they agree, refused naming both when they do not', async () => {
     const whole = join(tmp.dir, 'refuse', 'openai.json');
     const part = join(tmp.dir, 'refuse', 'looping.json');
     ok(await runCli(['fixtures/openai', '--format', 'json', '-o', whole]));
     ok(await runCli(['fixtures/openai/looping-leap-day.jsonl', '--format', 'json', '-o', part]));
-    await refused([whole, part], /fixtures\/openai\/looping-leap-day\.jsonl is in both .*openai\.json and .*looping\.json/);
+    // Overlapping runs: the file is the same content in both, so it counts once (issue 27.16).
+    const merged = ok(await runCli(['merge', whole, part, '--json']));
+    expect(merged.stdout).toBe(readFileSync(whole, 'utf8'));
+    expect(merged.stderr).toMatch(/fixtures\/openai\/looping-leap-day\.jsonl is in both .*openai\.json and .*looping\.json: the same content, counted once/);
+    const other = edited('looping-other.json', (j) => ((j['sessions'] as Record<string, unknown>[])[0]!['model'] = 'another-model'), part);
+    await refused([whole, other], /fixtures\/openai\/looping-leap-day\.jsonl is in both .*openai\.json and .*looping-other\.json, and they disagree about it \(session [^:]+: model\)/);
   });
 
   it('ndjson, a sweep beside a ledger, no JSON at all, a file that is not there', async () => {
@@ -296,7 +301,7 @@ describe('a shard carries what the merged page draws', () => {
     const bad = tmp.write(join('timeline', 'edited.json'), JSON.stringify(shard));
     const r = await runCli(['merge', bad, '--format', 'html']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('sessions[1].timeline is not a timeline');
+    expect(r.stderr).toContain('edited.json: sessions[1].timeline.turn_starts[0][0]: expected an integer ≥ 0, got "1"');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -72,13 +72,14 @@ describe('discoverInputs', () => {
     expect(files.map((f) => f.slice(root.length + 1))).toEqual(['a.jsonl', 'inner/b.jsonl']);
   });
 
-  it('reports a dangling link with a transcript name, and ignores other dangling links', async () => {
+  it('counts a dangling link with a transcript name as unreadable (no error: it was found, not named), and ignores other dangling links', async () => {
     mkdirSync(join(scratch.dir, 'dangling'));
     symlinkSync(join(scratch.dir, 'gone.jsonl'), join(scratch.dir, 'dangling', 'gone.jsonl'));
     symlinkSync(join(scratch.dir, 'gone.txt'), join(scratch.dir, 'dangling', 'gone.txt'));
-    const { files, errors } = await discoverInputs([join(scratch.dir, 'dangling')]);
+    const { files, errors, unreadable } = await discoverInputs([join(scratch.dir, 'dangling')]);
     expect(files).toEqual([]);
-    expect(errors).toEqual([{ path: join(scratch.dir, 'dangling', 'gone.jsonl'), message: 'no such file or directory' }]);
+    expect(errors).toEqual([]);
+    expect(unreadable).toEqual([{ path: join(scratch.dir, 'dangling', 'gone.jsonl'), message: 'a symbolic link to nothing readable: no such file or directory' }]);
   });
 
   it('finds nothing, without error, in a directory without transcripts', async () => {
@@ -170,9 +171,10 @@ describe('walking a directory the way a home folder needs', () => {
     symlinkSync(join(scratch.dir, 'eloop', 'a.jsonl'), join(scratch.dir, 'eloop', 'b.jsonl'));
     symlinkSync(join(scratch.dir, 'eloop', 'y'), join(scratch.dir, 'eloop', 'x'));
     symlinkSync(join(scratch.dir, 'eloop', 'x'), join(scratch.dir, 'eloop', 'y'));
-    const { files, errors } = await discoverInputs([join(scratch.dir, 'eloop')]);
+    const { files, errors, unreadable } = await discoverInputs([join(scratch.dir, 'eloop')]);
     expect(files).toEqual([]);
-    expect(errors.map((e) => e.message)).toEqual(['too many levels of symbolic links', 'too many levels of symbolic links']);
+    expect(errors).toEqual([]);
+    expect(unreadable.map((e) => e.message)).toEqual(Array(2).fill('a symbolic link to nothing readable: too many levels of symbolic links'));
   });
 
   it('never opens a FIFO found in a directory (it could block forever)', async () => {

@@ -1,0 +1,313 @@
+// What `merge` accepts as a ledger: a shard may have been edited by hand or cut short, and the
+// merge and every renderer trust what passes here. Types, ranges (finite, non-negative), each
+// session's totals against its entries, the inputs' session counts against the sessions, and the
+// summary against the sessions. A refusal names the file and the field by its JSON path
+// (`sessions[3].usage.input_tokens`), never "internal error".
+
+import { MAX_AMOUNT } from '../money/account.js';
+import { ENFORCE_LEVELS } from '../vocabulary.js';
+import { FORMAT_NAMES } from '../model/transcript.js';
+import type { DetectorName } from '../detect/types.js';
+import { assembleReport } from './summary.js';
+import type { LedgerSummary } from './types.js';
+
+/** Deeper than any ledger loopledger writes (evidence is a few levels); a deeper value is not ours and would overflow a writer's stack. */
+const MAX_LEDGER_DEPTH = 64;
+
+const DETECTORS: readonly DetectorName[] = ['tool_batch', 'output', 'thinking'];
+const LEVELS: readonly string[] = ENFORCE_LEVELS;
+const FORMATS: readonly string[] = FORMAT_NAMES;
+
+/** A field that is not what a ledger holds: the JSON path and what was expected there. */
+export class LedgerFieldError extends Error {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly got: unknown,
+  ) {
+    super(`${path}: ${expected}, got ${shown(got)}`);
+  }
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object' && v !== null) return 'an object';
+  const text = typeof v === 'number' && !Number.isFinite(v) ? String(v) : JSON.stringify(v);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+type Rec = Record<string, unknown>;
+const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function record(v: unknown, path: string): Rec {
+  if (!isRecord(v)) throw new LedgerFieldError(path, 'expected an object', v);
+  return v;
+}
+function list(v: unknown, path: string): unknown[] {
+  if (!Array.isArray(v)) throw new LedgerFieldError(path, 'expected a list', v);
+  return v;
+}
+function text(v: unknown, path: string): string {
+  if (typeof v !== 'string') throw new LedgerFieldError(path, 'expected a string', v);
+  return v;
+}
+function textOrNull(v: unknown, path: string): string | null {
+  if (v !== null && typeof v !== 'string') throw new LedgerFieldError(path, 'expected a string or null', v);
+  return v;
+}
+function optionalText(v: unknown, path: string): void {
+  if (v !== undefined) text(v, path);
+}
+/** A count: an integer, 0 or more (negative tokens are no refund, 1e308 no count). */
+function count(v: unknown, path: string, min = 0): number {
+  if (!Number.isSafeInteger(v) || (v as number) < min) throw new LedgerFieldError(path, `expected an integer ≥ ${min}`, v);
+  return v as number;
+}
+/** Tokens may be fractional in some logs (never negative, never infinite). */
+function amount(v: unknown, path: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MAX_AMOUNT) {
+    throw new LedgerFieldError(path, `expected a finite number from 0 to ${MAX_AMOUNT}`, v);
+  }
+  return v;
+}
+function amountOrNull(v: unknown, path: string): number | null {
+  return v === null ? null : amount(v, path);
+}
+function oneOf(v: unknown, allowed: readonly string[], path: string): string {
+  if (typeof v !== 'string' || !allowed.includes(v)) throw new LedgerFieldError(path, `expected one of ${allowed.join(', ')}`, v);
+  return v;
+}
+function confidence(v: unknown, path: string): void {
+  if (v === null) return;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new LedgerFieldError(path, 'expected a number from 0 to 1, or null', v);
+}
+
+/** Sums of doubles in another order differ in the last bits: equal up to a billionth, relative. */
+const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+/**
+ * The path of the first value nested `limit` levels deep, or null. Walked with an explicit stack of
+ * frames (a 100k-deep array must not overflow this check either), one frame per level, so the
+ * path is only spelled out when there is one to report.
+ */
+function tooDeep(value: unknown, limit: number): string | null {
+  type Frame = { node: object; keys: string[] | null; next: number; key: string };
+  const frame = (node: object, key: string): Frame => ({ node, keys: Array.isArray(node) ? null : Object.keys(node), next: 0, key });
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: Frame[] = [frame(value, '')];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const size = top.keys === null ? (top.node as unknown[]).length : top.keys.length;
+    if (top.next >= size) {
+      stack.pop();
+      continue;
+    }
+    const i = top.next++;
+    const key = top.keys === null ? `[${i}]` : `.${top.keys[i]!}`;
+    const child = top.keys === null ? (top.node as unknown[])[i] : (top.node as Rec)[top.keys[i]!];
+    if (typeof child !== 'object' || child === null) continue;
+    if (stack.length >= limit) return [...stack.slice(1).map((f) => f.key), key].join('').replace(/^\./, '');
+    stack.push(frame(child, key));
+  }
+  return null;
+}
+
+function checkTimeline(v: unknown, path: string): void {
+  const t = record(v, path);
+  count(t['turn_starts_more'], `${path}.turn_starts_more`);
+  list(t['turn_starts'], `${path}.turn_starts`).forEach((p, i) => {
+    const pair = list(p, `${path}.turn_starts[${i}]`);
+    if (pair.length !== 2) throw new LedgerFieldError(`${path}.turn_starts[${i}]`, 'expected [turn, round]', p);
+    count(pair[0], `${path}.turn_starts[${i}][0]`);
+    count(pair[1], `${path}.turn_starts[${i}][1]`);
+  });
+  list(t['spend'], `${path}.spend`).forEach((p, i) => {
+    const point = list(p, `${path}.spend[${i}]`);
+    if (point.length !== 3) throw new LedgerFieldError(`${path}.spend[${i}]`, 'expected [round, tokens, usd]', p);
+    count(point[0], `${path}.spend[${i}][0]`);
+    amountOrNull(point[1], `${path}.spend[${i}][1]`);
+    amountOrNull(point[2], `${path}.spend[${i}][2]`);
+  });
+}
+
+function checkEntry(v: unknown, path: string, turns: number, rounds: number): string {
+  const e = record(v, path);
+  const turn = count(e['turn'], `${path}.turn`, 1);
+  if (turn > turns) throw new LedgerFieldError(`${path}.turn`, `expected at most the session's ${turns} turns`, turn);
+  const round = count(e['round'], `${path}.round`, 1);
+  if (round > rounds) throw new LedgerFieldError(`${path}.round`, `expected at most the session's ${rounds} rounds`, round);
+  if (e['line'] !== null) count(e['line'], `${path}.line`, 1);
+  oneOf(e['detector'], DETECTORS, `${path}.detector`);
+  text(e['kind'], `${path}.kind`);
+  confidence(e['confidence'], `${path}.confidence`);
+  const intervention = record(e['intervention'], `${path}.intervention`);
+  oneOf(intervention['telemetry'], LEVELS, `${path}.intervention.telemetry`);
+  const enforce = oneOf(intervention['enforce'], LEVELS, `${path}.intervention.enforce`);
+  if (typeof e['after_stop'] !== 'boolean') throw new LedgerFieldError(`${path}.after_stop`, 'expected true or false', e['after_stop']);
+  if (e['round_usage'] !== undefined) {
+    const u = record(e['round_usage'], `${path}.round_usage`);
+    amountOrNull(u['tokens'], `${path}.round_usage.tokens`);
+    amountOrNull(u['usd'], `${path}.round_usage.usd`);
+  }
+  optionalText(e['reminder'], `${path}.reminder`);
+  optionalText(e['finalization_reason'], `${path}.finalization_reason`);
+  return enforce;
+}
+
+function checkSession(v: unknown, path: string): void {
+  const s = record(v, path);
+  text(s['id'], `${path}.id`);
+  text(s['path'], `${path}.path`);
+  oneOf(s['format'], FORMATS, `${path}.format`);
+  textOrNull(s['parent'], `${path}.parent`);
+  textOrNull(s['model'], `${path}.model`);
+  if (s['project'] !== undefined) textOrNull(s['project'], `${path}.project`);
+  const turns = count(s['turns'], `${path}.turns`);
+  const rounds = count(s['rounds'], `${path}.rounds`);
+  count(s['tool_calls'], `${path}.tool_calls`);
+  let steers = 0;
+  let stops = 0;
+  list(s['entries'], `${path}.entries`).forEach((e, i) => {
+    const level = checkEntry(e, `${path}.entries[${i}]`, turns, rounds);
+    if (level === 'steer') steers += 1;
+    if (level === 'stop') stops += 1;
+  });
+  const enforce = record(record(s['outcome'], `${path}.outcome`)['enforce'], `${path}.outcome.enforce`);
+  // Every steer and stop of a session is one of its entries (ledger/build.ts counts them so).
+  const steerCount = count(enforce['steers'], `${path}.outcome.enforce.steers`);
+  if (steerCount !== steers) throw new LedgerFieldError(`${path}.outcome.enforce.steers`, `expected ${steers}, the entries that steer`, steerCount);
+  const stopList = list(enforce['stops'], `${path}.outcome.enforce.stops`);
+  stopList.forEach((st, i) => {
+    const stop = record(st, `${path}.outcome.enforce.stops[${i}]`);
+    count(stop['turn'], `${path}.outcome.enforce.stops[${i}].turn`, 1);
+    count(stop['round'], `${path}.outcome.enforce.stops[${i}].round`, 1);
+  });
+  if (stopList.length !== stops) throw new LedgerFieldError(`${path}.outcome.enforce.stops`, `expected ${stops} stops, the entries that stop`, `${stopList.length} stops`);
+
+  let tokens: number | null = null;
+  if (s['usage'] !== undefined) {
+    const u = record(s['usage'], `${path}.usage`);
+    const requests = count(u['requests'], `${path}.usage.requests`);
+    if (requests > rounds) throw new LedgerFieldError(`${path}.usage.requests`, `expected at most the session's ${rounds} rounds`, requests);
+    const parts = ['input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'output_tokens'].map((k) => amount(u[k], `${path}.usage.${k}`));
+    const output = parts[3]!;
+    const reasoning = amount(u['reasoning_tokens'], `${path}.usage.reasoning_tokens`);
+    if (reasoning > output) throw new LedgerFieldError(`${path}.usage.reasoning_tokens`, `expected at most the ${output} output tokens it is part of`, reasoning);
+    if (u['tokens'] !== undefined) {
+      tokens = amount(u['tokens'], `${path}.usage.tokens`);
+      const sum = parts.reduce((a, b) => a + b, 0);
+      if (!close(tokens, sum)) throw new LedgerFieldError(`${path}.usage.tokens`, `expected ${sum}, the sum of input, cache and output tokens`, tokens);
+    }
+  }
+  let usd: number | null = null;
+  if (s['cost'] !== undefined) {
+    const c = record(s['cost'], `${path}.cost`);
+    usd = amountOrNull(c['usd'], `${path}.cost.usd`);
+    const reason = textOrNull(c['reason'], `${path}.cost.reason`);
+    if (usd === null && reason === null) throw new LedgerFieldError(`${path}.cost.reason`, 'expected why the cost is unknown (usd is null)', reason);
+  }
+  if (enforce['saved'] !== undefined) {
+    const sv = record(enforce['saved'], `${path}.outcome.enforce.saved`);
+    const savedRounds = count(sv['rounds'], `${path}.outcome.enforce.saved.rounds`);
+    if (savedRounds > rounds) throw new LedgerFieldError(`${path}.outcome.enforce.saved.rounds`, `expected at most the session's ${rounds} rounds`, savedRounds);
+    const savedTokens = amountOrNull(sv['tokens'], `${path}.outcome.enforce.saved.tokens`);
+    if (savedTokens !== null && tokens !== null && savedTokens > tokens && !close(savedTokens, tokens)) {
+      throw new LedgerFieldError(`${path}.outcome.enforce.saved.tokens`, `expected at most the session's ${tokens} tokens`, savedTokens);
+    }
+    const savedUsd = amountOrNull(sv['usd'], `${path}.outcome.enforce.saved.usd`);
+    // What a stop saves is part of what the session cost: "saved $12,345" of a $0.01 session is an edit.
+    if (savedUsd !== null && usd !== null && savedUsd > usd && !close(savedUsd, usd)) {
+      throw new LedgerFieldError(`${path}.outcome.enforce.saved.usd`, `expected at most the session's cost, ${usd}`, savedUsd);
+    }
+  }
+  if (s['recorded_cost'] !== undefined) {
+    const rc = record(s['recorded_cost'], `${path}.recorded_cost`);
+    amount(rc['usd'], `${path}.recorded_cost.usd`);
+    text(rc['source'], `${path}.recorded_cost.source`);
+  }
+  if (s['timeline'] !== undefined) checkTimeline(s['timeline'], `${path}.timeline`);
+}
+
+function checkInput(v: unknown, path: string): void {
+  const input = record(v, path);
+  text(input['path'], `${path}.path`);
+  if (input['format'] !== null) oneOf(input['format'], FORMATS, `${path}.format`);
+  count(input['sessions'], `${path}.sessions`);
+  count(input['lines'], `${path}.lines`);
+  const skipped = list(input['skipped'], `${path}.skipped`);
+  const skippedLines = count(input['skipped_lines'], `${path}.skipped_lines`);
+  if (skippedLines < skipped.length) throw new LedgerFieldError(`${path}.skipped_lines`, `expected at least the ${skipped.length} skipped lines listed`, skippedLines);
+  skipped.forEach((k, i) => {
+    const line = record(k, `${path}.skipped[${i}]`);
+    if (line['line'] !== null) count(line['line'], `${path}.skipped[${i}].line`, 1);
+    text(line['reason'], `${path}.skipped[${i}].reason`);
+  });
+  optionalText(input['error'], `${path}.error`);
+}
+
+function checkJudge(v: unknown, path: string): void {
+  const j = record(v, path);
+  for (const k of ['requests', 'input_tokens', 'output_tokens', 'cached', 'failed']) {
+    if (j[k] !== undefined) amount(j[k], `${path}.${k}`);
+  }
+  if (j['usd'] !== undefined) amountOrNull(j['usd'], `${path}.usd`);
+  optionalText(j['usd_reason'], `${path}.usd_reason`);
+}
+
+/** The first field where the recorded summary and the one its sessions add up to differ. */
+function summaryDifference(recorded: Rec, computed: LedgerSummary): { path: string; want: unknown; got: unknown } | null {
+  const pairs: [string, unknown, unknown][] = [];
+  const walk = (want: unknown, got: unknown, path: string) => {
+    if (isRecord(want)) {
+      for (const [k, w] of Object.entries(want)) walk(w, isRecord(got) ? got[k] : undefined, `${path}.${k}`);
+    } else pairs.push([path, want, got]);
+  };
+  const { judge: _counted, ...derived } = computed;
+  walk(derived, recorded, 'summary');
+  for (const [path, want, got] of pairs) {
+    // A field the recorded summary leaves out is no disagreement: merge recomputes it anyway.
+    if (got === undefined) continue;
+    const same = typeof want === 'number' && typeof got === 'number' ? close(want, got) : want === got;
+    if (!same) return { path, want, got };
+  }
+  return null;
+}
+
+/** `value` as a ledger merge can trust, or a LedgerFieldError naming the first field that is not. */
+export function checkLedgerFields(value: Rec): void {
+  const deep = tooDeep(value, MAX_LEDGER_DEPTH);
+  if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
+  const inputs = list(value['inputs'], 'inputs');
+  inputs.forEach((v, i) => checkInput(v, `inputs[${i}]`));
+  const sessions = list(value['sessions'], 'sessions');
+  sessions.forEach((v, i) => checkSession(v, `sessions[${i}]`));
+  if (value['not_transcripts'] !== undefined) {
+    list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => {
+      const f = record(v, `not_transcripts[${i}]`);
+      text(f['path'], `not_transcripts[${i}].path`);
+      text(f['reason'], `not_transcripts[${i}].reason`);
+      text(f['error'], `not_transcripts[${i}].error`);
+    });
+  }
+  // Each input says how many sessions it gave; a session pushed twice (or dropped) shows here.
+  const perPath = new Map<string, number>();
+  for (const s of sessions as Rec[]) perPath.set(s['path'] as string, (perPath.get(s['path'] as string) ?? 0) + 1);
+  const seen = new Set<string>();
+  (inputs as Rec[]).forEach((input, i) => {
+    const path = input['path'] as string;
+    if (seen.has(path)) throw new LedgerFieldError(`inputs[${i}].path`, 'expected each file once, but it is listed twice', path);
+    seen.add(path);
+    const n = perPath.get(path) ?? 0;
+    if (n !== input['sessions']) throw new LedgerFieldError(`inputs[${i}].sessions`, `expected ${n}, the sessions with its path`, input['sessions']);
+  });
+  (sessions as Rec[]).forEach((s, i) => {
+    if (!seen.has(s['path'] as string)) throw new LedgerFieldError(`sessions[${i}].path`, 'expected the path of one of the inputs', s['path']);
+  });
+  const summary = record(value['summary'], 'summary');
+  if (summary['judge'] !== undefined) checkJudge(summary['judge'], 'summary.judge');
+  const computed = assembleReport({ version: '', config: {}, inputs: inputs as never, sessions: sessions as never }).summary;
+  const diff = summaryDifference(summary, computed);
+  if (diff !== null) throw new LedgerFieldError(diff.path, `expected ${shown(diff.want)}, what its sessions add up to`, diff.got);
+}
+
