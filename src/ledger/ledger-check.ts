@@ -261,13 +261,19 @@ function summaryDifference(recorded: Rec, computed: LedgerSummary): { path: stri
   const walk = (want: unknown, got: unknown, path: string) => {
     if (isRecord(want)) {
       for (const [k, w] of Object.entries(want)) walk(w, isRecord(got) ? got[k] : undefined, `${path}.${k}`);
+    } else if (Array.isArray(want) && Array.isArray(got) && want.length === got.length) {
+      // A list the sessions add up to (summary.loop_shapes): element by element, numbers within rounding.
+      want.forEach((w, i) => walk(w, got[i], `${path}[${i}]`));
+    } else if (Array.isArray(want)) {
+      pairs.push([path, `a list of ${want.length}`, Array.isArray(got) ? `a list of ${got.length}` : got]);
     } else pairs.push([path, want, got]);
   };
   const { judge: _counted, ...derived } = computed;
   walk(derived, recorded, 'summary');
   for (const [path, want, got] of pairs) {
-    // A field the recorded summary leaves out is no disagreement: merge recomputes it anyway.
-    if (got === undefined) continue;
+    // A field the recorded summary leaves out is no disagreement: merge recomputes it anyway; nor
+    // is a path, which names the same file however it is spelled (a session is known by its content).
+    if (got === undefined || path.endsWith('.path')) continue;
     const same = typeof want === 'number' && typeof got === 'number' ? close(want, got) : want === got;
     if (!same) return { path, want, got };
   }

@@ -128,6 +128,17 @@ describe('each field is checked, and the refusal names the file and the JSON pat
     await refused(editedFile('rounds.json', (j) => ((j['summary'] as Json)['rounds'] = 1)), /summary\.rounds: expected \d+, what its sessions add up to, got 1/);
   });
 
+  it('summary.loop_shapes against its sessions: as written it merges, element by element; an edited row is refused', async () => {
+    const asWritten = await runMain(['merge', editedFile('shapes-intact.json', () => {}), '--format', 'json']);
+    expect(asWritten.code, asWritten.stderr).toBe(0);
+    expect((JSON.parse(asWritten.stdout) as LedgerReport).summary.loop_shapes).toEqual(ledger.summary.loop_shapes);
+    expect(ledger.summary.loop_shapes!.length).toBeGreaterThan(0);
+    await refused(
+      editedFile('shapes.json', (j) => ((((j['summary'] as Json)['loop_shapes'] as Json[])[0]!)['rounds'] = 999)),
+      /summary\.loop_shapes\[0\]\.rounds: expected \d+, what its sessions add up to, got 999/,
+    );
+  });
+
   it('a session pushed twice into one ledger, or a file listed twice', async () => {
     await refused(editedFile('pushed.json', (j) => sessions(j).push(structuredClone(sessions(j)[0]!))), /inputs\[\d+\]\.sessions: expected 2, the sessions with its path, got 1/);
     await refused(
