@@ -16,7 +16,8 @@ export interface Label {
 
 export type Labels = ReadonlyMap<string, Label>;
 
-export async function loadLabels(file: string): Promise<Labels> {
+/** A labels file's JSON as written (a leading BOM dropped), or a ConfigError naming the file. */
+export async function readLabelsJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -24,13 +25,15 @@ export async function loadLabels(file: string): Promise<Labels> {
     throw new ConfigError(`cannot read labels file ${file}: ${(e as Error).message}`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new ConfigError(`labels file ${file} is not valid JSON: ${(e as Error).message}`);
   }
-  return parseLabels(raw, file);
+}
+
+export async function loadLabels(file: string): Promise<Labels> {
+  return parseLabels(await readLabelsJson(file), file);
 }
 
 /** Validate an already-parsed labels object; `name` is what errors call it. */

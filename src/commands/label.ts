@@ -4,9 +4,9 @@
 // answer, so a quit or a crash loses nothing), and the terminal or a `--batch` file of answers.
 
 import { readFile, stat } from 'node:fs/promises';
-import { labelKeyFor, parseLabels } from '../calibrate/labels.js';
+import { labelKeyFor, parseLabels, readLabelsJson } from '../calibrate/labels.js';
 import type { LoadedConfig } from '../config/load.js';
-import { InputError, UsageError, EXIT_OK, EXIT_USAGE, ConfigError } from '../errors.js';
+import { InputError, UsageError, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { buildQueue, labelItem, traceWindow, type InterruptHint, type LabelItem, type LabelQueue } from '../label/items.js';
 import { renderScreen, type ScreenContext } from '../label/screen.js';
 import { actionForKey, isFinished, press, startLabelling, type LabelAction, type LabelState, type LabelValue } from '../label/state.js';
@@ -74,19 +74,7 @@ async function gatherItems(paths: readonly string[], options: LabelRunOptions, i
 /** The labels file as its JSON object (checked as the sweep reads it), or a fresh one. */
 async function readLabelsFile(file: string): Promise<Record<string, unknown>> {
   if ((await stat(file).catch(() => null)) === null) return { $comment: FILE_COMMENT };
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read labels file ${file}: ${(e as Error).message}`);
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`labels file ${file} is not valid JSON: ${(e as Error).message}`);
-  }
+  const raw = await readLabelsJson(file);
   parseLabels(raw, file);
   return raw as Record<string, unknown>;
 }
