@@ -51,16 +51,19 @@ function measurementsFor(record: BatchRecord, count: number, total: number): Mea
   return out;
 }
 
-function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome | 'refused'): Evidence {
-  return {
+function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome, refused: boolean): Evidence {
+  const evidence: Evidence = {
     signature: displayId(record.batch.signature),
     calls: record.batch.order.length,
     tools: [...new Set(record.batch.names)].join(','),
     read_only: record.readOnly,
+    read_only_reason: record.readOnlyReason,
     costly: record.costly,
     answers_known: digest.answersKnown,
     answers: outcome,
   };
+  if (refused) evidence.refused = true;
+  return evidence;
 }
 
 function finding(
@@ -149,7 +152,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         };
         const crossed = measurements.filter((m) => m.value >= m.threshold);
         return {
-          findings: [finding(result.kind, true, strike, evidenceFor(record, digest, 'refused'), crossed)],
+          findings: [finding(result.kind, true, strike, evidenceFor(record, digest, detector.compareWithPrevious(record, digest.answers), true), crossed)],
           measurements,
           novel,
         };
@@ -168,7 +171,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         read_only: record.readOnly,
       };
       return {
-        findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome), [])],
+        findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome, false), [])],
         measurements,
         progress,
         novel,
