@@ -234,8 +234,12 @@ export class EnforceLadder implements Ladder {
       if (finding.kind === 'tool_cycle') return { index, finding, level: cycleLevel(finding, s), judgeCanStop: false };
       // SPEC 0.2: a session-wide tally is never a verdict (seed 000), so a recurring failure is only noted.
       if (kindInfo(finding.detector, finding.kind)?.cap === 'noted') return { index, finding, level: 'noted', judgeCanStop: false };
-      // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends.
-      if (finding.loop) return { index, finding, level: 'stop', judgeCanStop: false };
+      // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends. With
+      // `on_refusal = steer` the refusal steers, and stops once its steers went unheeded.
+      if (finding.loop) {
+        const steerFirst = s.onRefusal === 'steer' && this.unheeded < s.maxUnheededSteers;
+        return { index, finding, level: steerFirst ? 'steer' : 'stop', judgeCanStop: false };
+      }
       // A strike below the threshold is a count, not yet a loop.
       return { index, finding, level: 'noted', judgeCanStop: false };
     }

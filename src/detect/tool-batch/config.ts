@@ -17,6 +17,8 @@ export interface ToolBatchConfig {
   cycleEnforce: EnforceLevel;
   /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
   cycleEnforcePeriods: number;
+  /** What enforce does with a refused batch: seed 000 stops; `steer` leaves it to the ladder's unheeded steers. */
+  onRefusal: 'stop' | 'steer';
 }
 
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
@@ -120,6 +122,13 @@ const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
     min: 2,
     max: 1000,
     reason: 'full periods before cycle_enforce applies (shorter cycles are noted): swept on the calibration corpus, where three periods steer two warm-up polls for one short loop',
+  },
+  onRefusal: {
+    key: 'tool_batch.on_refusal',
+    type: 'enum',
+    values: ['stop', 'steer'],
+    default: 'stop',
+    reason: 'seed 000 refuses the batch past max_strikes and the turn ends; steer (SPEC 0.3) steers it instead and the ladder stops after ladder.max_unheeded_steers unheeded steers, for a person who would rather a premature catch cost one reminder than the turn',
   },
 };
 

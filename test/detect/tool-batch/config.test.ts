@@ -36,6 +36,7 @@ describe('tool_batch config', () => {
       cycleRepeats: 3,
       cycleEnforce: 'steer',
       cycleEnforcePeriods: 4,
+      onRefusal: 'stop',
     });
     const warnings: string[] = [];
     const c = parseConfig(
