@@ -10,6 +10,7 @@ import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatO
 import { compileToolPatterns, type ToolMatcher } from './patterns.js';
 import { createRecurringFailureDetector } from './recurring.js';
 import { WorkNovelty } from './novelty.js';
+import { createNoProgressDetector } from './no-progress.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
@@ -204,6 +205,16 @@ export function createToolCycleDetector(
       return observer.observe(round, (r) => digester.digest(r));
     },
   };
+}
+
+/** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
+export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
+  return createNoProgressDetector({
+    window: config.noProgressWindow,
+    staleRounds: config.noProgressStaleRounds,
+    readTools: [...config.observationTools, ...config.noProgressReadTools],
+    transparentTools: config.transparentTools,
+  });
 }
 
 /** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */
