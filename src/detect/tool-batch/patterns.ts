@@ -133,9 +133,15 @@ export function compileObservationPatterns(patterns: readonly string[]): CallCla
   const NOT_LISTED: CallClass = { readOnly: false, reason: 'tool not in observation_tools' };
   const BY_NAME: CallClass = { readOnly: true, reason: 'a read-only tool' };
   if (rules.length === 0) return (call) => (byName(call.name) ? BY_NAME : NOT_LISTED);
+  // Which rules name a tool, per tool name: a session uses a handful of names, the list is long.
+  const rulesByTool = new Map<string, CommandRule[]>();
   return (call) => {
     if (byName(call.name)) return BY_NAME;
-    const mine = rules.filter((r) => r.tool(call.name));
+    let mine = rulesByTool.get(call.name);
+    if (mine === undefined) {
+      mine = rules.filter((r) => r.tool(call.name));
+      if (rulesByTool.size < 256) rulesByTool.set(call.name, mine);
+    }
     if (mine.length === 0) return NOT_LISTED;
     const command = commandOf(call.arguments);
     if (command === null) return { readOnly: false, reason: 'no command in the call' };
