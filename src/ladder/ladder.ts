@@ -234,9 +234,11 @@ export class EnforceLadder implements Ladder {
       if (finding.kind === 'tool_cycle') return { index, finding, level: cycleLevel(finding, s), judgeCanStop: false };
       // SPEC 0.2: a session-wide tally is never a verdict (seed 000), so a recurring failure is only noted.
       if (kindInfo(finding.detector, finding.kind)?.cap === 'noted') return { index, finding, level: 'noted', judgeCanStop: false };
-      // SPEC 0.3: no progress steers, and stops only once its steers went unheeded.
+      // SPEC 0.3: no progress steers, and stops only once its steers went unheeded. A stretch of
+      // one batch answered alike is seed 000's run to stop (its read-only allowance stands): steer.
       if (finding.kind === 'no_progress') {
-        return { index, finding, level: this.unheeded >= s.maxUnheededSteers ? 'stop' : 'steer', judgeCanStop: false };
+        const mayStop = finding.evidence.same_answers !== true && this.unheeded >= s.maxUnheededSteers;
+        return { index, finding, level: mayStop ? 'stop' : 'steer', judgeCanStop: false };
       }
       // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends. With
       // `on_refusal = steer` the refusal steers, and stops once its steers went unheeded.

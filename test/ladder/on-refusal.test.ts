@@ -41,7 +41,7 @@ describe('tool_batch.on_refusal', () => {
       const r = await runCli(['analyze', 'fixtures/calibration/canonical/loop-migrate-retry.jsonl', '--format', 'json', ...set.flatMap((s) => ['--set', s])]);
       expect(r.code, r.stderr).not.toBe(2);
       const j = JSON.parse(r.stdout) as { sessions: { entries: { round: number; kind: string; intervention: { enforce: string } }[] }[] };
-      return j.sessions[0]!.entries.map((e) => `${e.round}:${e.intervention.enforce}`);
+      return j.sessions[0]!.entries.filter((e) => e.kind === 'repeated_batch').map((e) => `${e.round}:${e.intervention.enforce}`);
     };
 
     it('the migrate retry (refused at round 5) stops there by default; with steer it steers rounds 5-7 and stops at the next with max_unheeded_steers 2', async () => {

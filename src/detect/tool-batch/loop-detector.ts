@@ -65,7 +65,8 @@ export function batchClass(calls: readonly ToolCall[], classify: CallClassifier)
   let last: CallClass = EMPTY_BATCH;
   for (const c of calls) {
     last = classify(c);
-    if (!last.readOnly) return calls.length === 1 ? last : { readOnly: false, reason: `${c.name}: ${last.reason}` };
+    // The call's own class, not a new object naming it: this runs for every batch of a session.
+    if (!last.readOnly) return last;
   }
   return last;
 }

@@ -64,6 +64,9 @@ function readKey(tool: string, answer: ToolAnswer): string {
 interface Stretch {
   /** Round index where the current stale stretch began; null when the last round made progress. */
   first: number | null;
+  /** The first stale round's keys, and whether every later one had the same: one batch repeated. */
+  keys: string | null;
+  single: boolean;
   stale: number;
   reads: number;
   failures: number;
@@ -72,7 +75,7 @@ interface Stretch {
 export class NoProgressTracker {
   /** Each key's last round (within the turn), oldest first: what "already seen in the window" reads. */
   private readonly seen = new Map<string, number>();
-  private stretch: Stretch = { first: null, stale: 0, reads: 0, failures: 0 };
+  private stretch: Stretch = emptyStretch();
   private readonly reads: CallClassifier;
   private readonly transparent: (name: string) => boolean;
   private turn: number | null = null;
@@ -127,11 +130,14 @@ export class NoProgressTracker {
     }
 
     if (!stale) {
-      this.stretch = { first: null, stale: 0, reads: 0, failures: 0 };
+      this.stretch = emptyStretch();
       return { findings: [], measurements: [] };
     }
     const s = this.stretch;
     s.first ??= round.index;
+    const joined = keys.join('\n');
+    if (s.keys === null) s.keys = joined;
+    else if (s.keys !== joined) s.single = false;
     s.stale += 1;
     s.reads += reads;
     s.failures += failures;
@@ -155,6 +161,8 @@ export class NoProgressTracker {
         seen_reads: s.reads,
         seen_failures: s.failures,
         last: displayId(keys.join('\n')),
+        // One batch answered alike every round: seed 000's run judges it, so this only steers.
+        same_answers: s.single,
       },
       loop: false,
       ambiguous: false,
@@ -175,7 +183,7 @@ export class NoProgressTracker {
     this.turn = turn;
     this.seen.clear();
     this.rounds = 0;
-    this.stretch = { first: null, stale: 0, reads: 0, failures: 0 };
+    this.stretch = emptyStretch();
   }
 
   /** Plain JSON (the live hook keeps it between calls). */
@@ -193,8 +201,19 @@ export class NoProgressTracker {
       for (const e of o.seen) if (Array.isArray(e) && typeof e[0] === 'string') this.seen.set(e[0], n(e[1]));
     }
     const s = o.stretch ?? {};
-    this.stretch = { first: typeof s.first === 'number' ? s.first : null, stale: n(s.stale), reads: n(s.reads), failures: n(s.failures) };
+    this.stretch = {
+      first: typeof s.first === 'number' ? s.first : null,
+      keys: typeof s.keys === 'string' ? s.keys : null,
+      single: s.single !== false,
+      stale: n(s.stale),
+      reads: n(s.reads),
+      failures: n(s.failures),
+    };
   }
+}
+
+function emptyStretch(): Stretch {
+  return { first: null, keys: null, single: true, stale: 0, reads: 0, failures: 0 };
 }
 
 function measurement(value: number, threshold: number): Measurement {

@@ -45,6 +45,14 @@ describe('no_progress', () => {
     expect(levels).toEqual(['-', '-', '-', '-', 'steer', 'steer']);
   });
 
+  it('one batch answered alike every round only steers, however long: seed 000\'s run (and its read-only allowance) decides its stop', () => {
+    const d = createNoProgressRoundDetector(config);
+    const ladder = new EnforceLadder(defaultLadderSettings());
+    const levels = Array.from({ length: 30 }, () => d.observe(read('/srv/a.ts', 'same')).findings).filter((f) => f.length > 0).map((f) => ladder.decide(f)[0]!.level);
+    expect(levels.length).toBe(26);
+    expect(new Set(levels)).toEqual(new Set(['steer']));
+  });
+
   it('a read alternating with edits that fail one of two errors, arguments drifting, is caught; it stops only after three unheeded steers', () => {
     const d = createNoProgressRoundDetector(config);
     const ladder = new EnforceLadder(defaultLadderSettings());
