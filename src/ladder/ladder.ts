@@ -253,6 +253,12 @@ export class EnforceLadder implements Ladder {
     // Text repeated while the tool answers progress is the seed's "progress that happens to look
     // alike": noted for the record, never steered (the tool-batch ceiling still bounds the poll).
     if (finding.progress && s.progressNotesOnly) return { index, finding, level: 'noted', judgeCanStop: false };
+    // Issue 28: sentences opened by one connector ("Then …", "Let me … Then …") between varied,
+    // answered tool calls are a plan or narration of the work, not stalling: noted. A run made
+    // only of connectors ("wait, wait, wait") and openings without that work still steer.
+    if (finding.detector === 'output' && finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
+      return { index, finding, level: 'noted', judgeCanStop: false };
+    }
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
     // Beside varied, answered tool work only text that is itself a verbatim loop filling its

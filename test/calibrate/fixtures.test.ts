@@ -140,6 +140,8 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-no-progress-parallel-edits.jsonl', id: 'clean-no-progress-parallel-edits', label: 'clean', stop1: false, stop2: false, why: 'ten parallel edits fail (not read yet), one read of each, then all ten succeed' },
   { key: 'clean-no-progress-retry-after-read.jsonl', id: 'clean-no-progress-retry-after-read', label: 'clean', stop1: false, stop2: false, why: 'an edit fails the same way 4x, but each read between returns something new; then it lands' },
   { key: 'clean-no-progress-edit-lands.jsonl', id: '7f4a0e63-9c5d-4182-9e34-5a0d9f8c7b23', label: 'clean', stop1: false, stop2: false, why: 'lint fails 3x, each edit between succeeds (and the error moves): progress' },
+  // Issue 28, item 3: a plan whose steps open with "Then" between varied, answered calls.
+  { key: 'clean-plan-beside-work.jsonl', id: 'clean-plan-beside-work', label: 'clean', stop1: false, stop2: false, why: 'a plan of "Then …" steps (connector openings 7 of 8) beside new reads and writes: connector_stalling noted, not steered' },
   // One session per kind no other fixture emits (test/registry.test.ts: every kind is emitted by some fixture).
   { key: 'kinds-ceiling', id: 'kinds-ceiling', label: 'loop', stop1: true, stop2: true, why: 'the same deploy re-queued 18x, answers changing: past the ceiling (15) at any max_strikes' },
   { key: 'kinds-connector-output', id: 'kinds-connector-output', label: 'loop', stop1: false, stop2: false, why: '"Wait," re-opening seven sentences: connector_stalling steers, one round' },
@@ -164,7 +166,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 41, clean: 54, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 41, clean: 55, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -178,31 +180,31 @@ describe('sweep over the bundled corpus', () => {
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
     // From HAND: loops stopped 27 of 41 (not canon-chanting, conversations:2, loop-restate-plan, the
     // recurring push, five of the six cycles, loop-status-monologue, loop-long-question nor the
-    // three text kinds that only steer); clean stopped 5 of 54 (clean-poll-build, clean-retry-once,
+    // three text kinds that only steer); clean stopped 5 of 55 (clean-poll-build, clean-retry-once,
     // clean-wait-rollout, clean-think-retry, clean-no-progress-poll). Issue 28 added the two
     // no-progress loops and loop-cycle-test-read (no_progress stops it), and one clean poll
     // refused at 1 like clean-poll-build.
     //            predicted loop   predicted clean
     //   loop         TP 27             FN 14
-    //   clean        FP 5              TN 49
-    // precision 27/32, recall 27/41, FPR 5/54
+    //   clean        FP 5              TN 50
+    // precision 27/32, recall 27/41, FPR 5/55
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 27, fp: 5, tn: 49, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics).toMatchObject({ tp: 27, fp: 5, tn: 50, fn: 14, unlabeled_sessions: 0 });
     expect(p.metrics?.precision).toBeCloseTo(27 / 32, 12);
     expect(p.metrics?.recall).toBeCloseTo(27 / 41, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(5 / 54, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(5 / 55, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 27, fp: 0, tn: 54, fn: 14 });
+    expect(d.metrics).toMatchObject({ tp: 27, fp: 0, tn: 55, fn: 14 });
     expect(d.metrics?.recall).toBeCloseTo(27 / 41, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (5/54) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (5/55) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
     // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3.
@@ -233,8 +235,9 @@ describe('sweep over the bundled corpus', () => {
     // and in thinking, reasoning runaway).
     // Issue 28: the three-period cycle loop-cycle-lint-three (4e7a2c19) is now steered by
     // no_progress (six stale rounds), and loop-cycle-test-read (a91e4f27) is a stop, not an
-    // addition; the two no-progress loops are stops. No clean session is steered by no_progress.
-    expect(s.metrics).toMatchObject({ tp: 39, fp: 2, tn: 52, fn: 2 });
+    // addition; the two no-progress loops are stops. No clean session is steered by no_progress;
+    // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
+    expect(s.metrics).toMatchObject({ tp: 39, fp: 2, tn: 53, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -258,7 +261,8 @@ describe('sweep over the bundled corpus', () => {
     // read-only browser wait are reported without acting on them; so is every clean session whose
     // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
     // (predictable_drift, noted at 0.35).
-    expect(noted.metrics).toMatchObject({ tp: 40, fp: 14, tn: 40, fn: 1 });
+    // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
+    expect(noted.metrics).toMatchObject({ tp: 40, fp: 15, tn: 40, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
