@@ -72,7 +72,7 @@ interface Stretch {
   failures: number;
 }
 
-export class NoProgressTracker {
+class NoProgressTracker {
   /** Each key's last round (within the turn), oldest first: what "already seen in the window" reads. */
   private readonly seen = new Map<string, number>();
   private stretch: Stretch = emptyStretch();

@@ -5,7 +5,7 @@
 // reported unparsed, and an unparsed command is never read-only.
 
 /** One simple command: its words with quotes removed, and whether any redirection writes. */
-export interface SimpleCommand {
+interface SimpleCommand {
   words: string[];
   /** The first redirection that writes to a file (`> out`, `>> log`, `&> x`), null when none. */
   writes: string | null;
