@@ -116,7 +116,8 @@ const rounds = generate(ROUNDS);
 const builds = [];
 for (const dist of dists) {
   const m = await import(pathToFileURL(`${dist}/detect/tool-batch/index.js`).href);
-  const config = m.defaultToolBatchConfig();
+  // The defaults live in config.js (index.js never exported them: the bench failed to start).
+  const config = (await import(pathToFileURL(`${dist}/detect/tool-batch/config.js`).href)).defaultToolBatchConfig();
   const detectors = {
     run: () => drive(() => m.createToolBatchDetector(config), rounds, true),
     cycle: () => drive(() => m.createToolCycleDetector(config), rounds, true),
@@ -132,6 +133,9 @@ for (const dist of dists) {
     }, rounds, true);
   if (m.createRecurringFailureRoundDetector) {
     detectors.recurring_failure = () => drive(() => m.createRecurringFailureRoundDetector(config), rounds, false);
+  }
+  if (m.createNoProgressRoundDetector) {
+    detectors.no_progress = () => drive(() => m.createNoProgressRoundDetector(config), rounds, true);
   }
   builds.push({ dist, detectors, times: {} });
 }

@@ -76,6 +76,7 @@ export class TurnGuard {
       session: null,
       output: f.output(this.config),
       thinking: f.thinking(this.config),
+      noProgress: f.noProgress(this.config),
     };
     if (this.saved) inFeedingOrder(this.live).forEach((d, i) => d.restore(this.saved![i]));
     this.saved = null;

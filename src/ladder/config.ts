@@ -254,6 +254,8 @@ export interface LadderSettings {
   cycleEnforce: EnforceLevel;
   /** Full periods a cycle needs before `cycleEnforce` applies beyond `noted` (`tool_batch.cycle_enforce_periods`). */
   cycleEnforcePeriods: number;
+  /** What a refused tool batch gets (`tool_batch.on_refusal`): seed 000's stop, or a steer first. */
+  onRefusal: 'stop' | 'steer';
   /** Output/thinking findings in a round whose repeated tool batch got new answers: noted only. */
   progressNotesOnly: boolean;
   /** Output/thinking findings in a round whose tool work is new: steer at most unless dominant. */
@@ -270,6 +272,7 @@ export function ladderSettings(ladder: LadderConfig, toolBatch: ToolBatchConfig)
     cappedKinds: new Set(ladder.cappedKinds),
     cycleEnforce: toolBatch.cycleEnforce,
     cycleEnforcePeriods: toolBatch.cycleEnforcePeriods,
+    onRefusal: toolBatch.onRefusal,
     progressNotesOnly: ladder.progressNotesOnly,
     variedWorkSteersOnly: ladder.variedWorkSteersOnly,
     judge: {

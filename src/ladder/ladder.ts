@@ -234,8 +234,18 @@ export class EnforceLadder implements Ladder {
       if (finding.kind === 'tool_cycle') return { index, finding, level: cycleLevel(finding, s), judgeCanStop: false };
       // SPEC 0.2: a session-wide tally is never a verdict (seed 000), so a recurring failure is only noted.
       if (kindInfo(finding.detector, finding.kind)?.cap === 'noted') return { index, finding, level: 'noted', judgeCanStop: false };
-      // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends.
-      if (finding.loop) return { index, finding, level: 'stop', judgeCanStop: false };
+      // SPEC 0.3: no progress steers, and stops only once its steers went unheeded. A stretch of
+      // one batch answered alike is seed 000's run to stop (its read-only allowance stands): steer.
+      if (finding.kind === 'no_progress') {
+        const mayStop = finding.evidence.same_answers !== true && this.unheeded >= s.maxUnheededSteers;
+        return { index, finding, level: mayStop ? 'stop' : 'steer', judgeCanStop: false };
+      }
+      // Seed 000's LoopDetected: past its threshold the batch is refused; the turn ends. With
+      // `on_refusal = steer` the refusal steers, and stops once its steers went unheeded.
+      if (finding.loop) {
+        const steerFirst = s.onRefusal === 'steer' && this.unheeded < s.maxUnheededSteers;
+        return { index, finding, level: steerFirst ? 'steer' : 'stop', judgeCanStop: false };
+      }
       // A strike below the threshold is a count, not yet a loop.
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
@@ -243,6 +253,12 @@ export class EnforceLadder implements Ladder {
     // Text repeated while the tool answers progress is the seed's "progress that happens to look
     // alike": noted for the record, never steered (the tool-batch ceiling still bounds the poll).
     if (finding.progress && s.progressNotesOnly) return { index, finding, level: 'noted', judgeCanStop: false };
+    // Issue 28: sentences opened by one connector ("Then …", "Let me … Then …") between varied,
+    // answered tool calls are a plan or narration of the work, not stalling: noted. A run made
+    // only of connectors ("wait, wait, wait") and openings without that work still steer.
+    if (finding.detector === 'output' && finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
+      return { index, finding, level: 'noted', judgeCanStop: false };
+    }
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
     // Beside varied, answered tool work only text that is itself a verbatim loop filling its

@@ -290,7 +290,7 @@ export class LedgerBuilder implements TranscriptSink {
       toolBatch = f.toolBatch(config);
     }
     if (f.session) s.sessionDetector ??= f.session(config);
-    return inFeedingOrder({ toolBatch, toolCycle: f.toolCycle(config), session: s.sessionDetector, output: f.output(config), thinking: f.thinking(config) });
+    return inFeedingOrder({ toolBatch, toolCycle: f.toolCycle(config), session: s.sessionDetector, output: f.output(config), thinking: f.thinking(config), noProgress: f.noProgress?.(config) ?? null });
   }
 
   private verdict(

@@ -4,6 +4,7 @@ import { createOutputRoundDetector } from '../detect/output/index.js';
 import { ArrayPool } from '../detect/text/pool.js';
 import { createThinkingRoundDetector } from '../detect/thinking/index.js';
 import {
+  createNoProgressRoundDetector,
   createRecurringFailureRoundDetector,
   createToolBatchDetector,
   createToolCycleDetector,
@@ -19,7 +20,7 @@ import type { DetectorFactories } from './turn.js';
  * detectors share `pool`, so a turn's windows are an earlier turn's, given back (a pool may
  * serve several ledgers, as the files analyzed on one thread).
  */
-export function createDetectorFactories(pool = new ArrayPool()): DetectorFactories<ResumableRoundDetector> {
+export function createDetectorFactories(pool = new ArrayPool()): Required<DetectorFactories<ResumableRoundDetector>> {
   const digester = new RoundDigester();
   return {
     toolBatch: (config) => createToolBatchDetector(config.toolBatch, digester),
@@ -27,5 +28,6 @@ export function createDetectorFactories(pool = new ArrayPool()): DetectorFactori
     output: (config) => createOutputRoundDetector(config.output, pool),
     thinking: (config) => createThinkingRoundDetector(config.thinking, pool),
     session: (config) => createRecurringFailureRoundDetector(config.toolBatch),
+    noProgress: (config) => createNoProgressRoundDetector(config.toolBatch),
   };
 }

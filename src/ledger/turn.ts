@@ -18,6 +18,8 @@ export interface DetectorFactories<D extends RoundDetector = RoundDetector> {
   toolCycle(c: Config): D;
   output(c: Config): D;
   thinking(c: Config): D;
+  /** `no_progress`: optional so a ledger of fakes may leave it out. */
+  noProgress?(c: Config): D;
   /** Session-scoped detectors (`recurring_failure`): one per session, never reset by a user turn. */
   session?(c: Config): D;
 }
@@ -29,20 +31,22 @@ export interface TurnDetectors<D extends RoundDetector = RoundDetector> {
   session: D | null;
   output: D;
   thinking: D;
+  noProgress?: D | null;
 }
 
 /**
  * The feeding order. The tool-batch detectors come first and the text detectors last, so the
  * round's progress and novelty (which only tool work reports) are known before its text findings
- * are marked; findings are listed, and so laid out in the ledger, in this order.
+ * are marked; findings are listed, and so laid out in the ledger, in this order. `noProgress`
+ * reports neither, so it comes last: a hook state saved before it existed restores by index.
  */
-const FEEDING_ORDER = ['toolBatch', 'toolCycle', 'session', 'output', 'thinking'] as const;
+const FEEDING_ORDER = ['toolBatch', 'toolCycle', 'session', 'output', 'thinking', 'noProgress'] as const;
 
 export function inFeedingOrder<D extends RoundDetector>(detectors: TurnDetectors<D>): D[] {
   const out: D[] = [];
   for (const role of FEEDING_ORDER) {
     const d = detectors[role];
-    if (d !== null) out.push(d);
+    if (d !== null && d !== undefined) out.push(d);
   }
   return out;
 }

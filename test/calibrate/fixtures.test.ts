@@ -102,7 +102,8 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-failing-tests-per-turn.jsonl', id: 'clean-failing-tests-per-turn', label: 'clean', stop1: false, stop2: false, why: 'tests fail in three turns, each time differently' },
   { key: 'loop-clickhouse-query.jsonl', id: 'loop-clickhouse-query', label: 'loop', stop1: true, stop2: true, why: 'same failing query 4x: clickhouse_query is not a read-only click' },
   { key: 'clean-browser-wait.jsonl', id: 'clean-browser-wait', label: 'clean', stop1: false, stop2: false, why: 'browser_snapshot while a page loads: read-only by name segment' },
-  { key: 'loop-cycle-test-read.jsonl', id: 'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4', label: 'loop', stop1: false, stop2: false, why: 'test -> read, 5 periods, same answers: steered, not stopped' },
+  // Issue 28: no_progress (4 stale rounds) steers this cycle from round 6 and, its steers unheeded, stops at round 9.
+  { key: 'loop-cycle-test-read.jsonl', id: 'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4', label: 'loop', stop1: true, stop2: true, why: 'test -> read, 5 periods, same answers: tool_cycle steers; no_progress steers at round 6 and stops at round 9 after three unheeded steers' },
   { key: 'loop-cycle-signup-form.jsonl', id: 'loop-cycle-signup-form', label: 'loop', stop1: false, stop2: false, why: 'navigate -> type -> click, 4 periods: steered' },
   { key: 'loop-cycle-stash-test.json', id: 'loop-cycle-stash-test', label: 'loop', stop1: false, stop2: false, why: 'stash -> test -> pop -> test, 4 periods: steered' },
   { key: 'loop-cycle-terraform.jsonl', id: 'loop-cycle-terraform', label: 'loop', stop1: false, stop2: false, why: 'period 5, 4 periods: steered' },
@@ -131,6 +132,16 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'loop-block-four.json', id: 'loop-block-four', label: 'loop', stop1: true, stop2: true, why: 'a long block four times in one response, then re-emitted whole each round: stop' },
   { key: 'loop-long-question.json', id: 'loop-long-question', label: 'loop', stop1: false, stop2: false, why: 'one 68k-character reply repeating a question 300 times: one round, one steer' },
   { key: 'loop-chant-apology.jsonl', id: '6b0f2c8e-91d4-4e3a-b7a2-3c5e8d1f0a96', label: 'loop', stop1: true, stop2: true, why: 'an apology chanted 30 times each round while the calls vary: dominant, stops' },
+  // Issue 28, no progress: the two shapes of the issue (loops) and its five negative shapes (clean).
+  { key: 'loop-no-progress-compose.jsonl', id: '5d2e8c41-7a3b-4f60-9c12-3e8b7d6a5f01', label: 'loop', stop1: true, stop2: true, why: 'Read (same answer) alternating with an Edit/Write failing one of two errors, arguments drifting: no_progress steers at round 8, stops at 11' },
+  { key: 'loop-no-progress-editor.jsonl', id: 'loop-no-progress-editor', label: 'loop', stop1: true, stop2: true, why: 'editor str_replace failing one of two errors between views (one edit lands early): no_progress steers at round 9, stops at 12' },
+  { key: 'clean-no-progress-poll.jsonl', id: '6e3f9d52-8b4c-4071-8d23-4f9c8e7b6a12', label: 'clean', stop1: true, stop2: false, why: 'BashOutput of a growing test run, 13 polls, every answer longer: at 1 the second poll is refused before its answer is known' },
+  { key: 'clean-no-progress-fix-cycle.jsonl', id: 'clean-no-progress-fix-cycle', label: 'clean', stop1: false, stop2: false, why: 'test -> read -> edit, the test output changes each time and the edits land' },
+  { key: 'clean-no-progress-parallel-edits.jsonl', id: 'clean-no-progress-parallel-edits', label: 'clean', stop1: false, stop2: false, why: 'ten parallel edits fail (not read yet), one read of each, then all ten succeed' },
+  { key: 'clean-no-progress-retry-after-read.jsonl', id: 'clean-no-progress-retry-after-read', label: 'clean', stop1: false, stop2: false, why: 'an edit fails the same way 4x, but each read between returns something new; then it lands' },
+  { key: 'clean-no-progress-edit-lands.jsonl', id: '7f4a0e63-9c5d-4182-9e34-5a0d9f8c7b23', label: 'clean', stop1: false, stop2: false, why: 'lint fails 3x, each edit between succeeds (and the error moves): progress' },
+  // Issue 28, item 3: a plan whose steps open with "Then" between varied, answered calls.
+  { key: 'clean-plan-beside-work.jsonl', id: 'clean-plan-beside-work', label: 'clean', stop1: false, stop2: false, why: 'a plan of "Then …" steps (connector openings 7 of 8) beside new reads and writes: connector_stalling noted, not steered' },
   // One session per kind no other fixture emits (test/registry.test.ts: every kind is emitted by some fixture).
   { key: 'kinds-ceiling', id: 'kinds-ceiling', label: 'loop', stop1: true, stop2: true, why: 'the same deploy re-queued 18x, answers changing: past the ceiling (15) at any max_strikes' },
   { key: 'kinds-connector-output', id: 'kinds-connector-output', label: 'loop', stop1: false, stop2: false, why: '"Wait," re-opening seven sentences: connector_stalling steers, one round' },
@@ -159,7 +170,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 42, clean: 49, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 44, clean: 55, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -171,34 +182,37 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 27 of 42 (not canon-chanting, conversations:2, loop-restate-plan, the
-    // recurring push, the six cycles, loop-status-monologue, loop-long-question nor the three
-    // text kinds that only steer); clean stopped 4 of 49 (clean-poll-build, clean-retry-once,
-    // clean-wait-rollout, clean-think-retry).
+    // From HAND: loops stopped 30 of 44 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // recurring push, five of the six cycles, loop-status-monologue, loop-long-question nor the
+    // three text kinds that only steer); clean stopped 5 of 55 (clean-poll-build, clean-retry-once,
+    // clean-wait-rollout, clean-think-retry, clean-no-progress-poll). Issue 28 added the two
+    // no-progress loops and loop-cycle-test-read (no_progress stops it), and one clean poll
+    // refused at 1 like clean-poll-build. The agents' three recordings are stops at 1 and 2.
     //            predicted loop   predicted clean
-    //   loop         TP 27             FN 15
-    //   clean        FP 4              TN 45
-    // precision 27/31, recall 27/42, FPR 4/49
+    //   loop         TP 30             FN 14
+    //   clean        FP 5              TN 50
+    // precision 30/35, recall 30/44, FPR 5/55
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 27, fp: 4, tn: 45, fn: 15, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(27 / 31, 12);
-    expect(p.metrics?.recall).toBeCloseTo(27 / 42, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 49, 12);
+    expect(p.metrics).toMatchObject({ tp: 30, fp: 5, tn: 50, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(30 / 35, 12);
+    expect(p.metrics?.recall).toBeCloseTo(30 / 44, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(5 / 55, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 27, fp: 0, tn: 49, fn: 15 });
-    expect(d.metrics?.recall).toBeCloseTo(27 / 42, 12);
+    expect(d.metrics).toMatchObject({ tp: 30, fp: 0, tn: 55, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(30 / 44, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (4/49) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (5/55) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
-    expect(at(r, 3).metrics).toMatchObject({ tp: 21, fp: 0 });
+    // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 24, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -214,7 +228,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 27, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 30, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -223,12 +237,16 @@ describe('sweep over the bundled corpus', () => {
     // too: three repeated responses (canon-chanting, conversations:2, loop-status-monologue) and
     // the one long reply, and the three text kinds that only steer (connector stalling in output
     // and in thinking, reasoning runaway).
-    expect(s.metrics).toMatchObject({ tp: 39, fp: 2, tn: 47, fn: 3 });
+    // Issue 28: the three-period cycle loop-cycle-lint-three (4e7a2c19) is now steered by
+    // no_progress (six stale rounds), and loop-cycle-test-read (a91e4f27) is a stop, not an
+    // addition; the two no-progress loops are stops. No clean session is steered by no_progress;
+    // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
+    expect(s.metrics).toMatchObject({ tp: 42, fp: 2, tn: 53, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
+        '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46',
         '5a9c3e7b-2d41-4f08-9b6a-e1c7d3f5a280',
-        'a91e4f27-3c58-4d0b-8e61-7f2b9d05c3e4',
         'canon-chanting',
         'clean-cycle-dns-wait',
         'conversations:2',
@@ -247,7 +265,8 @@ describe('sweep over the bundled corpus', () => {
     // read-only browser wait are reported without acting on them; so is every clean session whose
     // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
     // (predictable_drift, noted at 0.35).
-    expect(noted.metrics).toMatchObject({ tp: 41, fp: 14, tn: 35, fn: 1 });
+    // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
+    expect(noted.metrics).toMatchObject({ tp: 43, fp: 15, tn: 40, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -260,23 +279,26 @@ describe('sweep over the bundled corpus', () => {
     ]) {
       expect(noted.positive_sessions).toContain(id);
     }
-    for (const id of ['4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', '5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', 'clean-cycle-warmup']) {
+    for (const id of ['5d81c3a0-7e24-4b9f-a316-2c0e9f4b7d18', 'clean-cycle-warmup']) {
       expect(noted.positive_sessions).toContain(id);
       expect(s.positive_sessions).not.toContain(id);
     }
   });
 
-  it('issue 13: the cycle calibration: steering from three periods adds one loop and two warm-up polls, from four (the default) none of the polls; no cycle ever stops', async () => {
+  it('issue 13: the cycle calibration: steering from three periods adds two warm-up polls (the loop it once added is steered by no_progress now), from four (the default) none; no cycle ever stops', async () => {
     const steer = await run(['tool_batch.cycle_enforce_periods=3,4,5'], { labels: LABELS, positive: 'steer' });
     const [three, four, five] = steer.points;
-    expect(three?.metrics).toMatchObject({ tp: 40, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 39, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 35, fp: 2 });
+    // Issue 28: the loop three periods gained (loop-cycle-lint-three) is steered by no_progress at
+    // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
+    // agents' three recordings are stops at every period).
+    expect(three?.metrics).toMatchObject({ tp: 42, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 42, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 39, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
-    expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', '4e7a2c19-8b3d-4f60-a1c5-93d8e0b27f46', 'clean-cycle-warmup']);
+    expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 27, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 30, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -159,7 +159,8 @@ function sessionOf(slug: string, format: FormatKey, args: string[] = cases.get(s
   return s;
 }
 
-const toolBatch = (s: Session) => s.entries.filter((e) => e.detector === 'tool_batch' && e.kind !== 'tool_cycle');
+// The run's entries (seed 000): tool_cycle and no_progress (issue 28, which steers a quiet repeat) are other signals.
+const toolBatch = (s: Session) => s.entries.filter((e) => e.detector === 'tool_batch' && e.kind !== 'tool_cycle' && e.kind !== 'no_progress');
 const cyclesOf = (s: Session) => s.entries.filter((e) => e.kind === 'tool_cycle');
 const stopRounds = (s: Session) => s.entries.filter((e) => e.intervention.enforce === 'stop').map((e) => e.round);
 

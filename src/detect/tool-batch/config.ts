@@ -17,7 +17,47 @@ export interface ToolBatchConfig {
   cycleEnforce: EnforceLevel;
   /** Full periods before `cycleEnforce` applies; shorter cycles are noted (the ladder reads the key). */
   cycleEnforcePeriods: number;
+  /** What enforce does with a refused batch: seed 000 stops; `steer` leaves it to the ladder's unheeded steers. */
+  onRefusal: 'stop' | 'steer';
+  /** Rounds an answer or error stays "already seen" for `no_progress`; null: off. */
+  noProgressWindow: number | null;
+  /** Consecutive stale rounds at which `no_progress` is reported. */
+  noProgressStaleRounds: number;
+  /** Tools (and shell rules) whose successful calls are reads for `no_progress`, beside observation_tools. */
+  noProgressReadTools: readonly string[];
 }
+
+/** The shell tools of the agents we read, and the prefixes that only read (docs/read-only.md). */
+const SHELL_TOOLS = ['Bash', 'shell', 'exec_command', 'run_shell_command', 'execute_bash', 'bash'];
+const READ_PREFIXES = ['cat', 'head', 'tail', 'grep', 'rg', 'ls', 'wc', 'nl', 'find', 'sed', 'git status', 'git log', 'git diff', 'git show'];
+
+/**
+ * The coding agents' reading tools: Claude Code's Read, Grep, Glob, LS, BashOutput; Gemini CLI's
+ * read_file, read_many_files, list_directory, glob, search_file_content; OpenHands' editor view;
+ * the read-only shell prefixes. Only `no_progress` reads this list: seed 000's tier is untouched.
+ */
+const NO_PROGRESS_READ_TOOLS = [
+  'Read', 'Grep', 'Glob', 'LS', 'BashOutput',
+  'read_file', 'read_many_files', 'list_directory', 'glob', 'search_file_content',
+  'str_replace_editor(view:*)',
+  ...SHELL_TOOLS.flatMap((t) => READ_PREFIXES.map((p) => `${t}(${p}:*)`)),
+];
+
+/**
+ * Window of `no_progress`: the issue's shapes alternate a read with edits failing one of two
+ * errors, so a repeat comes back within 2-4 rounds; 12 holds three such periods with room, while
+ * an answer seen a dozen rounds ago, in between real work, is not what "already seen" means.
+ */
+const NO_PROGRESS_WINDOW = 12;
+
+/**
+ * Stale rounds before `no_progress` steers. On the calibration corpus the longest stale stretch of
+ * a clean session is 2 (a browser wait); labelled loops reach 3 to 19. Four leaves two rounds of
+ * margin over the clean maximum and still catches the same file read six times with the same
+ * answer (five stale rounds: issue 28's constraint); three would stop two more labelled loops
+ * (29 against 27) with one round of margin. The ladder stops only after its unheeded steers.
+ */
+const NO_PROGRESS_STALE_ROUNDS = 4;
 
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
 const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
@@ -120,6 +160,36 @@ const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
     min: 2,
     max: 1000,
     reason: 'full periods before cycle_enforce applies (shorter cycles are noted): swept on the calibration corpus, where three periods steer two warm-up polls for one short loop',
+  },
+  onRefusal: {
+    key: 'tool_batch.on_refusal',
+    type: 'enum',
+    values: ['stop', 'steer'],
+    default: 'stop',
+    reason: 'seed 000 refuses the batch past max_strikes and the turn ends; steer (SPEC 0.3) steers it instead and the ladder stops after ladder.max_unheeded_steers unheeded steers, for a person who would rather a premature catch cost one reminder than the turn',
+  },
+  noProgressWindow: {
+    key: 'tool_batch.no_progress_window',
+    type: 'integer',
+    default: NO_PROGRESS_WINDOW,
+    nullable: true,
+    min: 2,
+    max: 4096,
+    reason: 'rounds an answer or an error stays already seen: 12 holds three periods of the read/edit/edit cycles of issue 28; none turns no_progress off',
+  },
+  noProgressStaleRounds: {
+    key: 'tool_batch.no_progress_stale_rounds',
+    type: 'integer',
+    default: NO_PROGRESS_STALE_ROUNDS,
+    min: 2,
+    max: 1000,
+    reason: 'consecutive stale rounds before no_progress steers: the longest clean stretch of the calibration corpus is 2, labelled loops reach 3-19; 4 keeps two rounds of margin and still catches the same file read six times (issue 28)',
+  },
+  noProgressReadTools: {
+    key: 'tool_batch.no_progress_read_tools',
+    type: 'list',
+    default: NO_PROGRESS_READ_TOOLS,
+    reason: 'the coding agents\' reading tools and read-only shell prefixes (docs/read-only.md): a success of one of these is a read for no_progress, not a change; observation_tools count too',
   },
 };
 

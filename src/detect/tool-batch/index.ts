@@ -10,6 +10,7 @@ import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatO
 import { compileToolPatterns, type ToolMatcher } from './patterns.js';
 import { createRecurringFailureDetector } from './recurring.js';
 import { WorkNovelty } from './novelty.js';
+import { createNoProgressDetector } from './no-progress.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
@@ -51,16 +52,19 @@ function measurementsFor(record: BatchRecord, count: number, total: number): Mea
   return out;
 }
 
-function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome | 'refused'): Evidence {
-  return {
+function evidenceFor(record: BatchRecord, digest: RoundDigest, outcome: RepeatOutcome, refused: boolean): Evidence {
+  const evidence: Evidence = {
     signature: displayId(record.batch.signature),
     calls: record.batch.order.length,
     tools: [...new Set(record.batch.names)].join(','),
     read_only: record.readOnly,
+    read_only_reason: record.readOnlyReason,
     costly: record.costly,
     answers_known: digest.answersKnown,
     answers: outcome,
   };
+  if (refused) evidence.refused = true;
+  return evidence;
 }
 
 function finding(
@@ -149,7 +153,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         };
         const crossed = measurements.filter((m) => m.value >= m.threshold);
         return {
-          findings: [finding(result.kind, true, strike, evidenceFor(record, digest, 'refused'), crossed)],
+          findings: [finding(result.kind, true, strike, evidenceFor(record, digest, detector.compareWithPrevious(record, digest.answers), true), crossed)],
           measurements,
           novel,
         };
@@ -168,7 +172,7 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
         read_only: record.readOnly,
       };
       return {
-        findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome), [])],
+        findings: [finding('repeated_batch', false, strike, evidenceFor(record, digest, outcome, false), [])],
         measurements,
         progress,
         novel,
@@ -201,6 +205,16 @@ export function createToolCycleDetector(
       return observer.observe(round, (r) => digester.digest(r));
     },
   };
+}
+
+/** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
+export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
+  return createNoProgressDetector({
+    window: config.noProgressWindow,
+    staleRounds: config.noProgressStaleRounds,
+    readTools: [...config.observationTools, ...config.noProgressReadTools],
+    transparentTools: config.transparentTools,
+  });
 }
 
 /** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */

@@ -1,4 +1,4 @@
-// The kinds the tool-batch detectors emit (index.ts, cycle.ts, recurring.ts).
+// The kinds the tool-batch detectors emit (index.ts, cycle.ts, recurring.ts, no-progress.ts).
 
 import type { KindInfo } from '../kind.js';
 
@@ -29,6 +29,13 @@ export const TOOL_BATCH_KINDS = {
     judge: null,
     doc: 'The same tool answered with the same error `tool_batch.recurring_failure_occurrences` times in a session, across user turns: noted, never a verdict.',
     cap: 'noted',
+    capped: false,
+  },
+  no_progress: {
+    sarif: 'A stretch of rounds in which every read returned an answer already seen and every change failed with an error already seen.',
+    judge: null,
+    doc: 'A stretch of `tool_batch.no_progress_stale_rounds` rounds in which every read answered with something already seen in the last `tool_batch.no_progress_window` rounds and every other call failed with an error already seen (normalised: paths, line numbers, hex ids, timestamps, durations), whatever the arguments. Steers; stops only through the ladder\'s unheeded steers, and never when the stretch is one batch answered alike every round (`same_answers`: seed 000\'s run judges that one).',
+    cap: null,
     capped: false,
   },
 } as const satisfies Record<string, KindInfo>;

@@ -2,7 +2,7 @@
 // signature, result-aware strikes, the read-only tier and the ceiling on changing answers.
 
 import type { ToolCall } from '../../model/transcript.js';
-import { compileToolPatterns, PatternCache, type ToolMatcher } from './patterns.js';
+import { compileObservationPatterns, compileToolPatterns, ObservationCache, type CallClass, type CallClassifier, type ToolMatcher } from './patterns.js';
 import { batchSignature, type BatchSignature } from './signature.js';
 
 /** The current unbroken run of one signature. */
@@ -27,6 +27,8 @@ export interface BatchRecord {
   /** The ceiling `total` was compared against; null when the batch is exempt (read-only, free). */
   ceiling: number | null;
   readOnly: boolean;
+  /** Why the batch is (or is not) read-only: the first call that is not, or what made them all so. */
+  readOnlyReason: string;
   costly: boolean;
 }
 
@@ -51,8 +53,22 @@ export type RepeatOutcome = 'first' | 'repeated' | 'changed' | 'unknown' | 'stal
 
 /** Every call matches an observation pattern. An empty batch is never read-only (it is never checked). */
 export function isObservationBatch(calls: readonly ToolCall[], observationTools: readonly string[] | ToolMatcher): boolean {
-  const matches = typeof observationTools === 'function' ? observationTools : compileToolPatterns(observationTools);
-  return calls.length > 0 && calls.every((c) => matches(c.name));
+  if (typeof observationTools === 'function') return calls.length > 0 && calls.every((c) => observationTools(c.name));
+  return batchClass(calls, compileObservationPatterns(observationTools)).readOnly;
+}
+
+const EMPTY_BATCH: CallClass = { readOnly: false, reason: 'an empty batch' };
+
+/** A batch's class: read-only when every call is; the reason is the first call's that is not. */
+export function batchClass(calls: readonly ToolCall[], classify: CallClassifier): CallClass {
+  if (calls.length === 0) return EMPTY_BATCH;
+  let last: CallClass = EMPTY_BATCH;
+  for (const c of calls) {
+    last = classify(c);
+    // The call's own class, not a new object naming it: this runs for every batch of a session.
+    if (!last.readOnly) return last;
+  }
+  return last;
 }
 
 /**
@@ -74,7 +90,7 @@ export class LoopDetector {
   private run: Run | null = null;
 
   private readonly costly: ToolMatcher;
-  private readonly observation = new PatternCache();
+  private readonly observation = new ObservationCache();
 
   /** Create once per agent run (or per turn: see `breakRun`). */
   constructor(costlyTools: readonly string[] = []) {
@@ -103,7 +119,8 @@ export class LoopDetector {
     maxObservationSteps: number | null,
   ): CheckResult {
     if (calls.length === 0) throw new Error('LoopDetector.check: empty batches are transparent; skip them');
-    const readOnly = isObservationBatch(calls, this.observation.get(observationTools));
+    const cls = batchClass(calls, this.observation.get(observationTools));
+    const readOnly = cls.readOnly;
     const costly = readOnly && isCostlyBatch(calls, this.costly);
     // "if every call matches an observation pattern, max_observation_steps is used, falling back
     // to max_strikes when None. Otherwise max_strikes."
@@ -129,6 +146,7 @@ export class LoopDetector {
       threshold,
       ceiling,
       readOnly,
+      readOnlyReason: cls.reason,
       costly,
     };
     if (this.run.count > threshold) return { loop: true, kind: 'repeated_batch', record };
@@ -157,6 +175,21 @@ export class LoopDetector {
       return 'changed';
     }
     return run.total === 1 ? 'first' : 'unknown';
+  }
+
+  /**
+   * How `answers` compare with the run's previous occurrence, without recording them: what a
+   * refused batch got back offline (the proxy never sees it), so its evidence says whether the
+   * answers were still changing rather than only that it was refused.
+   */
+  compareWithPrevious(record: BatchRecord, answers: () => string | null): RepeatOutcome {
+    const run = this.run;
+    if (run === null || run.signature !== record.batch.signature || run.total !== record.total) return 'stale';
+    if (run.answers === null) return run.total === 1 ? 'first' : 'unknown';
+    const previous = run.answers();
+    const now = previous === null ? null : answers();
+    if (previous === null || now === null) return 'unknown';
+    return previous === now ? 'repeated' : 'changed';
   }
 
   /** "Forget the current run, as a user turn does." Resets the allowance with the strike count. */

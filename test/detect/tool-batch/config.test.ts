@@ -36,6 +36,10 @@ describe('tool_batch config', () => {
       cycleRepeats: 3,
       cycleEnforce: 'steer',
       cycleEnforcePeriods: 4,
+      onRefusal: 'stop',
+      noProgressWindow: 12,
+      noProgressStaleRounds: 4,
+      noProgressReadTools: expect.arrayContaining(['Read', 'Grep', 'Glob', 'LS', 'BashOutput', 'read_file', 'list_directory', 'glob', 'search_file_content', 'Bash(cat:*)', 'shell(rg:*)', 'run_shell_command(tail:*)', 'str_replace_editor(view:*)']),
     });
     const warnings: string[] = [];
     const c = parseConfig(

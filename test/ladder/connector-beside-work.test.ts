@@ -1,0 +1,41 @@
+// Issue 28, item 3: "A numbered plan, a list of steps or "Let me …" narration between varied,
+// answered tool calls is not connector stalling. Keep the seed's connector cases firing."
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultLadderSettings } from '../../src/ladder/config.js';
+import { EnforceLadder } from '../../src/ladder/ladder.js';
+import { finding } from '../ledger/fakes.js';
+import { ensureBuilt, runCli } from '../cli/helpers.js';
+
+const openings = (over = {}) => finding('output', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings', openings: 7 }, ...over });
+
+describe('connector openings beside varied, answered work', () => {
+  it('are noted, however often; without that work they steer as before', () => {
+    const beside = new EnforceLadder(defaultLadderSettings());
+    expect(Array.from({ length: 6 }, () => beside.decide([openings({ variedWork: true })])[0]!.level)).toEqual(Array(6).fill('noted'));
+    const alone = new EnforceLadder(defaultLadderSettings());
+    expect(alone.decide([openings()])[0]!.level).toBe('steer');
+  });
+
+  it('a run made only of connectors ("wait, wait, wait") still steers beside work, and thinking keeps its own', () => {
+    const l = new EnforceLadder(defaultLadderSettings());
+    expect(l.decide([finding('output', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'run' }, variedWork: true })])[0]!.level).toBe('steer');
+    const t = new EnforceLadder(defaultLadderSettings());
+    expect(t.decide([finding('thinking', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings' }, variedWork: true })])[0]!.level).toBe('steer');
+  });
+
+  describe('through the binary', () => {
+    beforeAll(() => ensureBuilt());
+    it('the plan fixture (seven "Then …" openings beside new reads and writes) is noted; the seed\'s "Wait," case still steers', async () => {
+      const r = await runCli(['analyze', 'fixtures/calibration/canonical/clean-plan-beside-work.jsonl', 'fixtures/canonical/kinds.jsonl', '--format', 'json']);
+      expect(r.code, r.stderr).not.toBe(2);
+      const j = JSON.parse(r.stdout) as { sessions: { id: string; entries: { kind: string; evidence: Record<string, unknown>; intervention: { enforce: string } }[] }[] };
+      const plan = j.sessions.find((s) => s.id === 'clean-plan-beside-work')!;
+      const found = plan.entries.filter((e) => e.kind === 'connector_stalling');
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.every((e) => e.evidence.varied_work === true && e.intervention.enforce === 'noted')).toBe(true);
+      const wait = j.sessions.find((s) => s.id === 'kinds-connector-output')!;
+      expect(wait.entries.filter((e) => e.kind === 'connector_stalling').map((e) => e.intervention.enforce)).toContain('steer');
+    });
+  });
+});
