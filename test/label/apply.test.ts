@@ -31,28 +31,28 @@ async function effective(file: string, key: string): Promise<{ value: unknown; s
 
 describe('sweep → config --write → analyze --config', () => {
   it('writes the recommended value where analyze and config read it', async () => {
-    // Steering from 3 periods is recommended here (the default is 4): a value that differs from
-    // the default, so reading it back cannot pass by accident.
+    // Stopping after 2 unheeded steers is recommended here (the default is 3, seed 002's): a value
+    // that differs from the default, so reading it back cannot pass by accident.
     const sweep = await runCli([
-      'sweep', 'fixtures', '--param', 'tool_batch.cycle_enforce_periods=2:6:1',
-      '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1', '--positive', 'steer',
+      'sweep', 'fixtures', '--param', 'ladder.max_unheeded_steers=1:3:1',
+      '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1',
     ]);
     expect(sweep.code, sweep.stderr).toBe(0);
-    expect(sweep.stdout).toContain('recommended: tool_batch.cycle_enforce_periods=3');
-    expect(sweep.stdout).toContain('apply: --set tool_batch.cycle_enforce_periods=3\n');
-    expect(sweep.stdout).toContain('  or in a config file (--config): {"tool_batch.cycle_enforce_periods":3}\n');
+    expect(sweep.stdout).toContain('recommended: ladder.max_unheeded_steers=2');
+    expect(sweep.stdout).toContain('apply: --set ladder.max_unheeded_steers=2\n');
+    expect(sweep.stdout).toContain('  or in a config file (--config): {"ladder.max_unheeded_steers":2}\n');
     const keep = /^ {2}keep it: loopledger (config --write \S+ .*)$/m.exec(sweep.stdout);
     expect(keep).not.toBeNull();
     const file = join(tmp.dir, 'loopledger.json');
     const args = keep![1]!.split(' ').map((a) => (a === 'loopledger.json' ? file : a));
     const write = await runCli(args);
     expect(write.code, write.stderr).toBe(0);
-    expect(write.stdout).toBe(`created ${file}:\n  tool_batch.cycle_enforce_periods=3 (was the default)\n`);
-    expect(await effective(file, 'tool_batch.cycle_enforce_periods')).toEqual({ value: 3, source: 'file' });
+    expect(write.stdout).toBe(`created ${file}:\n  ladder.max_unheeded_steers=2 (was the default)\n`);
+    expect(await effective(file, 'ladder.max_unheeded_steers')).toEqual({ value: 2, source: 'file' });
 
     const analyze = await runCli(['fixtures/calibration', '--config', file, '--json']);
     expect(analyze.code, analyze.stderr).toBe(0);
-    expect((JSON.parse(analyze.stdout) as { config: Record<string, unknown> }).config['tool_batch.cycle_enforce_periods']).toBe(3);
+    expect((JSON.parse(analyze.stdout) as { config: Record<string, unknown> }).config['ladder.max_unheeded_steers']).toBe(2);
   });
 
   it('updates a file in place: other keys, comments, its wrapper and its mode kept', async () => {
