@@ -100,7 +100,7 @@ export interface RoundDecisions {
 }
 
 /** What the two acting ladders decide (Off's ladder is never fed: its column is `none` by construction). */
-export function decideRound(ladders: Pick<TurnLadders, 'telemetry' | 'enforce'>, findings: readonly Finding[], round: Round, model: string | null): RoundDecisions {
+export function decideRound(ladders: Omit<TurnLadders, 'off'>, findings: readonly Finding[], round: Round, model: string | null): RoundDecisions {
   return {
     telemetry: ladders.telemetry.decide(findings),
     enforce: ladders.enforce.decide(findings, { model, round: round.index }),

@@ -41,6 +41,11 @@ export interface ToolAnswer {
    * told by its text (formats without an error flag) is still known to the detectors.
    */
   failed?: boolean;
+  /**
+   * The failed answer's text as `no_progress` compares errors (its incidental parts normalised),
+   * set with `digest` where the text was dropped, so both pipelines compare errors alike.
+   */
+  normalizedError?: string;
 }
 
 export interface ThinkingBlock {

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { answerFailed } from '../detect/tool-batch/failure.js';
 import { answerDigest } from '../detect/tool-batch/signature.js';
+import { normaliseError } from '../detect/tool-batch/no-progress.js';
 import { ingestFile } from '../formats/ingest.js';
 import { eventRecorder } from '../model/events.js';
 import type { ToolAnswer } from '../model/transcript.js';
@@ -60,12 +61,13 @@ if (port) {
 
   // Tool results are most of a transcript's bytes and the detectors only ever hash them: hashed
   // here, they need not be copied to the other thread.
-  const digested = (a: ToolAnswer): ToolAnswer => ({
-    content: '',
-    isError: a.isError,
-    digest: answerDigest(a),
-    failed: answerFailed(a),
-  });
+  const digested = (a: ToolAnswer): ToolAnswer => {
+    const failed = answerFailed(a);
+    const out: ToolAnswer = { content: '', isError: a.isError, digest: answerDigest(a), failed };
+    // no_progress compares errors by their normalised text (at most a few hundred characters).
+    if (failed) out.normalizedError = normaliseError(a.content);
+    return out;
+  };
 
   const sink = eventRecorder(() => events, {
     mapRound: (round) => (round.answers === null ? round : { ...round, answers: round.answers.map(digested) }),

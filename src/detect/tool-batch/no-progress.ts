@@ -49,11 +49,12 @@ export function normaliseError(text: string): string {
 }
 
 /**
- * A failed answer's key. Where the text was dropped before the detectors (the reader thread, the
- * hook), only its digest is known: the error then compares exactly, not normalised.
+ * A failed answer's key. The reader thread drops the text but sends it normalised; where only a
+ * digest is known (the hook), the error compares exactly, not normalised.
  */
 function errorKey(tool: string, answer: ToolAnswer): string {
-  const body = answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`;
+  const body =
+    answer.normalizedError ?? (answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`);
   return `e|${tool.length}:${tool}|${body}`;
 }
 
