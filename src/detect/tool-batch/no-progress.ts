@@ -92,7 +92,7 @@ class NoProgressTracker {
     if (window === null) return { findings: [], measurements: [] };
     if (this.turn !== round.turn) this.reset(round.turn);
     const calls = round.calls;
-    if (calls.length === 0 || calls.every((c) => this.transparent(c.name))) return { findings: [], measurements: [] };
+    if (calls.every((c) => this.transparent(c.name))) return { findings: [], measurements: [] };
     this.rounds += 1;
     const now = this.rounds;
     this.forget(now - window);
