@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readWholeFd } from './fd.js';
 
 /** SPEC: `--state-dir`, default `$XDG_STATE_HOME/loopledger`, else `~/.local/state/loopledger`. */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
@@ -129,14 +130,7 @@ export function readState(path: string): unknown {
   try {
     const size = fstatSync(fd).size;
     if (size > STATE_MAX_BYTES) throw new Error(`${size} bytes, more than a state file ever holds`);
-    const buffer = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, read);
-      if (n <= 0) break;
-      read += n;
-    }
-    return JSON.parse(buffer.toString('utf8', 0, read));
+    return JSON.parse(readWholeFd(fd, size));
   } finally {
     closeSync(fd);
   }

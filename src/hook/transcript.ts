@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FormatAdapter, RecordParser } from '../formats/types.js';
 import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import { readWholeFd } from './fd.js';
 import type { Agent } from './payload.js';
 
 /** Where the next reading starts, and what it must know to resume there. Plain JSON. */
@@ -406,14 +407,7 @@ function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCur
 
 /** A legacy Gemini JSON session: parsed whole, and only the rounds not yet seen are handed over. */
 function readDocument(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): TranscriptReading {
-  const buffer = Buffer.allocUnsafe(size);
-  let read = 0;
-  while (read < size) {
-    const n = readSync(fd, buffer, read, size - read, read);
-    if (n <= 0) break;
-    read += n;
-  }
-  const value = parse(buffer.toString('utf8', 0, read));
+  const value = parse(readWholeFd(fd, size));
   const sink = new DeltaSink(cursor.main, { turns: 0, rounds: 0 });
   const parser = open(agent, cursor.path, sink, { turns: 0, rounds: 0 });
   if (value !== undefined) parser.push(value, null);
