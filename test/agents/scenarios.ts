@@ -116,10 +116,11 @@ export function agentSuite(agent: AgentName): void {
       if (error) throw error;
     });
 
-    // Each scenario starts a real agent; on a loaded machine one may take a minute. Gemini CLI's
-    // scenarios run one at a time: under load its hook calls arrive late enough for the live
-    // guard to split a batch it would otherwise see whole (reported; see docs/hook.md).
-    const group = agent === 'gemini' ? describe.sequential : describe.concurrent;
+    // Each scenario starts a real agent; on a loaded machine one may take a minute. They run one
+    // at a time: under load the hook calls arrive late enough for the live guard to see a
+    // parallel batch behind its transcript (Gemini CLI split it; Claude Code let a third batch
+    // run in one of three fresh-clone runs): reported, see docs/hook.md and issue 29's note.
+    const group = describe.sequential;
     group('scenarios', { timeout: 240_000 }, () => {
       it('the same failing call: refused before its third run under enforce, as analyze reads it', async (ctx) => {
         const run = await runAgent(ctx, agent, { script: again({ calls: [shell(FAILING)] }, 6), mode: 'enforce' });
