@@ -92,6 +92,17 @@ export interface Round {
   usage: Usage | null;
   model: string | null;
   timestamp: string | null;
+  /**
+   * The trace and span that recorded this round, when the input was a trace (format `otel`):
+   * findings written back as OpenTelemetry link to it, so they show on the trace they judged.
+   */
+  trace?: RoundTrace;
+}
+
+/** OpenTelemetry ids of a round, lowercase hex (32 and 16 digits) as OTLP/JSON writes them. */
+export interface RoundTrace {
+  traceId: string;
+  spanId: string;
 }
 
 /**
@@ -125,6 +136,10 @@ export interface SessionInfo {
   project?: string | null;
   /** A sub-agent's type, when the store names it (Claude Code 2.1's `agent-*.meta.json`). */
   agentType?: string | null;
+  /** For traces: who wrote them (e.g. `claude-code`, `codex`, `gemini-cli`, `genai`, `openinference`). */
+  producer?: string | null;
+  /** For traces: what the producer does not record (e.g. `assistant text`), so a reader knows what detectors could see. */
+  unrecorded?: string[];
 }
 
 /**
