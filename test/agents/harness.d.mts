@@ -83,6 +83,8 @@ export function runAgent(
     installArgs?: string[];
     agentArgs?: string[];
     timeout?: number;
+    /** Codex only: lines appended to its config.toml (the `[otel]` table). */
+    configLines?: string[];
   },
 ): Promise<AgentRun>;
 export function analyze(files: string[], extra?: string[]): any;

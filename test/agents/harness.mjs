@@ -2,7 +2,7 @@
 // home and project, with loopledger's hook installed as a user would, and collects what the
 // agent left behind: its output, its transcript, the requests the model saw, the hook's files.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,7 +134,7 @@ function baseEnv(d, extra) {
  * One agent run. `mode`: 'enforce' | 'telemetry' | null (no hook). Returns the run, the
  * requests the server received, the transcripts the agent wrote, the hook's state dir files.
  */
-export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read missing.txt and fix it.', dir, env: extraEnv = {}, installArgs = [], agentArgs = [], timeout = 120_000 }) {
+export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read missing.txt and fix it.', dir, env: extraEnv = {}, installArgs = [], agentArgs = [], timeout = 120_000, configLines = [] }) {
   const bin = agentBin(agent);
   if (!bin) throw new Error(`${AGENTS[agent].pkg} is not installed: run node test/agents/install.mjs ${agent}`);
   const spec = SPECS[agent];
@@ -142,6 +142,8 @@ export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read
   const server = await spec.server(script);
   try {
     spec.setup(d, server);
+    // Extra lines for the agent's config file (Codex's `[otel]` table): appended after the scripted provider's.
+    if (configLines.length > 0 && agent === 'codex') appendFileSync(join(d.codexHome, 'config.toml'), `${configLines.join('\n')}\n`);
     const env = baseEnv(d, { ...spec.env(server), ...extraEnv });
     let install = null;
     if (mode) {
