@@ -10,6 +10,7 @@ import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { openhandsAdapter } from './openhands.js';
 import { openaiAdapter } from './openai.js';
+import { otelAdapter } from './otel/index.js';
 import { sweAgentAdapter } from './swe-agent.js';
 import type { FormatAdapter, Probe } from './types.js';
 
@@ -25,6 +26,7 @@ const ADAPTER_BY_NAME = {
   'swe-agent': sweAgentAdapter,
   'mini-swe-agent': miniSweAgentAdapter,
   openhands: openhandsAdapter,
+  otel: otelAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -40,6 +42,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'canonical',
   'swe-agent',
   'openhands',
+  'otel',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -11,6 +11,7 @@ import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/tr
 import { DEFAULT_MAX_LINE_LENGTH, type Line, ReadFailure, startLines } from '../read/lines.js';
 import { sanitize } from '../sanitize.js';
 import { conversationFiles, isConversationPath } from '../read/conversation-dir.js';
+import { ConcatenatedValues } from '../read/concatenated.js';
 import { readAgentType, storeProject } from '../read/stores.js';
 import { ADAPTERS, adapterFor, rankFormats, safeDetect } from './index.js';
 import type { FormatAdapter, Probe, RecordParser } from './types.js';
@@ -148,6 +149,10 @@ class Ingestion {
   private lastLine = 0;
   /** A Claude Code 2.1 sub-agent's type, from the manifest beside its file. */
   private agentType: string | null = null;
+  /** The document held so far ended with its outermost `}` alone on a line: another object may follow. */
+  private documentClosed = false;
+  /** Pretty-printed objects one after another (SDK dumps): split at their closing braces, one held at a time. */
+  private concatenated: ConcatenatedValues | null = null;
 
   constructor(
     private readonly input: string,
@@ -280,6 +285,8 @@ class Ingestion {
         return true;
       }
       case 'document':
+        if (this.documentClosed && line.text.startsWith('{') && this.startConcatenated(line)) return (this.phase as Phase) !== 'done';
+        this.documentClosed = line.text.trimEnd() === '}' && this.document.startsWithObject;
         this.holdDocumentLine(line);
         // A file named as JSON lines that is this large is not one pretty-printed document: read
         // it as JSON lines with broken lines, in bounded memory, rather than hold it all.
@@ -292,6 +299,10 @@ class Ingestion {
         return true;
       case 'probe':
       case 'run': {
+        if (this.concatenated) {
+          for (const part of this.concatenated.push(line.text, line.line)) this.concatenatedPart(part);
+          return (this.phase as Phase) !== 'done';
+        }
         const parsed = this.summary.skipped_lines + this.heldSkipsDropped + this.heldSkips >= MAX_KEPT_SKIPS ? parseJsonCheaply(line.text) : parseJson(line.text);
         if (parsed.ok) this.record(line, parsed.value);
         else this.malformed(line, parsed.message);
@@ -350,12 +361,45 @@ class Ingestion {
         this.finishDocument();
         return;
       case 'probe':
-        this.choose(true);
+      case 'run': {
+        const last = this.concatenated?.end();
+        if (last) this.concatenatedPart(last);
+        if (this.phase === 'probe') this.choose(true);
         return;
-      case 'run':
+      }
       case 'done':
         return;
     }
+  }
+
+  /**
+   * A second pretty-printed object opens right after the first closed: the file is objects one after
+   * another. The held first one becomes the first record; from here each is parsed as it closes.
+   * False when the held text is no object after all (then it stays one document).
+   */
+  private startConcatenated(line: Line): boolean {
+    const doc = this.document;
+    const first = doc.firstLine;
+    const parsed = parseJson(doc.text());
+    if (!parsed.ok || !isRecord(parsed.value)) return false;
+    this.document = new DocumentBuffer();
+    this.documentClosed = false;
+    this.phase = 'probe';
+    this.concatenated = new ConcatenatedValues(JSONL_DOCUMENT_MAX_CHARS);
+    this.record({ line: first, text: '', unfinished: false, tooLong: false }, parsed.value);
+    for (const part of this.concatenated.push(line.text, line.line)) this.concatenatedPart(part);
+    return true;
+  }
+
+  private concatenatedPart(part: { text: string; line: number } | { skip: string; line: number }): void {
+    if ('skip' in part) {
+      this.lineSkip(part.line, part.skip);
+      return;
+    }
+    const at: Line = { line: part.line, text: '', unfinished: false, tooLong: false };
+    const parsed = parseJsonCheaply(part.text);
+    if (parsed.ok) this.record(at, parsed.value);
+    else this.malformed(at, parsed.message);
   }
 
   /** The held lines were JSON lines after all: each is a record or a skipped line. */
@@ -622,11 +666,19 @@ class DocumentBuffer {
   private overflowed = false;
   /** Characters of the document joined with newlines. */
   chars = 0;
+  /** Its first line opens an object at the start of the line (so a `}` alone on a line may close it). */
+  startsWithObject = false;
+  /** The line number of its first line. */
+  firstLine = 0;
 
   private static readonly BLOCK_LINES = 4096;
   private static readonly BLOCK_CHARS = 1 << 20;
 
   push(line: Line): void {
+    if (this.chars === 0) {
+      this.startsWithObject = line.text.startsWith('{');
+      this.firstLine = line.line;
+    }
     this.chars += line.text.length + 1;
     this.endsUnfinished = line.unfinished;
     if (this.overflowed) return;

@@ -7,6 +7,7 @@ import type {
   Interrupt,
   RecordedCost,
   Round,
+  RoundTrace,
   SessionInfo,
   ThinkingBlock,
   ToolAnswer,
@@ -27,6 +28,7 @@ interface PendingRound {
   usage: Usage | null;
   model: string | null;
   timestamp: string | null;
+  trace: RoundTrace | null;
 }
 
 export interface RoundStart {
@@ -106,6 +108,7 @@ export class SessionBuilder {
       usage: null,
       model: start.model ?? null,
       timestamp: start.timestamp ?? null,
+      trace: null,
     };
   }
 
@@ -143,6 +146,11 @@ export class SessionBuilder {
     if (usage.cacheWriteTokens != null) merged.cacheWriteTokens = usage.cacheWriteTokens;
     if (usage.cacheWrite1hTokens != null) merged.cacheWrite1hTokens = usage.cacheWrite1hTokens;
     round.usage = merged;
+  }
+
+  /** The trace and span that recorded the pending round (format `otel`). */
+  trace(trace: RoundTrace): void {
+    this.current().trace = trace;
   }
 
   model(model: string | null): void {
@@ -195,6 +203,7 @@ export class SessionBuilder {
       model: p.model,
       timestamp: p.timestamp,
     };
+    if (p.trace) round.trace = p.trace;
     this.sink.round(this.info.id, round);
   }
 
@@ -268,7 +277,10 @@ export class TranscriptBuilder {
   ) {}
 
   /** The builder for `key`, created on first use. `id` defaults to the key. */
-  session(key: string, opts: { id?: string; parent?: string | null; project?: string | null } = {}): SessionBuilder {
+  session(
+    key: string,
+    opts: { id?: string; parent?: string | null; project?: string | null; producer?: string; unrecorded?: string[] } = {},
+  ): SessionBuilder {
     let builder = this.sessions.get(key);
     if (!builder) {
       let id = opts.id ?? key;
@@ -283,6 +295,8 @@ export class TranscriptBuilder {
       const project = this.origin.project ?? opts.project ?? null;
       if (project !== null) info.project = project;
       if (parent !== null && this.origin.agentType) info.agentType = this.origin.agentType;
+      if (opts.producer !== undefined) info.producer = opts.producer;
+      if (opts.unrecorded !== undefined) info.unrecorded = opts.unrecorded;
       builder = new SessionBuilder(this.sink, info, this.resume);
       this.sessions.set(key, builder);
     }

@@ -12,6 +12,7 @@ export const FORMAT_NAMES = [
   'swe-agent',
   'mini-swe-agent',
   'openhands',
+  'otel',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
