@@ -120,6 +120,8 @@ export class LedgerBuilder implements TranscriptSink {
       outcome: { enforce: { steers: 0, stops: [], saved: undefined } },
     };
     if (info.agentType) ledger.agent_type = info.agentType;
+    if (info.producer) ledger.producer = info.producer;
+    if (info.unrecorded) ledger.unrecorded = [...info.unrecorded];
     if (this.options.verbose) ledger.verdicts = [];
     this.order.push(ledger);
     this.live.set(info.id, {

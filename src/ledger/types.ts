@@ -117,6 +117,10 @@ export interface SessionLedger {
   parent: string | null;
   /** A sub-agent's type, when its store names it (Claude Code 2.1 `agent-*.meta.json`). */
   agent_type?: string;
+  /** Traces only (format `otel`): who wrote them (`claude-code`, `codex`, `gemini-cli`, `genai`, `openinference`). */
+  producer?: string;
+  /** Traces only: what that producer does not record, so a reader knows what the detectors could not see. */
+  unrecorded?: string[];
   model: string | null;
   /**
    * The store folder the session came from (e.g. the Claude Code project), or its working directory

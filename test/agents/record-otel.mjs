@@ -58,7 +58,8 @@ for (const agent of wanted) {
   const out = join(ROOT, 'fixtures', 'otel', `${agent}-${AGENTS[agent].version}`);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  if (agent === 'gemini') writeFileSync(join(out, 'telemetry.log'), redactConcatenated(outfile));
+  // Named .json (Gemini CLI writes whatever path telemetry.outfile gives): discovery reads .json files.
+  if (agent === 'gemini') writeFileSync(join(out, 'telemetry.json'), redactConcatenated(outfile));
   else writeFileSync(join(out, 'otlp.jsonl'), otlp.split('\n').filter(Boolean).map((l) => JSON.stringify(redact(JSON.parse(l)))).join('\n') + '\n');
   console.log(`${agent}: exit ${run.result.code}, ${otlp.length + outfile.length} bytes of telemetry -> ${out}`);
   rmSync(run.dir.root, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 import { usageOf } from '../shared/messages.js';
 import { toolAnswer } from '../shared/response-items.js';
 import { byTime, newRound, roundAt, traceOf, type SessionDraft } from './draft.js';
-import { attrString, type OtelItem } from './items.js';
+import { attrString } from './items.js';
 import { eventName, type Producer } from './producer.js';
 import { bool, jsonish, num } from './values.js';
 

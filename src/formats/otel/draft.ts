@@ -17,6 +17,8 @@ export interface RoundDraft {
   usage: Partial<Usage> | null;
   model: string | null;
   trace: RoundTrace | null;
+  /** Calls (by index) a tool span has already answered. */
+  spanAnswered: Set<number>;
 }
 
 export interface SessionDraft {
@@ -25,7 +27,7 @@ export interface SessionDraft {
 }
 
 export function newRound(time: number, line: number | null, trace: RoundTrace | null = null): RoundDraft {
-  return { time, line, text: [], thinking: [], calls: [], answers: new Map(), positional: [], usage: null, model: null, trace };
+  return { time, line, text: [], thinking: [], calls: [], answers: new Map(), positional: [], usage: null, model: null, trace, spanAnswered: new Set() };
 }
 
 export function traceOf(item: OtelItem): RoundTrace | null {
@@ -103,8 +105,10 @@ export function attachToolSpan(rounds: readonly RoundDraft[], span: { id: string
   const round = roundAt(rounds, span.time);
   if (!round) return;
   if (span.id === null) {
-    const index = round.calls.findIndex((c) => c.name === span.name && c.id !== null && !round.answers.has(c.id));
+    // The first call of its name no tool span answered yet (a message may have answered it: the span's result is the better one).
+    const index = round.calls.findIndex((c, i) => c.name === span.name && c.id !== null && !round.spanAnswered.has(i));
     if (index >= 0) {
+      round.spanAnswered.add(index);
       if (span.answer) round.answers.set(round.calls[index]!.id!, span.answer);
       return;
     }

@@ -28,7 +28,8 @@ export function isChat(item: OtelItem): boolean {
 /** Arguments as the model wrote them: an object, a JSON string, a wrapped string (`{"input_str": …}`) or a kvlist. */
 export function argumentsOf(raw: unknown): unknown {
   const value = jsonish(raw);
-  if (isRec(value) && Object.keys(value).length === 1 && typeof value.input_str === 'string') return jsonish(value.input_str);
+  // OpenLLMetry's LangChain wrapper: the model's arguments are the string inside (beside tags and metadata of its own).
+  if (isRec(value) && typeof value.input_str === 'string') return jsonish(value.input_str);
   return value ?? {};
 }
 

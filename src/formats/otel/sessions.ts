@@ -85,7 +85,7 @@ export class SessionGroups {
 
   /** The file is done: traces that never named a session join the session that shares one of them, then every session is read. */
   end(): void {
-    for (const group of [...this.groups.values()]) {
+    for (const group of this.groups.values()) {
       if (!group.key.startsWith('trace:')) continue;
       const owner = this.traceSession.get(group.key.slice('trace:'.length));
       const into = owner !== undefined ? this.groups.get(owner) : undefined;
