@@ -152,6 +152,14 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff.jsonl', id: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328: cat missing.txt 3x, refused at the third' },
   { key: 'rollout-2026-12-02T04-18-58-01a234fa-24d5-7a20-ae16-6489f8368815.jsonl', id: '01a234fa-24d5-7a20-ae16-6489f8368815', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0: the same failing exec_command 3x' },
   { key: 'session-2026-12-02T04-18-a89c213f.jsonl', id: 'a89c213f-e49b-427a-a654-c718837cfb3c', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0: the same failing run_shell_command 3x' },
+  // Issue 32, traces (fixtures/otel/): the agents' own telemetry of one run each (test/agents/record-otel.mjs), and hand-written ones.
+  { key: '4123ae11-414e-4de4-bbce-e658b2744d0b', id: '4123ae11-414e-4de4-bbce-e658b2744d0b', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328 OTLP logs and spans: cat missing.txt failing 5x' },
+  { key: '01a23585-36f2-71e1-89e3-60ec494288ed', id: '01a23585-36f2-71e1-89e3-60ec494288ed', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0 OTLP logs: the same failing exec_command 5x' },
+  { key: '1cb732af-9ca0-4a51-9b3a-6e1f1a4cdb13', id: '1cb732af-9ca0-4a51-9b3a-6e1f1a4cdb13', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0 telemetry outfile: the same failing run_shell_command 4x (its own loop detection ended it)' },
+  { key: 'genai-billing-retry', id: 'genai-billing-retry', label: 'loop', stop1: true, stop2: true, why: 'GenAI chat/execute_tool spans: the same failing run_tests 3x' },
+  { key: 'genai-release-notes', id: 'genai-release-notes', label: 'clean', stop1: false, stop2: false, why: 'GenAI 1.36 events: read, then write, then the answer' },
+  { key: 'oi-config-loop', id: 'oi-config-loop', label: 'loop', stop1: true, stop2: true, why: 'OpenInference spans: the same failing read_file 3x' },
+  { key: 'jaeger-weather', id: 'jaeger-weather', label: 'clean', stop1: false, stop2: false, why: 'Jaeger export: one forecast call, then the answer' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -170,7 +178,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 44, clean: 55, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 49, clean: 57, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -188,31 +196,35 @@ describe('sweep over the bundled corpus', () => {
     // clean-wait-rollout, clean-think-retry, clean-no-progress-poll). Issue 28 added the two
     // no-progress loops and loop-cycle-test-read (no_progress stops it), and one clean poll
     // refused at 1 like clean-poll-build. The agents' three recordings are stops at 1 and 2.
+    // Issue 32 added five trace loops, each the same failing call three to five times (stops at 1
+    // and 2), and two clean traces with different calls (never stopped).
     //            predicted loop   predicted clean
-    //   loop         TP 30             FN 14
-    //   clean        FP 5              TN 50
-    // precision 30/35, recall 30/44, FPR 5/55
+    //   loop         TP 35             FN 14
+    //   clean        FP 5              TN 52
+    // precision 35/40, recall 35/49, FPR 5/57
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 30, fp: 5, tn: 50, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(30 / 35, 12);
-    expect(p.metrics?.recall).toBeCloseTo(30 / 44, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(5 / 55, 12);
+    expect(p.metrics).toMatchObject({ tp: 35, fp: 5, tn: 52, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(35 / 40, 12);
+    expect(p.metrics?.recall).toBeCloseTo(35 / 49, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(5 / 57, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 30, fp: 0, tn: 55, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(30 / 44, 12);
+    expect(d.metrics).toMatchObject({ tp: 35, fp: 0, tn: 57, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(35 / 49, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (5/55) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (5/57) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
-    // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 24, fp: 0 });
+    // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3. Of the
+    // traces, the ones repeating four or five times still stop at 3 (Claude Code, Codex, Gemini
+    // CLI); the three-times ones (genai-billing-retry, oi-config-loop) are only noted: 24 + 3.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 27, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -228,7 +240,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 30, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 35, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -241,7 +253,8 @@ describe('sweep over the bundled corpus', () => {
     // no_progress (six stale rounds), and loop-cycle-test-read (a91e4f27) is a stop, not an
     // addition; the two no-progress loops are stops. No clean session is steered by no_progress;
     // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
-    expect(s.metrics).toMatchObject({ tp: 42, fp: 2, tn: 53, fn: 2 });
+    // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 5, tn 53 + 2.
+    expect(s.metrics).toMatchObject({ tp: 47, fp: 2, tn: 55, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -266,7 +279,8 @@ describe('sweep over the bundled corpus', () => {
     // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
     // (predictable_drift, noted at 0.35).
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
-    expect(noted.metrics).toMatchObject({ tp: 43, fp: 15, tn: 40, fn: 1 });
+    // The traces add as at steer: five stopped loops, two clean sessions with nothing noted.
+    expect(noted.metrics).toMatchObject({ tp: 48, fp: 15, tn: 42, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -290,15 +304,15 @@ describe('sweep over the bundled corpus', () => {
     const [three, four, five] = steer.points;
     // Issue 28: the loop three periods gained (loop-cycle-lint-three) is steered by no_progress at
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
-    // agents' three recordings are stops at every period).
-    expect(three?.metrics).toMatchObject({ tp: 42, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 42, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 39, fp: 2 });
+    // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
+    expect(three?.metrics).toMatchObject({ tp: 47, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 47, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 44, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 30, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 35, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -122,16 +122,21 @@ const EXPECTED: Record<string, Expected> = {
     format: 'openhands',
     sessions: [['cd945624-03b9-487e-bdd4-018e3f531dfd', null, 2, 3, 2]],
   },
+  // A Jaeger export, 77 spans of one trace, every one with the same session.id. Four ChatLiteLLM.chat
+  // spans are the rounds: the supervisor's query_detector call, the detector's pyats_list_devices
+  // call, the detector's inventory text, the supervisor's answer. Two turns: the operator's prompt,
+  // and the supervisor's instruction that the detector's chat receives as its user message.
+  'otel/ponchotitlan_agntcy-langgraph_jaeger_get-inventory.json': {
+    format: 'otel',
+    sessions: [['packetpanic.supervisor_bbc6ca13-1267-47cd-849a-795ff50a7874', null, 2, 4, 2]],
+  },
 };
 
 /**
  * Samples of formats loopledger does not read yet: each must be refused with the reader's clear
  * message (never misread as another format), until its reader lands and it moves to EXPECTED.
  */
-const NOT_READ_YET: Record<string, string> = {
-  // A Jaeger JSON export of GenAI spans: OpenTelemetry traces are issue 32's input format.
-  'otel/ponchotitlan_agntcy-langgraph_jaeger_get-inventory.json': 'OpenTelemetry (Jaeger export)',
-};
+const NOT_READ_YET: Record<string, string> = {};
 
 /** What discovery yields under `root`: transcript files, and a V1 conversation folder as one input. */
 function transcripts(root: string): string[] {
