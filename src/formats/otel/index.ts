@@ -59,10 +59,9 @@ function score(value: unknown): number {
 export const otelAdapter: FormatAdapter = {
   name: 'otel',
   description:
-    'OpenTelemetry recordings: OTLP/JSON as the Collector file exporter writes it (one ExportTraceServiceRequest or ExportLogsServiceRequest per line), SDK dumps (pretty-printed objects one after another, JS SDK span and log objects, Python to_json), ids in hex or base64, numbers and booleans as strings, enum names, and Jaeger JSON export. ' +
-    'Sessions by gen_ai.conversation.id, session.id or conversation.id, else by trace; spans in any order; a record exported twice (or a start copy without an end) read once; traces and logs of one run joined when they are in one file or stream. ' +
-    `Producers: ${PRODUCERS.map((p) => `${p.name} (verified: ${p.verified}; lacks: ${p.unrecorded.join(', ')})`).join('; ')}`,
-  detection: `OTLP resourceSpans/resourceLogs, Jaeger data[].spans with traceID, JS SDK span (_spanContext) and log (hrTime with a body) objects. Producers: ${PRODUCERS.map((p) => `${p.name}: ${p.detection}`).join('; ')}`,
+    'OpenTelemetry recordings of agent runs: OTLP/JSON as the Collector file exporter writes it (one ExportTraceServiceRequest or ExportLogsServiceRequest per line), SDK dumps (pretty-printed objects one after another: JS SDK span and log objects, Python to_json), ids in hex or base64, numbers and booleans as strings, enum names, and Jaeger JSON export. ' +
+    'Sessions by gen_ai.conversation.id, session.id or conversation.id, else by trace; spans in any order; a record exported twice (or a start copy without an end) read once; the logs and traces of one run are joined when they are one input (one file, or the files concatenated on stdin). Each session names its producer (listed below) and what it did not record',
+  detection: 'OTLP resourceSpans/resourceLogs lines, a Jaeger document (data[].spans with traceID), JS SDK span (_spanContext) and log (hrTime with a body) objects, Python span dumps (context.trace_id)',
   detect(probe: Probe): number {
     if (probe.mode === 'document') {
       const v = probe.value;
