@@ -43,8 +43,8 @@ function telemetry(agent, receiver, outfile) {
     const exporter = (path) => `{ otlp-http = { endpoint = "${receiver.url}/v1/${path}", protocol = "json" } }`;
     return {
       env: {},
-      // Logs only: its trace exporter sends a megabyte of runtime spans (tokio tasks, RPC) and no conversation.
-      configLines: ['[otel]', 'log_user_prompt = true', `exporter = ${exporter('logs')}`, ''],
+      // The trace exporter too: without it the log records carry no trace context (empty ids).
+      configLines: ['[otel]', 'log_user_prompt = true', `exporter = ${exporter('logs')}`, `trace_exporter = ${exporter('traces')}`, ''],
     };
   }
   return {

@@ -60,7 +60,13 @@ for (const agent of wanted) {
   mkdirSync(out, { recursive: true });
   // Named .json (Gemini CLI writes whatever path telemetry.outfile gives): discovery reads .json files.
   if (agent === 'gemini') writeFileSync(join(out, 'telemetry.json'), redactConcatenated(outfile));
-  else writeFileSync(join(out, 'otlp.jsonl'), otlp.split('\n').filter(Boolean).map((l) => JSON.stringify(redact(JSON.parse(l)))).join('\n') + '\n');
+  else {
+    // Codex's spans are its runtime's (tokio tasks, RPC: a megabyte, no conversation); its log
+    // records carry their trace and span ids, so only the logs requests are kept.
+    const keep = (req) => agent !== 'codex' || 'resourceLogs' in req;
+    const lines = otlp.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter(keep);
+    writeFileSync(join(out, 'otlp.jsonl'), lines.map((req) => JSON.stringify(redact(req))).join('\n') + '\n');
+  }
   console.log(`${agent}: exit ${run.result.code}, ${otlp.length + outfile.length} bytes of telemetry -> ${out}`);
   rmSync(run.dir.root, { recursive: true, force: true });
 }

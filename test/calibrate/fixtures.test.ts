@@ -154,7 +154,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'session-2026-12-02T04-18-a89c213f.jsonl', id: 'a89c213f-e49b-427a-a654-c718837cfb3c', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0: the same failing run_shell_command 3x' },
   // Issue 32, traces (fixtures/otel/): the agents' own telemetry of one run each (test/agents/record-otel.mjs), and hand-written ones.
   { key: '4123ae11-414e-4de4-bbce-e658b2744d0b', id: '4123ae11-414e-4de4-bbce-e658b2744d0b', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328 OTLP logs and spans: cat missing.txt failing 5x' },
-  { key: '01a23585-36f2-71e1-89e3-60ec494288ed', id: '01a23585-36f2-71e1-89e3-60ec494288ed', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0 OTLP logs: the same failing exec_command 5x' },
+  { key: '01a23593-7f75-76d1-990c-6c190304804f', id: '01a23593-7f75-76d1-990c-6c190304804f', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0 OTLP logs: the same failing exec_command 5x' },
   { key: '1cb732af-9ca0-4a51-9b3a-6e1f1a4cdb13', id: '1cb732af-9ca0-4a51-9b3a-6e1f1a4cdb13', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0 telemetry outfile: the same failing run_shell_command 4x (its own loop detection ended it)' },
   { key: 'genai-billing-retry', id: 'genai-billing-retry', label: 'loop', stop1: true, stop2: true, why: 'GenAI chat/execute_tool spans: the same failing run_tests 3x' },
   { key: 'genai-release-notes', id: 'genai-release-notes', label: 'clean', stop1: false, stop2: false, why: 'GenAI 1.36 events: read, then write, then the answer' },

@@ -113,8 +113,8 @@ export function toolAnswer(span: OtelItem): ToolAnswer | null {
   const result = a['gen_ai.tool.call.result'] ?? a['gen_ai.tool.output'] ?? a['output.value'];
   const error = attrString(span, 'error.message', 'exception.message', 'error.type');
   if (result === undefined && span.status !== 'error') return null;
-  const parsed = jsonish(result);
-  const content = result === undefined ? (error ?? '') : typeof parsed === 'string' ? parsed : flattenContent(parsed);
+  // A string result is the tool's own text, kept as written; anything else is flattened.
+  const content = result === undefined ? (error ?? '') : typeof result === 'string' ? result : flattenContent(result);
   return { content, isError: span.status === 'error' || attrString(span, 'error.type') !== null };
 }
 
