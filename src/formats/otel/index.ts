@@ -5,7 +5,6 @@
 import { isRec } from '../shared/text.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from '../types.js';
 import { containerKind, walk } from './containers.js';
-import { PRODUCERS } from './producers.js';
 import { SessionGroups } from './sessions.js';
 
 function describe(value: Record<string, unknown>): string {
