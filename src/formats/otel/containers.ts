@@ -17,7 +17,8 @@ export interface Walk {
 /** Whether a record is one the walker knows (for detection: no items are built). */
 export function containerKind(value: unknown): 'otlp' | 'sdk-span' | 'sdk-log' | 'jaeger' | null {
   if (!isRec(value)) return null;
-  if (Array.isArray(value.resourceSpans) || Array.isArray(value.resourceLogs)) return 'otlp';
+  // Named so, it is an export request even when the list is of the wrong type (the walk reports that).
+  if ('resourceSpans' in value || 'resourceLogs' in value) return 'otlp';
   if (isRec(value.resource) && (Array.isArray(value.scopeSpans) || Array.isArray(value.scopeLogs) || Array.isArray(value.instrumentationLibrarySpans))) return 'otlp';
   if (Array.isArray(value.data) && value.data.some((t) => isRec(t) && Array.isArray(t.spans) && 'traceID' in t)) return 'jaeger';
   if (typeof value.traceID === 'string' && Array.isArray(value.spans)) return 'jaeger';
