@@ -7,7 +7,7 @@
 import type { ToolAnswer } from '../../model/transcript.js';
 import { usageOf } from '../shared/messages.js';
 import { isRec } from '../shared/text.js';
-import { byTime, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
+import { byTime, nearestEnded, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
 import { attrString, type OtelItem } from './items.js';
 import { eventName, type Producer } from './producer.js';
 import { bool, jsonish, num } from './values.js';
@@ -29,19 +29,8 @@ function usage(item: OtelItem) {
   });
 }
 
-/** The llm_request span that recorded the response logged at `time` (it ends when the log is written). */
-function spanFor(spans: readonly OtelItem[], time: number, used: Set<OtelItem>): OtelItem | null {
-  let best: OtelItem | null = null;
-  for (const s of spans) {
-    if (used.has(s) || !(s.start <= time + 1)) continue;
-    if (!best || Math.abs(s.end - time) < Math.abs(best.end - time)) best = s;
-  }
-  if (best) used.add(best);
-  return best;
-}
-
 function rounds(logs: readonly OtelItem[], spans: readonly OtelItem[]): RoundDraft[] {
-  const llm = spans.filter((s) => s.name === 'claude_code.llm_request');
+  const llm = spans.filter((s) => s.name === 'claude_code.llm_request' && !Number.isNaN(s.end)).sort((a, b) => a.end - b.end);
   const requests = logs.filter((l) => event(l) === 'api_request');
   const used = new Set<OtelItem>();
   const source = requests.length > 0 ? requests : llm;
@@ -49,7 +38,8 @@ function rounds(logs: readonly OtelItem[], spans: readonly OtelItem[]): RoundDra
     source.map((item) => {
       // A request is logged when its response has ended: it started `duration_ms` before.
       const duration = item.kind === 'log' ? (num(item.attrs.duration_ms) ?? 0) : 0;
-      const span = item.kind === 'log' ? spanFor(llm, item.start, used) : item;
+      // The llm_request span that ended when the request was logged (and had begun by then).
+      const span = item.kind === 'log' ? nearestEnded(llm, item.start, used, (s) => s.start <= item.start + 1) : item;
       const r = newRound(item.start - duration, item.line, traceOf(span ?? item));
       r.usage = usage(item);
       r.model = attrString(item, 'model', 'gen_ai.response.model', 'gen_ai.request.model');

@@ -5,7 +5,7 @@
 
 import { isRec, type Rec } from '../shared/text.js';
 import type { OtelEvent, OtelItem } from './items.js';
-import { anyTime, anyValue, fromNanos, keyValues, otelId } from './values.js';
+import { anyTime, anyValue, fromNanos, keyValues, keyValuesChars, otelId } from './values.js';
 
 export interface Walk {
   emit(item: OtelItem): void;
@@ -114,6 +114,7 @@ function events(list: unknown, time: (e: Rec) => number): OtelEvent[] {
 
 function otlpSpan(s: Rec, resource: Rec, scope: string, line: number | null): OtelItem {
   const attrs = keyValues(s.attributes ?? null);
+  const chars = keyValuesChars;
   return item('span', typeof s.name === 'string' ? s.name : '', {
     traceId: otelId(s.traceId, 32),
     spanId: otelId(s.spanId, 16),
@@ -127,11 +128,12 @@ function otlpSpan(s: Rec, resource: Rec, scope: string, line: number | null): Ot
     events: events(s.events, (e) => fromNanos(e.timeUnixNano)),
     status: statusOf(s.status),
     line,
-  });
+  }, chars);
 }
 
 function otlpLog(l: Rec, resource: Rec, scope: string, line: number | null): OtelItem {
   const attrs = keyValues(l.attributes ?? null);
+  const chars = keyValuesChars;
   const body = anyValue(l.body);
   const time = fromNanos(l.timeUnixNano);
   return item('log', logName(attrs, l.eventName, body), {
@@ -147,7 +149,7 @@ function otlpLog(l: Rec, resource: Rec, scope: string, line: number | null): Ote
     events: [],
     status: 'unset',
     line,
-  }, `${String(l.timeUnixNano)}/${String(l.observedTimeUnixNano)}`);
+  }, chars, `${String(l.timeUnixNano)}/${String(l.observedTimeUnixNano)}`);
 }
 
 function eventTime(attrs: Rec, observed: unknown): number {
@@ -167,6 +169,7 @@ function sdkSpan(s: Rec, line: number | null): OtelItem {
   const ctx = isRec(s._spanContext) ? s._spanContext : isRec(s.spanContext) ? s.spanContext : isRec(s.context) ? s.context : {};
   const parent = isRec(s.parentSpanContext) ? s.parentSpanContext.spanId : (s.parentSpanId ?? s.parent_id);
   const attrs = keyValues(s.attributes ?? null);
+  const chars = keyValuesChars;
   return item('span', typeof s.name === 'string' ? s.name : '', {
     traceId: otelId(ctx.traceId ?? ctx.trace_id, 32),
     spanId: otelId(ctx.spanId ?? ctx.span_id, 16),
@@ -180,11 +183,12 @@ function sdkSpan(s: Rec, line: number | null): OtelItem {
     events: events(s.events, (e) => anyTime(e.time ?? e.timestamp)),
     status: statusOf(s.status),
     line,
-  });
+  }, chars);
 }
 
 function sdkLog(l: Rec, line: number | null): OtelItem {
   const attrs = keyValues(l.attributes ?? null);
+  const chars = keyValuesChars;
   const ctx = isRec(l.spanContext) ? l.spanContext : {};
   const body = l._body ?? l.body;
   return item('log', logName(attrs, l.eventName, body), {
@@ -200,7 +204,7 @@ function sdkLog(l: Rec, line: number | null): OtelItem {
     events: [],
     status: 'unset',
     line,
-  }, `${String(l.hrTime)}/${String(l.hrTimeObserved)}`);
+  }, chars, `${String(l.hrTime)}/${String(l.hrTimeObserved)}`);
 }
 
 function jaegerTrace(t: Rec, at: string, w: Walk): void {
@@ -210,6 +214,7 @@ function jaegerTrace(t: Rec, at: string, w: Walk): void {
     const resource = keyValues(proc?.tags ?? null);
     if (proc && typeof proc.serviceName === 'string') resource['service.name'] = proc.serviceName;
     const attrs = keyValues(s.tags ?? null);
+    const chars = keyValuesChars;
     const parent = Array.isArray(s.references) ? s.references.find((r) => isRec(r) && r.refType === 'CHILD_OF') : undefined;
     const start = typeof s.startTime === 'number' ? s.startTime / 1000 : NaN;
     const duration = typeof s.duration === 'number' ? s.duration / 1000 : NaN;
@@ -227,7 +232,7 @@ function jaegerTrace(t: Rec, at: string, w: Walk): void {
         events: events(s.logs, (e) => (typeof e.timestamp === 'number' ? e.timestamp / 1000 : NaN)).map(jaegerEvent),
         status: statusOf(attrs['otel.status_code'] ?? null, attrs),
         line: w.line,
-      }),
+      }, chars),
     );
   });
 }
@@ -237,15 +242,9 @@ function jaegerEvent(e: OtelEvent): OtelEvent {
   return e.name === '' && typeof e.attrs.event === 'string' ? { ...e, name: e.attrs.event } : e;
 }
 
-function item(kind: OtelItem['kind'], name: string, rest: Omit<OtelItem, 'kind' | 'name' | 'size' | 'stamp'>, stamp = ''): OtelItem {
-  // Jaeger and OTLP ids are hex already; a 16-digit Jaeger trace id is widened as Jaeger shows it.
-  return { kind, name, ...rest, stamp, size: 200 + sizeOf(rest.attrs) + sizeOf(rest.body) + rest.events.length * 100 };
-}
-
-function sizeOf(value: unknown, depth = 0): number {
-  if (typeof value === 'string') return value.length;
-  if (value === null || typeof value !== 'object' || depth > 8) return 8;
-  let n = 16;
-  for (const v of Object.values(value)) n += 16 + sizeOf(v, depth + 1);
-  return n;
+/** `chars`: the attributes' string characters (keyValuesChars right after they were read). */
+function item(kind: OtelItem['kind'], name: string, rest: Omit<OtelItem, 'kind' | 'name' | 'size' | 'stamp'>, chars: number, stamp = ''): OtelItem {
+  const body = typeof rest.body === 'string' ? rest.body.length : 0;
+  // Roughly what the record costs to hold: its text, plus a fixed part for the object and its keys.
+  return { kind, name, ...rest, stamp, size: 400 + chars + body + rest.events.length * 200 };
 }

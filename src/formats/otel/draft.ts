@@ -90,32 +90,69 @@ export function deliver(draft: SessionDraft, sb: SessionBuilder): void {
 }
 
 /**
- * A tool span (execute_tool, OpenInference TOOL) beside the responses: its answer goes to the call
- * with its id; without an id, to the first unanswered call of its name in the round under way; a
- * call no response named (message capture off) is added to that round, so names alone still count.
+ * Attaches tool spans (execute_tool, OpenInference TOOL) to the responses: a span's answer goes to
+ * the call with its id; without an id, to the first call of its name in the round under way that no
+ * tool span answered yet; a call no response named (message capture off) is added to that round, so
+ * names alone still count. Built once per session: the calls are indexed by id.
  */
-export function attachToolSpan(rounds: readonly RoundDraft[], span: { id: string | null; name: string; arguments: unknown; answer: ToolAnswer | null; time: number }): void {
-  if (span.id !== null) {
-    const owner = rounds.find((r) => r.calls.some((c) => c.id === span.id));
+export class ToolSpans {
+  private readonly owner = new Map<string, RoundDraft>();
+
+  constructor(private readonly rounds: readonly RoundDraft[]) {
+    for (const r of rounds) for (const c of r.calls) if (c.id !== null && !this.owner.has(c.id)) this.owner.set(c.id, r);
+  }
+
+  attach(span: { id: string | null; name: string; arguments: unknown; answer: ToolAnswer | null; time: number }): void {
+    const owner = span.id !== null ? this.owner.get(span.id) : undefined;
     if (owner) {
-      if (span.answer) owner.answers.set(span.id, span.answer);
+      if (span.answer) owner.answers.set(span.id!, span.answer);
       return;
     }
-  }
-  const round = roundAt(rounds, span.time);
-  if (!round) return;
-  if (span.id === null) {
-    // The first call of its name no tool span answered yet (a message may have answered it: the span's result is the better one).
-    const index = round.calls.findIndex((c, i) => c.name === span.name && c.id !== null && !round.spanAnswered.has(i));
-    if (index >= 0) {
-      round.spanAnswered.add(index);
-      if (span.answer) round.answers.set(round.calls[index]!.id!, span.answer);
-      return;
+    const round = roundAt(this.rounds, span.time);
+    if (!round) return;
+    if (span.id === null) {
+      // A message may have answered it already: the span's own result is the better one.
+      const index = round.calls.findIndex((c, i) => c.name === span.name && c.id !== null && !round.spanAnswered.has(i));
+      if (index >= 0) {
+        round.spanAnswered.add(index);
+        if (span.answer) round.answers.set(round.calls[index]!.id!, span.answer);
+        return;
+      }
     }
-  }
-  round.calls.push({ id: span.id, name: span.name, arguments: span.arguments });
-  if (span.answer) {
-    if (span.id !== null) round.answers.set(span.id, span.answer);
-    else round.positional.push(span.answer);
+    round.calls.push({ id: span.id, name: span.name, arguments: span.arguments });
+    if (span.id !== null) this.owner.set(span.id, round);
+    if (span.answer) {
+      if (span.id !== null) round.answers.set(span.id, span.answer);
+      else round.positional.push(span.answer);
+    }
   }
 }
+
+/**
+ * The span (of those sorted by end time) that ended closest to `time` and is not yet `used`: the
+ * span that recorded a response logged when it ended. A binary search, then the nearest unused on
+ * either side, so a session of thousands of responses stays linear-logarithmic.
+ */
+export function nearestEnded(byEnd: readonly OtelItem[], time: number, used: Set<OtelItem>, accept: (span: OtelItem) => boolean): OtelItem | null {
+  let lo = 0;
+  let hi = byEnd.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byEnd[mid]!.end < time) lo = mid + 1;
+    else hi = mid;
+  }
+  // The nearest few on each side: the spans used before lie behind, and are not walked again.
+  let left = lo - 1;
+  let right = lo;
+  const stop = (i: number) => Math.abs(i - lo) > NEAREST_WINDOW;
+  while (left >= 0 && !stop(left) && (used.has(byEnd[left]!) || !accept(byEnd[left]!))) left--;
+  while (right < byEnd.length && !stop(right) && (used.has(byEnd[right]!) || !accept(byEnd[right]!))) right++;
+  const l = left >= 0 && !stop(left) ? byEnd[left]! : null;
+  const r = right < byEnd.length && !stop(right) ? byEnd[right]! : null;
+  const best = l && r ? (time - l.end <= r.end - time ? l : r) : (l ?? r);
+  if (best) used.add(best);
+  return best;
+}
+
+/** How far from the closest end nearestEnded() looks for an unused span. */
+const NEAREST_WINDOW = 64;

@@ -5,7 +5,7 @@
 
 import type { ToolAnswer } from '../../model/transcript.js';
 import { isRec } from '../shared/text.js';
-import { byTime, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
+import { byTime, nearestEnded, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
 import { attrString, type OtelItem } from './items.js';
 import { eventName, type Producer } from './producer.js';
 import { bool, jsonish, num } from './values.js';
@@ -59,7 +59,8 @@ export const geminiCli: Producer = {
   matches: (item) => item.name.startsWith(PREFIX) || item.scope === 'gemini-cli',
   read(items): SessionDraft {
     const logs = items.filter((i) => i.kind === 'log');
-    const llm = items.filter((i) => i.kind === 'span' && i.name === 'llm_call');
+    const llm = items.filter((i) => i.kind === 'span' && i.name === 'llm_call' && !Number.isNaN(i.end)).sort((a, b) => a.end - b.end);
+    const used = new Set<OtelItem>();
     const draft: SessionDraft = { turns: [], rounds: [] };
     for (const l of logs) {
       const name = eventName(l, PREFIX);
@@ -67,7 +68,8 @@ export const geminiCli: Producer = {
       if (name !== 'api_response') continue;
       // Logged when the response has ended: it began `duration_ms` before.
       const start = l.start - (num(l.attrs.duration_ms) ?? 0);
-      const span = llm.find((s) => s.start <= l.start && !(s.end < l.start - 1) && s.start >= start - 50) ?? null;
+      // The llm_call span that ended as the response was logged and began with it.
+      const span = nearestEnded(llm, l.start, used, (s) => s.start <= l.start && s.start >= start - 50);
       const r = newRound(start, l.line, traceOf(span ?? l));
       fillRound(r, l);
       draft.rounds.push(r);

@@ -6,7 +6,7 @@
 
 import type { ThinkingBlock, ToolAnswer, ToolCall } from '../../model/transcript.js';
 import { flattenContent, isRec, type Rec } from '../shared/text.js';
-import { attachToolSpan, byTime, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
+import { ToolSpans, byTime, newRound, roundAt, traceOf, type RoundDraft, type SessionDraft } from './draft.js';
 import { attrString, type OtelItem } from './items.js';
 import type { Producer } from './producer.js';
 import { jsonish, num } from './values.js';
@@ -164,8 +164,9 @@ export const genai: Producer = {
     }
     // Answers from messages first; a tool span's own result, when it has one, is better evidence.
     for (const r of draft.rounds) for (const c of r.calls) if (c.id !== null && answers.has(c.id)) r.answers.set(c.id, answers.get(c.id)!);
+    const tools = new ToolSpans(draft.rounds);
     for (const { item: s } of byTime(items.filter((i) => i.kind === 'span' && operation(i) === 'execute_tool').map((item) => ({ item, time: item.start })))) {
-      attachToolSpan(draft.rounds, {
+      tools.attach({
         id: attrString(s, 'gen_ai.tool.call.id'),
         name: attrString(s, 'gen_ai.tool.name') ?? s.name.replace(/^execute_tool /, ''),
         arguments: argumentsOf(s.attrs['gen_ai.tool.call.arguments'] ?? {}),

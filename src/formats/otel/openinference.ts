@@ -5,7 +5,7 @@
 
 import type { ToolAnswer } from '../../model/transcript.js';
 import type { Rec } from '../shared/text.js';
-import { attachToolSpan, byTime, newRound, traceOf, type SessionDraft } from './draft.js';
+import { ToolSpans, byTime, newRound, traceOf, type SessionDraft } from './draft.js';
 import { toolAnswer, argumentsOf } from './genai.js';
 import { attrString, type OtelItem } from './items.js';
 import type { Producer } from './producer.js';
@@ -71,8 +71,9 @@ export const openinference: Producer = {
     }
     draft.rounds = byTime(draft.rounds);
     for (const r of draft.rounds) for (const c of r.calls) if (c.id !== null && answers.has(c.id)) r.answers.set(c.id, answers.get(c.id)!);
+    const tools = new ToolSpans(draft.rounds);
     for (const { item: s } of byTime(items.filter((i) => i.kind === 'span' && kind(i) === 'TOOL').map((item) => ({ item, time: item.start })))) {
-      attachToolSpan(draft.rounds, {
+      tools.attach({
         id: attrString(s, 'tool_call.id', 'tool.id'),
         name: attrString(s, 'tool.name') ?? s.name,
         arguments: argumentsOf(s.attrs['tool.parameters'] ?? s.attrs['input.value'] ?? {}),

@@ -24,21 +24,32 @@ export function anyValue(value: unknown, depth = 0): unknown {
   return Object.keys(value).length === 0 ? null : value;
 }
 
+/** Characters of the string values the last keyValues() call stored: what the held-record bound counts. */
+export let keyValuesChars = 0;
+
 /**
  * A list of `{key, value}` pairs (OTLP attributes, Jaeger tags with `type`/`value`) as one object,
- * or a plain attribute map (SDK objects, Python dumps) as it is. Keys go into an object without a
- * prototype, so that no key from a file reaches Object's own properties.
+ * or a plain attribute map (SDK objects, Python dumps) as it is. A plain object keeps V8's fast
+ * properties (a prototype-less one is a slow dictionary, and this runs for every record); a key
+ * `__proto__` from a file is defined as an own property, so it never reaches the prototype.
  */
 export function keyValues(list: unknown, depth = 0): Rec {
-  const out = Object.create(null) as Rec;
+  const out: Rec = {};
+  let chars = 0;
+  const put = (key: string, value: unknown) => {
+    if (typeof value === 'string') chars += value.length;
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  };
   if (Array.isArray(list)) {
     for (const kv of list) {
       if (!isRec(kv) || typeof kv.key !== 'string') continue;
-      out[kv.key] = 'type' in kv && !isRec(kv.value) ? jaegerTag(kv) : anyValue(kv.value, depth);
+      put(kv.key, 'type' in kv && !isRec(kv.value) ? jaegerTag(kv) : anyValue(kv.value, depth));
     }
   } else if (isRec(list)) {
-    for (const [k, v] of Object.entries(list)) out[k] = v;
+    for (const [k, v] of Object.entries(list)) put(k, v);
   }
+  keyValuesChars = chars;
   return out;
 }
 
