@@ -21,7 +21,7 @@ function operation(item: OtelItem): string {
   return first;
 }
 
-export function isChat(item: OtelItem): boolean {
+function isChat(item: OtelItem): boolean {
   return item.kind === 'span' && CHAT_OPERATIONS.has(operation(item));
 }
 

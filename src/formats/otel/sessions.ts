@@ -13,7 +13,7 @@ import { producerOf } from './producers.js';
 import { str } from './values.js';
 
 /** Characters (roughly) of records held across the file's open sessions before one is released. */
-export const HELD_BUDGET = 8 * 1024 * 1024;
+const HELD_BUDGET = 8 * 1024 * 1024;
 
 interface Group {
   key: string;
