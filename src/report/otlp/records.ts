@@ -69,7 +69,9 @@ export function evaluationTime(env: Readonly<Record<string, string | undefined>>
   return now();
 }
 
-const str = (key: string, v: string): KeyValue => ({ key, value: { stringValue: v } });
+// OTLP strings are UTF-8: a lone surrogate (a hostile transcript's id) would not survive a receiver.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const str = (key: string, v: string): KeyValue => ({ key, value: { stringValue: v.replace(LONE_SURROGATE, '\uFFFD') } });
 const int = (key: string, v: number): KeyValue => ({ key, value: { intValue: String(Math.trunc(v)) } });
 const bool = (key: string, v: boolean): KeyValue => ({ key, value: { boolValue: v } });
 const double = (key: string, v: number): KeyValue => ({ key, value: { doubleValue: v } });
