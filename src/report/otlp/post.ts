@@ -96,7 +96,7 @@ function parsed(text: string): Record<string, unknown> | null {
 function receiverSays(text: string): string {
   const status = parsed(text);
   const message = typeof status?.['message'] === 'string' ? status['message'] : '';
-  const oneLine = sanitize(redactUrls(message)).replace(/\s+/g, ' ').trim();
+  const oneLine = sanitize(redactUrls(message.replace(/\s+/g, ' ').trim()));
   return oneLine === '' ? '' : `: ${oneLine.length > 160 ? `${oneLine.slice(0, 159)}…` : oneLine}`;
 }
 
