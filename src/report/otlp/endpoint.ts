@@ -12,7 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The specification's default for OTLP/HTTP. */
 const DEFAULT_ENDPOINT = 'http://localhost:4318/v1/logs';
 /** The specification's default export timeout. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 const LOGS_PATH = 'v1/logs';
 
 export interface OtlpTarget {

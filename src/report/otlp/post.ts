@@ -16,7 +16,7 @@ import { otlpTarget, type OtlpTarget } from './endpoint.js';
 import { evaluationTime, otlpRequests } from './records.js';
 
 /** Retries of one request after its first attempt. */
-export const MAX_RETRIES = 3;
+const MAX_RETRIES = 3;
 /** A reply (an error's status message, a partial success) is read no further. */
 const MAX_REPLY_BYTES = 64 * 1024;
 /** The first wait before a retry, doubled each time, when the receiver does not say (Retry-After). */
@@ -26,14 +26,14 @@ const MAX_WAIT_MS = 10_000;
 const RETRYABLE = new Set([429, 502, 503, 504]);
 
 /** The export failed: after the payload was written, the run exits 2 with this one line. */
-export class OtlpExportError extends LoopledgerError {
+class OtlpExportError extends LoopledgerError {
   constructor(message: string) {
     super(message, EXIT_USAGE);
     this.name = 'OtlpExportError';
   }
 }
 
-export interface PostOptions {
+interface PostOptions {
   evaluatedAt: number;
   excerpts: boolean;
   cwd?: string;
@@ -163,7 +163,7 @@ async function postOne(target: OtlpTarget, body: string, o: PostOptions, done: (
 }
 
 /** Posts every finding of `report` to `target`, request after request; stops at the first that fails. */
-export async function postOtlp(report: LedgerReport, target: OtlpTarget, o: PostOptions): Promise<PostResult> {
+async function postOtlp(report: LedgerReport, target: OtlpTarget, o: PostOptions): Promise<PostResult> {
   const total = report.sessions.reduce((n, s) => n + s.entries.length, 0);
   const result: PostResult = { url: redactUrls(target.url), records: 0, requests: 0, rejected: 0, messages: [] };
   const done = () => `${result.records} of ${plural(total, 'finding')} posted`;

@@ -10,12 +10,12 @@ import { escapeJsonText } from '../../sanitize.js';
 import { findingSentence } from '../finding-sentence.js';
 import { relativePath } from '../paths.js';
 
-export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
+const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 
 /** Records per request: the OpenTelemetry SDKs' default export batch. */
-export const MAX_RECORDS_PER_REQUEST = 512;
+const MAX_RECORDS_PER_REQUEST = 512;
 /** Bytes per request body, well under common receivers' limits (the Collector's HTTP default is 20 MiB). */
-export const MAX_REQUEST_BYTES = 1024 * 1024;
+const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /** SeverityNumber of the OpenTelemetry log data model; the level is what Enforce would do, as in SARIF. */
 const SEVERITY: Record<EnforceLevel, { number: number; text: string }> = {
@@ -32,12 +32,12 @@ type AnyValue =
   | { doubleValue: number }
   | { arrayValue: { values: AnyValue[] } };
 
-export interface KeyValue {
+interface KeyValue {
   key: string;
   value: AnyValue;
 }
 
-export interface OtlpLogRecord {
+interface OtlpLogRecord {
   timeUnixNano: string;
   observedTimeUnixNano: string;
   severityNumber: number;
@@ -89,7 +89,7 @@ const HEX_SPAN = /^[0-9a-f]{16}$/;
  * The ids to link a record to, or null. OTLP wants 16 and 8 bytes, not all zero; a ledger read
  * back from a file (merge) may carry anything, and a wrong id would link to no span or a wrong one.
  */
-export function validTrace(t: EntryTrace | undefined): { traceId: string; spanId: string } | null {
+function validTrace(t: EntryTrace | undefined): { traceId: string; spanId: string } | null {
   if (t === undefined || t === null || typeof t !== 'object') return null;
   const traceId = typeof t.trace_id === 'string' ? t.trace_id.toLowerCase() : '';
   const spanId = typeof t.span_id === 'string' ? t.span_id.toLowerCase() : '';
@@ -99,7 +99,7 @@ export function validTrace(t: EntryTrace | undefined): { traceId: string; spanId
 }
 
 /** The record of one entry: the convention's attributes first, loopledger's own after them. */
-export function logRecord(s: SessionLedger, e: LedgerEntry, o: OtlpRecordOptions): OtlpLogRecord {
+function logRecord(s: SessionLedger, e: LedgerEntry, o: OtlpRecordOptions): OtlpLogRecord {
   const attributes: KeyValue[] = [str('gen_ai.evaluation.name', e.kind)];
   // Conditionally required "if applicable": a count crossing a threshold (tool batches) has no score.
   if (e.confidence !== null && Number.isFinite(e.confidence)) attributes.push(double('gen_ai.evaluation.score.value', e.confidence));
