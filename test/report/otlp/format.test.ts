@@ -4,7 +4,7 @@
 // show"), and the run's time on every record.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../../cli/helpers.js';
+import { ensureBuilt, runCli, scratch } from '../../cli/helpers.js';
 import { recordsOf, requestsOf, throughProtobuf } from './decode.js';
 
 // A chant: the same paragraphs over and over, so its excerpts are transcript text.
@@ -77,4 +77,33 @@ describe('--format otlp against --format json', () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toBe('');
   }, 30_000);
+
+  it('merge: a ledger whose entries carry trace ids writes them as the records\' ids (hex lowercased; an all-zero id links nothing); a malformed one is refused', async () => {
+    const dir = scratch('loopledger-otlp-');
+    try {
+      const ledger = JSON.parse((await runCli(['fixtures/claude-code/looping-test-fix.jsonl', '--format', 'json'])).stdout) as {
+        sessions: { entries: { trace?: unknown }[] }[];
+      };
+      const [a, b, c] = ledger.sessions[0]!.entries;
+      a!.trace = { trace_id: '0AF7651916CD43DD8448EB211C80319C', span_id: 'B7AD6B7169203331' };
+      b!.trace = { trace_id: '0'.repeat(32), span_id: 'b7ad6b7169203331' };
+      expect(c!.trace).toBeUndefined();
+      const good = dir.write('traced.json', JSON.stringify(ledger));
+      const out = await runCli(['merge', good, '--format', 'otlp']);
+      expect(out.code).toBe(0);
+      const records = recordsOf(requestsOf(out.stdout));
+      expect(records.map((r) => [r.traceId, r.spanId])).toEqual([
+        ['0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'],
+        [undefined, undefined],
+        [undefined, undefined],
+      ]);
+      c!.trace = { trace_id: 'xyz', span_id: 'b7ad6b7169203331' };
+      const bad = dir.write('bad.json', JSON.stringify(ledger));
+      const refused = await runCli(['merge', bad, '--format', 'otlp']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('sessions[0].entries[2].trace.trace_id: expected 32 hex digits, got "xyz"');
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
 });
