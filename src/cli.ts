@@ -21,6 +21,7 @@ import { FORMAT_NAMES, type FormatName } from './model/transcript.js';
 import { discoverInputs } from './read/discover.js';
 import { parseShard, type Shard } from './read/shard.js';
 import { SESSION_SORTS } from './report/index.js';
+import { checkEndpointFlag } from './report/otlp/endpoint.js';
 import { redactUrls } from './config/redact.js';
 import { sanitize } from './sanitize.js';
 import {
@@ -109,7 +110,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
     .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
-    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard);
+    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard)
+    .option('--otlp-endpoint [url]', 'also post the findings as OTLP/HTTP JSON log records (/v1/logs appended unless given); no URL: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT', checkEndpointFlag);
   addConfigOptions(analyze).action(async (paths: string[], opts: AnalyzeOptions) => {
     setExit(await runAnalyze(paths, opts, io, setExit));
   });

@@ -25,11 +25,11 @@ export function isMode(s: string): s is Mode {
 }
 
 /** `--format` of the ledger. */
-export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html'] as const;
+export const REPORT_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html', 'otlp'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Formats read by programs: they never carry colour, whatever `color` says. */
-export const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github'];
+export const MACHINE_FORMATS: readonly ReportFormat[] = ['json', 'ndjson', 'junit', 'sarif', 'github', 'otlp'];
 
 /** `--format` of `sweep`: its table, the whole result as JSON, or a page of charts. */
 export const SWEEP_FORMATS = ['table', 'json', 'html'] as const;

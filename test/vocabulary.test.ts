@@ -19,7 +19,7 @@ describe('vocabulary', () => {
     expect(strongerLevel('steer', 'noted')).toBe('steer');
     expect(strongerLevel('noted', 'stop')).toBe('stop');
     expect(MODES).toEqual(['off', 'telemetry', 'enforce']);
-    expect(REPORT_FORMATS).toEqual(['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html']);
+    expect(REPORT_FORMATS).toEqual(['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github', 'html', 'otlp']);
   });
 
   it('the configuration keys take their values from it', () => {

@@ -13,6 +13,8 @@ import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
 import type { Shard } from '../read/shard.js';
 import { reachedFailOn, reportChunks, type SessionSort } from '../report/index.js';
+import { exportFindings } from '../report/otlp/post.js';
+import { evaluationTime } from '../report/otlp/records.js';
 import { type EnforceLevel, isMode, type Mode, type ReportFormat } from '../vocabulary.js';
 import { sanitize } from '../sanitize.js';
 import { audit } from '../run/audit.js';
@@ -32,6 +34,8 @@ export interface AnalyzeOptions extends CommonOptions {
   sort?: SessionSort;
   prices?: string;
   shard?: Shard;
+  /** `--otlp-endpoint [url]`: true when given without a URL (the OTEL_EXPORTER_OTLP_* variables say where). */
+  otlpEndpoint?: string | true;
 }
 
 export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
@@ -74,7 +78,9 @@ export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: C
   const report = await audit(paths, options).finally(() => progress?.finish());
   // One shard may hold nothing (more shards than files): `merge --fail-on` is the gate on the whole.
   const nothing = opts.shard ? null : `no transcript found under ${paths.join(', ')}`;
-  return emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
+  const code = await emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
+  if (opts.otlpEndpoint !== undefined) await exportFindings(report, opts.otlpEndpoint, { env: io.env, warn: (m) => warn(io, m), quiet: opts.quiet, excerpts: opts.excerpts });
+  return code;
 }
 
 export type EmitOptions = Pick<
@@ -113,6 +119,7 @@ export async function emitLedger(
     excerpts: opts.excerpts ?? false,
     failOn: opts.failOn,
     mode: modeOf(report.config),
+    evaluatedAt: evaluationTime(io.env),
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
   const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));

@@ -152,6 +152,16 @@ function checkEntry(v: unknown, path: string, turns: number, rounds: number): st
   }
   optionalText(e['reminder'], `${path}.reminder`);
   optionalText(e['finalization_reason'], `${path}.finalization_reason`);
+  if (e['trace'] !== undefined) {
+    // Written back as the record's ids by --format otlp: hex of OTLP's lengths, or no link at all.
+    const t = record(e['trace'], `${path}.trace`);
+    for (const [key, digits] of [['trace_id', 32], ['span_id', 16]] as const) {
+      const id = t[key];
+      if (typeof id !== 'string' || !new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(id)) {
+        throw new LedgerFieldError(`${path}.trace.${key}`, `expected ${digits} hex digits`, id);
+      }
+    }
+  }
   return enforce;
 }
 

@@ -147,5 +147,7 @@ export function entryOf(round: Round, finding: Finding, telemetry: Decision, enf
   if (extras.explain) entry.explain = finding.crossed;
   if (extras.excerpts) entry.excerpts = boundedExcerpts(finding.excerpts);
   if (extras.usage) entry.round_usage = extras.usage;
+  // Only trace inputs carry ids, so every other ledger keeps its exact shape.
+  if (round.trace) entry.trace = { trace_id: round.trace.traceId, span_id: round.trace.spanId };
   return entry;
 }

@@ -89,6 +89,14 @@ export interface LedgerEntry {
   excerpts?: string[];
   /** What this entry's round cost (0.2 money; absent until priced). */
   round_usage?: RoundUsage;
+  /** The trace and span that recorded the round, when the input was a trace (format `otel`): lowercase hex. */
+  trace?: EntryTrace;
+}
+
+/** OpenTelemetry ids of the judged round, as OTLP/JSON writes them (32 and 16 hex digits). */
+export interface EntryTrace {
+  trace_id: string;
+  span_id: string;
 }
 
 export interface RoundVerdict {

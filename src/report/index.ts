@@ -10,6 +10,7 @@ import { htmlChunks } from './html/page.js';
 import { jsonReportChunks, ndjsonChunks } from './json.js';
 import { junitChunks } from './junit.js';
 import { markdownChunks } from './markdown.js';
+import { otlpChunks } from './otlp/index.js';
 import { sarifChunks } from './sarif.js';
 import { collect, type Chunks } from './stream.js';
 import { tableChunks } from './table.js';
@@ -29,6 +30,7 @@ const REPORTERS = {
   github: (report, opts) => githubChunks(report, opts),
   // The page draws every session with findings unless `top` was asked for explicitly.
   html: (report, opts, asked) => htmlChunks(report, { ...opts, color: false, top: asked.top }),
+  otlp: (report, opts) => otlpChunks(report, opts),
 } as const satisfies Record<ReportFormat, Reporter>;
 
 /** The payload of `format`, in pieces to be written in order. */

@@ -24,6 +24,8 @@ export interface ReportOptions {
   top?: number;
   /** Order of the overview (default `level`). */
   sort?: SessionSort;
+  /** otlp: when the findings were evaluated, ms since the epoch (the records' time; default now). */
+  evaluatedAt?: number;
 }
 
 export const DEFAULT_REPORT_OPTIONS: ReportOptions = {

@@ -12,8 +12,8 @@ import type { ReportOptions } from './options.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText, sanitize } from '../sanitize.js';
-import { savedPhrase, totalsPhrases } from './money.js';
-import { enforceWould, fmtConfidence, strikePhrase } from './text.js';
+import { totalsPhrases } from './money.js';
+import { findingSentence } from './finding-sentence.js';
 
 const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
@@ -50,20 +50,6 @@ export function artifactUri(p: string, cwd: string | undefined): string {
     .join('/');
 }
 
-function message(s: SessionLedger, e: LedgerEntry): string {
-  const bits = [
-    `${sanitize(e.detector)}/${sanitize(e.kind)} in session ${sanitize(s.id)} at turn ${e.turn} round ${e.round}`,
-    enforceWould(e.intervention.enforce),
-    `telemetry ${e.intervention.telemetry}`,
-  ];
-  if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
-  if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
-  if (e.after_stop) bits.push('after a stop (the round would not have happened)');
-  const saved = e.intervention.enforce === 'stop' ? savedPhrase(s) : null;
-  if (saved !== null) bits.push(`${saved} in this session (list-price estimate)`);
-  return bits.join('; ') + '.';
-}
-
 function result(s: SessionLedger, e: LedgerEntry, index: Map<string, number>, cwd: string | undefined): Record<string, unknown> {
   const id = ruleId(e.detector, e.kind);
   const physicalLocation: Record<string, unknown> = {
@@ -74,7 +60,7 @@ function result(s: SessionLedger, e: LedgerEntry, index: Map<string, number>, cw
     ruleId: id,
     ruleIndex: index.get(id)!,
     level: LEVEL[e.intervention.enforce],
-    message: { text: message(s, e) },
+    message: { text: findingSentence(s, e) },
     locations: [{ physicalLocation }],
     // Stable across runs of the same transcript, so code scanning tracks a finding over time.
     partialFingerprints: { 'loopledgerEntry/v1': `${s.id}:${e.turn}:${e.round}:${e.detector}/${e.kind}` },

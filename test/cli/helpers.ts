@@ -26,11 +26,13 @@ export interface RunOptions {
 }
 
 /** The parent's environment minus anything that would steer colour (vitest itself may set
- *  FORCE_COLOR), plus NO_COLOR=1 unless a test says otherwise. */
+ *  FORCE_COLOR), plus NO_COLOR=1 and a fixed SOURCE_DATE_EPOCH unless a test says otherwise. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ['FORCE_COLOR', 'NO_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS']) delete env[k];
   env['NO_COLOR'] = '1';
+  // --format otlp stamps its records with the run's time: pinned, so two runs compare byte for byte.
+  env['SOURCE_DATE_EPOCH'] = '1700000000';
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

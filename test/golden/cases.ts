@@ -33,6 +33,8 @@ export const CASES: GoldenCase[] = [
   { name: 'fixtures.sarif.json', args: ['fixtures', '--format', 'sarif'] },
   { name: 'fixtures.github.txt', args: ['fixtures', '--format', 'github', '--fail-on', 'steer'] },
   { name: 'fixtures.html', args: ['fixtures', '--format', 'html', '--excerpts'] },
+  // The records' time is the run's: SOURCE_DATE_EPOCH pins it, as reproducible builds do.
+  { name: 'fixtures.otlp.jsonl', args: ['fixtures', '--format', 'otlp'], env: { SOURCE_DATE_EPOCH: '1700000000' } },
   {
     name: 'fixtures.sweep.html',
     args: ['sweep', 'fixtures', '--param', 'tool_batch.max_strikes=1:4:1', '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1', '--format', 'html'],
