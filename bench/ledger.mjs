@@ -16,5 +16,6 @@ process.stdout.write(
     rounds: report.summary.rounds,
     entries: report.summary.entries,
     rssMb: process.resourceUsage().maxRSS / 1024,
+    cpuMs: process.resourceUsage().userCPUTime / 1000,
   }) + '\n',
 );
