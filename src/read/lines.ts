@@ -46,16 +46,9 @@ export interface LineOptions {
  * Bytes per read. Each read is a thread-pool round trip during which this thread idles; a
  * quarter megabyte keeps it busy. A megabyte was no faster and, held in the pipeline's reading
  * worker outside its capped heap, took a 1 GB file's peak RSS from 195 to 206 MB (SPEC: < 200).
- * (A file no larger than WHOLE_FILE_BYTES is read whole, in one read.)
+ * A file no larger than this is read whole, in one read.
  */
 const READ_CHUNK_BYTES = 256 * 1024;
-/**
- * A file up to this size is read whole, in one blocking read: most session files are (a real
- * store's median is 296 KB, its largest 2.9 MB), and reading them chunk by chunk through the
- * thread pool left a lane idle a sixth of its time on a loaded machine (issue 30). Below the
- * size the two-thread pipeline starts at (8 MB), so its reading worker still reads in chunks.
- */
-const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 /** What a small file's second read asks for: usually nothing comes (it only sees the end). */
 const EOF_PROBE_BYTES = 4096;
 
@@ -215,8 +208,8 @@ export function startLines(source: LineSource, onLine: LineHandler, options: Lin
 async function* fileChunks(path: string): AsyncGenerator<Buffer, void, undefined> {
   // Opened, sized and (when small) read with blocking calls: each asynchronous call is a
   // thread-pool round trip, five per file, and over a store of small session files those waits
-  // left each worker idle a fifth of the time. A read no larger than WHOLE_FILE_BYTES blocks
-  // for a millisecond or two; larger files are read asynchronously, chunk by chunk.
+  // left each worker idle a fifth of the time. A read no larger than READ_CHUNK_BYTES blocks
+  // for microseconds; larger files are read asynchronously, chunk by chunk.
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -225,7 +218,7 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer, void, undefined
   }
   try {
     const size = fstatSync(fd).size;
-    if (size > 0 && size <= WHOLE_FILE_BYTES) {
+    if (size > 0 && size <= READ_CHUNK_BYTES) {
       // Small files whole: one read (and one more to see the end, in case the file grew).
       const buf = Buffer.allocUnsafe(size);
       let got = 0;
