@@ -1,27 +1,34 @@
 // `npm run bench`: generate the corpora inside the repo (bench/corpus/, git-ignored, seeded) and
 // time, per corpus and in one run, a bare readline+JSON.parse pass and the whole ledger over the
-// same input, each in its own process so its peak memory is its own. Compare the ratios, not
-// seconds: the machine is shared and noisy. The corpora (SPEC "Performance"):
+// same input, each in its own process so its peak memory is its own, alternated run by run
+// (bare, ledger, ccusage, bare, ledger, …), so each run's ratios compare measurements taken under
+// the same load. Printed per corpus: min / median / max of the per-run ratios. Compare ratios,
+// not seconds: the machine is shared and noisy. The corpora (SPEC "Performance"):
+//   real         a Claude Code store shaped like real sessions (issue 30's figures: 408 files,
+//                298 MB; bench/real-store.mjs, checked by bench/measure-corpus.mjs)
+//   codex        a Codex rollouts store shaped like real rollouts (150 files, ~100 MB)
 //   bench        Claude Code JSONL, tool results heavy (the original bench corpus), at 1× and 2×
 //   text-heavy   Claude Code JSONL heavy in assistant text and thinking (~120 KB visible text per MB)
 //   store        2,000 session files of realistic sizes (median ~30 KB, max 4.6 MB, ~305 MB)
-// ccusage's time over the store is shown when `ccusage` (18.0.11) is installed where it is found:
+// ccusage's time over the Claude Code stores is shown when `ccusage` (18.0.11) is installed where it is found:
 // $CCUSAGE, node_modules/.bin, /tmp/ccu/node_modules/.bin, or on PATH. It is never a dependency.
 //   npm run bench -- --mb 150                (the size of the single-file corpora; default 150)
 //   npm run bench -- --only text-heavy,store (a subset: bench, bench-2x, text-heavy, store, 1gb)
 //   npm run bench -- --only 1gb              (a 1 GB text-heavy file: peak RSS; deleted afterwards
 //                                             unless --keep)
-//   npm run bench -- --runs 3                (each measurement alternated N times, the fastest kept)
+//   npm run bench -- --runs 5                (each measurement alternated N times; default 3)
 //   npm run bench -- --against ../other-checkout   (also time that checkout's ledger, built, in the
 //                                             same run, alternating: before/after ratios of a change)
 //   npm run bench -- --jobs 1                (the ledger on one thread)
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
 import { generateStore } from './store.mjs';
+import { generateClaudeStore, generateCodexStore } from './real-store.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -30,8 +37,8 @@ const arg = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const mb = Number(arg('--mb', '150'));
-const runs = Number(arg('--runs', '1'));
-const only = arg('--only', 'bench,bench-2x,text-heavy,store').split(',');
+const runs = Number(arg('--runs', '3'));
+const only = arg('--only', 'real,codex,text-heavy,store').split(',');
 const jobs = arg('--jobs', undefined);
 const against = arg('--against', undefined);
 const corpus = join(here, 'corpus');
@@ -77,6 +84,12 @@ async function ensure(name) {
     if (!existsSync(file)) await generate(file, size * 1024 * 1024, 7, { profile: 'text' });
     return file;
   }
+  if (name === 'real' || name === 'codex') {
+    const dir = join(corpus, `real-${name === 'real' ? 'claude' : 'codex'}`);
+    const marker = join(dir, name === 'real' ? 'projects' : 'sessions');
+    if (!existsSync(marker)) await (name === 'real' ? generateClaudeStore : generateCodexStore)(dir);
+    return dir;
+  }
   if (name === 'store') {
     const dir = join(corpus, 'store-2000');
     if (!existsSync(join(dir, 'projects'))) await generateStore(dir);
@@ -85,50 +98,66 @@ async function ensure(name) {
   throw new Error(`unknown corpus ${name}`);
 }
 
-const best = (xs) => xs.reduce((a, b) => (b.ms < a.ms ? b : a));
+/** min / median / max of numbers, as "a / b / c". */
+const spread = (xs, digits = 2) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return [v[0], v[Math.floor((v.length - 1) / 2)], v.at(-1)].map((x) => x.toFixed(digits)).join(' / ');
+};
+const claudeStores = new Set(['store', 'real']);
 const rows = [];
 for (const name of only) {
   const input = await ensure(name);
   const size = sizeOf(input) / 1048576;
-  const base = [];
-  const ledger = [];
-  const other = [];
-  const cc = [];
+  const ratios = { bare: [], against: [], ccusage: [] };
+  const rss = { bare: [], ledger: [], against: [], ccusage: [] };
+  const ledgerMs = [];
+  const cpu = [];
+  let last;
   for (let i = 0; i < runs; i++) {
-    base.push(node(join(here, 'baseline.mjs'), input));
-    ledger.push(node(join(here, 'ledger.mjs'), input, ledgerArgs));
-    if (against) other.push(node(join(resolve(against), 'bench', 'ledger.mjs'), input, ledgerArgs));
-    if (ccusage && name === 'store') {
+    // One run: each tool once, back to back, so its ratios share the same load.
+    const b = node(join(here, 'baseline.mjs'), input);
+    const l = node(join(here, 'ledger.mjs'), input, ledgerArgs);
+    last = l;
+    ledgerMs.push(l.ms);
+    cpu.push(l.cpuMs / b.cpuMs);
+    ratios.bare.push(l.ms / b.ms);
+    rss.bare.push(b.rssMb);
+    rss.ledger.push(l.rssMb);
+    if (against) {
+      const o = node(join(resolve(against), 'bench', 'ledger.mjs'), input, ledgerArgs);
+      ratios.against.push(o.ms / b.ms);
+      rss.against.push(o.rssMb);
+    }
+    if (ccusage && claudeStores.has(name)) {
       const c = timeCcusage(input);
-      if (c) cc.push(c);
+      if (c) {
+        ratios.ccusage.push(l.ms / c.ms);
+        rss.ccusage.push(c.rssMb);
+      }
     }
   }
-  const b = best(base);
-  const l = best(ledger);
   const row = {
     corpus: name,
     size: `${size.toFixed(0)} MB`,
-    'bare MB/s': (size / (b.ms / 1000)).toFixed(1),
-    'ledger MB/s': (size / (l.ms / 1000)).toFixed(1),
-    ratio: (l.ms / b.ms).toFixed(2),
-    'bare RSS': b.rssMb.toFixed(0),
-    'ledger RSS': l.rssMb.toFixed(0),
+    'ledger MB/s (median)': (size / (ledgerMs.sort((a, b) => a - b)[Math.floor((runs - 1) / 2)] / 1000)).toFixed(1),
+    'ledger/bare min/med/max': spread(ratios.bare),
+    'CPU (user) ledger/bare': spread(cpu),
   };
-  if (against) {
-    const o = best(other);
-    row['against ratio'] = (o.ms / b.ms).toFixed(2);
-    row['against RSS'] = o.rssMb.toFixed(0);
-  }
-  if (cc.length > 0) {
-    const c = best(cc);
-    row['ccusage s'] = (c.ms / 1000).toFixed(2);
-    row['ledger/ccusage'] = (l.ms / c.ms).toFixed(2);
-  }
-  row.rounds = l.rounds;
-  row.entries = l.entries;
+  if (against) row['against/bare'] = spread(ratios.against);
+  if (ratios.ccusage.length > 0) row['ledger/ccusage min/med/max'] = spread(ratios.ccusage);
+  row['peak RSS MB bare/ledger'] = `${Math.max(...rss.bare).toFixed(0)} / ${Math.max(...rss.ledger).toFixed(0)}`;
+  if (against) row['against RSS'] = Math.max(...rss.against).toFixed(0);
+  if (rss.ccusage.length > 0) row['ccusage RSS'] = Math.max(...rss.ccusage).toFixed(0);
+  row.rounds = last.rounds;
+  row.entries = last.entries;
   rows.push(row);
   if (name === '1gb' && !args.includes('--keep')) rmSync(input);
 }
-console.table(rows);
-if (only.includes('store') && !ccusage) console.log('ccusage: not installed (e.g. mkdir /tmp/ccu && cd /tmp/ccu && npm i ccusage@18.0.11), not timed.');
-console.log('target (SPEC): ratio ≤ 1.5 on text-heavy and store; faster than ccusage on the store; peak RSS < 200 MB at 1 GB and on the store.');
+console.log(`${runs} runs, alternated; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${availableParallelism()} cores)`);
+for (const row of rows) {
+  console.log(`\n${row.corpus} (${row.size})`);
+  for (const [k, v] of Object.entries(row)) if (k !== 'corpus' && k !== 'size') console.log(`  ${k.padEnd(28)} ${v}`);
+}
+
+if (only.some((n) => claudeStores.has(n)) && !ccusage) console.log('ccusage: not installed (e.g. mkdir /tmp/ccu && cd /tmp/ccu && npm i ccusage@18.0.11), not timed.');
+console.log('targets: ratio ≤ 1.5 on text-heavy and store (SPEC); on the real-shaped store ≤ 1.2× the bare parse and ≤ 0.5× ccusage (issue 30); peak RSS < 200 MB at 1 GB and on the stores.');

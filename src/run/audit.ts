@@ -21,7 +21,7 @@ import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from '../m
 import { compareCodePoints, discoverInputs } from '../read/discover.js';
 import { formatShard, inShard, type Shard } from '../read/shard.js';
 import type { SkippedLine } from '../read/skipped.js';
-import { auditInWorkers, defaultJobs } from './file-pool.js';
+import { auditInWorkers, currentMachine, defaultJobs, type Machine } from './file-pool.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import { ingestInWorker, worthPipelining } from './reader-thread.js';
 import { VERSION } from '../version.js';
@@ -249,9 +249,12 @@ function smallerThan(files: readonly string[], limit: number): boolean {
   return true;
 }
 
-/** The lanes a run takes without --jobs: one thread for a small input, else min(cores, 3). */
-export function defaultLanes(files: readonly string[]): number {
-  return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs();
+/**
+ * The lanes a run takes without --jobs: one thread for a small input, else the idle cores, at
+ * least one and at most 3 (file-pool.ts defaultJobs). `machine` is this one unless given.
+ */
+export function defaultLanes(files: readonly string[], machine: Machine = currentMachine()): number {
+  return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs(machine);
 }
 
 /**

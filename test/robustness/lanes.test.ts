@@ -95,13 +95,40 @@ describe('a lane whose worker dies', () => {
 });
 
 describe('the default number of lanes', () => {
-  it('is the number of cores, at most three: each lane is a heap of its own, and a store audit stays under 200 MB', () => {
-    expect(pool.defaultJobs()).toBe(Math.min(3, availableParallelism()));
+  // Issue 30: "make the default the fastest setting on the machine it runs on". A lane costs CPU of
+  // its own, so only an idle core makes it pay: the default is the idle cores (cores less the
+  // one-minute load, rounded), at least one, at most three (each lane is a heap of its own).
+  it('is the idle cores, one to three, through the library (defaultLanes)', async () => {
+    const { defaultLanes } = await load<{ defaultLanes: typeof Audit.defaultLanes }>('index.js');
+    const big = join(tmp.dir, 'lanes-big.jsonl');
+    const { writeFileSync, truncateSync } = await import('node:fs');
+    writeFileSync(big, '');
+    truncateSync(big, 8 * 1024 * 1024);
+    const cases: [cores: number, load: number, lanes: number][] = [
+      [2, 0, 2],
+      [2, 0.4, 2],
+      [2, 0.6, 1],
+      [2, 1.5, 1],
+      [2, 7.5, 1],
+      [1, 0, 1],
+      [4, 0, 3],
+      [4, 1.2, 3],
+      [4, 2.6, 1],
+      [8, 4.4, 3],
+      [2, Number.NaN, 2],
+    ];
+    for (const [cores, load, lanes] of cases) expect(defaultLanes([big], { cores, load }), `${cores} cores at load ${load}`).toBe(lanes);
+    // The machine it runs on, when none is given: within the bounds whatever its load.
+    const here = defaultLanes([big]);
+    expect(here).toBeGreaterThanOrEqual(1);
+    expect(here).toBeLessThanOrEqual(Math.min(3, availableParallelism()));
+    expect(pool.defaultJobs({ cores: 3, load: 0 })).toBe(3);
   });
 
-  it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the cores at most three', async () => {
+  it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the idle cores', async () => {
     const { writeFileSync, mkdirSync, truncateSync } = await import('node:fs');
-    const cores = Math.min(3, availableParallelism());
+    const idle = { cores: 3, load: 0 };
+    const cores = 3;
     const dir = join(tmp.dir, 'sizes');
     mkdirSync(join(dir, 'conversation'), { recursive: true });
     const small = join(dir, 'small.jsonl');
@@ -115,15 +142,15 @@ describe('the default number of lanes', () => {
       writeFileSync(f, '');
       truncateSync(f, 4 * 1024 * 1024 + 1);
     }
-    expect(audit.defaultLanes([small])).toBe(1);
-    expect(audit.defaultLanes([small, join(FIXTURES, FIXTURE_FILES[0]!)])).toBe(1);
-    expect(audit.defaultLanes([big])).toBe(cores);
+    expect(audit.defaultLanes([small], idle)).toBe(1);
+    expect(audit.defaultLanes([small, join(FIXTURES, FIXTURE_FILES[0]!)], idle)).toBe(1);
+    expect(audit.defaultLanes([big], idle)).toBe(cores);
     // The sizes add up: two files just over half the bound each are over it.
-    expect(audit.defaultLanes([half])).toBe(1);
-    expect(audit.defaultLanes([half, otherHalf])).toBe(cores);
+    expect(audit.defaultLanes([half], idle)).toBe(1);
+    expect(audit.defaultLanes([half, otherHalf], idle)).toBe(cores);
     // A folder input counts its files; stdin has no size to go by.
     writeFileSync(join(dir, 'conversation', 'event-1.json'), '{}');
-    expect(audit.defaultLanes([join(dir, 'conversation')])).toBe(1);
-    expect(audit.defaultLanes(['-'])).toBe(cores);
+    expect(audit.defaultLanes([join(dir, 'conversation')], idle)).toBe(1);
+    expect(audit.defaultLanes(['-'], idle)).toBe(cores);
   });
 });

@@ -207,12 +207,20 @@ export function createToolCycleDetector(
   };
 }
 
+/** The no_progress read list per configuration, one array per config so its compile is reused (patterns.ts). */
+const readToolsByConfig = new WeakMap<ToolBatchConfig, readonly string[]>();
+
 /** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
 export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
+  let readTools = readToolsByConfig.get(config);
+  if (readTools === undefined) {
+    readTools = [...config.observationTools, ...config.noProgressReadTools];
+    readToolsByConfig.set(config, readTools);
+  }
   return createNoProgressDetector({
     window: config.noProgressWindow,
     staleRounds: config.noProgressStaleRounds,
-    readTools: [...config.observationTools, ...config.noProgressReadTools],
+    readTools,
     transparentTools: config.transparentTools,
   });
 }

@@ -36,8 +36,25 @@ function compileOne(pattern: string): ToolMatcher | null {
   };
 }
 
+/**
+ * Compiled lists, by list object: a parsed configuration hands every turn's detectors the same
+ * arrays, and compiling them again for each turn was 3% of a store's audit. Matchers and
+ * classifiers are pure, so one compile serves every turn and file that shares the list.
+ */
+const compiledNames = new WeakMap<readonly string[], ToolMatcher>();
+const compiledObservations = new WeakMap<readonly string[], CallClassifier>();
+
 /** A matcher for a pattern list: true when any pattern matches the name. */
 export function compileToolPatterns(patterns: readonly string[]): ToolMatcher {
+  let matcher = compiledNames.get(patterns);
+  if (matcher === undefined) {
+    matcher = compileToolPatternsOnce(patterns);
+    compiledNames.set(patterns, matcher);
+  }
+  return matcher;
+}
+
+function compileToolPatternsOnce(patterns: readonly string[]): ToolMatcher {
   const matchers = patterns.map(compileOne).filter((m): m is ToolMatcher => m !== null);
   if (matchers.length === 0) return () => false;
   if (matchers.length === 1) return matchers[0]!;
@@ -119,6 +136,15 @@ function classifyCommand(command: string, rules: readonly CommandRule[]): CallCl
  * read-only (as before), rules make a shell call read-only when its command is.
  */
 export function compileObservationPatterns(patterns: readonly string[]): CallClassifier {
+  let classifier = compiledObservations.get(patterns);
+  if (classifier === undefined) {
+    classifier = compileObservationPatternsOnce(patterns);
+    compiledObservations.set(patterns, classifier);
+  }
+  return classifier;
+}
+
+function compileObservationPatternsOnce(patterns: readonly string[]): CallClassifier {
   const names: string[] = [];
   const rules: CommandRule[] = [];
   for (const p of patterns) {

@@ -1,0 +1,32 @@
+// What ingestion is told (IngestOptions) and the constants its callers and tests name.
+
+import type { Readable } from 'node:stream';
+import type { FormatName } from '../../model/transcript.js';
+import type { SkippedLine } from '../../read/skipped.js';
+import type { FormatAdapter } from '../types.js';
+
+/** Records detection sees before the format is chosen; they are held, then replayed. */
+export const PROBE_RECORDS = 50;
+
+export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
+
+export interface IngestOptions {
+  /** 'auto' (default) detects the format from the first records; a name forces that adapter. */
+  inputFormat?: FormatName | 'auto';
+  /**
+   * Each of the first MAX_KEPT_SKIPS skipped lines as it happens (the ones the summary keeps;
+   * the rest are only counted in `skipped_lines`, so a file of millions of bad lines stays small).
+   */
+  onSkip?: (skipped: SkippedLine) => void;
+  /** What `-` reads; process.stdin by default. */
+  stdin?: Readable;
+  /** The adapters to detect among (tests inject their own); ADAPTERS by default. */
+  adapters?: readonly FormatAdapter[];
+  /** Lines longer than this many characters are skipped unread. */
+  maxLineLength?: number;
+  /**
+   * Handed the reader's flow control once reading starts: a sink that forwards rounds elsewhere
+   * (the two-thread pipeline) pauses the input while its consumer is behind, so memory stays bounded.
+   */
+  flow?: (reader: { pause(): void; resume(): void }) => void;
+}
