@@ -1,5 +1,5 @@
 // Oracle: src/detect/output/detector.ts as it was on main at fbc8a1f (before the text-speed work), imports
-// repointed, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
+// repointed and two exports nobody here imports made local, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
 
 // The output loop detector of seed 002: visible text in (as deltas, with segment boundaries),
 // findings out. Every signal is kept incrementally per character or per word, so an analysis
@@ -48,7 +48,7 @@ import { completeSection } from '../../../../src/config/section.js';
 import { compressionThreshold, OUTPUT_SECTION, type OutputConfig } from '../../../../src/detect/output/config.js';
 
 /** Seed 002: compression corroboration promotes an ambiguous near repetition at this confidence. */
-export const PROMOTED_CONFIDENCE = 0.88;
+const PROMOTED_CONFIDENCE = 0.88;
 /** A verbatim block at the minimum repeat count: high, since verbatim copies are not chance. */
 const EXACT_BASE_CONFIDENCE = 0.9;
 /** Each copy past the minimum adds this much (capped below certainty). */

@@ -1,5 +1,5 @@
 // Oracle: src/detect/text/normalize.ts as it was on main at fbc8a1f (before the text-speed work), imports
-// repointed, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
+// repointed and two exports nobody here imports made local, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
 
 // Markdown-aware normalization: raw text in, one lowercase, whitespace-collapsed stream out, with
 // the seed's structural exclusion list (fenced code, tables, lists, headings, quotes, thematic
@@ -98,7 +98,7 @@ interface RowShape {
 }
 
 /** The line's table shape, or null when it holds no unescaped pipe. */
-export function rowShape(line: string): RowShape | null {
+function rowShape(line: string): RowShape | null {
   let pipes = 0;
   for (let at = line.indexOf('|'); at >= 0; at = line.indexOf('|', at + 1)) {
     if (at === 0 || line.charCodeAt(at - 1) !== 92) pipes++;

@@ -1,5 +1,5 @@
 // Oracle: src/detect/text/shingle.ts as it was on main at fbc8a1f (before the text-speed work), imports
-// repointed, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
+// repointed and two exports nobody here imports made local, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
 
 // Exact-block index: a rolling window of k word hashes folded into one 52-bit key per position,
 // counted over a bounded window of words. A position whose key has been seen before tells how

@@ -1,5 +1,5 @@
 // Oracle: src/detect/thinking/detector.ts as it was on main at fbc8a1f (before the text-speed work), imports
-// repointed, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
+// repointed and two exports nobody here imports made local, otherwise verbatim. test/detect/fast-path.property.test.ts checks the fast path against it.
 
 // The thinking loop detector of seed 002: completed thinking blocks and per-round usage in,
 // findings out. Readable blocks are compared with the previous one (stagnation; an identical
