@@ -3,18 +3,44 @@
 // detectors from ../dist. The corpus is generated here (seeded), so runs are comparable.
 //   node --expose-gc bench/detectors.mjs [MB]     (--expose-gc: the corpus's garbage is collected
 //   before timing, so it is not billed to the detectors)
+//   node --expose-gc bench/detectors.mjs [MB] --against DIR [--runs N]
+//     compares this build with another compiled one (DIR: its dist/, e.g. main's built in a
+//     scratch copy), each run in a fresh process, alternated, N times (default 5), and prints the
+//     median MB/s of each and their ratio, with the load average: on a shared machine only a
+//     ratio measured in one run means anything.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { OutputLoopDetector } from '../dist/detect/output/index.js';
-import { ThinkingLoopDetector } from '../dist/detect/thinking/index.js';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i < 0 ? null : args.splice(i, 2)[1];
+};
+const against = flag('--against');
+const runs = Number(flag('--runs') ?? 5);
+const distArg = flag('--dist');
+const json = args.includes('--json') && args.splice(args.indexOf('--json'), 1).length > 0;
+const MB = Number(args[0] ?? 16);
+const ownDist = fileURLToPath(new URL('../dist', import.meta.url));
+
+if (against !== null) {
+  compare(ownDist, resolve(against));
+  process.exit(0);
+}
+
+const dist = pathToFileURL(resolve(distArg ?? ownDist)).href;
+const { OutputLoopDetector } = await import(`${dist}/detect/output/index.js`);
+const { ThinkingLoopDetector } = await import(`${dist}/detect/thinking/index.js`);
 
 // As the ledger runs them: a turn's detectors take their arrays from one pool per thread and give
 // them back when the turn ends (a build from before the pool has none: each detector allocates).
-const poolModule = new URL('../dist/detect/text/pool.js', import.meta.url);
+const poolModule = new URL(`${dist}/detect/text/pool.js`);
 const { ArrayPool } = existsSync(poolModule) ? await import(poolModule.href) : { ArrayPool: null };
 const pool = ArrayPool ? new ArrayPool() : undefined;
-
-const MB = Number(process.argv[2] ?? 16);
 
 function rng(seed) {
   let a = seed >>> 0;
@@ -111,6 +137,7 @@ function benchThinking(rs) {
 }
 
 const total = MB * 1024 * 1024;
+const figures = {};
 for (const [label, loops] of [['prose without loops', false], ['prose with loops', true]]) {
   const { out, size } = rounds(7, total, loops);
   const mb = size / 1024 / 1024;
@@ -120,5 +147,36 @@ for (const [label, loops] of [['prose without loops', false], ['prose with loops
   globalThis.gc?.();
   const t = benchThinking(out);
   const fmt = (r) => `${(mb / (r.ms / 1000)).toFixed(1)} MB/s (${r.ms.toFixed(0)} ms cpu, ${r.n} findings)`;
-  process.stdout.write(`${label.padEnd(20)} ${mb.toFixed(1)} MB  output ${fmt(o)}  thinking ${fmt(t)}\n`);
+  figures[label] = { output: mb / (o.ms / 1000), thinking: mb / (t.ms / 1000), findings: [o.n, t.n] };
+  if (!json) process.stdout.write(`${label.padEnd(20)} ${mb.toFixed(1)} MB  output ${fmt(o)}  thinking ${fmt(t)}\n`);
+}
+if (json) process.stdout.write(JSON.stringify(figures) + '\n');
+
+/** Both builds, one process each per run, alternated; medians and the ratio this/other. */
+function compare(mine, other) {
+  const script = fileURLToPath(import.meta.url);
+  const samples = { mine: [], other: [] };
+  const load = [loadavg()[0]];
+  for (let r = 0; r < runs; r++) {
+    // Alternate which goes first, so neither always meets the other's leftover load.
+    const order = r % 2 === 0 ? ['mine', 'other'] : ['other', 'mine'];
+    for (const who of order) {
+      const out = execFileSync(process.execPath, ['--expose-gc', script, String(MB), '--json', '--dist', who === 'mine' ? mine : other], { encoding: 'utf8' });
+      samples[who].push(JSON.parse(out));
+    }
+    load.push(loadavg()[0]);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  process.stdout.write(`${runs} runs each of ${MB} MB, alternated; load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)}\n`);
+  process.stdout.write(`this build: ${mine}\nagainst:    ${other}\n`);
+  for (const label of Object.keys(samples.mine[0])) {
+    for (const det of ['output', 'thinking']) {
+      const a = samples.mine.map((f) => f[label][det]);
+      const b = samples.other.map((f) => f[label][det]);
+      const same = samples.mine.every((f, i) => f[label].findings.join() === samples.other[i][label].findings.join());
+      process.stdout.write(
+        `${label.padEnd(20)} ${det.padEnd(8)} ${median(a).toFixed(1).padStart(6)} MB/s against ${median(b).toFixed(1).padStart(6)} MB/s: ${(median(a) / median(b)).toFixed(2)}x (range ${Math.min(...a).toFixed(1)}-${Math.max(...a).toFixed(1)} against ${Math.min(...b).toFixed(1)}-${Math.max(...b).toFixed(1)})${same ? '' : '  FINDING COUNTS DIFFER'}\n`,
+      );
+    }
+  }
 }

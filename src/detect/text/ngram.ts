@@ -120,30 +120,40 @@ export class MultiScaleJaccard {
   /** `push` of the codes in `buf[from, to)`. */
   pushCodes(buf: Uint16Array, from: number, to: number): void {
     const codes = this.codes;
-    const scales = this.scales;
     const any = this.anyMask;
     let p = this.pos;
     let rolling = this.rolling;
-    for (let i = from; i < to; i++) {
+    let i = from;
+    // The first characters of the stream fill the n-gram; after that every character ends one.
+    for (; i < to && p < NGRAM_CHARS - 1; i++, p++) {
       const c = buf[i]!;
-      const slot = p & RING_MASK;
+      codes[p & RING_MASK] = c;
+      rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(codes[(p - NGRAM_CHARS) & RING_MASK]!, NG_BASE_OUT)) | 0;
+    }
+    for (; i < to; i++) {
+      const c = buf[i]!;
       // The character leaving the n-gram was written NGRAM_CHARS positions ago.
       const out = codes[(p - NGRAM_CHARS) & RING_MASK]!;
-      codes[slot] = c;
+      codes[p & RING_MASK] = c;
       rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(out, NG_BASE_OUT)) | 0;
-      p++;
-      if (p < NGRAM_CHARS) continue;
       // Multiplicative mixing: the high bits decide sampling and buckets. Kept int32 (the
       // samples are stored as int32 anyway): a uint32 here made the hot loop's value a double.
       const h = Math.imul(rolling ^ (rolling >>> 15), MIX);
-      if ((h >>> SAMPLE_SHIFT) & any) continue;
-      for (let k = 0; k < scales.length; k++) {
-        const s = scales[k]!;
-        if (((h >>> SAMPLE_SHIFT) & s.mask) === 0) this.advance(s, this.rings[k]!, h, p - 1);
-      }
+      if (((h >>> SAMPLE_SHIFT) & any) === 0) this.sample(h, p);
+      p++;
     }
     this.pos = p;
     this.rolling = rolling;
+  }
+
+  /** An n-gram ending at `p` that the loosest scale keeps: every scale whose mask passes takes it. */
+  private sample(h: number, p: number): void {
+    const scales = this.scales;
+    const top = h >>> SAMPLE_SHIFT;
+    for (let k = 0; k < scales.length; k++) {
+      const s = scales[k]!;
+      if ((top & s.mask) === 0) this.advance(s, this.rings[k]!, h, p);
+    }
   }
 
   private advance(s: ScaleState, ring: SampleRing, h: number, p: number): void {

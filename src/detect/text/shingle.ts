@@ -109,8 +109,13 @@ export class ShingleIndex {
     const hi = this.h2 & HIGH_MASK;
     this.keysLo[slot] = lo;
     this.keysHi[slot] = hi;
-    const at = this.find(lo, hi);
-    if (at >= 0) {
+    // One probe finds the key or the empty slot it would take (where insert would put it).
+    const tLo = this.tLo;
+    const tHi = this.tHi;
+    const mask = tLo.length - 1;
+    let at = this.home(lo, hi);
+    for (let h = tHi[at]!; h !== -1 && (h !== hi || tLo[at] !== lo); h = tHi[at]!) at = (at + 1) & mask;
+    if (tHi[at] !== -1) {
       const last = this.tLast[at]!;
       this.occurrences = ++this.tCount[at]!;
       this.period = n - last;
@@ -119,7 +124,8 @@ export class ShingleIndex {
       this.tPrev[at] = last;
       this.tLast[at] = n;
     } else {
-      this.insert(lo, hi, n);
+      if ((this.used + 1) * 2 > tLo.length) this.insert(lo, hi, n);
+      else this.place(at, lo, hi, n);
       this.occurrences = 1;
     }
   }
@@ -145,6 +151,10 @@ export class ShingleIndex {
     const mask = this.tLo.length - 1;
     let i = this.home(lo, hi);
     while (this.tHi[i] !== -1) i = (i + 1) & mask;
+    this.place(i, lo, hi, n);
+  }
+
+  private place(i: number, lo: number, hi: number, n: number): void {
     this.tLo[i] = lo;
     this.tHi[i] = hi;
     this.tCount[i] = 1;

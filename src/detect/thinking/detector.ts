@@ -9,95 +9,27 @@
 // and an openings finding needs a connector opener in the block itself.
 
 import type { Finding } from '../types.js';
-import { isConnectorHash } from '../text/connectors.js';
-import {
-  CONNECTOR_OPENING_CONFIDENCE,
-  CONNECTOR_RUN_CONFIDENCE,
-  finding,
-  MAX_CONFIDENCE,
-  MeasurementLog,
-} from '../text/finding.js';
+import { MeasurementLog } from '../text/finding.js';
 import { blockMask, BlockSets } from '../text/ngram.js';
-import { MarkdownNormalizer, type NormalizedSink } from '../text/normalize.js';
-import { OpeningTracker, PeriodTracker } from '../text/period.js';
+import type { NormalizedSink } from '../text/normalize.js';
 import { ArrayPool } from '../text/pool.js';
-import { assignState, encodeState } from '../text/state.js';
-import { WordTokenizer, type Word } from '../text/tokens.js';
+import type { Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
+import { BlockBuffer } from './block.js';
 import { THINKING_SECTION, type ThinkingConfig } from './config.js';
+import { reasoningRunaway, type UsageObservation } from './runaway.js';
+import { connectorStalling } from './stalling.js';
+import { thinkingStagnation } from './stagnation.js';
+import { decodeSnapshot, encodeSnapshot, freshState, isSnapshot, type State, trackWord } from './state.js';
 
-/** A verbatim repeat of the previous block: as sure as text evidence gets. */
-const IDENTICAL_CONFIDENCE = 0.95;
-/** Connector units: one to three words ("wait", "but actually", "wait, but actually"). */
-const CONNECTOR_MAX_UNITS = 3;
-/** Runaway confidence starts here at the minimum streak and grows per extra round, up to the cap. */
-const RUNAWAY_BASE_CONFIDENCE = 0.5;
-const RUNAWAY_PER_ROUND = 0.05;
-
-export interface UsageObservation {
-  /** Reasoning tokens of the round, null when the format does not report them. */
-  reasoningTokens: number | null;
-  /** Visible output of the round, in tokens (estimated from its text and tool arguments). */
-  visibleTokens: number;
-  /** The round's reasoning is not readable (redacted, encrypted, or absent while billed). */
-  opaque: boolean;
-}
-
-interface State {
-  blocks: number;
-  prevSet: Int32Array | null;
-  prevMask: number;
-  /** The previous block's normalized tail (bounded by max_block_chars), for the identity check. */
-  prevText: Uint16Array;
-  prevChars: number;
-  norm: MarkdownNormalizer;
-  tok: WordTokenizer;
-  period: PeriodTracker;
-  openings: OpeningTracker;
-  words: number;
-  runBest: { period: number; region: number } | null;
-  runMax: number;
-  openBest: number;
-  openMax: number;
-  streak: number;
-  streakTokens: number;
-}
-
-function fresh(c: ThinkingConfig, pool: ArrayPool): State {
-  return {
-    blocks: 0,
-    prevSet: null,
-    prevMask: 0,
-    prevText: new Uint16Array(0),
-    prevChars: 0,
-    norm: new MarkdownNormalizer(pool),
-    tok: new WordTokenizer(),
-    period: new PeriodTracker(CONNECTOR_MAX_UNITS),
-    openings: new OpeningTracker(c.connectorOpeningWindow),
-    words: 0,
-    runBest: null,
-    runMax: 0,
-    openBest: 0,
-    openMax: 0,
-    streak: 0,
-    streakTokens: 0,
-  };
-}
+export type { UsageObservation } from './runaway.js';
 
 export class ThinkingLoopDetector {
   readonly config: Readonly<ThinkingConfig>;
   private readonly warnings: string[] = [];
   private readonly log = new MeasurementLog('thinking');
   private st: State;
-  /**
-   * The block's normalized characters as codes, not a growing string: concatenated pieces are
-   * rope strings that every later char read would flatten. Holds at most 2 × max_block_chars
-   * before the tail is shifted down, so memory stays bounded by the comparison window.
-   */
-  private buf: Uint16Array;
-  private len = 0;
-  /** Holds the previous block (the state's prevText is a view of it): a copy per block was garbage. */
-  private prevBuf: Uint16Array = new Uint16Array(0);
+  private readonly block: BlockBuffer;
   private readonly sets: BlockSets;
   private readonly onWord: (w: Word) => void;
   private readonly sink: NormalizedSink;
@@ -112,10 +44,10 @@ export class ThinkingLoopDetector {
   constructor(config: Partial<ThinkingConfig> = {}, pool = new ArrayPool()) {
     this.config = completeSection(THINKING_SECTION, config, (w) => this.warnings.push(w));
     this.pool = pool;
-    this.buf = pool.uint16(1024);
+    this.block = new BlockBuffer(this.config.maxBlockChars, pool);
     this.sets = new BlockSets(pool);
-    this.st = fresh(this.config, pool);
-    this.onWord = (w) => this.word(w);
+    this.st = freshState(this.config, pool);
+    this.onWord = (w) => trackWord(this.st, this.config, w);
     this.sink = {
       text: (piece: string) => {
         const codes = new Uint16Array(piece.length);
@@ -129,32 +61,7 @@ export class ThinkingLoopDetector {
 
   private codes(piece: Uint16Array, start: number, end: number): void {
     this.st.tok.pushCodes(piece, start, end, this.onWord);
-    let n = end - start;
-    const max = this.config.maxBlockChars;
-    let skip = start;
-    if (n >= max) {
-      // A piece as long as the window replaces it: only its own tail can be compared.
-      skip = end - max;
-      n = max;
-      this.len = 0;
-    }
-    if (this.len + n > this.buf.length) {
-      // Only the tail is compared: shift it down before growing past twice the window.
-      if (this.len > max) {
-        this.buf.copyWithin(0, this.len - max, this.len);
-        this.len = max;
-      }
-      if (this.len + n > this.buf.length) {
-        let size = this.buf.length * 2;
-        while (size < this.len + n) size *= 2;
-        const next = this.pool.uint16(size);
-        next.set(this.buf.subarray(0, this.len));
-        this.pool.give(this.buf);
-        this.buf = next;
-      }
-    }
-    this.buf.set(piece.subarray(skip, end), this.len);
-    this.len += end - skip;
+    this.block.append(piece, start, end);
   }
 
   configWarnings(): readonly string[] {
@@ -168,135 +75,31 @@ export class ThinkingLoopDetector {
     const c = this.config;
     const out: Finding[] = [];
     s.blocks++;
-    this.len = 0;
+    this.block.clear();
     // Runs are inside one block ("ok" closing every block is no stall); openings carry over.
     s.period.reset();
     s.norm.push(text, this.sink);
     s.norm.boundary(this.sink);
-    const from = Math.max(0, this.len - c.maxBlockChars);
-    const normLen = this.len - from;
-
+    const norm = this.block.tail();
     // Adjacent-block similarity; blocks too short to say anything neither compare nor replace.
-    if (normLen >= c.minBlockChars) {
-      const norm = this.buf.subarray(from, this.len);
-      const mask = blockMask(normLen);
+    if (norm.length >= c.minBlockChars) {
+      const mask = blockMask(norm.length);
       const set = this.sets.set(norm, mask);
-      if (s.prevSet) {
-        const identical = sameCodes(norm, s.prevText);
-        // Two blocks are compared at the coarser of their two samplings (the masks nest).
-        const sim = identical ? 1 : this.sets.similarityToLast(set, mask, s.prevSet, s.prevMask);
-        const m = this.log.record('thinking_stagnation', 'similarity', sim, c.similarityAmbiguous);
-        if (sim >= c.similarityAmbiguous) {
-          const ambiguous = !identical && sim < c.similarityStrong;
-          const crossed = [m];
-          if (!ambiguous) crossed.push(this.log.record('thinking_stagnation', 'similarity', sim, c.similarityStrong));
-          const f = finding(
-            'thinking',
-            'thinking_stagnation',
-            identical ? IDENTICAL_CONFIDENCE : Math.min(MAX_CONFIDENCE, sim),
-            {
-              similarity: Math.round(sim * 1000) / 1000,
-              identical,
-              block_chars: normLen,
-              previous_chars: s.prevChars,
-              block: s.blocks,
-            },
-            crossed,
-            [String.fromCharCode(...norm.subarray(0, 80))],
-            ambiguous,
-          );
-          // A block that is the previous one verbatim is a loop filling the round's reasoning.
-          f.dominant = identical;
-          out.push(f);
-        }
-      }
+      const stagnant = thinkingStagnation(s, c, this.log, this.sets, norm, set, mask);
+      if (stagnant) out.push(stagnant);
       s.prevSet = set;
       s.prevMask = mask;
-      s.prevText = this.keep(norm);
-      s.prevChars = normLen;
+      s.prevText = this.block.keep(norm);
+      s.prevChars = norm.length;
     }
-
-    // Connector stalling inside the block (runs within the block; openings across the turn's blocks).
-    if (s.runMax > 0) this.log.note('connector_stalling', 'run_repeats', s.runMax, c.connectorMinRepeats);
-    if (s.openMax > 0) this.log.note('connector_stalling', 'openings', s.openMax, c.connectorOpeningMin);
-    if (s.runBest) {
-      const reps = Math.floor(s.runBest.region / s.runBest.period);
-      const m = this.log.record('connector_stalling', 'run_repeats', reps, c.connectorMinRepeats);
-      out.push(
-        finding(
-          'thinking',
-          'connector_stalling',
-          CONNECTOR_RUN_CONFIDENCE,
-          { pattern: 'run', period_units: s.runBest.period, repeats: reps, run_words: s.runBest.region, block: s.blocks },
-          [m],
-          [],
-        ),
-      );
-    } else if (s.openBest > 0) {
-      const m = this.log.record('connector_stalling', 'openings', s.openBest, c.connectorOpeningMin);
-      out.push(
-        finding(
-          'thinking',
-          'connector_stalling',
-          CONNECTOR_OPENING_CONFIDENCE,
-          { pattern: 'openings', openings: s.openBest, window_sentences: c.connectorOpeningWindow, block: s.blocks },
-          [m],
-          [],
-        ),
-      );
-    }
-    s.runBest = null;
-    s.runMax = 0;
-    s.openBest = 0;
-    s.openMax = 0;
+    const stalled = connectorStalling(s, c, this.log);
+    if (stalled) out.push(stalled);
     return out;
   }
 
   /** One round's usage: the bypass for reasoning that cannot be read. */
   observeUsage(u: UsageObservation): Finding[] {
-    const s = this.st;
-    const c = this.config;
-    if (!u.opaque || u.reasoningTokens === null || u.reasoningTokens <= 0) {
-      // Readable reasoning is judged by its text; a round without figures breaks the streak.
-      s.streak = 0;
-      s.streakTokens = 0;
-      return [];
-    }
-    const visible = Math.max(1, u.visibleTokens);
-    const ratio = u.reasoningTokens / visible;
-    const mRatio = this.log.record('reasoning_runaway', 'reasoning_to_visible', ratio, c.runawayMinRatio);
-    if (ratio < c.runawayMinRatio) {
-      s.streak = 0;
-      s.streakTokens = 0;
-      return [];
-    }
-    s.streak++;
-    s.streakTokens += u.reasoningTokens;
-    const mTokens = this.log.record('reasoning_runaway', 'streak_reasoning_tokens', s.streakTokens, c.runawayMinReasoningTokens);
-    const mRounds = this.log.record('reasoning_runaway', 'streak_rounds', s.streak, c.runawayMinRounds);
-    if (s.streak < c.runawayMinRounds || s.streakTokens < c.runawayMinReasoningTokens) return [];
-    const confidence = Math.min(
-      c.runawayConfidenceCap,
-      RUNAWAY_BASE_CONFIDENCE + RUNAWAY_PER_ROUND * (s.streak - c.runawayMinRounds),
-    );
-    return [
-      finding(
-        'thinking',
-        'reasoning_runaway',
-        confidence,
-        {
-          reasoning_tokens: u.reasoningTokens,
-          visible_tokens: u.visibleTokens,
-          ratio: Math.round(ratio * 10) / 10,
-          streak_rounds: s.streak,
-          streak_reasoning_tokens: s.streakTokens,
-          confidence_cap: c.runawayConfidenceCap,
-          opaque: true,
-        },
-        [mRatio, mTokens, mRounds],
-        [],
-      ),
-    ];
+    return reasoningRunaway(this.st, this.config, this.log, u);
   }
 
   takeMeasurements() {
@@ -306,8 +109,8 @@ export class ThinkingLoopDetector {
   reset(): void {
     this.live();
     this.st.norm.release();
-    this.st = fresh(this.config, this.pool);
-    this.len = 0;
+    this.st = freshState(this.config, this.pool);
+    this.block.clear();
     this.log.take();
   }
 
@@ -317,7 +120,7 @@ export class ThinkingLoopDetector {
     this.released = true;
     this.st.norm.release();
     this.sets.release();
-    this.pool.give(this.buf, this.prevBuf);
+    this.block.release();
   }
 
   /** Arrays released are someone else's now: using this detector would corrupt theirs. */
@@ -325,70 +128,16 @@ export class ThinkingLoopDetector {
     if (this.released) throw new Error('thinking detector used after release()');
   }
 
-  /** `norm` copied into prevBuf (grown by doubling), as a view of its length. */
-  private keep(norm: Uint16Array): Uint16Array {
-    if (this.prevBuf.length < norm.length) {
-      let size = Math.max(1024, this.prevBuf.length);
-      while (size < norm.length) size *= 2;
-      this.pool.give(this.prevBuf);
-      this.prevBuf = this.pool.uint16(size);
-    }
-    this.prevBuf.set(norm);
-    return this.prevBuf.subarray(0, norm.length);
-  }
-
   snapshot(): unknown {
     this.live();
-    const s = this.st;
-    return encodeState({
-      v: 1,
-      scalars: { ...s, norm: undefined, tok: undefined, period: undefined, openings: undefined },
-      norm: { ...s.norm },
-      tok: { ...s.tok },
-      period: { ...s.period },
-      openings: { ...s.openings },
-      measurements: this.log.entries(),
-    });
+    return encodeSnapshot(this.st, this.log);
   }
 
   restore(snapshot: unknown): void {
-    const o = snapshot as Record<string, unknown>;
-    if (!o || typeof o !== 'object' || o['v'] !== 1) throw new Error('not a thinking detector snapshot');
+    if (!isSnapshot(snapshot)) throw new Error('not a thinking detector snapshot');
     this.live();
-    const s = fresh(this.config, this.pool);
-    const scalars = { ...(o['scalars'] as Record<string, unknown>) };
-    for (const k of ['norm', 'tok', 'period', 'openings']) delete scalars[k];
-    assignState(s, scalars);
-    assignState(s.norm, o['norm']);
-    assignState(s.tok, o['tok']);
-    assignState(s.period, o['period']);
-    assignState(s.openings, o['openings']);
-    this.st = s;
-    this.log.load((o['measurements'] as Parameters<MeasurementLog['load']>[0]) ?? []);
+    const { state, measurements } = decodeSnapshot(snapshot, this.config, this.pool);
+    this.st = state;
+    this.log.load(measurements);
   }
-
-  private word(w: Word): void {
-    const s = this.st;
-    const c = this.config;
-    s.words++;
-    const p = s.period.push(w.hash);
-    if (p > 0 && s.period.allConnectors(p)) {
-      const region = s.period.regionWords(p);
-      const reps = Math.floor(region / p);
-      if (reps > s.runMax) s.runMax = reps;
-      if (reps >= c.connectorMinRepeats && (!s.runBest || region >= s.runBest.region)) s.runBest = { period: p, region };
-    }
-    if (w.sentenceStart) {
-      const conn = isConnectorHash(w.hash);
-      const same = s.openings.push(conn ? w.hash : 0);
-      if (same > s.openMax) s.openMax = same;
-      if (conn && same >= c.connectorOpeningMin && same >= s.openBest) s.openBest = same;
-    }
-  }
-}
-
-function sameCodes(a: Uint16Array, b: Uint16Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
