@@ -17,10 +17,9 @@
 // - A refused call never becomes an occurrence: the refusal is asked of a copy of the detector,
 //   and the call's id is remembered so the transcript's record of it is left out.
 
-import { createHash } from 'node:crypto';
 import type { Config } from '../config/registry.js';
 import type { ConfigValues } from '../config/spec.js';
-import { answerFailed, callDigest, createRecurringFailureRoundDetector } from '../detect/tool-batch/index.js';
+import { answerDigest, answerFailed, callDigest, createRecurringFailureRoundDetector } from '../detect/tool-batch/index.js';
 import type { Finding, ResumableRoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { type Decision, reminderText } from '../ladder/ladder.js';
@@ -219,8 +218,9 @@ function remember<T>(list: T[], item: T): void {
   if (list.length > MEMORY) list.splice(0, list.length - MEMORY);
 }
 
+/** A final answer's text, digested as the reader digests an answer: one hash on both paths. */
 function textHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+  return answerDigest({ content: text, isError: false });
 }
 
 function signature(name: string, input: unknown): string {
@@ -285,6 +285,13 @@ export class Session {
     let closed = false;
     round.calls.forEach((call, i) => {
       if (call.id !== null && s.denied.includes(call.id)) return;
+      if (refusedByUs(round.answers?.[i] ?? null)) {
+        // Our own refusal, which a state started over no longer remembers: still no occurrence,
+        // and the turn it ended stays ended (a refusal is always a stop: see pre()).
+        if (call.id !== null) remember(s.denied, call.id);
+        if (this.cfg.mode === 'enforce') this.turnGuard(round.model).markEnded();
+        return;
+      }
       if ((call.id !== null && s.closedCalls.includes(call.id)) || this.takeAlias(call)) {
         closed = true;
         return;
@@ -342,7 +349,7 @@ export class Session {
       // The turn was ended earlier and the agent went on (Codex cannot end a turn at PreToolUse).
       this.stop = 'loopledger (enforce): this turn was already ended for loop_detected';
       if (event.kind === 'pre' && this.deny === null) {
-        this.deny = 'loopledger: this turn was ended because it was looping. Do not call more tools; give your final answer.';
+        this.deny = `${TURN_ENDED} Do not call more tools; give your final answer.`;
         if (event.call) this.refuse(event.call.id);
       }
     }
@@ -367,7 +374,7 @@ export class Session {
     const call = this.identify(event.call!, tentative, false);
     if (s.denied.includes(call.id) || s.refused.includes(call.id)) {
       this.refuse(call.id);
-      this.deny = 'loopledger: this call belongs to a tool batch that was refused as a loop. Do not repeat it.';
+      this.deny = `${BATCH_REFUSED} Do not repeat it.`;
       return;
     }
     const shown = tentative !== null && tentative.calls.some((c) => c.id === call.id) ? tentative : null;
@@ -625,12 +632,32 @@ function answerOf(a: { digest: string; isError: boolean; failed?: boolean }): To
   return { content: '', isError: a.isError, digest: a.digest, failed: a.failed === true };
 }
 
+/** How every refusal the guard writes begins (the agents record it as the call's answer). */
+const REFUSED = 'loopledger: refused before it ran.';
+const BATCH_REFUSED = 'loopledger: this call belongs to a tool batch that was refused as a loop.';
+const TURN_ENDED = 'loopledger: this turn was ended because it was looping.';
+const REFUSALS = [REFUSED, BATCH_REFUSED, TURN_ENDED];
+
+/**
+ * A transcript answer that is one of the guard's refusals, as the agent recorded it: Claude Code
+ * 2.1.328 "PreToolUse:Bash hook error: <reason>", Codex 0.169.0 "Command blocked by PreToolUse
+ * hook: <reason>" (fixtures/agents/). The reason stands after a short prefix of the agent's.
+ */
+function refusedByUs(answer: ToolAnswer | null): boolean {
+  if (answer === null || answer.content.length > 2000) return false;
+  const head = answer.content.slice(0, 200);
+  return REFUSALS.some((r) => {
+    const at = head.indexOf(r);
+    return at >= 0 && at < 80;
+  });
+}
+
 /** What the model reads when its call is refused: the signal, never the repeated text. */
 function denyText(finding: Finding): string {
   const strike = finding.strike;
   const count = strike ? ` (${finding.kind}: occurrence ${strike.count}, at most ${strike.threshold} allowed${strike.ceiling !== null ? `, ceiling ${strike.ceiling}` : ''})` : ` (${finding.kind})`;
   return (
-    `loopledger: refused before it ran. This tool batch repeats the previous ones and they got the same answers back${count}. ` +
+    `${REFUSED} This tool batch repeats the previous ones and they got the same answers back${count}. ` +
     'Repeating it will not change the result. State what you are trying to achieve and what is blocking it, then take a different step or give your final answer.'
   );
 }
