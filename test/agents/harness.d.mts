@@ -83,6 +83,8 @@ export function runAgent(
     installArgs?: string[];
     agentArgs?: string[];
     timeout?: number;
+    /** Called once `hook install` wrote the settings, before the agent starts (the latency bench swaps the command). */
+    afterInstall?: (dir: Scratch) => void;
   },
 ): Promise<AgentRun>;
 export function analyze(files: string[], extra?: string[]): any;
