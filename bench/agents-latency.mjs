@@ -3,9 +3,11 @@
 // test/agents/install.mjs at its pinned version; an agent that is not installed is skipped).
 // A scripted model server asks for `--calls` shell calls (`echo <n>`: varied, so nothing is
 // refused); the server's arrival times give each call's wall time (from the request that asked
-// for it to the next request). Runs alternate with and without the hook (telemetry: it reads,
-// decides and writes as under enforce, but never changes the run), and a bare `node -e 0` start
-// is timed in the same run: the figures are ratios to it, since the machine is shared and noisy.
+// for it to the next request). Each run plays three settings back to back: no hook, the same
+// events running a bare `node -e 0` (what any Node hook costs inside that agent), and
+// loopledger's guard (telemetry: it reads, decides and writes as under enforce, but never changes
+// the run); a bare `node -e 0` start is timed in the same run, and the figures are ratios to it,
+// since the machine is shared and noisy.
 // Then one hook call is profiled (`node --cpu-prof`) to say where its time goes.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentBin, AGENTS } from '../test/agents/install.mjs';
 import { runAgent, SHELL } from '../test/agents/harness.mjs';
+import { trustCodexHooks } from '../dist/hook/codex-trust.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -30,11 +33,6 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const quartiles = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))];
-  return [at(0.25), at(0.75)];
 };
 const ms = (x) => `${x.toFixed(0)} ms`;
 
@@ -55,35 +53,54 @@ function callTimes(run) {
 
 const script = (agent) => (v) => (v.modelTurns < calls ? { calls: [SHELL[agent](`echo ${v.modelTurns}`)] } : { text: 'Done.' });
 
+/**
+ * The same events with the command swapped for a bare Node start (`node -e 0`): what any Node
+ * hook costs inside this agent (its spawning, its shell, its waiting), apart from loopledger's own.
+ */
+function bareNodeHook(agent) {
+  const command = `${process.execPath} -e 0`;
+  return (d) => {
+    const file = agent === 'codex' ? join(d.codexHome, 'hooks.json') : join(d.project, agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    for (const groups of Object.values(settings.hooks)) for (const g of groups) for (const h of g.hooks) if (h.command.includes(' hook ')) h.command = command;
+    writeFileSync(file, JSON.stringify(settings, null, 2));
+    // Codex runs only reviewed hooks: the swapped command is marked reviewed as install marks the guard.
+    if (agent === 'codex') trustCodexHooks(file, settings, join(d.codexHome, 'config.toml'), (h) => h.command === command);
+  };
+}
+
 const rows = [];
-const bare = [];
 for (const agent of only) {
   if (!agentBin(agent)) {
     console.log(`${agent}: not installed (node test/agents/install.mjs ${agent}); skipped`);
     continue;
   }
-  const withHook = [];
-  const without = [];
+  const perRun = [];
   for (let r = 0; r < runs; r++) {
-    bare.push(nodeStart());
-    without.push(...callTimes(await runAgent(agent, { script: script(agent), mode: null })));
-    bare.push(nodeStart());
-    withHook.push(...callTimes(await runAgent(agent, { script: script(agent), mode: 'telemetry' })));
+    // One run: a bare start, then the three settings back to back, so a noisy neighbour slows them alike.
+    const bare = median(Array.from({ length: 5 }, nodeStart));
+    const without = median(callTimes(await runAgent(agent, { script: script(agent), mode: null })));
+    const nodeHook = median(callTimes(await runAgent(agent, { script: script(agent), mode: 'telemetry', afterInstall: bareNodeHook(agent) })));
+    const guard = median(callTimes(await runAgent(agent, { script: script(agent), mode: 'telemetry' })));
+    perRun.push({ bare, without, nodeHook, guard });
   }
-  rows.push({ agent, withHook, without });
+  rows.push({ agent, perRun });
 }
 
-const start = median(bare);
-console.log(`\nbare \`node -e 0\`: median ${ms(start)} over ${bare.length} starts (IQR ${quartiles(bare).map(ms).join('–')})`);
-console.log(`${runs} runs × ${calls} calls per agent and setting; per tool call, wall time:\n`);
-console.log('| agent | without hook | with hook | added per call | added / node start | IQR of the calls with hook |');
-console.log('|---|---|---|---|---|---|');
-for (const { agent, withHook, without } of rows) {
-  const added = median(withHook) - median(without);
+const spread = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+console.log(`\n${runs} runs × ${calls} calls per agent and setting; per tool call, the median wall time of a run's calls; ratios to the run's own bare \`node -e 0\` start; median (min–max over runs):\n`);
+console.log('| agent | node -e 0 | without hook | with a `node -e 0` hook | with loopledger | loopledger added / node start | beyond a `node -e 0` hook / node start |');
+console.log('|---|---|---|---|---|---|---|');
+for (const { agent, perRun } of rows) {
+  const added = perRun.map((x) => (x.guard - x.without) / x.bare);
+  const beyond = perRun.map((x) => (x.guard - x.nodeHook) / x.bare);
+  const col = (k) => ms(median(perRun.map((x) => x[k])));
   console.log(
-    `| ${AGENTS[agent].pkg}@${AGENTS[agent].version} | ${ms(median(without))} | ${ms(median(withHook))} | ${ms(added)} | ${(added / start).toFixed(2)}× | ${quartiles(withHook).map(ms).join('–')} |`,
+    `| ${AGENTS[agent].pkg}@${AGENTS[agent].version} | ${col('bare')} | ${col('without')} | ${col('nodeHook')} | ${col('guard')} | ${median(added).toFixed(2)}× (${spread(added)}) | ${median(beyond).toFixed(2)}× (${spread(beyond)}) |`,
   );
 }
+
+const start = median(rows.flatMap((r) => r.perRun.map((x) => x.bare)));
 
 // Where one hook call's time goes: a PreToolUse on a short Claude Code transcript, profiled.
 const dir = mkdtempSync(join(tmpdir(), 'loopledger-hook-prof-'));

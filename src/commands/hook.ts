@@ -28,7 +28,7 @@ export function registerHookCommands(program: Command, io: CliIO, setExit: (code
     )
     .addArgument(agentArgument())
     .option('--project', "the project's settings (.claude/settings.json, .gemini/settings.json, .codex/hooks.json; the default)")
-    .addOption(new Option('--user', "the user's settings (the same under $HOME)").conflicts('project'))
+    .addOption(new Option('--user', "the user's settings (the same under $HOME; Codex's in $CODEX_HOME, default ~/.codex)").conflicts('project'))
     .option('--write', 'merge the entry into the file instead of printing it')
     .addOption(new Option('--mode <mode>', 'the mode the guard runs in (default: the configuration\'s, telemetry)').choices(MODES))
     .option('--state-dir <dir>', "the guard's state folder (made absolute)")

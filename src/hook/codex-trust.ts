@@ -67,6 +67,107 @@ function setTrustedHash(toml: string, key: string, hash: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A TOML basic or literal string key as written in a table header, unquoted (null: another form). */
+function tomlKey(text: string): string | null {
+  if (text.startsWith("'") && text.endsWith("'") && text.length >= 2) return text.slice(1, -1);
+  if (!text.startsWith('"')) return null;
+  try {
+    // A basic string's escapes are JSON's for every path Codex writes.
+    const key: unknown = JSON.parse(text);
+    return typeof key === 'string' ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `trusted_hash` of every `[hooks.state."<key>"]` table in config.toml text: the form Codex and
+ * `hook install` write. Other TOML layouts of the same setting are not read (their hooks show as
+ * not reviewed, which `hook doctor` says how to fix).
+ */
+function trustedHashes(toml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let key: string | null = null;
+  for (const raw of toml.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      const m = /^\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]$/.exec(line);
+      key = m ? tomlKey(m[1]!) : null;
+      continue;
+    }
+    const v = key === null ? null : /^trusted_hash\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')/.exec(line);
+    if (v) {
+      const hash = tomlKey(v[1]!);
+      if (hash !== null) out.set(key!, hash);
+    }
+  }
+  return out;
+}
+
+/** Each guard handler in a hooks.json, where Codex keys its review, and its fingerprint. */
+function guardHandlers(
+  hooksPath: string,
+  settings: Record<string, unknown>,
+  isGuard: (handler: unknown) => boolean,
+): { event: string; key: string; hash: string | null }[] {
+  const out: { event: string; key: string; hash: string | null }[] = [];
+  const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group: unknown, gi: number) => {
+      const handlers = (group as { hooks?: unknown })?.hooks;
+      if (!Array.isArray(handlers)) return;
+      handlers.forEach((handler: unknown, hi: number) => {
+        if (!isGuard(handler)) return;
+        const hash = handlerHash(event, (group as { matcher?: unknown }).matcher, handler as Record<string, unknown>);
+        out.push({ event, key: `${hooksPath}:${EVENT_LABELS[event] ?? event}:${gi}:${hi}`, hash });
+      });
+    });
+  }
+  return out;
+}
+
+/** What the user must do for Codex to run a hook it has not reviewed. */
+const REVIEW = 'run `codex`, open /hooks and trust the loopledger hooks (until then `codex exec` skips them silently)';
+
+export interface CodexReview {
+  /** The guard's events whose handler Codex would run. */
+  trusted: string[];
+  /** The guard's events whose handler has no review recorded (or one of another version of it). */
+  unreviewed: string[];
+  /** One line for the user when anything is unreviewed, else null. */
+  advice: string | null;
+}
+
+/**
+ * Whether Codex would run the guard's handlers in `hooksPath`: each one's fingerprint against
+ * the `trusted_hash` recorded for it in config.toml, as Codex compares them at its start.
+ */
+export function codexReview(
+  hooksPath: string,
+  settings: Record<string, unknown>,
+  configPath: string,
+  isGuard: (handler: unknown) => boolean,
+): CodexReview {
+  let recorded = new Map<string, string>();
+  try {
+    recorded = trustedHashes(readFileSync(configPath, 'utf8'));
+  } catch {
+    // No config.toml (or an unreadable one): nothing is reviewed.
+  }
+  const trusted: string[] = [];
+  const unreviewed: string[] = [];
+  for (const h of guardHandlers(hooksPath, settings, isGuard)) {
+    (h.hash !== null && recorded.get(h.key) === h.hash ? trusted : unreviewed).push(h.event);
+  }
+  const advice =
+    unreviewed.length === 0
+      ? null
+      : `Codex has not reviewed the guard under ${unreviewed.join(', ')} (no matching trusted_hash in ${configPath}), so it does not run it: ` +
+        `run \`loopledger hook install codex --write\` again with the same options (it records the review), or ${REVIEW}`;
+  return { trusted, unreviewed, advice };
+}
+
 /**
  * Marks the guard's handlers in `hooksPath` (as just written) reviewed in Codex's user
  * config.toml. `isGuard` tells the guard's handlers from the user's own, which stay as they
@@ -78,33 +179,22 @@ export function trustCodexHooks(
   configPath: string,
   isGuard: (handler: unknown) => boolean,
 ): string {
-  const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   let toml = existsSync(configPath) ? readFileSync(configPath, 'utf8') : '';
   let marked = 0;
   let unhashable = 0;
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    groups.forEach((group: unknown, gi: number) => {
-      const handlers = (group as { hooks?: unknown })?.hooks;
-      if (!Array.isArray(handlers)) return;
-      handlers.forEach((handler: unknown, hi: number) => {
-        if (!isGuard(handler)) return;
-        const hash = handlerHash(event, (group as { matcher?: unknown }).matcher, handler as Record<string, unknown>);
-        if (hash === null) {
-          unhashable++;
-          return;
-        }
-        toml = setTrustedHash(toml, `${hooksPath}:${EVENT_LABELS[event]}:${gi}:${hi}`, hash);
-        marked++;
-      });
-    });
+  for (const h of guardHandlers(hooksPath, settings, isGuard)) {
+    if (h.hash === null) {
+      unhashable++;
+      continue;
+    }
+    toml = setTrustedHash(toml, h.key, h.hash);
+    marked++;
   }
-  const review = 'run `codex`, open /hooks and trust the loopledger hooks (until then `codex exec` skips them silently)';
-  if (marked === 0) return `loopledger: Codex runs only reviewed hooks: ${review}`;
+  if (marked === 0) return `loopledger: Codex runs only reviewed hooks: ${REVIEW}`;
   mkdirSync(dirname(configPath), { recursive: true });
   const tmp = `${configPath}.${process.pid}.tmp`;
   writeFileSync(tmp, toml);
   renameSync(tmp, configPath);
-  const rest = unhashable > 0 ? `; ${unhashable} more need review: ${review}` : '';
+  const rest = unhashable > 0 ? `; ${unhashable} more need review: ${REVIEW}` : '';
   return `loopledger: ${configPath}: marked the ${marked} loopledger hook${marked === 1 ? '' : 's'} reviewed for Codex${rest}`;
 }

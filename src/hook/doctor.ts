@@ -12,7 +12,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { installedGuards, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { codexConfigPath, installedGuards, isCodexGuard, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { codexReview } from './codex-trust.js';
 import type { Agent } from './payload.js';
 import { sanitize } from '../sanitize.js';
 
@@ -184,6 +185,11 @@ export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[
     for (const [command, { events, timeout }] of byCommand) {
       const limit = typeof timeout === 'number' && timeout > 0 ? timeout : plan.timeout;
       lines.push(await probe(agent, command, `${shownPath} (${events.join(', ')})`, Math.min(limit * plan.timeoutUnitMs, 600_000), io));
+    }
+    // A guard that answers is still never run by Codex until its user reviewed it.
+    if (agent === 'codex' && byCommand.size > 0) {
+      const review = codexReview(path, settings as Record<string, unknown>, codexConfigPath(io.env, io.cwd), isCodexGuard);
+      if (review.advice !== null) lines.push({ ok: false, line: `not reviewed: ${shownPath}: ${review.advice}` });
     }
   }
   if (lines.length === 0) {

@@ -357,7 +357,26 @@ export function mergeSettings(
 
 export function settingsPath(agent: Agent, scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string {
   const plan = PLANS[agent];
-  return scope === 'user' ? join(env['HOME'] || homedir(), plan.user) : resolve(cwd, plan.project);
+  if (scope === 'project') return resolve(cwd, plan.project);
+  // Codex reads its user files from $CODEX_HOME (default ~/.codex), hooks.json among them.
+  return agent === 'codex' ? join(codexHome(env, cwd), 'hooks.json') : join(env['HOME'] || homedir(), plan.user);
+}
+
+/** Codex's home: `$CODEX_HOME` when set (relative to the folder Codex starts in), else ~/.codex. */
+function codexHome(env: NodeJS.ProcessEnv, cwd: string): string {
+  const set = env['CODEX_HOME'];
+  return set ? resolve(cwd, set) : join(env['HOME'] || homedir(), '.codex');
+}
+
+/** Where Codex records which hooks its user reviewed. */
+export function codexConfigPath(env: NodeJS.ProcessEnv, cwd: string): string {
+  return join(codexHome(env, cwd), 'config.toml');
+}
+
+/** A handler that runs the Codex guard (the user's own handlers beside it are not). */
+export function isCodexGuard(handler: unknown): boolean {
+  const command = typeof handler === 'object' && handler !== null ? (handler as { command?: unknown }).command : undefined;
+  return typeof command === 'string' && guardIn(command, 'codex') !== null;
 }
 
 export function readAgentSettings(agent: Agent, path: string): SettingsFile {
@@ -400,14 +419,9 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   }
   // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
   // review is recorded in $CODEX_HOME/config.toml the way Codex fingerprints a handler (codex-trust.ts).
-  const isCodexGuard = (h: unknown): boolean => {
-    const command = typeof h === 'object' && h !== null ? (h as { command?: unknown }).command : undefined;
-    return typeof command === 'string' && guardIn(command, 'codex') !== null;
-  };
   const trustIfCodex = () => {
     if (opts.agent !== 'codex') return;
-    const codexHome = io.env['CODEX_HOME'] || join(io.env['HOME'] || homedir(), '.codex');
-    io.stderr.write(`${trustCodexHooks(path, result.settings, join(codexHome, 'config.toml'), isCodexGuard)}\n`);
+    io.stderr.write(`${trustCodexHooks(path, result.settings, codexConfigPath(io.env, io.cwd), isCodexGuard)}\n`);
   };
   if (file.text !== null && isDeepStrictEqual(result.settings, file.value)) {
     io.stderr.write(`loopledger: ${path}: the guard is installed already; nothing written\n`);

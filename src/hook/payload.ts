@@ -2,8 +2,8 @@
 // version that adds, renames or drops a field must degrade to "nothing to decide", never to a
 // crash (and a crash would still fail open: see main.ts).
 
-import { createHash } from 'node:crypto';
 import { answerFailed } from '../detect/tool-batch/failure.js';
+import { answerDigest } from '../detect/tool-batch/signature.js';
 import type { ToolAnswer } from '../model/transcript.js';
 import { normaliseGeminiOutput } from '../formats/shared/gemini-output.js';
 
@@ -144,29 +144,48 @@ export function parsePayload(agent: Agent, text: string): HookEvent {
 
 /**
  * What came back, reduced to a digest at once (a tool result may be megabytes; the hook only ever
- * compares answers). Claude Code's PostToolUseFailure carries `error` instead of a response.
+ * compares answers). The digest is the reader's (signature.ts `answerDigest`) of the text the
+ * agent's transcript shows for the same answer, where the payload carries it (answerText): a
+ * round read back from the transcript, as after a state started over, then compares equal to one
+ * answered on stdin. Claude Code's PostToolUseFailure carries `error` instead of a response.
  */
 function answerOf(agent: Agent, name: string, value: Rec): ToolAnswer {
-  let isError = false;
-  let body: unknown;
-  if (agent === 'claude-code' && name === 'PostToolUseFailure') {
-    isError = true;
-    body = { error: value.error ?? null, is_interrupt: value.is_interrupt === true };
-  } else {
-    body = value.tool_response ?? null;
-    if (agent === 'gemini' && isRec(body)) {
-      if (body.error !== undefined && body.error !== null && body.error !== '') isError = true;
-      // llmContent is what the model reads; returnDisplay is for the terminal.
-      body = { llmContent: normaliseGeminiOutput(body.llmContent), error: body.error ?? null };
-    }
-    if (isRec(body) && (body.is_error === true || body.success === false)) isError = true;
-  }
-  const hash = createHash('sha256');
-  hash.update(isError ? 'E' : 'O');
-  hash.update(stableJson(body), 'utf8');
+  const { content, isError } = answerText(agent, name, value);
   // A text answer that opens like an error is a failure too (recurring_failure), as in a transcript.
-  const failed = isError || (typeof body === 'string' && answerFailed({ content: body, isError: false }));
-  return { content: '', isError, digest: hash.digest('hex'), failed };
+  const failed = isError || answerFailed({ content, isError: false });
+  return { content: '', isError, digest: answerDigest({ content, isError }), failed };
+}
+
+/**
+ * The answer as the agent's transcript records it, as its reader (formats/) reads it, for the
+ * shapes whose mapping was seen on the pinned releases (test/agents: the payloads and the
+ * transcripts of the same calls); any other shape is its sorted JSON, compared only with itself.
+ * - Claude Code 2.1.328: a failing call's `error` is the tool_result's text ("Exit code 1\n…"),
+ *   and a Bash response's `stdout` is its text (stderr arrives merged into stdout).
+ * - Gemini CLI 0.61.0: `llmContent` is the functionResponse's output, normalised alike.
+ * - Codex 0.169.0: the rollout adds a header (exit code, token count) the payload has not, and
+ *   the payload has no exit code: its text stands as it is (see docs/hook.md).
+ */
+function answerText(agent: Agent, name: string, value: Rec): { content: string; isError: boolean } {
+  if (agent === 'claude-code' && name === 'PostToolUseFailure') {
+    const error = value.error;
+    if (typeof error === 'string' && value.is_interrupt !== true) return { content: error, isError: true };
+    return { content: stableJson({ error: error ?? null, is_interrupt: value.is_interrupt === true }), isError: true };
+  }
+  const body = value.tool_response ?? null;
+  if (typeof body === 'string') return { content: body, isError: false };
+  if (!isRec(body)) return { content: stableJson(body), isError: false };
+  if (agent === 'gemini') {
+    const isError = body.error !== undefined && body.error !== null && body.error !== '';
+    // llmContent is what the model reads; returnDisplay is for the terminal.
+    if (!isError && typeof body.llmContent === 'string') return { content: normaliseGeminiOutput(body.llmContent), isError };
+    return { content: stableJson({ llmContent: normaliseGeminiOutput(body.llmContent), error: body.error ?? null }), isError };
+  }
+  const isError = body.is_error === true || body.success === false;
+  if (agent === 'claude-code' && !isError && typeof body.stdout === 'string' && (body.stderr === undefined || body.stderr === '') && body.interrupted !== true) {
+    return { content: body.stdout, isError };
+  }
+  return { content: stableJson(body), isError };
 }
 
 /** JSON with sorted keys, depth-capped: the same response always hashes the same. */

@@ -51,6 +51,11 @@ export class TurnGuard {
     return this.ladders.enforce;
   }
 
+  /** The turn was ended by a refusal the saved state no longer holds (read back from the transcript). */
+  markEnded(): void {
+    if (!this.enforce.stopped) this.enforce.restore({ ...this.enforce.snapshot(), stopped: true });
+  }
+
   /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
   static create(turn: number, scale: number, config: ConfigValues, settings: LadderSettings): TurnGuard {
     return new TurnGuard(turn, scale, parseConfig(applyTier(config, CONFIG_KEYS, scale)), settings, null);

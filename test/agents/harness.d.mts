@@ -85,6 +85,8 @@ export function runAgent(
     timeout?: number;
     /** Codex only: lines appended to its config.toml (the `[otel]` table). */
     configLines?: string[];
+    /** Called once `hook install` wrote the settings, before the agent starts (the latency bench swaps the command). */
+    afterInstall?: (dir: Scratch) => void;
   },
 ): Promise<AgentRun>;
 export function analyze(files: string[], extra?: string[]): any;

@@ -134,7 +134,7 @@ function baseEnv(d, extra) {
  * One agent run. `mode`: 'enforce' | 'telemetry' | null (no hook). Returns the run, the
  * requests the server received, the transcripts the agent wrote, the hook's state dir files.
  */
-export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read missing.txt and fix it.', dir, env: extraEnv = {}, installArgs = [], agentArgs = [], timeout = 120_000, configLines = [] }) {
+export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read missing.txt and fix it.', dir, env: extraEnv = {}, installArgs = [], agentArgs = [], timeout = 120_000, configLines = [], afterInstall }) {
   const bin = agentBin(agent);
   if (!bin) throw new Error(`${AGENTS[agent].pkg} is not installed: run node test/agents/install.mjs ${agent}`);
   const spec = SPECS[agent];
@@ -150,6 +150,7 @@ export async function runAgent(agent, { script, mode = 'enforce', prompt = 'Read
       const scope = agent === 'codex' ? ['--user'] : [];
       install = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, ...scope, '--write', '--mode', mode, ...installArgs], { cwd: d.project, env, encoding: 'utf8' });
       if (install.status !== 0) throw new Error(`hook install ${agent} failed: ${install.stderr}`);
+      afterInstall?.(d);
     }
     const result = await run(bin, [...spec.args(prompt), ...agentArgs], { cwd: d.project, env, timeout });
     const stateDir = join(d.state, 'loopledger');

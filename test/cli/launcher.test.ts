@@ -1,7 +1,7 @@
 // The launcher in a checkout that was never built (no dist/): a clear line, not a stack trace; the
 // hook still fails open, as it does for any failure of its own (docs/hook.md).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,5 +36,37 @@ describe('the launcher without a build', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('is missing');
+  });
+});
+
+describe("the guard's entry: the one-file bundle (npm run build:hook) when it is current, else the modules", () => {
+  // Stand-ins for the two entries, each saying which it is: what matters here is which one loads.
+  const built = mkdtempSync(join(tmpdir(), 'loopledger-entry-'));
+  afterAll(() => rmSync(built, { recursive: true, force: true }));
+  mkdirSync(join(built, 'bin'));
+  mkdirSync(join(built, 'dist', 'hook'), { recursive: true });
+  copyFileSync('bin/loopledger.js', join(built, 'bin', 'loopledger.js'));
+  writeFileSync(join(built, 'package.json'), '{"type":"module"}');
+  const entry = (name: string) => `export async function main() { process.stdout.write('${name}'); return 0; }\n`;
+  const modules = join(built, 'dist', 'hook', 'main.js');
+  const bundle = join(built, 'dist', 'hook.js');
+  writeFileSync(modules, entry('modules'));
+  const which = () => spawnSync(process.execPath, [join(built, 'bin', 'loopledger.js'), 'hook', 'claude-code'], { input: '{}', encoding: 'utf8' }).stdout;
+
+  it('no bundle (a build by tsc alone): the modules', () => {
+    expect(which()).toBe('modules');
+  });
+
+  it('a bundle as new as the modules or newer: the bundle', () => {
+    writeFileSync(bundle, entry('bundle'));
+    const t = new Date();
+    utimesSync(modules, t, t);
+    utimesSync(bundle, t, t);
+    expect(which()).toBe('bundle');
+  });
+
+  it('a bundle older than the modules (tsc ran again since): the modules, never stale code', () => {
+    utimesSync(bundle, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(which()).toBe('modules');
   });
 });

@@ -83,6 +83,12 @@ export function denied(run: HookRun, agent: AgentName): boolean {
   return h?.permissionDecision === 'deny';
 }
 
+/** The reason of a deny, which Claude Code and Codex record as the refused call's answer. */
+function denyReason(run: HookRun): string {
+  const h = (JSON.parse(run.stdout) as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput;
+  return h?.permissionDecisionReason ?? '';
+}
+
 /** The output ends the turn (`continue: false`). */
 export function ended(run: HookRun | null): boolean {
   if (!run || run.stdout.trim() === '') return false;
@@ -179,7 +185,7 @@ class FakeClaude extends FakeAgent {
       const c = spec.calls[i]!;
       const pre = pres[i]!;
       if (denied(pre, 'claude-code')) {
-        results.push(this.line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: ids[i], content: 'denied by hook', is_error: true }] } }));
+        results.push(this.line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: ids[i], content: `PreToolUse:${c.name} hook error: ${denyReason(pre)}`, is_error: true }] } }));
         outcome.calls.push({ pre, post: null });
         continue;
       }
@@ -246,7 +252,7 @@ class FakeCodex extends FakeAgent {
       const turn_id = `turn-${this.turnId}`;
       const pre = await this.hook({ hook_event_name: 'PreToolUse', model: 'gpt-5-codex', permission_mode: 'default', turn_id, tool_name: 'Bash', tool_input: { command: c.input.command }, tool_use_id: ids[i] });
       if (denied(pre, 'codex')) {
-        outputs.push(this.env('response_item', { type: 'function_call_output', call_id: ids[i], output: 'denied by hook' }));
+        outputs.push(this.env('response_item', { type: 'function_call_output', call_id: ids[i], output: `Command blocked by PreToolUse hook: ${denyReason(pre)}` }));
         outcome.calls.push({ pre, post: null });
         continue;
       }

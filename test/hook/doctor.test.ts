@@ -4,7 +4,7 @@
 // have left them, and the doctor runs from the built binary with the test's HOME and PATH.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, scratch } from '../cli/helpers.js';
@@ -26,12 +26,12 @@ function settings(agent: AgentName, command: string, timeout?: number): string {
   return JSON.stringify({ hooks: { [EVENT[agent]]: [{ hooks: [handler] }] } });
 }
 
-function doctor(agent: string, cwd: string, { home = join(tmp.dir, 'nohome'), path = SYSTEM_PATH } = {}) {
+function doctor(agent: string, cwd: string, { home = join(tmp.dir, 'nohome'), path = SYSTEM_PATH, codexHome = undefined as string | undefined } = {}) {
   mkdirSync(cwd, { recursive: true });
   const started = Date.now();
   const r = spawnSync(process.execPath, [BIN, 'hook', 'doctor', agent], {
     cwd,
-    env: { HOME: home, PATH: path, XDG_STATE_HOME: STATE },
+    env: { HOME: home, PATH: path, XDG_STATE_HOME: STATE, ...(codexHome === undefined ? {} : { CODEX_HOME: codexHome }) },
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
@@ -46,13 +46,20 @@ function fakeOnPath(name: string, script: string): string {
 }
 
 describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('%s', (agent) => {
-  it('a working guard: one line, ok, how many ms, the version and mode it runs; exit 0; nothing left in the state', () => {
+  it('a working guard: ok, how many ms, the version and mode it runs; nothing left in the state', () => {
     const project = join(tmp.dir, `ok-${agent}`);
     tmp.write(join(`ok-${agent}`, FILE[agent]), settings(agent, `${process.execPath} ${BIN} hook ${agent} --mode enforce`));
     const r = doctor(agent, project);
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^loopledger hook doctor: ok: ${FILE[agent].replace(/\./g, '\\.')} \\(${EVENT[agent]}\\) runs \`.*\`: answered in \\d+ ms \\(loopledger \\d+\\.\\d+\\.\\d+, mode enforce\\)\\n$`));
+    const ok = `loopledger hook doctor: ok: ${FILE[agent].replace(/\./g, '\\.')} \\(${EVENT[agent]}\\) runs \`.*\`: answered in \\d+ ms \\(loopledger \\d+\\.\\d+\\.\\d+, mode enforce\\)\\n`;
+    if (agent === 'codex') {
+      // Written by hand, so never reviewed: Codex would not run it (see "Codex's review" below).
+      expect(r.stdout).toMatch(new RegExp(`^${ok}loopledger hook doctor: not reviewed: \\.codex/hooks\\.json: .*\\n$`));
+      expect(r.code).toBe(1);
+    } else {
+      expect(r.stdout).toMatch(new RegExp(`^${ok}$`));
+      expect(r.code).toBe(0);
+    }
     // The probe is answered before the guard locks or writes anything.
     expect(existsSync(STATE) ? readdirSync(STATE, { recursive: true }) : []).toEqual([]);
   });
@@ -183,5 +190,60 @@ describe('where the doctor looks', () => {
 
   it('an unknown agent is a usage error: exit 2', () => {
     expect(doctor('cursor', tmp.dir).code).toBe(2);
+  });
+});
+
+describe("Codex's review (Codex 0.169 runs only reviewed hooks; `codex exec` skips the others without a word)", () => {
+  const codexHome = join(tmp.dir, 'elsewhere', 'codex-home');
+  const home = join(tmp.dir, 'review-home');
+
+  it('hook install codex --user writes $CODEX_HOME/hooks.json (not ~/.codex) and records the review beside it: the doctor says ok', () => {
+    mkdirSync(join(tmp.dir, 'review-cwd'), { recursive: true });
+    const i = spawnSync(process.execPath, [BIN, 'hook', 'install', 'codex', '--user', '--write', '--mode', 'enforce'], {
+      cwd: join(tmp.dir, 'review-cwd'),
+      env: { HOME: home, PATH: SYSTEM_PATH, XDG_STATE_HOME: STATE, CODEX_HOME: codexHome },
+      encoding: 'utf8',
+    });
+    expect(i.status).toBe(0);
+    expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
+    expect(existsSync(join(home, '.codex'))).toBe(false);
+    expect(readFileSync(join(codexHome, 'config.toml'), 'utf8')).toContain(`[hooks.state.${JSON.stringify(`${join(codexHome, 'hooks.json')}:pre_tool_use:0:0`)}]`);
+    const r = doctor('codex', join(tmp.dir, 'review-cwd'), { home, codexHome });
+    expect(r.stdout).toMatch(/^loopledger hook doctor: ok: .*codex-home\/hooks\.json \(PreToolUse, PostToolUse, Stop\) runs .*answered in \d+ ms/);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(0);
+  });
+
+  it('a handler edited by hand after the review: not reviewed, in one line saying what to do, exit 1', () => {
+    const path = join(codexHome, 'hooks.json');
+    const settings = JSON.parse(readFileSync(path, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    settings.hooks['PostToolUse']![0]!.hooks[0]!.command += ' --set ladder.max_unheeded_steers=2';
+    writeFileSync(path, JSON.stringify(settings));
+    const r = doctor('codex', join(tmp.dir, 'review-cwd'), { home, codexHome });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe(
+      `loopledger hook doctor: not reviewed: ${path}: Codex has not reviewed the guard under PostToolUse (no matching trusted_hash in ${join(codexHome, 'config.toml')}), so it does not run it: ` +
+        'run `loopledger hook install codex --write` again with the same options (it records the review), or run `codex`, open /hooks and trust the loopledger hooks (until then `codex exec` skips them silently)',
+    );
+  });
+
+  it("the review Codex itself computed is recognised: a trusted_hash Codex 0.169.0 reported (hooks/list currentHash) for `loopledger hook codex --mode enforce`", () => {
+    // The hash is the one pinned in test/agents/codex-trust.test.ts, as Codex reported it.
+    const ch = join(tmp.dir, 'pinned-codex');
+    const hooksPath = join(ch, 'hooks.json');
+    tmp.write('pinned-codex/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'loopledger hook codex --mode enforce', timeout: 5 }] }] } }));
+    const trusted = `[hooks.state.${JSON.stringify(`${hooksPath}:pre_tool_use:0:0`)}]\ntrusted_hash = "sha256:f62130b0015a62879655492bec161041f068f5950167d8c215dbb1fcdd6deb38"\n`;
+    tmp.write('pinned-codex/config.toml', trusted);
+    const path = fakeOnPath('pinned-bin', `exec ${process.execPath} ${BIN} "$@"`);
+    const ok = doctor('codex', join(tmp.dir, 'pinned-cwd'), { home, codexHome: ch, path });
+    expect(ok.stdout).toMatch(/^loopledger hook doctor: ok: [^\n]*\n$/);
+    expect(ok.code).toBe(0);
+    // One hex digit off, as after an edit Codex would see: not reviewed.
+    tmp.write('pinned-codex/config.toml', trusted.replace('f62130b0', 'f62130b1'));
+    const off = doctor('codex', join(tmp.dir, 'pinned-cwd'), { home, codexHome: ch, path });
+    expect(off.stdout).toContain('not reviewed: ');
+    expect(off.code).toBe(1);
   });
 });

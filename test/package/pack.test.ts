@@ -34,7 +34,7 @@ beforeAll(() => {
 
 describe('the published package', () => {
   it('holds the launcher, the build, the docs, the README, the licence and package.json', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', 'dist/hook.js']) {
       expect(packed, f).toContain(f);
     }
     const docs = readdirSync(join(ROOT, 'docs')).map((d) => `docs/${d}`);
@@ -53,12 +53,13 @@ describe('the published package', () => {
     expect(pointing).toEqual([]);
   });
 
-  it('ships exactly one compiled module per source module: nothing left over from an older build', () => {
+  it('ships exactly one compiled module per source module, plus the hook bundle: nothing left over from an older build', () => {
     const sources = walk(join(ROOT, 'src'))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => relative(join(ROOT, 'src'), f).split('\\').join('/').replace(/\.ts$/, ''))
       .sort();
-    const modules = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.js')).map((p) => p.slice('dist/'.length, -'.js'.length))
+    // dist/hook.js is the guard's one-file bundle of dist/hook/main.js (npm run build:hook).
+    const modules = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.js') && p !== 'dist/hook.js').map((p) => p.slice('dist/'.length, -'.js'.length))
       .sort();
     const declarations = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.d.ts')).map((p) => p.slice('dist/'.length, -'.d.ts'.length))
       .sort();

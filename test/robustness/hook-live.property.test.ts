@@ -2,8 +2,8 @@
 // corruptions, and for every call "exit 0 always, never longer than the agent's timeout, and the
 // guard's verdict unchanged whenever the payload and transcript are intact". The reference is the
 // same session run in this process with nothing disturbed; the disturbed run is the built binary.
-// A corrupted state is started over from the transcript (intact here), so even then the verdicts
-// must not refuse anything the reference let run; with the state intact they are the reference's.
+// A corrupted state is started over from the transcript (intact here), so the verdicts are the
+// reference's in every case.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,17 +121,10 @@ describe('the live hook, disturbed (issue 27)', () => {
             expect([c.code, c.signal]).toEqual([0, null]);
             expect(c.wallMs).toBeLessThan(AGENT_TIMEOUT_MS);
           }
-          if (!disturbed.reset) {
-            // Payload, transcript and state intact: the reference's answers, to the byte.
-            expect(disturbed.runs.map((r) => r.stdout)).toEqual(reference.runs.map((r) => r.stdout));
-          } else {
-            // A corrupted state is started over from the transcript: never a refusal the
-            // reference did not make. (It may refuse one round later: the first round after a
-            // start-over compares the transcript's copy of an answer with stdin's, which differ.)
-            disturbed.refused.forEach((r, i) => {
-              if (r) expect(reference.refused[i], `round ${i + 1}`).toBe(true);
-            });
-          }
+          // Payload and transcript intact: the reference's answers, to the byte, whether the
+          // state was intact or corrupted and started over from the transcript (the transcript's
+          // copy of an answer and the payload's digest alike: payload.ts, answerText).
+          expect(disturbed.runs.map((r) => r.stdout), disturbed.reset ? 'after a start-over' : 'state intact').toEqual(reference.runs.map((r) => r.stdout));
         },
       ),
       // Each run is a dozen Node processes: a failure is reported with its seed, not shrunk for minutes.

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync, chownSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureBuilt, scratch } from '../cli/helpers.js';
+import { ensureBuilt, ROOT, scratch } from '../cli/helpers.js';
 import { denied, fakeAgent, type HookRun, type ToolUse } from '../hook/agents.js';
 import { inProcess } from '../hook/inprocess.js';
 import { AGENT_TIMEOUT_MS, callHook, type Delivery, type HookCall } from '../hook/process.js';
@@ -159,6 +159,32 @@ describe('3. the lock loop honours its deadline and does not spin', () => {
     failedOpen(call);
     expect(errors(stateDir)).toEqual([]);
     expect(call.wallMs).toBeLessThan(2_000);
+  });
+});
+
+describe('3. a state directory the user may not write', () => {
+  // Root writes anywhere: the case needs another user, which setpriv gives when this runs as root
+  // (as test/robustness/walk-unreadable.cli.test.ts does).
+  const asNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+  it.skipIf(!asNobody)('as another user, a read-only state dir of theirs: exit 0 at once, nothing on stdout, the reason on stderr (errors.log cannot be written either)', () => {
+    const { stateDir, session } = fresh('readonly');
+    mkdirSync(stateDir, { recursive: true });
+    chownSync(stateDir, 65534, 65534);
+    chmodSync(stateDir, 0o500);
+    // The scratch folder is root's 0700: the other user may pass through it, not list it.
+    chmodSync(tmp.dir, 0o711);
+    const started = Date.now();
+    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(ROOT, 'bin', 'loopledger.js'), 'hook', ...args(stateDir)], {
+      input: pay(session, ''),
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    const wallMs = Date.now() - started;
+    expect([r.status, r.signal, r.stdout]).toEqual([0, null, '']);
+    // Refused at once: no lock loop waiting (or spinning) for a file it can never create.
+    expect(wallMs).toBeLessThan(3_000);
+    expect(r.stderr).toMatch(new RegExp(`^loopledger hook: claude-code PreToolUse ${session}: lock ${stateDir}/${session}\\.lock: EACCES.*\\(the guard is off for this call; not in errors\\.log: .*EACCES.*\\)\\n$`));
+    expect(readdirSync(stateDir)).toEqual([]);
   });
 });
 
