@@ -71,6 +71,35 @@ function summarize(
   };
 }
 
+/** What the stops prevent over sessions (summary.enforce.saved and .cut). */
+export type PreventedTotal = EnforceSaved & { unpriced_sessions: number; sessions: number };
+
+/** The sessions' saved or cut rounds added up, as the summary adds them. */
+export function preventedTotal(sessions: readonly SessionLedger[], part: 'saved' | 'cut'): PreventedTotal {
+  const sum = new PreventionSum();
+  for (const s of sessions) sum.add(s.outcome.enforce[part]);
+  return sum.total();
+}
+
+/**
+ * Two totals of saved or cut rounds (shards of one run) as one: tokens stay unknown only when no
+ * part knew any, dollars only when no part could price any, as PreventionSum decides for sessions.
+ */
+export function addPrevented(a: PreventedTotal, b: PreventedTotal): PreventedTotal {
+  const known = (p: PreventedTotal, v: number | null) => v !== null && p.rounds > 0;
+  const rounds = a.rounds + b.rounds;
+  const tokensKnown = known(a, a.tokens) || known(b, b.tokens);
+  const usdKnown = known(a, a.usd) || known(b, b.usd);
+  const unpriced = a.unpriced_sessions + b.unpriced_sessions;
+  return {
+    rounds,
+    tokens: rounds > 0 && !tokensKnown ? null : (a.tokens ?? 0) + (b.tokens ?? 0),
+    usd: !usdKnown && unpriced > 0 ? null : roundUsd((a.usd ?? 0) + (b.usd ?? 0)),
+    unpriced_sessions: unpriced,
+    sessions: a.sessions + b.sessions,
+  };
+}
+
 /** What the stops prevent, saved or cut, over the sessions: unknown tokens and dollars are counted, never added as 0. */
 class PreventionSum {
   private rounds = 0;
@@ -96,7 +125,7 @@ class PreventionSum {
     }
   }
 
-  total(): EnforceSaved & { unpriced_sessions: number; sessions: number } {
+  total(): PreventedTotal {
     return {
       rounds: this.rounds,
       // As for dollars: tokens nobody recorded are unknown, not 0.
