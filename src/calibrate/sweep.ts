@@ -75,10 +75,10 @@ export interface SweepPoint {
   steered: SweepCount;
   /** Rounds whose strongest enforce intervention is a stop. */
   stopped: SweepCount;
-  /** What the stops would have saved (rounds still in the loop), as summary.enforce.saved adds it up. */
-  saved: PreventedTotal;
+  /** What the stops would have saved (rounds still in the loop), as summary.enforce.saved adds it up; absent in a partial written before 0.3. */
+  saved?: PreventedTotal;
   /** What they would have cut (rounds after the agent had recovered): the trade-off, read without labels. */
-  cut: PreventedTotal;
+  cut?: PreventedTotal;
   /** Ids of the sessions predicted positive: diff two points to see which sessions flip. */
   positive_sessions: string[];
   /** The file of each of positive_sessions (same order): merge puts shards' sessions back in file order. */
