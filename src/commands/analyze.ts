@@ -111,7 +111,7 @@ export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: C
 
   const skipCounts = new Map<string, number>();
   const options: AuditOptions = {
-    config: loaded.values,
+    config: loaded.resolved,
     inputFormat: opts.inputFormat,
     excerpts: opts.excerpts ?? false,
     explain: opts.explain ?? false,

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { type Command, Option, type OptionValues } from 'commander';
 import { labelKeyFor, parseLabels, readLabelsJson } from '../calibrate/labels.js';
-import type { LoadedConfig } from '../config/load.js';
+import type { LoadedRunConfig } from '../config/load.js';
 import { InputError, UsageError, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { buildQueue, labelItem, traceWindow, type InterruptHint, type LabelItem, type LabelQueue } from '../label/items.js';
 import { renderScreen, type ScreenContext } from '../label/screen.js';
@@ -62,7 +62,7 @@ export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
 };
 
 export interface LabelRunOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedRunConfig;
   /** The labels file to write (and resume from). */
   labels: string;
   batch?: string;
@@ -101,7 +101,7 @@ async function gatherItems(paths: readonly string[], options: LabelRunOptions, i
       warn(io, `${recorded.input.path}: ${recorded.input.error}`);
       continue;
     }
-    const ledger = new LedgerBuilder({ config: options.loaded.values, factories: createDetectorFactories(), excerpts: true });
+    const ledger = new LedgerBuilder({ config: options.loaded.resolved, factories: createDetectorFactories(), excerpts: true });
     replay(recorded, ledger);
     const sessions = ledger.sessions();
     const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));

@@ -11,7 +11,8 @@ import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../cal
 import { discoverInputs } from '../read/discover.js';
 import { configHash } from '../ledger/config-hash.js';
 import { parseShard, type Shard } from '../read/shard.js';
-import type { LoadedConfig } from '../config/load.js';
+import type { LoadedRunConfig } from '../config/load.js';
+import { ResolvedConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
 import { recordFile, replay, type RecordedFile } from '../run/recorded-corpus.js';
 import { LedgerBuilder } from '../ledger/build.js';
@@ -112,7 +113,7 @@ function sweepCommandOptions(raw: OptionValues): SweepCommandOptions {
 }
 
 export interface SweepRunOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedRunConfig;
   params: readonly string[];
   /** `--labels`, repeatable: one labels file and/or `interrupts` (the user's interrupts as weak labels). */
   labels?: string | readonly string[];
@@ -159,12 +160,15 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     corpus.push(recorded);
   }
   reportNotTranscripts(others, options.verbose ?? false, options.onWarning);
-  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
-    corpus.flatMap((file) => {
-      const ledger = new LedgerBuilder({ config: values, factories: createDetectorFactories() });
+  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> => {
+    // Once per point, for every file of the corpus (the loader has said what there is to say about the values).
+    const config = ResolvedConfig.parse(values);
+    return corpus.flatMap((file) => {
+      const ledger = new LedgerBuilder({ config, factories: createDetectorFactories() });
       replay(file, ledger);
       return ledger.sessions();
     });
+  };
   const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, interrupts, maxFpr, positive: options.positive });
   for (const w of result.warnings) options.onWarning(w);
   const config = { ...options.loaded.values } as Record<string, unknown>;

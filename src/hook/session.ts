@@ -19,7 +19,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Config } from '../config/registry.js';
-import type { ConfigValues } from '../config/spec.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { answerFailed, callDigest, createRecurringFailureRoundDetector } from '../detect/tool-batch/index.js';
 import type { Finding, ResumableRoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
@@ -43,9 +43,9 @@ export type LiveMode = Exclude<Mode, 'off'>;
 
 export interface GuardConfig {
   mode: LiveMode;
-  /** The flat configuration, which each turn's tier scales. */
-  values: ConfigValues;
-  /** The same, parsed once. */
+  /** The configuration parsed once, and once per tier scale a turn needs. */
+  resolved: ResolvedConfig;
+  /** `resolved.config`: the untiered configuration. */
   config: Readonly<Config>;
   settings: LadderSettings;
   policy: PolicyResolver;
@@ -242,7 +242,7 @@ export class Session {
     /** The hook event being answered (the transcript is brought up to date first). */
     private readonly event: HookEvent,
   ) {
-    this.guard = state.guard ? TurnGuard.restore(state.guard, cfg.values, cfg.settings) : null;
+    this.guard = state.guard ? TurnGuard.restore(state.guard, cfg.resolved, cfg.settings) : null;
   }
 
   // ---- the transcript ----------------------------------------------------------------------
@@ -542,7 +542,7 @@ export class Session {
     if (s.model === null && model) s.model = model;
     if (!this.guard || this.guard.turn !== turn) {
       const tier = this.cfg.policy.tierFor(model ?? s.model, this.event.subagent !== null);
-      this.guard = TurnGuard.create(turn, tier.scale, this.cfg.values, this.cfg.settings);
+      this.guard = TurnGuard.create(turn, tier.scale, this.cfg.resolved, this.cfg.settings);
     }
     return this.guard;
   }
