@@ -1,6 +1,8 @@
 // `loopledger analyze` (the default command): the ledger of the transcripts under the paths, and
 // the ledger's payload and exit code, which `merge` shares.
 
+import { type Command, Option, type OptionValues } from 'commander';
+
 import { MAX_SKIP_DIAGNOSTICS_PER_FILE, reportInputProblems } from './diagnostics.js';
 import { isStdout } from './output.js';
 import { plural } from '../report/text.js';
@@ -11,14 +13,30 @@ import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError } from '../errors.js';
 import type { LedgerReport } from '../ledger/types.js';
 import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
-import type { Shard } from '../read/shard.js';
-import { reachedFailOn, reportChunks, type SessionSort } from '../report/index.js';
+import { parseShard, type Shard } from '../read/shard.js';
+import { reachedFailOn, reportChunks, SESSION_SORTS, type SessionSort } from '../report/index.js';
+import { checkEndpointFlag } from '../report/otlp/endpoint.js';
 import { exportFindings } from '../report/otlp/post.js';
 import { evaluationTime } from '../report/otlp/records.js';
-import { type EnforceLevel, isMode, type Mode, type ReportFormat } from '../vocabulary.js';
+import { ENFORCE_LEVELS, type EnforceLevel, isMode, type Mode, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { sanitize } from '../sanitize.js';
 import { audit } from '../run/audit.js';
 import type { AuditOptions } from '../run/options.js';
+import {
+  addConfigOptions,
+  chosen,
+  choice,
+  configOptions,
+  count,
+  flag,
+  INPUT_FORMAT_CHOICES,
+  inputFormat,
+  positiveInt,
+  type RegisterCommand,
+  shard,
+  text,
+  wholeNumber,
+} from './flags.js';
 
 export interface AnalyzeOptions extends CommonOptions {
   format: ReportFormat;
@@ -38,6 +56,59 @@ export interface AnalyzeOptions extends CommonOptions {
   otlpEndpoint?: string | true;
 }
 
+export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) => {
+  const analyze: Command = program
+    .command('analyze', { isDefault: true })
+    .description(
+      'print the ledger of the transcripts under <paths> (files, directories, - for stdin); the default command. ' +
+        "With no path, the session stores of this user's agents (see loopledger stores)",
+    )
+    .argument('[paths...]', 'transcript files or directories (a home folder reads the agents\' stores in it); - reads stdin')
+    .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(ENFORCE_LEVELS).default('none'))
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'))
+    .option('--strict', 'malformed input is an error (exit 2)')
+    .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
+    .option('--explain', 'show the statistics and threshold behind each entry')
+    .option('--jobs <n>', 'files analyzed at once (default: the idle cores, 1 to 3)', positiveInt)
+    .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
+    .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
+    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard)
+    .option('--otlp-endpoint [url]', 'also post the findings as OTLP/HTTP JSON log records (/v1/logs appended unless given); no URL: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT', checkEndpointFlag);
+  addConfigOptions(analyze).action(async (paths: string[], raw: OptionValues) => {
+    setExit(await runAnalyze(paths, analyzeOptions(raw), io, setExit));
+  });
+};
+
+function analyzeOptions(raw: OptionValues): AnalyzeOptions {
+  return {
+    ...configOptions(raw),
+    format: chosen(raw, 'format', REPORT_FORMATS),
+    json: flag(raw, 'json'),
+    outputFile: text(raw, 'outputFile'),
+    failOn: chosen(raw, 'failOn', ENFORCE_LEVELS),
+    inputFormat: inputFormat(raw),
+    strict: flag(raw, 'strict'),
+    excerpts: flag(raw, 'excerpts'),
+    explain: flag(raw, 'explain'),
+    jobs: count(raw, 'jobs'),
+    top: count(raw, 'top'),
+    sort: choice(raw, 'sort', SESSION_SORTS),
+    prices: text(raw, 'prices'),
+    shard: shard(raw),
+    otlpEndpoint: otlpEndpoint(raw),
+  };
+}
+
+/** `--otlp-endpoint` alone is `true` (the OTEL_EXPORTER_OTLP_* variables say where); with a URL, the URL. */
+function otlpEndpoint(raw: OptionValues): string | true | undefined {
+  const value: unknown = raw['otlpEndpoint'];
+  return value === true || typeof value === 'string' ? value : undefined;
+}
+
 export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   const loaded = await configFrom(opts);
@@ -53,7 +124,7 @@ export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: C
 
   const skipCounts = new Map<string, number>();
   const options: AuditOptions = {
-    config: loaded.values,
+    config: loaded.resolved,
     inputFormat: opts.inputFormat,
     excerpts: opts.excerpts ?? false,
     explain: opts.explain ?? false,

@@ -1,7 +1,7 @@
 // What every command shares: the streams it writes to, the configuration flags and how they
 // load, colour and width for the human formats, and where a payload goes (stdout or -o).
 
-import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { loadConfig, type LoadedRunConfig } from '../config/load.js';
 import { resolveColor } from '../report/color.js';
 import { redactUrls } from '../config/redact.js';
 import { sanitize } from '../sanitize.js';
@@ -39,7 +39,7 @@ export function flagOverrides(opts: CommonOptions): Record<string, string> {
   return overrides;
 }
 
-export async function configFrom(opts: CommonOptions): Promise<LoadedConfig> {
+export async function configFrom(opts: CommonOptions): Promise<LoadedRunConfig> {
   return loadConfig({ file: opts.config, sets: opts.set, overrides: flagOverrides(opts) });
 }
 

@@ -2,9 +2,10 @@
 // knowing which thresholds it ran with, so every key is shown with its default and provenance.
 
 import { stat } from 'node:fs/promises';
+import { type Command, Option, type OptionValues } from 'commander';
 import { loadConfig, readConfigFile, type LoadedConfig } from '../config/load.js';
 import { assignConfigValues, type ConfigAssignment } from '../config/write.js';
-import { UsageError } from '../errors.js';
+import { EXIT_OK, UsageError } from '../errors.js';
 import { writeFileAtomically } from './output.js';
 import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
 import { painter } from '../config/text.js';
@@ -12,7 +13,38 @@ import { redactConfigValues } from '../config/redact.js';
 import { sanitize } from '../sanitize.js';
 import { fitColumns, formatHead, formatRow, GAP, type FitColumn } from '../report/columns.js';
 import { wrap } from '../report/text.js';
-import type { ListingFormat } from '../vocabulary.js';
+import { LISTING_FORMATS, type ListingFormat } from '../vocabulary.js';
+import { colorFor, configFrom, flagOverrides, terminalWidth, warn, writePayload } from './common.js';
+import { addConfigOptions, chosen, configOptions, flag, type RegisterCommand, text } from './flags.js';
+
+export const registerConfigCommand: RegisterCommand = (program, io, setExit) => {
+  const command: Command = program
+    .command('config')
+    .description('the effective configuration: every key, its value, its default and where the value came from')
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('--write <file>', 'write the --set values into this JSON config file (created or updated atomically; other keys kept)');
+  addConfigOptions(command).action(async (raw: OptionValues) => {
+    const opts = configOptions(raw);
+    const write = text(raw, 'write');
+    if (write !== undefined) {
+      if (opts.config !== undefined && opts.config !== write) throw new UsageError('config --write FILE updates FILE itself; leave out --config');
+      await writePayload(io, await writeConfig(write, opts.set, flagOverrides(opts)), undefined);
+      setExit(EXIT_OK);
+      return;
+    }
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    const rendered = renderConfig(loaded, {
+      format: flag(raw, 'json') ? 'json' : chosen(raw, 'format', LISTING_FORMATS),
+      color: colorFor(opts, io, true),
+      width: terminalWidth(io),
+      verbose: opts.verbose ?? false,
+    });
+    await writePayload(io, rendered, undefined);
+    setExit(EXIT_OK);
+  });
+};
 
 export interface RenderConfigOptions {
   format: ListingFormat;

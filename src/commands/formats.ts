@@ -1,9 +1,26 @@
 // `loopledger formats`: what we read and how a file is recognized, wrapped to the terminal.
 
+import { Option, type OptionValues } from 'commander';
+import { EXIT_OK } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import { PRODUCERS } from '../formats/otel/producers.js';
 import { wrap } from '../report/text.js';
-import type { ListingFormat } from '../vocabulary.js';
+import { LISTING_FORMATS, type ListingFormat } from '../vocabulary.js';
+import { terminalWidth, writePayload } from './common.js';
+import { chosen, flag, type RegisterCommand } from './flags.js';
+
+export const registerFormatsCommand: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('formats')
+    .description('the supported input formats and how each is detected')
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .action(async (raw: OptionValues) => {
+      const format = flag(raw, 'json') ? 'json' : chosen(raw, 'format', LISTING_FORMATS);
+      await writePayload(io, renderFormats(format, terminalWidth(io)), undefined);
+      setExit(EXIT_OK);
+    });
+};
 
 // Below this many columns beside the names, each name gets a line of its own.
 const MIN_TEXT_COLUMNS = 30;

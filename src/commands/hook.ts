@@ -2,17 +2,35 @@
 // The guard itself (`loopledger hook <agent>`, which the agent runs on every tool call) has its
 // own entry module without commander (src/hook/main.ts); it is listed here for --help only.
 
-import { Argument, type Command, Option } from 'commander';
+import { Argument, Option, type OptionValues } from 'commander';
 import { doctor } from '../hook/doctor.js';
 import { guardArgsFrom, installHook } from '../hook/install.js';
 import { AGENTS, type Agent } from '../hook/payload.js';
-import { MODES } from '../vocabulary.js';
+import { type Mode, MODES } from '../vocabulary.js';
 import { EXIT_OK } from '../errors.js';
-import type { CliIO } from './common.js';
+import { choice, flag, type RegisterCommand, text } from './flags.js';
 
 const agentArgument = () => new Argument('<agent>', 'the agent whose settings hold the guard').choices(AGENTS);
 
-export function registerHookCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
+interface InstallOptions {
+  scope: 'project' | 'user';
+  write: boolean;
+  mode?: Mode;
+  stateDir?: string;
+  config?: string;
+}
+
+function installOptions(raw: OptionValues): InstallOptions {
+  return {
+    scope: flag(raw, 'user') ? 'user' : 'project',
+    write: flag(raw, 'write') ?? false,
+    mode: choice(raw, 'mode', MODES),
+    stateDir: text(raw, 'stateDir'),
+    config: text(raw, 'config'),
+  };
+}
+
+export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
   const hook = program
     .command('hook')
     .description('the live guard inside Claude Code, Gemini CLI and Codex (loopledger hook --help)')
@@ -33,15 +51,15 @@ export function registerHookCommands(program: Command, io: CliIO, setExit: (code
     .addOption(new Option('--mode <mode>', 'the mode the guard runs in (default: the configuration\'s, telemetry)').choices(MODES))
     .option('--state-dir <dir>', "the guard's state folder (made absolute)")
     .option('--config <file>', "the guard's configuration file (made absolute)")
-    .action(async (agent: Agent, opts: { project?: boolean; user?: boolean; write?: boolean; mode?: string; stateDir?: string; config?: string }) => {
+    .action(async (agent: Agent, raw: OptionValues) => {
+      const opts = installOptions(raw);
       const cwd = process.cwd();
-      const scope = opts.user ? 'user' : 'project';
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
         if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe: the agent would run without the guard\n`);
       };
-      setExit(await installHook({ agent, scope, write: opts.write ?? false, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
+      setExit(await installHook({ agent, scope: opts.scope, write: opts.write, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
     });
 
   hook
@@ -56,4 +74,4 @@ export function registerHookCommands(program: Command, io: CliIO, setExit: (code
       for (const l of result.lines) io.stdout.write(`loopledger hook doctor: ${l.line}\n`);
       setExit(result.ok ? EXIT_OK : 1);
     });
-}
+};

@@ -4,8 +4,9 @@
 // answer, so a quit or a crash loses nothing), and the terminal or a `--batch` file of answers.
 
 import { readFile, stat } from 'node:fs/promises';
+import { type Command, Option, type OptionValues } from 'commander';
 import { labelKeyFor, parseLabels, readLabelsJson } from '../calibrate/labels.js';
-import type { LoadedConfig } from '../config/load.js';
+import type { LoadedRunConfig } from '../config/load.js';
 import { InputError, UsageError, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { buildQueue, labelItem, traceWindow, type InterruptHint, type LabelItem, type LabelQueue } from '../label/items.js';
 import { renderScreen, type ScreenContext } from '../label/screen.js';
@@ -18,11 +19,50 @@ import type { FormatName } from '../model/transcript.js';
 import { resolveInputs } from '../run/audit.js';
 import { recordFile, replay } from '../run/recorded-corpus.js';
 import { sanitize } from '../sanitize.js';
-import { type CliIO, warn } from './common.js';
+import { type CliIO, configFrom, warn } from './common.js';
+import { addConfigOptions, configOptions, count, INPUT_FORMAT_CHOICES, inputFormat, type RegisterCommand, text, wholeNumberFor } from './flags.js';
+import { defaultInputs } from './stores.js';
 import { writeFileAtomically } from './output.js';
 
+const DEFAULT_LABELS_FILE = '.labels.json';
+const DEFAULT_CALM = 5;
+const DEFAULT_SEED = 1;
+
+export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
+  const command: Command = program
+    .command('label')
+    .description('label sessions as loop or clean, one screen each (worst first, then a sample of calm ones), into the labels file sweep --labels reads')
+    .argument('[paths...]', 'transcript files or directories (default: the session stores of this user\'s agents)')
+    .option('--labels <file>', 'the labels file to write and resume from (rewritten atomically after every answer)', DEFAULT_LABELS_FILE)
+    .option('--batch <file>', 'answers instead of keys: l, c, s, b, q or enter, one per line, in the order asked')
+    .option('--calm <n>', 'calm sessions to ask about after those with findings', wholeNumberFor('--calm'), DEFAULT_CALM)
+    .option('--seed <n>', 'which calm sessions are sampled', wholeNumberFor('--seed'), DEFAULT_SEED)
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'));
+  addConfigOptions(command).action(async (given: string[], raw: OptionValues) => {
+    const loaded = await configFrom(configOptions(raw));
+    for (const w of loaded.warnings) warn(io, w);
+    let paths = given;
+    if (paths.length === 0) {
+      const stores = await defaultInputs(io.env);
+      warn(io, stores.announcement);
+      paths = stores.roots;
+    }
+    const tty = process.stdin.isTTY && process.stdout.isTTY && io.stdout === process.stdout;
+    const batch = text(raw, 'batch');
+    const options: LabelRunOptions = {
+      loaded,
+      labels: text(raw, 'labels') ?? DEFAULT_LABELS_FILE,
+      calm: count(raw, 'calm') ?? DEFAULT_CALM,
+      seed: count(raw, 'seed') ?? DEFAULT_SEED,
+      inputFormat: inputFormat(raw),
+      ...(batch !== undefined ? { batch } : {}),
+    };
+    setExit(await runLabel(paths, options, io, tty ? { input: process.stdin, output: process.stdout } : null));
+  });
+};
+
 export interface LabelRunOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedRunConfig;
   /** The labels file to write (and resume from). */
   labels: string;
   batch?: string;
@@ -61,7 +101,7 @@ async function gatherItems(paths: readonly string[], options: LabelRunOptions, i
       warn(io, `${recorded.input.path}: ${recorded.input.error}`);
       continue;
     }
-    const ledger = new LedgerBuilder({ config: options.loaded.values, factories: createDetectorFactories(), excerpts: true });
+    const ledger = new LedgerBuilder({ config: options.loaded.resolved, factories: createDetectorFactories(), excerpts: true });
     replay(recorded, ledger);
     const sessions = ledger.sessions();
     const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));

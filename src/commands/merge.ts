@@ -3,10 +3,74 @@
 // shard's worth), checked, then merged by ledger/merge.ts or calibrate/merge.ts.
 
 import { promises as fs } from 'node:fs';
+import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { asLedger, MergeError, mergeLedgers } from '../ledger/merge.js';
 import type { LedgerReport } from '../ledger/types.js';
+import { EXIT_OK, UsageError } from '../errors.js';
+import { SESSION_SORTS } from '../report/index.js';
+import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
+import { type EmitOptions, emitLedger } from './analyze.js';
+import { colorFor, warn, writePayload } from './common.js';
+import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
+import { isStdout } from './output.js';
+import { renderSweep } from './sweep.js';
+
+export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
+  const command: Command = program
+    .command('merge')
+    .description(
+      'add up shard ledgers (analyze --shard K/N --format json) or sweep --format json partials: exactly what one run over everything prints',
+    )
+    .argument('<files...>', 'JSON ledgers, or sweep partials (- reads one from stdin)')
+    .addOption(new Option('--format <format>', 'output format (a sweep: table, json or html)').choices(REPORT_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a session reaches this level under enforce').choices(ENFORCE_LEVELS).default('none'))
+    .option('--strict', 'exit 2 when the shards skipped malformed lines or met inputs that are no transcript')
+    .option('--excerpts', 'show the excerpts the shards recorded (analyze --excerpts)')
+    .option('--explain', 'show the statistics the shards recorded (analyze --explain)')
+    .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .addOption(new Option('--sort <order>', 'order of the overview').choices(SESSION_SORTS).default('level'))
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .option('--quiet', 'only sessions with entries; fewer diagnostics')
+    .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
+  command.action(async (files: string[], raw: OptionValues) => {
+    const opts = mergeOptions(raw);
+    const merged = await mergeFiles(files, { onNote: (m) => warn(io, m), timelines: opts.format === 'html' });
+    if (merged.kind === 'sweep') {
+      const format = opts.format;
+      if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
+      await writePayload(io, renderSweep(merged.result, { format, color: colorFor(opts, io, isStdout(opts.outputFile)) }), opts.outputFile, files);
+      setExit(EXIT_OK);
+      return;
+    }
+    // Shards carry each session's timeline for the page; every other output prints what one run prints.
+    const report = opts.format === 'html' ? merged.report : withoutTimelines(merged.report);
+    setExit(await emitLedger(report, opts, io, setExit, 'the merged ledgers hold no session', files));
+  });
+};
+
+/** The ledger's flags as analyze names them (`--json` folded into the format), without the ones a merge has no use for. */
+function mergeOptions(raw: OptionValues): EmitOptions {
+  const format: ReportFormat = flag(raw, 'json') ? 'json' : chosen(raw, 'format', REPORT_FORMATS);
+  return {
+    format,
+    outputFile: text(raw, 'outputFile'),
+    failOn: chosen(raw, 'failOn', ENFORCE_LEVELS),
+    strict: flag(raw, 'strict'),
+    excerpts: flag(raw, 'excerpts'),
+    explain: flag(raw, 'explain'),
+    top: count(raw, 'top'),
+    sort: choice(raw, 'sort', SESSION_SORTS),
+    color: flag(raw, 'color'),
+    quiet: flag(raw, 'quiet'),
+    verbose: flag(raw, 'verbose'),
+    set: [],
+  };
+}
 
 export type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
 

@@ -2,14 +2,33 @@
 // user's coding agents (SPEC "Where sessions are found").
 
 import { sep } from 'node:path';
+import { Option, type OptionValues } from 'commander';
 import { painter, renderTable } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
-import { InputError } from '../errors.js';
+import { EXIT_OK, InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { ingestFile } from '../formats/ingest.js';
 import type { TranscriptSink } from '../model/transcript.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
-import type { ListingFormat } from '../vocabulary.js';
+import { LISTING_FORMATS, type ListingFormat } from '../vocabulary.js';
+import { colorFor, writePayload } from './common.js';
+import { chosen, flag, type RegisterCommand } from './flags.js';
+
+export const registerStoresCommand: RegisterCommand = (program, io, setExit) => {
+  program
+    .command('stores')
+    .description("the session stores of this user's agents (Claude Code, Codex, Gemini CLI) and what is in them")
+    .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('--color', 'force colour')
+    .option('--no-color', 'no colour')
+    .action(async (raw: OptionValues) => {
+      const format = flag(raw, 'json') ? 'json' : chosen(raw, 'format', LISTING_FORMATS);
+      const color = colorFor({ set: [], color: flag(raw, 'color') }, io, true);
+      await writePayload(io, renderStores(await surveyStores(io.env), { format, color, env: io.env }), undefined);
+      setExit(EXIT_OK);
+    });
+};
 
 export interface StoreSurvey {
   location: StoreLocation;

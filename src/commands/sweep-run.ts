@@ -1,15 +1,18 @@
 // `loopledger sweep`: read the corpus once, then replay it through the real ledger per value.
 
 import { resolve } from 'node:path';
+import { type Command, Option, type OptionValues } from 'commander';
 import { resolveInputs } from '../run/audit.js';
 import { INTERRUPT_LABELS } from '../calibrate/interrupts.js';
 import { loadLabels } from '../calibrate/labels.js';
-import { UsageError } from '../errors.js';
+import { EXIT_OK, UsageError } from '../errors.js';
 import { parseParams } from '../calibrate/param.js';
 import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../calibrate/sweep.js';
+import { discoverInputs } from '../read/discover.js';
 import { configHash } from '../ledger/config-hash.js';
-import type { Shard } from '../read/shard.js';
-import type { LoadedConfig } from '../config/load.js';
+import { parseShard, type Shard } from '../read/shard.js';
+import type { LoadedRunConfig } from '../config/load.js';
+import { ResolvedConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
 import { recordFile, replay, type RecordedFile } from '../run/recorded-corpus.js';
 import { LedgerBuilder } from '../ledger/build.js';
@@ -20,10 +23,97 @@ import { reportNotTranscripts } from './diagnostics.js';
 import { renderSweep } from './sweep.js';
 import { plural } from '../report/text.js';
 import type { NotTranscript } from '../formats/input.js';
-import type { SweepFormat } from '../vocabulary.js';
+import { ENFORCE_LEVELS, SWEEP_FORMATS, type SweepFormat } from '../vocabulary.js';
+import { colorFor, type CommonOptions, configFrom, warn, writePayload } from './common.js';
+import { addConfigOptions, chosen, collect, configOptions, count, flag, INPUT_FORMAT_CHOICES, inputFormat, positiveInt, type RegisterCommand, shard, text, texts } from './flags.js';
+import { isStdout } from './output.js';
+
+const POSITIVE_LEVELS: readonly PositiveLevel[] = ENFORCE_LEVELS.filter((l): l is PositiveLevel => l !== 'none');
+
+/**
+ * Points are replayed one after another on this thread, over one corpus held in memory: lanes would
+ * each hold the corpus and a point's ledgers, against the bound the sweep keeps (calibrate/sweep.ts).
+ * `--shard K/N` and `merge` are how a sweep uses more cores (or machines), so more is refused.
+ */
+const SWEEP_JOBS_HELP = 'only 1: points are replayed one at a time (for more cores: --shard K/N, then loopledger merge)';
+
+export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
+  const command: Command = program
+    .command('sweep')
+    .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
+    .argument('<paths...>', 'transcript files or directories')
+    .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
+    .option('--labels <file>', 'JSON: session id or file name → loop | clean; or interrupts (the user\'s interrupts after a repeat as loop labels); repeat to combine, hand labels winning', collect, [])
+    .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
+    .addOption(
+      new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
+        .choices(POSITIVE_LEVELS)
+        .default('stop'),
+    )
+    .addOption(new Option('--format <format>', 'output format').choices(SWEEP_FORMATS).default('table'))
+    .option('--json', 'same as --format json')
+    .option('-o, --output-file <path>', 'write the payload to a file (atomically; - is stdout; never over an input)')
+    .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'))
+    .option('--jobs <n>', SWEEP_JOBS_HELP, positiveInt)
+    .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (merge the JSON partials with loopledger merge)', parseShard);
+  addConfigOptions(command).action(async (paths: string[], raw: OptionValues) => {
+    const opts = sweepCommandOptions(raw);
+    const loaded = await configFrom(opts);
+    for (const w of loaded.warnings) warn(io, w);
+    const payload = await runSweep(paths, {
+      loaded,
+      params: opts.params,
+      labels: opts.labels,
+      maxFpr: opts.maxFpr,
+      positive: opts.positive,
+      format: opts.json ? 'json' : opts.format,
+      color: colorFor(opts, io, isStdout(opts.outputFile)),
+      inputFormat: opts.inputFormat,
+      onWarning: (m) => warn(io, m),
+      verbose: opts.verbose === true,
+      shard: opts.shard,
+    });
+    await writePayload(io, payload, opts.outputFile, isStdout(opts.outputFile) ? [] : (await discoverInputs(paths)).files);
+    setExit(EXIT_OK);
+  });
+};
+
+interface SweepCommandOptions extends CommonOptions {
+  params: string[];
+  labels: string[];
+  maxFpr?: string;
+  positive: PositiveLevel;
+  format: SweepFormat;
+  json?: boolean;
+  outputFile?: string;
+  inputFormat: FormatName | 'auto';
+  shard?: Shard;
+}
+
+function sweepCommandOptions(raw: OptionValues): SweepCommandOptions {
+  const jobs = count(raw, 'jobs');
+  if (jobs !== undefined && jobs > 1) {
+    throw new UsageError(
+      `sweep --jobs ${jobs}: a sweep replays its corpus one point at a time on one thread (memory stays one corpus and one point's ledgers); ` +
+        'to use more cores, run one sweep per --shard K/N and add the --format json partials up with loopledger merge',
+    );
+  }
+  return {
+    ...configOptions(raw),
+    params: texts(raw, 'param'),
+    labels: texts(raw, 'labels'),
+    maxFpr: text(raw, 'maxFpr'),
+    positive: chosen(raw, 'positive', POSITIVE_LEVELS),
+    format: chosen(raw, 'format', SWEEP_FORMATS),
+    json: flag(raw, 'json'),
+    outputFile: text(raw, 'outputFile'),
+    inputFormat: inputFormat(raw),
+    shard: shard(raw),
+  };
+}
 
 export interface SweepRunOptions {
-  loaded: LoadedConfig;
+  loaded: LoadedRunConfig;
   params: readonly string[];
   /** `--labels`, repeatable: one labels file and/or `interrupts` (the user's interrupts as weak labels). */
   labels?: string | readonly string[];
@@ -70,12 +160,15 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     corpus.push(recorded);
   }
   reportNotTranscripts(others, options.verbose ?? false, options.onWarning);
-  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> =>
-    corpus.flatMap((file) => {
-      const ledger = new LedgerBuilder({ config: values, factories: createDetectorFactories() });
+  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> => {
+    // Once per point, for every file of the corpus (the loader has said what there is to say about the values).
+    const config = ResolvedConfig.parse(values);
+    return corpus.flatMap((file) => {
+      const ledger = new LedgerBuilder({ config, factories: createDetectorFactories() });
       replay(file, ledger);
       return ledger.sessions();
     });
+  };
   const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, interrupts, maxFpr, positive: options.positive });
   for (const w of result.warnings) options.onWarning(w);
   const config = { ...options.loaded.values } as Record<string, unknown>;

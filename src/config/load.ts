@@ -6,7 +6,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
-import { CONFIG_KEYS, parseConfig, type Config } from './registry.js';
+import { CONFIG_KEYS, type Config } from './registry.js';
+import { ResolvedConfig } from './resolved.js';
 import type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './spec.js';
 import { checkConfigValue, parseConfigValue, type ValueOrigin } from './value.js';
 
@@ -35,6 +36,14 @@ export interface LoadedConfig {
   specs: readonly ConfigKeySpec[];
   /** The values parsed into each section's typed, frozen settings (absent for a caller's own `specs`). */
   config?: Readonly<Config>;
+  /** The same with the values, for the run to pass down (and scale per tier) without parsing again. */
+  resolved?: ResolvedConfig;
+}
+
+/** Over the registered keys, the configuration comes back parsed. */
+export interface LoadedRunConfig extends LoadedConfig {
+  config: Readonly<Config>;
+  resolved: ResolvedConfig;
 }
 
 /** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */
@@ -43,6 +52,8 @@ const WRAPPER_PREFIXES = ['ai.loop_detection.', 'loop_detection.'] as const;
 /** Keys a JSON file may carry that are not settings (editor schema hints). */
 const IGNORED_FILE_KEYS = new Set(['$schema', '$comment']);
 
+export async function loadConfig(options?: LoadConfigOptions & { specs?: undefined }): Promise<LoadedRunConfig>;
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig>;
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const specs = options.specs ?? CONFIG_KEYS;
   const byKey = new Map(specs.map((s) => [s.key, s] as const));
@@ -91,10 +102,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   // band below the ambiguous one, …) are announced with the loader's warnings.
   // (Only over the real registry: a caller with its own key list has other keys.)
   if (options.specs !== undefined) return { values, sources, warnings, specs };
-  const config = parseConfig(values, (w) => {
+  const resolved = ResolvedConfig.parse(values, (w) => {
     if (!warnings.includes(w)) warnings.push(w);
   });
-  return { values, sources, warnings, specs, config };
+  return { values, sources, warnings, specs, config: resolved.config, resolved };
 }
 
 /** `policy.model_capability` → `model-capability`: how a dedicated flag names itself in messages. */

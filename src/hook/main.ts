@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import { parseConfig } from '../config/registry.js';
 import { ladderSettings } from '../ladder/config.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { CANONICAL_SCHEMA } from '../formats/canonical.js';
@@ -268,7 +267,7 @@ function readAllStdin(startedAt: number): Promise<string> {
 /** One hook event, start to end. Returns what to print, or null. */
 async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: number, describe: (c: string) => void): Promise<string | null> {
   const loaded = await loadConfig({ file: args.config, sets: args.sets, overrides: args.mode ? { mode: args.mode } : {} });
-  const config = loaded.config ?? parseConfig(loaded.values);
+  const config = loaded.config;
   const mode = config.ladder.mode;
   // Off: nothing runs (seed 002: "mode off ... skip the detectors entirely").
   if (mode !== 'telemetry' && mode !== 'enforce') return null;
@@ -293,7 +292,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: nu
   ensureDir(stateDir);
   const release = lock(join(stateDir, `${key}.lock`), until(startedAt, LOCK_DEADLINE_MS));
   try {
-    return runEvent(args.agent, mode, event, key, stateDir, loaded.values, config, loaded.warnings);
+    return runEvent(args.agent, mode, event, key, stateDir, loaded.resolved, config, loaded.warnings);
   } finally {
     release();
   }
@@ -305,7 +304,7 @@ function runEvent(
   event: HookEvent,
   key: string,
   stateDir: string,
-  values: GuardConfig['values'],
+  resolved: GuardConfig['resolved'],
   config: GuardConfig['config'],
   warnings: readonly string[],
 ): string | null {
@@ -327,13 +326,13 @@ function runEvent(
     state = raw as SessionState;
   }
   try {
-    return decide(agent, mode, event, key, stateDir, statePath, state, values, config, warnings);
+    return decide(agent, mode, event, key, stateDir, statePath, state, resolved, config, warnings);
   } catch (e) {
     // A state of the right shape whose detector snapshots still do not restore (what garbage in
     // them throws): start over once. I/O errors and conditions are not the state's fault.
     if (raw === null || problem !== null || !(e instanceof TypeError || e instanceof RangeError)) throw e;
     logError(stateDir, `${agent} ${key}: corrupt state ${statePath} (it does not resume: ${(e as Error).message}); started over`);
-    return decide(agent, mode, event, key, stateDir, statePath, freshState(agent, event.sessionId), values, config, warnings);
+    return decide(agent, mode, event, key, stateDir, statePath, freshState(agent, event.sessionId), resolved, config, warnings);
   }
 }
 
@@ -345,7 +344,7 @@ function decide(
   stateDir: string,
   statePath: string,
   state: SessionState,
-  values: GuardConfig['values'],
+  resolved: GuardConfig['resolved'],
   config: GuardConfig['config'],
   warnings: readonly string[],
 ): string | null {
@@ -356,7 +355,7 @@ function decide(
 
   const cfg: GuardConfig = {
     mode,
-    values,
+    resolved,
     config,
     settings: ladderSettings(config.ladder, config.toolBatch),
     policy: new PolicyResolver(config.ladder),

@@ -27,7 +27,7 @@ export class RoundFeed {
     private readonly state: SessionState,
     private readonly event: HookEvent,
   ) {
-    this.guard = state.guard ? TurnGuard.restore(state.guard, cfg.values, cfg.settings) : null;
+    this.guard = state.guard ? TurnGuard.restore(state.guard, cfg.resolved, cfg.settings) : null;
   }
 
   get mode(): GuardConfig['mode'] {
@@ -68,7 +68,7 @@ export class RoundFeed {
     if (s.model === null && model) s.model = model;
     if (!this.guard || this.guard.turn !== turn) {
       const tier = this.cfg.policy.tierFor(model ?? s.model, this.event.subagent !== null);
-      this.guard = TurnGuard.create(turn, tier.scale, this.cfg.values, this.cfg.settings);
+      this.guard = TurnGuard.create(turn, tier.scale, this.cfg.resolved, this.cfg.settings);
     }
     return this.guard;
   }

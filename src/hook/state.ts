@@ -3,7 +3,7 @@
 // JSON, no behaviour: the session's logic is in session.ts, batch.ts, merge.ts and rounds.ts.
 
 import type { Config } from '../config/registry.js';
-import type { ConfigValues } from '../config/spec.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import type { LadderSettings } from '../ladder/config.js';
 import type { PolicyResolver } from '../ladder/policy.js';
 import type { LedgerEntry } from '../ledger/types.js';
@@ -22,9 +22,9 @@ export type LiveMode = Exclude<Mode, 'off'>;
 
 export interface GuardConfig {
   mode: LiveMode;
-  /** The flat configuration, which each turn's tier scales. */
-  values: ConfigValues;
-  /** The same, parsed once. */
+  /** The configuration parsed once, and once per tier scale a turn needs. */
+  resolved: ResolvedConfig;
+  /** `resolved.config`: the untiered configuration. */
   config: Readonly<Config>;
   settings: LadderSettings;
   policy: PolicyResolver;

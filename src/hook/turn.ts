@@ -2,13 +2,12 @@
 // itself (feeding order, tool context, ladders, entry) is the ledger's own (ledger/turn.ts), so
 // `analyze` over the same rounds gives the same entries; only the saving is the hook's.
 
-import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
-import type { ConfigValues } from '../config/spec.js';
+import type { Config } from '../config/registry.js';
+import type { ResolvedConfig } from '../config/resolved.js';
 import { createToolBatchDetector } from '../detect/tool-batch/index.js';
 import type { Finding, ResumableRoundDetector, RoundDetector } from '../detect/types.js';
 import type { LadderSettings } from '../ladder/config.js';
 import { createTurnLadders, type Decision, type EnforceLadderSnapshot, type TurnLadders } from '../ladder/ladder.js';
-import { applyTier } from '../ladder/policy.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import { decideRound, inFeedingOrder, observeRound, type TurnDetectors } from '../ledger/turn.js';
 import type { Round } from '../model/transcript.js';
@@ -57,12 +56,12 @@ export class TurnGuard {
   }
 
   /** Fresh detectors and ladders for `turn`, their thresholds scaled by the tier. */
-  static create(turn: number, scale: number, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    return new TurnGuard(turn, scale, parseConfig(applyTier(config, CONFIG_KEYS, scale)), settings, null);
+  static create(turn: number, scale: number, config: ResolvedConfig, settings: LadderSettings): TurnGuard {
+    return new TurnGuard(turn, scale, config.atScale(scale), settings, null);
   }
 
-  static restore(snapshot: TurnSnapshot, config: ConfigValues, settings: LadderSettings): TurnGuard {
-    const guard = new TurnGuard(snapshot.turn, snapshot.scale, parseConfig(applyTier(config, CONFIG_KEYS, snapshot.scale)), settings, snapshot.detectors);
+  static restore(snapshot: TurnSnapshot, config: ResolvedConfig, settings: LadderSettings): TurnGuard {
+    const guard = new TurnGuard(snapshot.turn, snapshot.scale, config.atScale(snapshot.scale), settings, snapshot.detectors);
     guard.enforce.restore(snapshot.enforce);
     return guard;
   }

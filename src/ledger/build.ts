@@ -2,14 +2,14 @@
 // modes' ladders as the rounds stream in, and keeps only entries and counters (the input may be
 // a gigabyte; a round is dropped as soon as it is analyzed).
 
-import { CONFIG_KEYS, parseConfig, type Config } from '../config/registry.js';
-import type { ConfigKeySpec, ConfigValues } from '../config/spec.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolved.js';
+import type { ConfigValues } from '../config/spec.js';
 import type { Finding, Measurement, RoundDetector } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, ladderSettings } from '../ladder/config.js';
 import type { JudgePort } from '../ladder/judge.js';
 import { createTurnLadders, type TurnLadders } from '../ladder/ladder.js';
-import { applyTier, PolicyResolver } from '../ladder/policy.js';
+import { PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
@@ -23,7 +23,8 @@ import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
 export type { DetectorFactories } from './turn.js';
 
 export interface LedgerBuilderOptions {
-  config: ConfigValues;
+  /** Parsed (a run's: shared by its files, each tier parsed once for all), or flat, parsed here. */
+  config: ConfigValues | ResolvedConfig;
   factories: DetectorFactories;
   /** Attach at most three 80-character excerpts per entry. */
   excerpts?: boolean;
@@ -34,8 +35,6 @@ export interface LedgerBuilderOptions {
   /** Attach each session's turn boundaries and spend curve (`timeline`, for the html page). */
   timeline?: boolean;
   onWarning?: (m: string) => void;
-  /** The keys a tier may scale (defaults to every registered key). */
-  specs?: readonly ConfigKeySpec[];
   /** The arbitration judge (synchronous: see ladder/verdicts.ts); none answers Indeterminate. */
   judge?: JudgePort;
   /** Prices requests; without one, tokens are counted and every cost is null ("not priced"). */
@@ -81,10 +80,9 @@ export class LedgerBuilder implements TranscriptSink {
   private readonly policy: PolicyResolver;
   private readonly clearPoints: Map<string, ClearPoint>;
   private readonly replay: boolean;
-  /** The configuration parsed once per tier scale (scale 1: as given). */
-  private readonly scaled = new Map<number, Readonly<Config>>();
+  /** The configuration, and the same once per tier scale. */
+  private readonly config: ResolvedConfig;
   private readonly warn: (m: string) => void;
-  private readonly specs: readonly ConfigKeySpec[];
   private readonly interruptWindow: number;
   private readonly transparentTools: readonly string[];
   private readonly readTools: readonly string[];
@@ -97,8 +95,8 @@ export class LedgerBuilder implements TranscriptSink {
       seen.add(m);
       options.onWarning?.(m);
     };
-    const config = parseConfig(options.config, this.warn);
-    this.scaled.set(1, config);
+    this.config = resolveConfig(options.config, this.warn);
+    const config = this.config.config;
     this.settings = ladderSettings(config.ladder, config.toolBatch);
     this.policy = new PolicyResolver(config.ladder, this.warn);
     this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
@@ -106,7 +104,6 @@ export class LedgerBuilder implements TranscriptSink {
     this.interruptWindow = config.interrupts.afterRepeatRounds;
     this.transparentTools = config.toolBatch.transparentTools;
     this.readTools = [...config.toolBatch.observationTools, ...config.toolBatch.noProgressReadTools];
-    this.specs = options.specs ?? CONFIG_KEYS;
   }
 
   session(info: SessionInfo): void {
@@ -300,14 +297,7 @@ export class LedgerBuilder implements TranscriptSink {
 
   /** Fresh detectors from the tier-scaled config, in feeding order (turn.ts), the session's own lent to the turn. */
   private createDetectors(s: SessionState, model: string | null): RoundDetector[] {
-    const tier = this.policy.tierFor(model, s.isSubagent);
-    let config = this.scaled.get(tier.scale);
-    if (!config) {
-      // Scaling keeps every key in its range; a repair it makes (a scaled count above its window)
-      // is the tier's business, not the user's configuration's, so it is not announced.
-      config = parseConfig(applyTier(this.options.config, this.specs, tier.scale));
-      this.scaled.set(tier.scale, config);
-    }
+    const config = this.config.atScale(this.policy.tierFor(model, s.isSubagent).scale);
     const f = this.options.factories;
     let toolBatch: RoundDetector;
     if (this.replay) {

@@ -3,7 +3,8 @@
 
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultConfigValues, parseConfig } from '../config/registry.js';
+import { defaultConfigValues } from '../config/registry.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolved.js';
 import { InputError, UsageError } from '../errors.js';
 import { ingestFile } from '../formats/ingest.js';
 import type { InputSummary } from '../formats/input.js';
@@ -143,8 +144,9 @@ async function auditFileHere(file: string, pricer: Pricer | null, options: Audit
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
   const { files, unreadable, walkedUnreadable } = await resolveInputs(paths, options.shard);
-  const config = options.config ?? defaultConfigValues();
-  const { results, judge } = await auditJudged(files, { ...options, config });
+  // Parsed once for the run (unless the caller's loader has): every file, lane and tier reads this.
+  const config = resolveConfig(options.config ?? defaultConfigValues(), options.onWarning);
+  const { results, judge } = await auditJudged(files, { ...options, config }, config);
   // A file found by searching a directory that is no transcript (settings.json, a todo list, our
   // own report) is set apart; a path named explicitly stays an input, with its error.
   const named = new Set(paths.map((p) => (p === '-' ? '-' : resolve(p))));
@@ -163,7 +165,7 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
   }
   return assembleReport({
     version: VERSION,
-    config,
+    config: config.values,
     inputs: inputs.sort((a, b) => compareCodePoints(a.path, b.path)),
     notTranscripts: notTranscripts.sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
@@ -180,8 +182,9 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
 async function auditJudged(
   files: readonly string[],
   options: AuditOptions,
+  config: ResolvedConfig,
 ): Promise<{ results: FileLedger[]; judge?: JudgeUsage }> {
-  const connection = readJudgeConnection(parseConfig(options.config ?? defaultConfigValues()).ladder, options.env ?? process.env, options.onWarning);
+  const connection = readJudgeConnection(config.config.ladder, options.env ?? process.env, options.onWarning);
   if (!connection) return { results: await auditFiles(files, options) };
   // Replays read stdin again: keep what it gave in a temporary file for the run.
   const spool = files.includes('-') ? await spoolStdin(options.stdin ?? process.stdin) : null;

@@ -1,15 +1,20 @@
 // A worker thread of `--jobs`: runs whole files through the pipeline and posts the result back.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { ResolvedConfig } from '../config/resolved.js';
 import { auditFile } from './audit.js';
-import type { WorkerMessage, WorkerRequest } from './file-pool.js';
+import type { LaneData, WorkerMessage, WorkerRequest } from './file-pool.js';
 
 const port = parentPort;
 if (port) {
+  // Once for every file of the lane; what the values call for was said by the run's own parse.
+  const lane = workerData as LaneData | null;
+  const config = lane?.config !== undefined ? ResolvedConfig.parse(lane.config) : undefined;
   port.on('message', (request: WorkerRequest) => {
     const post = (m: WorkerMessage) => port.postMessage(m);
     auditFile(request.file, {
       ...request.options,
+      ...(config ? { config } : {}),
       jobs: request.jobs,
       onSkip: (path, skipped) => post({ type: 'skip', path, skipped }),
       onWarning: (message) => post({ type: 'warning', message }),

@@ -5,14 +5,24 @@
 import { statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { flatConfig } from '../config/resolved.js';
+import type { ConfigValues } from '../config/spec.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import type { SkippedLine } from '../read/skipped.js';
 
 export interface WorkerRequest {
   file: string;
-  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'onProgress' | 'jobs' | 'stdin'>;
+  options: Omit<AuditOptions, 'onSkip' | 'onWarning' | 'onProgress' | 'jobs' | 'stdin' | 'config'>;
   /** `jobs` for the file inside its lane: 1, or 2 to read a large file alone in a thread of its own. */
   jobs: number;
+}
+
+/**
+ * What a lane is started with: the run's configuration, flat. A parsed Config cannot cross to a
+ * thread (it would arrive as a plain copy), so the lane parses it once for all its files.
+ */
+export interface LaneData {
+  config: ConfigValues | undefined;
 }
 
 export type WorkerMessage =
@@ -126,7 +136,8 @@ export async function auditInWorkers(
     }
   };
   // A stream cannot cross to a worker; stdin is only ever read here anyway.
-  const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, ...plain } = options;
+  const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, config, ...plain } = options;
+  const laneData: LaneData = { config: flatConfig(config) };
   // The lanes already keep the cores busy: no second thread per file, unless the file is alone.
   const fileJobs = pipeline ? 2 : 1;
   let done = 0;
@@ -139,6 +150,7 @@ export async function auditInWorkers(
   const runHere = (index: number) =>
     runLocal(files[index]!, {
       ...plain,
+      ...(config ? { config } : {}),
       ...(stdin ? { stdin } : {}),
       jobs: fileJobs,
       onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
@@ -197,6 +209,7 @@ export async function auditInWorkers(
   const startWorker = (): Worker | null => {
     try {
       const worker = new Worker(workerUrl, {
+        workerData: laneData,
         resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: LANE_OLD_GENERATION_MB },
       });
       // A worker that fails to load reports through 'error'; with no listener that would crash us.

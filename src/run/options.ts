@@ -2,6 +2,7 @@
 // one (this thread, the file pool, the reader thread), so none of them imports another for types.
 
 import type { Readable } from 'node:stream';
+import type { ResolvedConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgePlan, PendingArbitration } from '../ladder/verdicts.js';
@@ -12,8 +13,11 @@ import type { SkippedLine } from '../read/skipped.js';
 import type { Shard } from '../read/shard.js';
 
 export interface AuditOptions {
-  /** Effective configuration (defaults when omitted). */
-  config?: ConfigValues;
+  /**
+   * Effective configuration (defaults when omitted): flat (dotted key → value; `audit` parses it
+   * once for the whole run) or already parsed (the CLI's loader has).
+   */
+  config?: ConfigValues | ResolvedConfig;
   inputFormat?: FormatName | 'auto';
   /** Attach at most three 80-character excerpts per entry. */
   excerpts?: boolean;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
+import { corpusStamp } from '../helpers/corpus-stamp.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { ensureBuilt, ROOT, runCli, type RunResult } from './helpers.js';
@@ -25,9 +26,9 @@ let oneJson = '';
 beforeAll(async () => {
   ensureBuilt();
   const stamp = join(ROOT, CORPUS.dir, 'options.json');
-  if (!(existsSync(stamp) && readFileSync(stamp, 'utf8') === JSON.stringify(CORPUS))) {
+  if (!(existsSync(stamp) && readFileSync(stamp, 'utf8') === corpusStamp(CORPUS))) {
     await generateHome(join(ROOT, CORPUS.dir), { sessions: CORPUS.sessions, seed: CORPUS.seed, scale: CORPUS.scale });
-    writeFileSync(stamp, JSON.stringify(CORPUS));
+    writeFileSync(stamp, corpusStamp(CORPUS));
   }
   for (const format of ONE_RUN) one.set(format, await runCli([HOME, '--format', format, '--fail-on', 'stop']));
   oneJson = join(OUT, 'one.json');

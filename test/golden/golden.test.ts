@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
+import { corpusStamp } from '../helpers/corpus-stamp.js';
 import { CASES, HOME, type GoldenCase } from './cases.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,9 +53,9 @@ function firstDifference(actual: string, expected: string): string {
 beforeAll(async () => {
   const dir = join(ROOT, HOME.dir);
   const stamp = join(dir, 'options.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === JSON.stringify(HOME)) return;
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === corpusStamp(HOME)) return;
   await generateHome(dir, { sessions: HOME.sessions, seed: HOME.seed, scale: HOME.scale });
-  writeFileSync(stamp, JSON.stringify(HOME));
+  writeFileSync(stamp, corpusStamp(HOME));
 }, 300_000);
 
 describe.runIf(UPDATE)('golden data, rewritten (GOLDEN_UPDATE=1)', () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
+import { corpusStamp } from '../helpers/corpus-stamp.js';
 import { CASES, HOME, type GoldenCase } from './cases.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -113,9 +114,9 @@ function shards(c: GoldenCase): Promise<string[]> {
 beforeAll(async () => {
   const dir = join(ROOT, SHARD_HOME);
   const stamp = join(dir, 'options.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === JSON.stringify(HOME)) return;
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === corpusStamp(HOME)) return;
   await generateHome(dir, { sessions: HOME.sessions, seed: HOME.seed, scale: HOME.scale });
-  writeFileSync(stamp, JSON.stringify(HOME));
+  writeFileSync(stamp, corpusStamp(HOME));
 }, 300_000);
 
 // Every case but `config` analyzes or sweeps, the pages included: a shard's JSON ledger carries each

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultConfigValues, parseConfig } from '../../src/config/registry.js';
+import { ResolvedConfig } from '../../src/config/resolved.js';
 import { createRecurringFailureRoundDetector } from '../../src/detect/tool-batch/index.js';
 import type { ResumableRoundDetector } from '../../src/detect/types.js';
 import { ingestFile } from '../../src/formats/ingest.js';
@@ -53,6 +54,8 @@ class Recorder implements TranscriptSink {
 
 const values = defaultConfigValues();
 const config = parseConfig(values);
+/** What one hook call loads: the configuration parsed once for the call. */
+const hookCall = () => ResolvedConfig.parse(values);
 const settings = ladderSettings(config.ladder, config.toolBatch);
 const policy = new PolicyResolver(config.ladder);
 /** Through JSON, as the hook's state file carries it. */
@@ -82,10 +85,10 @@ function hookEntries(recorded: Recorded[]): LedgerEntry[][] {
       model ??= round.model;
       if (guard === null || guard.turn !== round.turn) {
         const tier = policy.tierFor(round.model ?? model, info.parent !== null);
-        guard = TurnGuard.create(round.turn, tier.scale, values, settings);
+        guard = TurnGuard.create(round.turn, tier.scale, hookCall(), settings);
       } else {
         // A new hook call: everything it knows comes back from the state file.
-        guard = TurnGuard.restore(viaFile(guard.snapshot()), values, settings);
+        guard = TurnGuard.restore(viaFile(guard.snapshot()), hookCall(), settings);
       }
       const session: ResumableRoundDetector = createRecurringFailureRoundDetector(config.toolBatch);
       session.restore(viaFile(recurring));
