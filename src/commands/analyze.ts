@@ -38,7 +38,7 @@ import {
   wholeNumber,
 } from './flags.js';
 
-export interface AnalyzeOptions extends CommonOptions {
+interface AnalyzeOptions extends CommonOptions {
   format: ReportFormat;
   json?: boolean;
   outputFile?: string;
@@ -109,7 +109,7 @@ function otlpEndpoint(raw: OptionValues): string | true | undefined {
   return value === true || typeof value === 'string' ? value : undefined;
 }
 
-export async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
+async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   const loaded = await configFrom(opts);
   const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);

@@ -171,7 +171,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
  * as `--set` checks it, the whole file checked again as `--config` reads it, then written atomically
  * (other keys, comments and the file's mode kept). Returns what changed, one line a key.
  */
-export async function writeConfig(file: string, sets: readonly string[], overrides: Readonly<Record<string, string>>): Promise<string> {
+async function writeConfig(file: string, sets: readonly string[], overrides: Readonly<Record<string, string>>): Promise<string> {
   if (sets.length === 0 && Object.keys(overrides).length === 0) {
     throw new UsageError(`config --write ${file}: nothing to write; give at least one --set KEY=VALUE`);
   }

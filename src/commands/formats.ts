@@ -26,7 +26,7 @@ export const registerFormatsCommand: RegisterCommand = (program, io, setExit) =>
 const MIN_TEXT_COLUMNS = 30;
 
 /** `width`: the terminal's columns (the table is wrapped to them; default 120, as elsewhere). */
-export function renderFormats(format: ListingFormat, width = 120): string {
+function renderFormats(format: ListingFormat, width = 120): string {
   const rows = ADAPTERS.map((a) => ({ name: a.name, description: a.description, detection: a.detection }));
   const producers = PRODUCERS.map((p) => ({ name: p.name, verified: p.verified, detection: p.detection, unrecorded: [...p.unrecorded] }));
   if (format === 'json') return JSON.stringify({ formats: rows, otel_producers: producers }, null, 2) + '\n';

@@ -61,7 +61,7 @@ export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
   });
 };
 
-export interface LabelRunOptions {
+interface LabelRunOptions {
   loaded: LoadedRunConfig;
   /** The labels file to write (and resume from). */
   labels: string;
@@ -72,7 +72,7 @@ export interface LabelRunOptions {
 }
 
 /** The terminal the labeller talks to; the real one is process.stdin/stdout. */
-export interface LabelTerminal {
+interface LabelTerminal {
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
 }
@@ -254,7 +254,7 @@ async function interactive(state0: LabelState, ctx: Omit<ScreenContext, 'width' 
   return state;
 }
 
-export async function runLabel(paths: readonly string[], options: LabelRunOptions, io: CliIO, term: LabelTerminal | null): Promise<number> {
+async function runLabel(paths: readonly string[], options: LabelRunOptions, io: CliIO, term: LabelTerminal | null): Promise<number> {
   const raw = await readLabelsFile(options.labels);
   const existing = parseLabels(raw, options.labels);
   const batch = options.batch !== undefined ? await readBatch(options.batch) : null;

@@ -72,7 +72,7 @@ function mergeOptions(raw: OptionValues): EmitOptions {
   };
 }
 
-export type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
+type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
 
 async function readJson(file: string): Promise<unknown> {
   let text: string;
@@ -110,14 +110,14 @@ function dropTimelines(value: unknown): void {
 }
 
 /** Ledgers merge with ledgers, sweeps with sweeps; anything else is refused naming the file. */
-export interface MergeFileOptions {
+interface MergeFileOptions {
   /** Notes on stderr (a file given twice, counted once). */
   onNote?: (message: string) => void;
   /** Keep each session's timeline (only the page draws them); without, they are dropped as each shard is read. */
   timelines?: boolean;
 }
 
-export async function mergeFiles(files: readonly string[], options: MergeFileOptions = {}): Promise<Merged> {
+async function mergeFiles(files: readonly string[], options: MergeFileOptions = {}): Promise<Merged> {
   if (files.length === 0) throw new MergeError('merge: name the JSON ledgers to merge (loopledger analyze … --shard K/N --format json)');
   const docs: { name: string; value: unknown }[] = [];
   for (const name of files) {
@@ -144,7 +144,7 @@ export async function mergeFiles(files: readonly string[], options: MergeFileOpt
 }
 
 /** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */
-export function withoutTimelines(report: LedgerReport): LedgerReport {
+function withoutTimelines(report: LedgerReport): LedgerReport {
   if (!report.sessions.some((s) => s.timeline !== undefined)) return report;
   return { ...report, sessions: report.sessions.map(({ timeline: _drawnOnly, ...rest }) => rest) };
 }

@@ -30,7 +30,7 @@ export const registerStoresCommand: RegisterCommand = (program, io, setExit) => 
     });
 };
 
-export interface StoreSurvey {
+interface StoreSurvey {
   location: StoreLocation;
   /** Sessions, counted as the ledger counts them (a file holding two sessions counts two), sub-agents' aside. */
   sessions: number;
@@ -63,7 +63,7 @@ async function sessionsIn(file: string, size: number): Promise<number> {
 }
 
 /** Every store location with what is in it: its files sized, and read for their sessions (not analyzed). */
-export async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
+async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
   const out: StoreSurvey[] = [];
   for (const location of await storeLocations(env)) {
     const { files, sizes } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [], sizes: new Map<string, number>() };
@@ -115,7 +115,7 @@ export async function defaultInputs(env: NodeJS.ProcessEnv): Promise<DefaultInpu
   return { roots: found.flatMap((l) => l.roots), announcement: `reading the session stores of this user: ${named.join(', ')}` };
 }
 
-export function renderStores(surveys: readonly StoreSurvey[], options: { format: ListingFormat; color: boolean; env: NodeJS.ProcessEnv }): string {
+function renderStores(surveys: readonly StoreSurvey[], options: { format: ListingFormat; color: boolean; env: NodeJS.ProcessEnv }): string {
   if (options.format === 'json') {
     const stores = surveys.map((s) => ({
       agent: s.location.agent,

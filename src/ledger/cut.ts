@@ -21,7 +21,7 @@ import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
  * cycles of issue 28, and the detectors that stop look no further back than their own windows.
  * Only references are held (hashed only if the turn stops), so a turn that never stops costs nothing.
  */
-export const RECOVERY_LOOKBACK = 12;
+const RECOVERY_LOOKBACK = 12;
 
 export type Prevented = 'saved' | 'cut';
 
