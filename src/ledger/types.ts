@@ -146,12 +146,8 @@ export interface SessionLedger {
   outcome: {
     enforce: {
       steers: number;
-      /** `recovered_at`: the first round after the stop, in its turn, where the agent had recovered (the cut begins). */
-      stops: { turn: number; round: number; recovered_at?: number }[];
-      /** The rounds the stops prevent while the agent is still in the loop. */
+      stops: { turn: number; round: number }[];
       saved?: EnforceSaved;
-      /** The rounds the stops prevent after the agent had recovered: new work a stop would break (docs/json.md). */
-      cut?: EnforceSaved;
     };
   };
   /** The user's interrupts, in order; absent when the user never interrupted. */
@@ -170,9 +166,7 @@ export interface LedgerSummary {
   enforce: {
     sessions_stopped: number;
     sessions_steered: number;
-    saved?: EnforceSaved & { unpriced_sessions: number; sessions?: number };
-    /** `sessions`: those with a cut round. */
-    cut?: EnforceSaved & { unpriced_sessions: number; sessions: number };
+    saved?: EnforceSaved & { unpriced_sessions: number };
   };
   cost?: { usd: number | null; unpriced_sessions: number };
   /** Always present in a run's report (zeros without a judge); optional for ledgers assembled elsewhere. */
