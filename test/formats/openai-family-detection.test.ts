@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ADAPTERS, detectFormat } from '../../src/formats/index.js';
 import type { Probe } from '../../src/formats/types.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
+import { ConcatenatedValues } from '../../src/read/concatenated.js';
 
 const fixturesDir = path.resolve(__dirname, '../../fixtures');
 
@@ -25,7 +26,17 @@ function probeOf(file: string): Probe {
   try {
     return { mode: 'jsonl', fileName: path.basename(file), records: lines.slice(0, 40).map((l) => JSON.parse(l) as unknown) };
   } catch {
-    return { mode: 'document', fileName: path.basename(file), value: JSON.parse(text) as unknown };
+    try {
+      return { mode: 'document', fileName: path.basename(file), value: JSON.parse(text) as unknown };
+    } catch {
+      // Objects one after another (an SDK's trace dump): the reader probes them as records, as here.
+      const split = new ConcatenatedValues(1 << 26);
+      const parts = text.split(/\r?\n/).flatMap((l, i) => split.push(l, i + 1));
+      const last = split.end();
+      if (last) parts.push(last);
+      const records = parts.flatMap((p) => ('text' in p ? [JSON.parse(p.text) as unknown] : []));
+      return { mode: 'jsonl', fileName: path.basename(file), records: records.slice(0, 40) };
+    }
   }
 }
 
