@@ -105,6 +105,13 @@ function untrack(temp: string): void {
  */
 export async function writeFileAtomically(target: string, payload: Payload): Promise<void> {
   const real = await fs.realpath(target).catch(() => target);
+  const existing = await fs.stat(real).catch(() => null);
+  // A device or a pipe (`-o /dev/null`, a FIFO) is written into: renaming over it would replace
+  // the device with a regular file (as root, /dev/null for the whole machine).
+  if (existing !== null && !existing.isFile() && !existing.isDirectory()) {
+    await writeInto(target, real, payload);
+    return;
+  }
   const dir = dirname(real);
   const temp = join(dir, tempName(basename(real)));
   let handle: fs.FileHandle | null = null;
@@ -126,6 +133,19 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
     throw new LoopledgerError(`cannot write ${target}: ${(e as Error).message}`);
   } finally {
     untrack(temp);
+  }
+}
+
+async function writeInto(target: string, real: string, payload: Payload): Promise<void> {
+  let handle: fs.FileHandle | null = null;
+  try {
+    handle = await fs.open(real, 'w');
+    for await (const piece of pieces(payload)) await handle.write(piece);
+    await handle.close();
+    handle = null;
+  } catch (e) {
+    await handle?.close().catch(() => {});
+    throw new LoopledgerError(`cannot write ${target}: ${(e as Error).message}`);
   }
 }
 

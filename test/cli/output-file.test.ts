@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +117,33 @@ describe('--output-file is written atomically', () => {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     expect(report.sessions.map((s: { id: string }) => s.id)).toEqual(['loop-out']);
     expect(report.not_transcripts).toEqual([{ path: out, reason: 'loopledger-report', error: 'a loopledger report, not a transcript' }]);
+  });
+});
+
+describe('--output-file onto a device or a pipe', () => {
+  // Found when a bench run's `--output-file /dev/null`, as root, left /dev/null a regular file for
+  // the whole machine (tmux then failed: "daemon failed"). A device or a FIFO is written into.
+  it('a FIFO stays a FIFO and its reader gets the whole payload', async () => {
+    const fifo = join(dir.dir, 'ledger.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let got = '';
+    reader.stdout.on('data', (d: Buffer) => (got += d.toString('utf8')));
+    const closed = new Promise<void>((done) => reader.on('close', () => done()));
+    const input = dir.write('fifo/run.jsonl', LOOP);
+    const r = await runCli([input, '--format', 'json', '-o', fifo, '--jobs', '1']);
+    await closed;
+    expect(r.code).toBe(0);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect((JSON.parse(got) as { sessions: unknown[] }).sessions).toHaveLength(1);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a character device stays a device (mknod, as root)', async () => {
+    const device = join(dir.dir, 'null-device');
+    execFileSync('mknod', ['-m', '666', device, 'c', '1', '3']);
+    const input = dir.write('device/run.jsonl', LOOP);
+    const r = await runCli([input, '--format', 'json', '-o', device, '--jobs', '1']);
+    expect(r.code).toBe(0);
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 });
