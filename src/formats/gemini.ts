@@ -87,6 +87,8 @@ class GeminiParser implements RecordParser {
   private readonly base: string;
   private session: SessionBuilder | null = null;
   private sessionKey: string | null = null;
+  /** Session keys already ended in this file: a second document with the same id is a session of its own, not lost. */
+  private endedKeys = new Set<string>();
   private meta: Rec | null = null;
   private pending: { id: string; record: Rec; line: number | null } | null = null;
   private readonly released = new Set<string>();
@@ -142,7 +144,8 @@ class GeminiParser implements RecordParser {
 
   private current(): SessionBuilder {
     if (!this.session) {
-      const own = asString(this.meta?.sessionId) ?? this.base;
+      const named = asString(this.meta?.sessionId) ?? this.base;
+      const own = this.endedKeys.has(named) ? `${named}#${this.endedKeys.size + 1}` : named;
       const parent = this.parentOf(this.meta);
       this.sessionKey = own;
       // Sub-agent threads are named after their parent, as the other formats name them.
@@ -160,7 +163,10 @@ class GeminiParser implements RecordParser {
 
   private endCurrent(): void {
     this.releasePending();
-    if (this.sessionKey !== null) this.ctx.builder.endSession(this.sessionKey);
+    if (this.sessionKey !== null) {
+      this.ctx.builder.endSession(this.sessionKey);
+      this.endedKeys.add(this.sessionKey);
+    }
     this.session = null;
     this.sessionKey = null;
     this.released.clear();

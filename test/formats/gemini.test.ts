@@ -69,6 +69,15 @@ describe('gemini adapter', () => {
       expect(round!.line).toBe(4);
     });
 
+    it('two whole documents with the same session id, one per line, are two sessions, neither lost', () => {
+      // Found by test/robustness/cli.property.test.ts: the second one's events went to the ended first
+      // session ("event for unknown or ended session; ignored") and its messages were dropped.
+      const doc = (text: string) => ({ sessionId: 'same', messages: [{ type: 'user', content: text }, { type: 'gemini', content: `re: ${text}` }] });
+      const { sessions } = parseWith(geminiAdapter, jsonl([doc('first'), doc('second')]), { path: 'chats/session-x.jsonl' });
+      expect(sessions.map((x) => x.info.id)).toEqual(['same', 'same#2']);
+      expect(sessions.map((x) => x.rounds.map((r) => r.text))).toEqual([['re: first'], ['re: second']]);
+    });
+
     it('a call still executing in the last copy has unknown answers', () => {
       const text = jsonl([meta, userRec('u1', 'go'), { id: 'g1', type: 'gemini', content: '', toolCalls: [shell('c1', 'sleep 100')] }]);
       const { sessions } = parseWith(geminiAdapter, text);
