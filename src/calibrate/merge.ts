@@ -5,6 +5,7 @@
 // the recommendation from the merged points.
 
 import { checkShards, checkedConfigHash, describeConfigDifference, MergeError } from '../ledger/merge.js';
+import { addPrevented, type PreventedTotal } from '../ledger/summary.js';
 import { compareCodePoints } from '../read/discover.js';
 import type { Label, Labels } from './labels.js';
 import { canonicalLabelTurns, labelMetrics, recommend, type SweepCount, type SweepPoint, type SweepResult } from './sweep.js';
@@ -34,6 +35,9 @@ export function asSweep(value: unknown, name: string): SweepResult {
   const { schema: _schema, ...result } = value;
   return result as unknown as SweepResult;
 }
+
+/** A partial written before saved and cut were swept prevents nothing it can tell of. */
+const NOTHING: PreventedTotal = { rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0, sessions: 0 };
 
 function addCount(a: SweepCount, b: SweepCount): SweepCount {
   return { sessions: a.sessions + b.sessions, rounds: a.rounds + b.rounds };
@@ -94,6 +98,8 @@ export function mergeSweeps(partials: readonly NamedSweep[]): SweepResult {
       fired: parts.map((p) => p.fired).reduce(addCount),
       steered: parts.map((p) => p.steered).reduce(addCount),
       stopped: parts.map((p) => p.stopped).reduce(addCount),
+      saved: parts.map((p) => p.saved ?? NOTHING).reduce(addPrevented),
+      cut: parts.map((p) => p.cut ?? NOTHING).reduce(addPrevented),
       positive_sessions: positive.map((s) => s.id),
       positive_paths: positive.map((s) => s.path),
       metrics: null,

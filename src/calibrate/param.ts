@@ -7,10 +7,13 @@ import { suggestKey } from '../config/load.js';
 import { CONFIG_KEYS } from '../config/registry.js';
 import type { ConfigKeySpec } from '../config/spec.js';
 
+/** One value a sweep tries: a number, `null` (`none` for a nullable key), or an enum's word. */
+export type SweepValue = number | null | string;
+
 export interface SweepParam {
   key: string;
-  /** In sweep order; `null` is `none` for a nullable key (list form only). */
-  values: (number | null)[];
+  /** In sweep order; `null` is `none` for a nullable key (list form only); words for an enum key. */
+  values: SweepValue[];
 }
 
 /** Each point replays the whole corpus, so a typo like 0:10000:1 must not start a day-long run. */
@@ -63,8 +66,9 @@ export function parseParam(text: string, specs: readonly ConfigKeySpec[] = CONFI
     const hint = suggestKey(rawKey, specs.map((s) => s.key));
     throw new ConfigError(`${where}: unknown configuration key ${JSON.stringify(rawKey)}${hint ? `; did you mean ${hint}?` : ''}`);
   }
-  if (!isNumeric(spec)) throw new ConfigError(`${where}: ${spec.key} is a ${spec.type} setting; only numeric thresholds can be swept`);
   const body = text.slice(eq + 1).trim();
+  if (spec.type === 'enum') return { key: spec.key, values: words(body, spec, where) };
+  if (!isNumeric(spec)) throw new ConfigError(`${where}: ${spec.key} is a ${spec.type} setting; only numeric thresholds and enum keys can be swept`);
   const values = body.includes(':') ? range(body, spec, where) : list(body, spec, where);
 
   const { min, max } = bounds(spec);
@@ -116,6 +120,22 @@ function list(body: string, spec: ConfigKeySpec, where: string): (number | null)
   return out;
 }
 
+/**
+ * An enum key's values, listed (`tool_batch.on_refusal=stop,steer`; `all` for every value in the
+ * registry's order): a choice has no range, and each word must be one the key accepts.
+ */
+function words(body: string, spec: ConfigKeySpec, where: string): string[] {
+  const allowed = spec.values ?? [];
+  const items = /^all$/i.test(body) ? [...allowed] : body.split(',').map((s) => s.trim());
+  if (items.length === 0 || items.some((s) => s === '')) throw new ConfigError(`${where}: expected ${spec.key}=${allowed.join(',')} (or all)`);
+  for (const item of items) {
+    if (!allowed.includes(item)) throw new ConfigError(`${where}: ${JSON.stringify(item)} is not one of ${spec.key}'s values (${allowed.join(', ')})`);
+  }
+  const twice = items.find((v, i) => items.indexOf(v) !== i);
+  if (twice !== undefined) throw new ConfigError(`${where}: ${twice} is given twice`);
+  return items;
+}
+
 /** Every `--param` of one sweep: at most two, on different keys, and a grid of bounded size. */
 export function parseParams(texts: readonly string[], specs: readonly ConfigKeySpec[] = CONFIG_KEYS): SweepParam[] {
   if (texts.length === 0) throw new ConfigError('sweep needs at least one --param KEY=FROM:TO:STEP');
@@ -129,8 +149,8 @@ export function parseParams(texts: readonly string[], specs: readonly ConfigKeyS
 }
 
 /** Grid points in order: the first parameter varies slowest. */
-export function gridPoints(params: readonly SweepParam[]): Record<string, number | null>[] {
-  let points: Record<string, number | null>[] = [{}];
+export function gridPoints(params: readonly SweepParam[]): Record<string, SweepValue>[] {
+  let points: Record<string, SweepValue>[] = [{}];
   for (const p of params) points = points.flatMap((pt) => p.values.map((v) => ({ ...pt, [p.key]: v })));
   return params.length === 0 ? [] : points;
 }

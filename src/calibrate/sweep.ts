@@ -22,7 +22,8 @@ import { ConfigError, UsageError } from '../errors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK as RANK, type EnforceLevel } from '../vocabulary.js';
 import { labelKeyFor, type Label, type Labels } from './labels.js';
-import { gridPoints, type SweepParam } from './param.js';
+import { gridPoints, type SweepParam, type SweepValue } from './param.js';
+import { preventedTotal, type PreventedTotal } from '../ledger/summary.js';
 import { interruptLabels, scoreInterrupts, type InterruptLabels, type InterruptPointScore, type InterruptSummary } from './interrupts.js';
 
 /** The level at which a session counts as flagged: any but `none`. */
@@ -65,7 +66,7 @@ export interface SweepMetrics {
 
 export interface SweepPoint {
   /** The swept keys' values at this point. */
-  values: Record<string, number | null>;
+  values: Record<string, SweepValue>;
   sessions: number;
   rounds: number;
   /** Any entry at all (what telemetry would have logged). */
@@ -74,6 +75,10 @@ export interface SweepPoint {
   steered: SweepCount;
   /** Rounds whose strongest enforce intervention is a stop. */
   stopped: SweepCount;
+  /** What the stops would have saved (rounds still in the loop), as summary.enforce.saved adds it up; absent in a partial written before 0.3. */
+  saved?: PreventedTotal;
+  /** What they would have cut (rounds after the agent had recovered): the trade-off, read without labels. */
+  cut?: PreventedTotal;
   /** Ids of the sessions predicted positive: diff two points to see which sessions flip. */
   positive_sessions: string[];
   /** The file of each of positive_sessions (same order): merge puts shards' sessions back in file order. */
@@ -98,7 +103,7 @@ interface SweepLabelSummary {
 
 export interface SweepRecommendation {
   index: number;
-  values: Record<string, number | null>;
+  values: Record<string, SweepValue>;
   precision: number | null;
   recall: number | null;
   fpr: number | null;
@@ -175,7 +180,7 @@ function predicted(label: Label, turns: readonly number[]): boolean {
 }
 
 export function evaluatePoint(
-  values: Record<string, number | null>,
+  values: Record<string, SweepValue>,
   sessions: readonly SessionLedger[],
   labels: Labels | null,
   positive: PositiveLevel,
@@ -218,6 +223,8 @@ export function evaluatePoint(
     fired,
     steered,
     stopped,
+    saved: preventedTotal(sessions, 'saved'),
+    cut: preventedTotal(sessions, 'cut'),
     positive_sessions: positiveSessions,
     positive_paths: positivePaths,
     metrics: labels && labelTurns ? labelMetrics(labelTurns, labels, unlabeled) : null,

@@ -1,7 +1,9 @@
 // `loopledger sweep`: one row per value (or grid point) of what would have fired, steered and
 // stopped, with precision, recall and false-positive rate when labels were given.
 
+import type { SweepValue } from '../calibrate/param.js';
 import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
+import { preventedCell } from '../report/html/sweep.js';
 import { sweepHtml } from '../report/html/sweep.js';
 import { painter, renderTable, type Column } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
@@ -12,7 +14,7 @@ export interface RenderSweepOptions {
   color: boolean;
 }
 
-function value(v: number | null | undefined): string {
+function value(v: SweepValue | undefined): string {
   return v === null || v === undefined ? 'none' : String(v);
 }
 
@@ -25,7 +27,7 @@ function pair(c: { sessions: number; rounds: number }): string {
   return `${c.sessions} / ${c.rounds}`;
 }
 
-function assignment(values: Record<string, number | null>): string {
+function assignment(values: Record<string, SweepValue>): string {
   return Object.entries(values)
     .map(([k, v]) => `${k}=${value(v)}`)
     .join(' ');
@@ -35,7 +37,7 @@ function assignment(values: Record<string, number | null>): string {
  * How to keep the recommended value: the `--set` flags exactly as `config --write` and every command
  * take them, and the same values as a config file's JSON (flat dotted keys, as `config --write` adds them).
  */
-function applyLines(values: Record<string, number | null>): string[] {
+function applyLines(values: Record<string, SweepValue>): string[] {
   const sets = Object.entries(values).map(([k, v]) => `--set ${k}=${value(v)}`);
   const snippet = JSON.stringify(Object.fromEntries(Object.entries(values)));
   return [
@@ -58,6 +60,8 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
     { header: 'FIRED', align: 'right' },
     { header: 'STEERED', align: 'right' },
     { header: 'STOPPED', align: 'right' },
+    { header: 'SAVED', align: 'right' },
+    { header: 'CUT', align: 'right' },
   ];
   if (labeled) {
     columns.push(
@@ -77,7 +81,7 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
   const best = result.recommended?.index ?? -1;
   const maxFpr = result.max_fpr;
   const rows = result.points.map((p: SweepPoint, i) => {
-    const row = [...keys.map((k) => value(p.values[k])), pair(p.fired), pair(p.steered), pair(p.stopped)];
+    const row = [...keys.map((k) => value(p.values[k])), pair(p.fired), pair(p.steered), pair(p.stopped), preventedCell(p.saved), preventedCell(p.cut)];
     if (labeled) {
       const m = p.metrics;
       row.push(
@@ -107,6 +111,7 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       `${sessions} session${sessions === 1 ? '' : 's'}, ${rounds} round${rounds === 1 ? '' : 's'}`,
   );
   lines.push('FIRED: sessions / rounds with any entry; STEERED, STOPPED: sessions / rounds under enforce');
+  lines.push('SAVED: rounds the stops prevent while the agent is still in the loop; CUT: rounds after it had recovered (new work a stop breaks)');
   if (labeled) lines.push(`a labeled session or file counts as flagged when it reaches ${result.positive} under enforce`);
   if (interrupted) {
     lines.push(`INTERRUPTED: interrupted loops Enforce would have reached ${result.positive} in first / all; EARLIER: rounds before the user, summed`);

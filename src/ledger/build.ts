@@ -4,7 +4,7 @@
 
 import { resolveConfig, type ResolvedConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
-import type { Measurement, RoundDetector } from '../detect/types.js';
+import type { Finding, Measurement, RoundDetector } from '../detect/types.js';
 import { type ClearPoint, clearedAt, parseClearDetection } from '../ladder/clear.js';
 import { type LadderSettings, ladderSettings } from '../ladder/config.js';
 import type { JudgePort } from '../ladder/judge.js';
@@ -14,6 +14,7 @@ import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
+import { RecoveryTracker } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
@@ -65,6 +66,8 @@ interface SessionState {
   interrupts: Interrupt[];
   /** The turn's last batches, for a tool cycle's shape (ledger/loop-shape.ts). */
   recent: RecentBatches;
+  /** Splits the rounds a stop prevents into saved and cut (ledger/cut.ts). */
+  recovery: RecoveryTracker;
 }
 
 /** Stands in for a detector that failed, for the rest of its turn. */
@@ -81,6 +84,8 @@ export class LedgerBuilder implements TranscriptSink {
   private readonly config: ResolvedConfig;
   private readonly warn: (m: string) => void;
   private readonly interruptWindow: number;
+  private readonly transparentTools: readonly string[];
+  private readonly readTools: readonly string[];
 
   constructor(private readonly options: LedgerBuilderOptions) {
     const seen = new Set<string>();
@@ -97,6 +102,8 @@ export class LedgerBuilder implements TranscriptSink {
     this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
     this.replay = config.run.scope === 'replay';
     this.interruptWindow = config.interrupts.afterRepeatRounds;
+    this.transparentTools = config.toolBatch.transparentTools;
+    this.readTools = [...config.toolBatch.observationTools, ...config.toolBatch.noProgressReadTools];
   }
 
   session(info: SessionInfo): void {
@@ -114,7 +121,7 @@ export class LedgerBuilder implements TranscriptSink {
       usage: undefined,
       cost: undefined,
       entries: [],
-      outcome: { enforce: { steers: 0, stops: [], saved: undefined } },
+      outcome: { enforce: { steers: 0, stops: [], saved: undefined, cut: undefined } },
     };
     if (info.agentType) ledger.agent_type = info.agentType;
     if (info.producer) ledger.producer = info.producer;
@@ -133,6 +140,7 @@ export class LedgerBuilder implements TranscriptSink {
       timeline: this.options.timeline ? new TimelineRecorder() : null,
       interrupts: [],
       recent: new RecentBatches(),
+      recovery: new RecoveryTracker(this.transparentTools, this.readTools),
     });
   }
 
@@ -162,8 +170,9 @@ export class LedgerBuilder implements TranscriptSink {
     }
     const t = s.turn;
     s.recent.push(round.calls);
-    // Priced before the detectors decide: a round after a stop is saved by that earlier stop.
-    s.account.round(round, round.model ?? ledger.model, t.ladders.enforce.stopped);
+    // Priced before the detectors decide (the entries carry the round's figures); whether a round
+    // after a stop was saved or cut is known once its findings are (prevented() below).
+    s.account.round(round, round.model ?? ledger.model);
     if (s.timeline) {
       const u = s.account.roundUsage();
       s.timeline.round(round.index, round.turn, u.tokens, u.usd);
@@ -177,6 +186,7 @@ export class LedgerBuilder implements TranscriptSink {
       s.sessionDetector = null;
     }
     if (s.cleared) {
+      if (t.ladders.enforce.stopped) this.prevented(s, round, []);
       this.verdict(ledger, round, 'none', t.ladders.enforce.stopped, []);
       return;
     }
@@ -202,6 +212,7 @@ export class LedgerBuilder implements TranscriptSink {
     const { telemetry, enforce } = decideRound(t.ladders, findings, round, round.model ?? ledger.model);
 
     let roundLevel: EnforceLevel = 'none';
+    let stopsHere = false;
     const usage = findings.length > 0 ? s.account.roundUsage() : null;
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
@@ -210,9 +221,23 @@ export class LedgerBuilder implements TranscriptSink {
       );
       roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
-      if (d.level === 'stop') ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
+      if (d.level === 'stop') {
+        ledger.outcome.enforce.stops.push({ turn: round.turn, round: round.index });
+        s.recovery.stopped(round, finding);
+        stopsHere = true;
+      }
     });
+    if (afterStop) this.prevented(s, round, findings);
+    else if (!stopsHere) s.recovery.happened(round);
     this.verdict(ledger, round, roundLevel, afterStop, measurements);
+  }
+
+  /** A round after its turn's stop: saved while the agent is still in the loop, cut once it had recovered. */
+  private prevented(s: SessionState, round: Round, findings: readonly Finding[]): void {
+    const part = s.recovery.prevented(round, findings);
+    s.account.prevented(part);
+    const stop = s.ledger.outcome.enforce.stops.at(-1);
+    if (part === 'cut' && stop !== undefined && stop.recovered_at === undefined) stop.recovered_at = round.index;
   }
 
   end(sessionId: string): void {
@@ -310,6 +335,7 @@ function settleMoney(s: SessionState): void {
   s.ledger.usage = s.account.usage();
   s.ledger.cost = s.account.cost();
   s.ledger.outcome.enforce.saved = s.account.savedByEnforce();
+  s.ledger.outcome.enforce.cut = s.account.cutByEnforce();
   if (s.timeline) s.ledger.timeline = s.timeline.snapshot();
 }
 

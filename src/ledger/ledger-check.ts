@@ -191,7 +191,8 @@ function checkSession(v: unknown, path: string): void {
   stopList.forEach((st, i) => {
     const stop = record(st, `${path}.outcome.enforce.stops[${i}]`);
     count(stop['turn'], `${path}.outcome.enforce.stops[${i}].turn`, 1);
-    count(stop['round'], `${path}.outcome.enforce.stops[${i}].round`, 1);
+    const round = count(stop['round'], `${path}.outcome.enforce.stops[${i}].round`, 1);
+    if (stop['recovered_at'] !== undefined) count(stop['recovered_at'], `${path}.outcome.enforce.stops[${i}].recovered_at`, round + 1);
   });
   if (stopList.length !== stops) throw new LedgerFieldError(`${path}.outcome.enforce.stops`, `expected ${stops} stops, the entries that stop`, `${stopList.length} stops`);
 
@@ -217,18 +218,22 @@ function checkSession(v: unknown, path: string): void {
     const reason = textOrNull(c['reason'], `${path}.cost.reason`);
     if (usd === null && reason === null) throw new LedgerFieldError(`${path}.cost.reason`, 'expected why the cost is unknown (usd is null)', reason);
   }
-  if (enforce['saved'] !== undefined) {
-    const sv = record(enforce['saved'], `${path}.outcome.enforce.saved`);
-    const savedRounds = count(sv['rounds'], `${path}.outcome.enforce.saved.rounds`);
-    if (savedRounds > rounds) throw new LedgerFieldError(`${path}.outcome.enforce.saved.rounds`, `expected at most the session's ${rounds} rounds`, savedRounds);
-    const savedTokens = amountOrNull(sv['tokens'], `${path}.outcome.enforce.saved.tokens`);
-    if (savedTokens !== null && tokens !== null && savedTokens > tokens && !close(savedTokens, tokens)) {
-      throw new LedgerFieldError(`${path}.outcome.enforce.saved.tokens`, `expected at most the session's ${tokens} tokens`, savedTokens);
+  let prevented = 0;
+  for (const part of ['saved', 'cut'] as const) {
+    if (enforce[part] === undefined) continue;
+    const at = `${path}.outcome.enforce.${part}`;
+    const sv = record(enforce[part], at);
+    const partRounds = count(sv['rounds'], `${at}.rounds`);
+    prevented += partRounds;
+    if (prevented > rounds) throw new LedgerFieldError(`${at}.rounds`, `expected saved and cut together at most the session's ${rounds} rounds`, partRounds);
+    const partTokens = amountOrNull(sv['tokens'], `${at}.tokens`);
+    if (partTokens !== null && tokens !== null && partTokens > tokens && !close(partTokens, tokens)) {
+      throw new LedgerFieldError(`${at}.tokens`, `expected at most the session's ${tokens} tokens`, partTokens);
     }
-    const savedUsd = amountOrNull(sv['usd'], `${path}.outcome.enforce.saved.usd`);
-    // What a stop saves is part of what the session cost: "saved $12,345" of a $0.01 session is an edit.
-    if (savedUsd !== null && usd !== null && savedUsd > usd && !close(savedUsd, usd)) {
-      throw new LedgerFieldError(`${path}.outcome.enforce.saved.usd`, `expected at most the session's cost, ${usd}`, savedUsd);
+    const partUsd = amountOrNull(sv['usd'], `${at}.usd`);
+    // What a stop prevents is part of what the session cost: "saved $12,345" of a $0.01 session is an edit.
+    if (partUsd !== null && usd !== null && partUsd > usd && !close(partUsd, usd)) {
+      throw new LedgerFieldError(`${at}.usd`, `expected at most the session's cost, ${usd}`, partUsd);
     }
   }
   if (s['recorded_cost'] !== undefined) {

@@ -7,7 +7,7 @@ import { configHash } from './config-hash.js';
 import { loopShapes } from './loop-shapes.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary } from '../formats/input.js';
-import type { JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
+import type { EnforceSaved, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
 export interface ReportParts {
   version: string;
@@ -41,11 +41,8 @@ function summarize(
   let usd = 0;
   let priced = 0;
   let unpriced = 0;
-  const saved = { rounds: 0, tokens: 0 as number | null, usd: 0 as number | null, unpriced_sessions: 0 };
-  let savedTokens = 0;
-  let savedKnown = 0;
-  let savedUsd = 0;
-  let savedPriced = 0;
+  const saved = new PreventionSum();
+  const cut = new PreventionSum();
   for (const s of sessions) {
     rounds += s.rounds;
     entries += s.entries.length;
@@ -58,34 +55,86 @@ function summarize(
         priced += 1;
       }
     }
-    const sv = s.outcome.enforce.saved;
-    if (sv && sv.rounds > 0) {
-      saved.rounds += sv.rounds;
-      if (sv.tokens !== null) {
-        savedTokens += sv.tokens;
-        savedKnown += 1;
-      }
-      if (sv.usd === null) saved.unpriced_sessions += 1;
-      else {
-        savedUsd += sv.usd;
-        savedPriced += 1;
-      }
-    }
+    saved.add(s.outcome.enforce.saved);
+    cut.add(s.outcome.enforce.cut);
   }
-  // As for dollars: tokens nobody recorded are unknown, not 0.
-  saved.tokens = saved.rounds > 0 && savedKnown === 0 ? null : savedTokens;
-  saved.usd = savedPriced === 0 && saved.unpriced_sessions > 0 ? null : roundUsd(savedUsd);
   return {
     sessions: sessions.length,
     rounds,
     entries,
     skipped_lines: inputs.reduce((n, i) => n + i.skipped_lines, 0),
-    enforce: { sessions_stopped: stopped, sessions_steered: steered, saved },
+    enforce: { sessions_stopped: stopped, sessions_steered: steered, saved: saved.total(), cut: cut.total() },
     // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
     cost: { usd: priced === 0 && unpriced > 0 ? null : roundUsd(usd), unpriced_sessions: unpriced },
     judge: { ...judge },
     loop_shapes: loopShapes(sessions),
   };
+}
+
+/** What the stops prevent over sessions (summary.enforce.saved and .cut). */
+export type PreventedTotal = EnforceSaved & { unpriced_sessions: number; sessions: number };
+
+/** The sessions' saved or cut rounds added up, as the summary adds them. */
+export function preventedTotal(sessions: readonly SessionLedger[], part: 'saved' | 'cut'): PreventedTotal {
+  const sum = new PreventionSum();
+  for (const s of sessions) sum.add(s.outcome.enforce[part]);
+  return sum.total();
+}
+
+/**
+ * Two totals of saved or cut rounds (shards of one run) as one: tokens stay unknown only when no
+ * part knew any, dollars only when no part could price any, as PreventionSum decides for sessions.
+ */
+export function addPrevented(a: PreventedTotal, b: PreventedTotal): PreventedTotal {
+  const known = (p: PreventedTotal, v: number | null) => v !== null && p.rounds > 0;
+  const rounds = a.rounds + b.rounds;
+  const tokensKnown = known(a, a.tokens) || known(b, b.tokens);
+  const usdKnown = known(a, a.usd) || known(b, b.usd);
+  const unpriced = a.unpriced_sessions + b.unpriced_sessions;
+  return {
+    rounds,
+    tokens: rounds > 0 && !tokensKnown ? null : (a.tokens ?? 0) + (b.tokens ?? 0),
+    usd: !usdKnown && unpriced > 0 ? null : roundUsd((a.usd ?? 0) + (b.usd ?? 0)),
+    unpriced_sessions: unpriced,
+    sessions: a.sessions + b.sessions,
+  };
+}
+
+/** What the stops prevent, saved or cut, over the sessions: unknown tokens and dollars are counted, never added as 0. */
+class PreventionSum {
+  private rounds = 0;
+  private sessions = 0;
+  private tokens = 0;
+  private tokensKnown = 0;
+  private usd = 0;
+  private priced = 0;
+  private unpriced = 0;
+
+  add(p: EnforceSaved | undefined): void {
+    if (!p || p.rounds === 0) return;
+    this.sessions += 1;
+    this.rounds += p.rounds;
+    if (p.tokens !== null) {
+      this.tokens += p.tokens;
+      this.tokensKnown += 1;
+    }
+    if (p.usd === null) this.unpriced += 1;
+    else {
+      this.usd += p.usd;
+      this.priced += 1;
+    }
+  }
+
+  total(): PreventedTotal {
+    return {
+      rounds: this.rounds,
+      // As for dollars: tokens nobody recorded are unknown, not 0.
+      tokens: this.rounds > 0 && this.tokensKnown === 0 ? null : this.tokens,
+      usd: this.priced === 0 && this.unpriced > 0 ? null : roundUsd(this.usd),
+      unpriced_sessions: this.unpriced,
+      sessions: this.sessions,
+    };
+  }
 }
 
 export function assembleReport(parts: ReportParts): LedgerReport {

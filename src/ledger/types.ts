@@ -146,8 +146,12 @@ export interface SessionLedger {
   outcome: {
     enforce: {
       steers: number;
-      stops: { turn: number; round: number }[];
+      /** `recovered_at`: the first round after the stop, in its turn, where the agent had recovered (the cut begins). */
+      stops: { turn: number; round: number; recovered_at?: number }[];
+      /** The rounds the stops prevent while the agent is still in the loop. */
       saved?: EnforceSaved;
+      /** The rounds the stops prevent after the agent had recovered: new work a stop would break (docs/json.md). */
+      cut?: EnforceSaved;
     };
   };
   /** The user's interrupts, in order; absent when the user never interrupted. */
@@ -166,7 +170,9 @@ export interface LedgerSummary {
   enforce: {
     sessions_stopped: number;
     sessions_steered: number;
-    saved?: EnforceSaved & { unpriced_sessions: number };
+    saved?: EnforceSaved & { unpriced_sessions: number; sessions?: number };
+    /** `sessions`: those with a cut round. */
+    cut?: EnforceSaved & { unpriced_sessions: number; sessions: number };
   };
   cost?: { usd: number | null; unpriced_sessions: number };
   /** Always present in a run's report (zeros without a judge); optional for ledgers assembled elsewhere. */

@@ -57,6 +57,7 @@ function add(t: Tally, tokens: number | null, quote: Quote | null): void {
 export class SessionAccount {
   private readonly all = tally();
   private readonly saved = tally();
+  private readonly cut = tally();
   private input = 0;
   private cacheRead = 0;
   private cacheWrite = 0;
@@ -72,9 +73,10 @@ export class SessionAccount {
   /** The last round's tokens and dollars (see roundUsage). */
   private lastTokens: number | null = null;
   private lastUsd: number | null = null;
+  private lastQuote: Quote | null = null;
 
-  /** Account one round (one request); `afterStop` when Enforce had already ended its turn. */
-  round(round: Round, model: string | null, afterStop: boolean): void {
+  /** Account one round (one request). */
+  round(round: Round, model: string | null): void {
     const parts = requestParts(round.usage);
     let tokens: number | null = null;
     let quote: Quote | null = null;
@@ -90,9 +92,17 @@ export class SessionAccount {
       else if (this.pricer) quote = this.pricer.price(model, parts, round.timestamp);
     }
     add(this.all, tokens, quote);
-    if (afterStop) add(this.saved, tokens, quote);
     this.lastTokens = tokens;
     this.lastUsd = quote?.usd ?? null;
+    this.lastQuote = quote;
+  }
+
+  /**
+   * The last accounted round would not have happened under Enforce (its turn was stopped): still in
+   * the loop (`saved`), or new work after the agent had recovered (`cut`, ledger/cut.ts).
+   */
+  prevented(part: 'saved' | 'cut'): void {
+    add(part === 'saved' ? this.saved : this.cut, this.lastTokens, this.lastQuote);
   }
 
   /** The last accounted round's figures, for its entries (made only for rounds that have some). */
@@ -128,9 +138,17 @@ export class SessionAccount {
     };
   }
 
-  /** Every round of a turn after the round where Enforce stops it. */
+  /** The rounds after a stop, in its turn, still in the loop. */
   savedByEnforce(): EnforceSaved {
-    const t = this.saved;
+    return this.prevention(this.saved);
+  }
+
+  /** The rounds after a stop, in its turn, after the agent had recovered: what a stop would break. */
+  cutByEnforce(): EnforceSaved {
+    return this.prevention(this.cut);
+  }
+
+  private prevention(t: Tally): EnforceSaved {
     if (t.rounds === 0) return { rounds: 0, tokens: 0, usd: 0 };
     const known = t.requests > 0;
     const priced = known && this.pricer !== null && t.unpriced.size === 0 && isUsableAmount(t.usd);

@@ -27,6 +27,11 @@ export function sessionSaved(s: SessionLedger): EnforceSaved | undefined {
   return s.outcome.enforce.saved;
 }
 
+/** The rounds a stop would have cut after the agent recovered; undefined in a ledger written before 0.3. */
+export function sessionCut(s: SessionLedger): EnforceSaved | undefined {
+  return s.outcome.enforce.cut;
+}
+
 /** `$41.20`, `$1,234`, `<$0.01`; "–" when not known. */
 export function fmtUsd(usd: number | null | undefined): string {
   if (usd === null || usd === undefined || !Number.isFinite(usd)) return NOT_KNOWN;
@@ -60,6 +65,7 @@ export interface MoneyTotals {
   usd?: number | null;
   unpriced: number;
   saved?: { rounds: number; tokens: number | null; usd: number | null };
+  cut?: { rounds: number; tokens: number | null; usd: number | null };
 }
 
 export function moneyTotals(report: LedgerReport): MoneyTotals {
@@ -68,6 +74,7 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
   let priced = false;
   let unpriced = 0;
   let saved: MoneyTotals['saved'];
+  let cut: MoneyTotals['cut'];
   for (const s of report.sessions) {
     const t = sessionTokens(s);
     if (t !== undefined) tokens = (tokens ?? 0) + t;
@@ -85,6 +92,13 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
       saved.tokens = (saved.tokens ?? 0) + (sv.tokens ?? 0);
       if (sv.usd !== null) saved.usd = (saved.usd ?? 0) + sv.usd;
     }
+    const ct = sessionCut(s);
+    if (ct !== undefined) {
+      cut ??= { rounds: 0, tokens: 0, usd: null };
+      cut.rounds += ct.rounds;
+      cut.tokens = (cut.tokens ?? 0) + (ct.tokens ?? 0);
+      if (ct.usd !== null) cut.usd = (cut.usd ?? 0) + ct.usd;
+    }
   }
   const sm = report.summary;
   const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };
@@ -94,5 +108,8 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
   const smSaved = sm.enforce.saved;
   if (smSaved !== undefined) out.saved = { rounds: smSaved.rounds, tokens: smSaved.tokens, usd: smSaved.usd };
   else if (saved !== undefined) out.saved = saved;
+  const smCut = sm.enforce.cut;
+  if (smCut !== undefined) out.cut = { rounds: smCut.rounds, tokens: smCut.tokens, usd: smCut.usd };
+  else if (cut !== undefined) out.cut = cut;
   return out;
 }

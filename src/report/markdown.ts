@@ -21,6 +21,7 @@ import {
   presentColumns,
   projectCell,
   savedCell,
+  cutCell,
   sessionLabels,
   shortModel,
   tokensCell,
@@ -147,6 +148,10 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
     const sv = money.saved;
     extra.push(['saved', (s) => savedCell(s, true), sv === undefined ? NOT_KNOWN : sv.usd === null ? plural(sv.rounds, 'round') : `${fmtUsd(sv.usd)} · ${plural(sv.rounds, 'round')}`]);
   }
+  if (present.cut) {
+    const ct = money.cut;
+    extra.push(['cut', (s) => cutCell(s, true), ct === undefined ? NOT_KNOWN : ct.usd === null ? plural(ct.rounds, 'round') : `${fmtUsd(ct.usd)} · ${plural(ct.rounds, 'round')}`]);
+  }
   for (const [h] of extra) {
     head.push(h);
     align.push('---:');
@@ -226,6 +231,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
     if (present.tokens) extra.push(['tokens', tokensCell]);
     if (present.cost) extra.push(['list price', costCell]);
     if (present.saved) extra.push(['Enforce would save', (s) => savedCell(s, true)]);
+    if (present.cut) extra.push(['Enforce would cut', (s) => cutCell(s, true)]);
     const lines = [
       row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce', ...extra.map(([h]) => h)]),
       row(['---', '---', '---', '---:', '---:', '---', ...extra.map(() => '---:')]),

@@ -71,12 +71,23 @@ export function loopCostPhrase(s: SessionLedger): string | null {
   return `flagged rounds: ${plural(f.rounds, 'round')}${a ? `, ${a}` : ''}`;
 }
 
-/** `Enforce would have saved 3 rounds, 6.0k tokens, ≈ $0.02`, or null when it saves nothing. */
+/**
+ * `Enforce would have saved 3 rounds, 6.0k tokens, ≈ $0.02`, and what it would have cut after the
+ * agent recovered (`and cut 25 rounds of new work, 90k tokens`); null when its stops prevent nothing.
+ */
 export function savedPhrase(s: SessionLedger): string | null {
   const sv = s.outcome.enforce.saved;
-  if (!sv || sv.rounds === 0) return null;
-  const a = amounts(sv.tokens, sv.usd);
-  return `Enforce would have saved ${plural(sv.rounds, 'round')}${a ? `, ${a}` : ''}`;
+  const ct = s.outcome.enforce.cut;
+  const saved = sv !== undefined && sv.rounds > 0;
+  const cut = ct !== undefined && ct.rounds > 0;
+  if (!saved && !cut) return null;
+  const head = saved ? `Enforce would have saved ${plural(sv.rounds, 'round')}${withAmounts(sv.tokens, sv.usd)}` : 'Enforce would have saved nothing';
+  return cut ? `${head} and cut ${plural(ct.rounds, 'round')} of new work${withAmounts(ct.tokens, ct.usd)}` : head;
+}
+
+function withAmounts(tokens: number | null, usd: number | null): string {
+  const a = amounts(tokens, usd);
+  return a ? `, ${a}` : '';
 }
 
 /** The run's money in one or two sentences, or null when nothing was accounted. */
@@ -91,12 +102,16 @@ export function totalsPhrases(report: LedgerReport): string[] {
   if (sv && sm.enforce.sessions_stopped > 0) {
     const parts = [`Enforce would have stopped ${plural(sm.enforce.sessions_stopped, 'session')}`];
     if (sv.rounds > 0) {
-      const dollars = sv.usd !== null ? `, ${aboutUsd(sv.usd)}` : '';
-      const unpriced = sv.unpriced_sessions > 0 && sv.usd !== null ? ` (${plural(sv.unpriced_sessions, 'session')} unpriced)` : '';
+      const dollars = sv.usd !== null ? aboutUsd(sv.usd) : '';
+      const where = sv.sessions !== undefined ? ` in ${plural(sv.sessions, 'session')}` : '';
+      const unpriced = sv.unpriced_sessions > 0 && sv.usd !== null ? `; ${plural(sv.unpriced_sessions, 'session')} unpriced` : '';
       const tokens = sv.tokens !== null ? `${fmtTokens(sv.tokens)} tokens in ` : '';
-      parts.push(`saved ${tokens}${plural(sv.rounds, 'round')}${dollars}${unpriced}`);
+      parts.push(dollars ? `saved ${dollars}${where} (${tokens}${plural(sv.rounds, 'round')}${unpriced})` : `saved ${tokens}${plural(sv.rounds, 'round')}${where}`);
     }
-    out.push(parts.join(' and '));
+    // What the stops would have broken, beside what they save (SPEC 0.3 "What a stop cuts").
+    const ct = sm.enforce.cut;
+    if (ct !== undefined) parts.push(ct.rounds > 0 ? `cut ${plural(ct.rounds, 'round')} of new work in ${ct.sessions}` : 'cut no new work');
+    out.push(parts.length > 2 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}` : parts.join(' and '));
   }
   return out;
 }

@@ -15,6 +15,8 @@ import {
   presentColumns,
   projectCell,
   savedCell,
+  cutCell,
+  preventedTotal,
   sessionLabels,
   shortModel,
   tokensCell,
@@ -60,6 +62,8 @@ function overviewColumns(present: ReturnType<typeof presentColumns>, names: Read
   if (present.tokens) cols.push({ key: 'tokens', head: 'tokens', align: 'right', priority: 10, text: cell('tokens', tokensCell) });
   if (present.cost) cols.push({ key: 'cost', head: 'cost', align: 'right', priority: 50, text: cell('cost', costCell) });
   if (present.saved) cols.push({ key: 'saved', head: 'saved', align: 'right', priority: 70, text: cell('saved', savedCell) });
+  // Beside saved, so the trade-off reads in one glance: what a stop would have broken.
+  if (present.cut) cols.push({ key: 'cut', head: 'cut', align: 'right', priority: 65, text: cell('cut', cutCell) });
   return cols;
 }
 
@@ -121,7 +125,8 @@ export function* overviewLines(
     findings: count(report.summary.entries),
     tokens: fmtTokens(money.tokens),
     cost: money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd),
-    saved: money.saved === undefined ? NOT_KNOWN : money.saved.usd === null ? plural(money.saved.rounds, 'round') : fmtUsd(money.saved.usd),
+    saved: preventedTotal(money.saved),
+    cut: preventedTotal(money.cut),
   };
   const totalRow: Row = { kind: 'total', cells: totals };
   const rows: Row[] = plan.ranked.map((s) => ({ kind: 'session', s }));
@@ -146,7 +151,9 @@ export function* overviewLines(
     // An unknown figure is left out of the sentence, not shown as "–".
     const tokens = sv.tokens === null ? '' : `, ${fmtTokens(sv.tokens)} tokens`;
     const usd = sv.usd === null ? '' : `, ${fmtUsd(sv.usd)}`;
-    yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}${tokens}${usd}`, width, 2);
+    const ct = money.cut;
+    const cut = ct === undefined ? '' : ct.rounds === 0 ? ' and cut no new work' : ` and cut ${plural(ct.rounds, 'round')} of new work${ct.usd === null ? '' : `, ${fmtUsd(ct.usd)}`}`;
+    yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}${tokens}${usd}${cut}`, width, 2);
   }
   if (money.unpriced > 0) yield* wrap(`${plural(money.unpriced, 'session')} without a price (${NOT_KNOWN}): not in the cost totals`, width, 2);
   const shown = plan.detailed.length;

@@ -3,9 +3,9 @@
 // print the per-entry ledger of the top N only. Calm sessions are counted, not listed. This module
 // decides what is listed and in which order; table and markdown lay it out.
 
-import type { SessionLedger } from '../ledger/types.js';
+import type { EnforceSaved, SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
-import { fmtTokens, fmtUsd, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
 import { sanitize } from '../sanitize.js';
 import { maxEnforce, plural } from './text.js';
 
@@ -110,7 +110,20 @@ export function outcomeCell(s: SessionLedger): { text: string; level: EnforceLev
 
 /** `$18.02 · 203 rounds` (long) or `$18.02` (short); rounds alone when unpriced. */
 export function savedCell(s: SessionLedger, long: boolean): string {
-  const sv = sessionSaved(s);
+  return preventedCell(sessionSaved(s), long);
+}
+
+/** What a stop would have cut after the agent recovered, as savedCell shows what it saves. */
+export function cutCell(s: SessionLedger, long: boolean): string {
+  return preventedCell(sessionCut(s), long);
+}
+
+/** A total of saved or cut rounds: dollars when priced, else rounds. */
+export function preventedTotal(p: { rounds: number; usd: number | null } | undefined): string {
+  return p === undefined ? NOT_KNOWN : p.usd === null ? plural(p.rounds, 'round') : fmtUsd(p.usd);
+}
+
+function preventedCell(sv: EnforceSaved | undefined, long: boolean): string {
   if (sv === undefined) return NOT_KNOWN;
   if (sv.rounds === 0) return '0';
   const rounds = plural(sv.rounds, 'round');
@@ -138,12 +151,13 @@ export function projectCell(s: SessionLedger): string {
 export function presentColumns(
   sessions: readonly SessionLedger[],
   listed: readonly SessionLedger[] = sessions,
-): { project: boolean; tokens: boolean; cost: boolean; saved: boolean } {
-  const p = { project: false, tokens: false, cost: false, saved: false };
+): { project: boolean; tokens: boolean; cost: boolean; saved: boolean; cut: boolean } {
+  const p = { project: false, tokens: false, cost: false, saved: false, cut: false };
   for (const s of sessions) {
     p.tokens ||= s.usage !== undefined;
     p.cost ||= s.cost !== undefined;
     p.saved ||= s.outcome.enforce.saved !== undefined;
+    p.cut ||= s.outcome.enforce.cut !== undefined;
   }
   for (const s of listed) p.project ||= projectCell(s) !== NOT_KNOWN;
   return p;

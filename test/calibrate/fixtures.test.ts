@@ -135,7 +135,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   // Issue 28, no progress: the two shapes of the issue (loops) and its five negative shapes (clean).
   { key: 'loop-no-progress-compose.jsonl', id: '5d2e8c41-7a3b-4f60-9c12-3e8b7d6a5f01', label: 'loop', stop1: true, stop2: true, why: 'Read (same answer) alternating with an Edit/Write failing one of two errors, arguments drifting: no_progress steers at round 8, stops at 11' },
   { key: 'loop-no-progress-editor.jsonl', id: 'loop-no-progress-editor', label: 'loop', stop1: true, stop2: true, why: 'editor str_replace failing one of two errors between views (one edit lands early): no_progress steers at round 9, stops at 12' },
-  { key: 'clean-no-progress-poll.jsonl', id: '6e3f9d52-8b4c-4071-8d23-4f9c8e7b6a12', label: 'clean', stop1: true, stop2: false, why: 'BashOutput of a growing test run, 13 polls, every answer longer: at 1 the second poll is refused before its answer is known' },
+  { key: 'clean-no-progress-poll.jsonl', id: '6e3f9d52-8b4c-4071-8d23-4f9c8e7b6a12', label: 'clean', stop1: false, stop2: false, why: 'BashOutput of a growing test run, 13 polls, every answer longer: BashOutput is read-only by default (issue 28 item 2), so not even at 1' },
   { key: 'clean-no-progress-fix-cycle.jsonl', id: 'clean-no-progress-fix-cycle', label: 'clean', stop1: false, stop2: false, why: 'test -> read -> edit, the test output changes each time and the edits land' },
   { key: 'clean-no-progress-parallel-edits.jsonl', id: 'clean-no-progress-parallel-edits', label: 'clean', stop1: false, stop2: false, why: 'ten parallel edits fail (not read yet), one read of each, then all ten succeed' },
   { key: 'clean-no-progress-retry-after-read.jsonl', id: 'clean-no-progress-retry-after-read', label: 'clean', stop1: false, stop2: false, why: 'an edit fails the same way 4x, but each read between returns something new; then it lands' },
@@ -148,6 +148,13 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'kinds-drift', id: 'kinds-drift', label: 'clean', stop1: false, stop2: false, why: 'an enumeration 1..7: predictable_drift, noted at 0.35' },
   { key: 'kinds-connector-thinking', id: 'kinds-connector-thinking', label: 'loop', stop1: false, stop2: false, why: '"wait, but actually" 3x in thinking: connector_stalling steers, one round' },
   { key: 'kinds-runaway', id: 'kinds-runaway', label: 'loop', stop1: false, stop2: false, why: 'opaque reasoning 6k, 12k, 18k tokens against a short answer: reasoning_runaway, capped at steer' },
+  // Issue 28 item 4: the issue's shape (a Read, the same Read three times answered "File unchanged",
+  // then `cat -n` and 25 rounds of good work) in two formats: stopped at the third identical read.
+  { key: 'loop-recover-cat-n.jsonl', id: '3c7e1a94-2b5d-4f86-9a03-6d1e8f2b4c70', label: 'loop', stop1: true, stop2: true, why: 'Read answered "File unchanged" 3x, then cat -n and 24 rounds of work: stopped at round 4, every prevented round cut' },
+  { key: 'loop-recover-read-file.jsonl', id: 'loop-recover-read-file', label: 'loop', stop1: true, stop2: true, why: 'read_file answered "File unchanged" 3x, then cat -n and 24 rounds of work (canonical, Gemini CLI names)' },
+  // Issue 28 item 2's two constraints under the default observation_tools.
+  { key: 'loop-six-reads.jsonl', id: '9a4d2e71-6c3b-4f08-8e15-2b7f0c9d3a46', label: 'loop', stop1: true, stop2: true, why: 'the same Read answered "File unchanged" six times: Read is not read-only by default, refused at the third (at 3, the fourth)' },
+  { key: 'clean-poll-bashoutput.jsonl', id: '2f8b6c13-4e9a-4d27-b1c0-8a3e5d7f9b24', label: 'clean', stop1: false, stop2: false, why: 'a background job polled 49 times through BashOutput, every answer further along: read-only by default, never stopped' },
   // The agents' own recordings (fixtures/agents/, test/agents/record.mjs): the same failing call three times.
   { key: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff.jsonl', id: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328: cat missing.txt 3x, refused at the third' },
   { key: 'rollout-2026-12-02T04-18-58-01a234fa-24d5-7a20-ae16-6489f8368815.jsonl', id: '01a234fa-24d5-7a20-ae16-6489f8368815', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0: the same failing exec_command 3x' },
@@ -178,7 +185,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 49, clean: 57, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 52, clean: 58, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -190,41 +197,44 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 30 of 44 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // From HAND: loops stopped 38 of 52 (not canon-chanting, conversations:2, loop-restate-plan, the
     // recurring push, five of the six cycles, loop-status-monologue, loop-long-question nor the
-    // three text kinds that only steer); clean stopped 5 of 55 (clean-poll-build, clean-retry-once,
-    // clean-wait-rollout, clean-think-retry, clean-no-progress-poll). Issue 28 added the two
-    // no-progress loops and loop-cycle-test-read (no_progress stops it), and one clean poll
-    // refused at 1 like clean-poll-build. The agents' three recordings are stops at 1 and 2.
+    // three text kinds that only steer); clean stopped 4 of 58 (clean-poll-build, clean-retry-once,
+    // clean-wait-rollout, clean-think-retry). Issue 28 added the two no-progress loops and
+    // loop-cycle-test-read (no_progress stops it); its item 4 the two recovering loops and item 2
+    // the six identical reads (three stops at 1 and 2), and the BashOutput poll, clean. BashOutput
+    // being read-only by default, clean-no-progress-poll is no longer refused at 1 (5 -> 4 FP).
+    // The agents' three recordings are stops at 1 and 2.
     // Issue 32 added five trace loops, each the same failing call three to five times (stops at 1
     // and 2), and two clean traces with different calls (never stopped).
     //            predicted loop   predicted clean
-    //   loop         TP 35             FN 14
-    //   clean        FP 5              TN 52
-    // precision 35/40, recall 35/49, FPR 5/57
+    //   loop         TP 38             FN 14
+    //   clean        FP 4              TN 54
+    // precision 38/42, recall 38/52, FPR 4/58
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 35, fp: 5, tn: 52, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(35 / 40, 12);
-    expect(p.metrics?.recall).toBeCloseTo(35 / 49, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(5 / 57, 12);
+    expect(p.metrics).toMatchObject({ tp: 38, fp: 4, tn: 54, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(38 / 42, 12);
+    expect(p.metrics?.recall).toBeCloseTo(38 / 52, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 58, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 35, fp: 0, tn: 57, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(35 / 49, 12);
+    expect(d.metrics).toMatchObject({ tp: 38, fp: 0, tn: 58, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(38 / 52, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (5/57) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (4/58) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
-    // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3. Of the
-    // traces, the ones repeating four or five times still stop at 3 (Claude Code, Codex, Gemini
-    // CLI); the three-times ones (genai-billing-retry, oi-config-loop) are only noted: 24 + 3.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 27, fp: 0 });
+    // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3; the
+    // six identical reads are refused at the fourth (+1); the two recovering loops repeat only three times.
+    // Of the traces, the ones repeating four or five times still stop at 3 (Claude Code, Codex, Gemini
+    // CLI); the three-times ones (genai-billing-retry, oi-config-loop) are only noted: 25 + 3.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 28, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -240,7 +250,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 35, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 38, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -253,8 +263,9 @@ describe('sweep over the bundled corpus', () => {
     // no_progress (six stale rounds), and loop-cycle-test-read (a91e4f27) is a stop, not an
     // addition; the two no-progress loops are stops. No clean session is steered by no_progress;
     // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
-    // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 5, tn 53 + 2.
-    expect(s.metrics).toMatchObject({ tp: 47, fp: 2, tn: 55, fn: 2 });
+    // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
+    // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2.
+    expect(s.metrics).toMatchObject({ tp: 50, fp: 2, tn: 56, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -279,8 +290,9 @@ describe('sweep over the bundled corpus', () => {
     // phrase recurs once per round (recurring_phrase, noted only), and the enumeration
     // (predictable_drift, noted at 0.35).
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
-    // The traces add as at steer: five stopped loops, two clean sessions with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 48, fp: 15, tn: 42, fn: 1 });
+    // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
+    // items 2 and 4 three stopped loops and one clean poll with nothing noted.
+    expect(noted.metrics).toMatchObject({ tp: 51, fp: 15, tn: 43, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -305,14 +317,15 @@ describe('sweep over the bundled corpus', () => {
     // Issue 28: the loop three periods gained (loop-cycle-lint-three) is steered by no_progress at
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
-    expect(three?.metrics).toMatchObject({ tp: 47, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 47, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 44, fp: 2 });
+    // Issue 28 items 2 and 4 add three loops stopped at every period: +3.
+    expect(three?.metrics).toMatchObject({ tp: 50, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 50, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 47, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 35, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 38, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -44,6 +44,17 @@ describe('parseParam', () => {
     expect(parseParam('output.similarity=0.9', SPECS).values).toEqual([0.9]);
   });
 
+  it('issue 28: an enum key is swept by its words, listed or all, in the order given ("the sweep shows both")', () => {
+    expect(parseParam('scope=replay,turn', SPECS)).toEqual({ key: 'scope', values: ['replay', 'turn'] });
+    expect(parseParam('scope=all', SPECS).values).toEqual(['turn', 'replay']);
+    expect(gridPoints([parseParam('scope=all', SPECS), parseParam('tool_batch.max_strikes=1:2:1', SPECS)])).toEqual([
+      { scope: 'turn', 'tool_batch.max_strikes': 1 },
+      { scope: 'turn', 'tool_batch.max_strikes': 2 },
+      { scope: 'replay', 'tool_batch.max_strikes': 1 },
+      { scope: 'replay', 'tool_batch.max_strikes': 2 },
+    ]);
+  });
+
   it('property: a decimal range has floor((to-from)/step)+1 values, each exactly the decimal it prints as', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 20 }), (a, span, s) => {
@@ -61,7 +72,10 @@ describe('parseParam', () => {
     fails('tool_batch.max_strikes', /KEY=FROM:TO:STEP/);
     fails('tool_batch.max_strike=1:4:1', /unknown configuration key "tool_batch.max_strike"; did you mean tool_batch.max_strikes/);
     fails('tool_batch.observation_tools=1:2:1', /only numeric thresholds/);
-    fails('scope=1:2:1', /only numeric thresholds/);
+    fails('scope=1:2:1', /"1:2:1" is not one of scope's values \(turn, replay\)/);
+    fails('scope=turn,maybe', /"maybe" is not one of scope's values/);
+    fails('scope=turn,turn', /turn is given twice/);
+    fails('scope=', /expected scope=turn,replay \(or all\)/);
     fails('tool_batch.max_strikes=1:4', /FROM:TO:STEP/);
     fails('tool_batch.max_strikes=1:4:1:1', /FROM:TO:STEP/);
     fails('tool_batch.max_strikes=a:4:1', /"a" is not a number/);

@@ -21,9 +21,10 @@ describe('renderSweep', () => {
     const r = await sweep({ params: [parseParam('tool_batch.max_strikes=1:3:1', SPECS)], baseValues: {}, analyze });
     const out = renderSweep(r, { format: 'table', color: false });
     expect(out).toContain('sweep of tool_batch.max_strikes: 3 points, 2 sessions, 10 rounds');
-    expect(out).toMatch(/tool_batch\.max_strikes\s+FIRED\s+STEERED\s+STOPPED\n/);
-    expect(out).toMatch(/\n\s+1\s+2 \/ 3\s+1 \/ 1\s+2 \/ 2\n/);
-    expect(out).toMatch(/\n\s+3\s+1 \/ 1\s+0 \/ 0\s+0 \/ 0\n/);
+    expect(out).toMatch(/tool_batch\.max_strikes\s+FIRED\s+STEERED\s+STOPPED\s+SAVED\s+CUT\n/);
+    // The hand-made sessions record no saved or cut rounds: 0 and 0.
+    expect(out).toMatch(/\n\s+1\s+2 \/ 3\s+1 \/ 1\s+2 \/ 2\s+0\s+0\n/);
+    expect(out).toMatch(/\n\s+3\s+1 \/ 1\s+0 \/ 0\s+0 \/ 0\s+0\s+0\n/);
     expect(out).not.toContain('PRECISION');
     expect(out).not.toContain('recommend');
   });
@@ -38,7 +39,7 @@ describe('renderSweep', () => {
     });
     const out = renderSweep(r, { format: 'table', color: false });
     expect(out).toMatch(/TP\s+FP\s+TN\s+FN\s+PRECISION\s+RECALL\s+FPR/);
-    expect(out).toMatch(/\n\s+1\s+2 \/ 3\s+1 \/ 1\s+2 \/ 2\s+1\s+1\s+0\s+0\s+0\.500\s+1\.000\s+1\.000\n/);
+    expect(out).toMatch(/\n\s+1\s+2 \/ 3\s+1 \/ 1\s+2 \/ 2\s+0\s+0\s+1\s+1\s+0\s+0\s+0\.500\s+1\.000\s+1\.000\n/);
     expect(out).toMatch(/\n\s+2\s.*1\s+0\s+1\s+0\s+1\.000\s+1\.000\s+0\.000\s+<- recommended\n/);
     expect(out).toMatch(/\n\s+3\s.*0\s+0\s+1\s+1\s+-\s+0\.000\s+0\.000\n/);
     expect(out).toContain('labels: 1 loop, 1 clean; 0 unlabeled sessions');

@@ -22,7 +22,7 @@ describe('LedgerBuilder: the three columns', () => {
     });
     // The turn went on: later rounds were still observed.
     expect(fakes.created.output[0]!.seen).toEqual([1, 2, 3, 4]);
-    expect(ledger.outcome.enforce).toEqual({ steers: 1, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 } });
+    expect(ledger.outcome.enforce).toEqual({ steers: 1, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 }, cut: { rounds: 0, tokens: 0, usd: 0 } });
   });
 
   it('"hard-stops only after 3 unheeded steers (finalization_reason=\\"loop_detected\\")"; later rounds are after_stop', () => {
@@ -37,7 +37,8 @@ describe('LedgerBuilder: the three columns', () => {
     expect(levels(turn2)).toEqual(['steer', 'steer']);
     expect(turn2.every((e) => !e.after_stop)).toBe(true);
     // Rounds 6 and 7 would not have happened; these fake rounds record no usage, so their tokens are unknown.
-    expect(ledger.outcome.enforce).toEqual({ steers: 5, stops: [{ turn: 1, round: 5 }], saved: { rounds: 2, tokens: null, usd: null } });
+    // Both repeat the loop (prose only, no new call or answer): saved, none cut.
+    expect(ledger.outcome.enforce).toEqual({ steers: 5, stops: [{ turn: 1, round: 5 }], saved: { rounds: 2, tokens: null, usd: null }, cut: { rounds: 0, tokens: 0, usd: 0 } });
   });
 
   it('"Telemetry reports without injecting": noted, never a steer; off is none everywhere', () => {

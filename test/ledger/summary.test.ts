@@ -3,6 +3,9 @@ import { assembleReport } from '../../src/ledger/summary.js';
 import type { InputSummary } from '../../src/formats/input.js';
 import { build, fakeDetectors, repeatingOutput, same } from './fakes.js';
 
+/** No rounds prevented (or none of this part): zero in every figure, and no session. */
+const ZERO = { rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0, sessions: 0 };
+
 describe('assembleReport', () => {
   it('wraps sessions in the loopledger/1 envelope with summary counts', () => {
     const stopped = build(fakeDetectors({ output: repeatingOutput() }), [same(6)]).ledger;
@@ -23,7 +26,7 @@ describe('assembleReport', () => {
       entries: stopped.entries.length + steered.entries.length,
       skipped_lines: 2501,
       // The fake rounds record no usage: no session can be priced, and none counts as costing 0.
-      enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: null, usd: null, unpriced_sessions: 1 } },
+      enforce: { sessions_stopped: 1, sessions_steered: 2, saved: { rounds: 1, tokens: null, usd: null, unpriced_sessions: 1, sessions: 1 }, cut: ZERO },
       cost: { usd: null, unpriced_sessions: 3 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
       // One text loop in two sessions: rounds 2-6 of s1 and round 2 of s2 repeat; no usage, so no tokens or dollars.
@@ -50,7 +53,7 @@ describe('assembleReport', () => {
       rounds: 0,
       entries: 0,
       skipped_lines: 0,
-      enforce: { sessions_stopped: 0, sessions_steered: 0, saved: { rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0 } },
+      enforce: { sessions_stopped: 0, sessions_steered: 0, saved: ZERO, cut: ZERO },
       cost: { usd: 0, unpriced_sessions: 0 },
       judge: { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 },
       loop_shapes: [],

@@ -354,7 +354,10 @@ describe('saved by Enforce and round_usage', () => {
       expect(e.round_usage!.usd).toBeCloseTo(price(u), 9);
     }
     const report = await ledgerOf('saved-2.jsonl', jsonl(records));
-    expect(report.summary.enforce.saved).toEqual({ rounds: 2, tokens: saved.tokens, usd: expect.closeTo(saved.usd!, 9), unpriced_sessions: 0 });
+    expect(report.summary.enforce.saved).toEqual({ rounds: 2, tokens: saved.tokens, usd: expect.closeTo(saved.usd!, 9), unpriced_sessions: 0, sessions: 1 });
+    // Rounds 4 and 5 are the same failing batch again: still in the loop, so nothing is cut.
+    expect(s.outcome.enforce.cut).toEqual({ rounds: 0, tokens: 0, usd: 0 });
+    expect(report.summary.enforce.cut).toEqual({ rounds: 0, tokens: 0, usd: 0, unpriced_sessions: 0, sessions: 0 });
   });
 });
 

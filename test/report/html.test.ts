@@ -207,7 +207,7 @@ describe('html: the page', () => {
     const html = await page(r);
     const article = html.slice(html.indexOf('data-session-id="stop-1"'), html.indexOf('</article>', html.indexOf('data-session-id="stop-1"')));
     // Rounds 5–6: after the stop at round 4, before turn 2 at round 7.
-    expect(article).toMatch(/<rect class="saved"[^>]*><title>rounds 5–6: Enforce would have ended turn 1 before them; saved 2 rounds \(50 tokens, \$0\.50\)<\/title>/);
+    expect(article).toMatch(/<rect class="saved"[^>]*><title>rounds 5–6: Enforce would have ended turn 1 before them; saved 2 rounds \(50 tokens, \$0\.50\), still in the loop<\/title>/);
     expect(article).toMatch(/<line class="turn"[^>]*><title>turn 2 starts at round 7<\/title>/);
     expect(article.match(/<rect class="m-stop"/g)).toHaveLength(1);
     expect(article.match(/<rect class="m-noted"/g)).toHaveLength(1);

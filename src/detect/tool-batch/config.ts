@@ -59,6 +59,17 @@ const NO_PROGRESS_WINDOW = 12;
  */
 const NO_PROGRESS_STALE_ROUNDS = 4;
 
+/**
+ * Seed 000's browser tools, and Claude Code's BashOutput: reading a background job's output is the
+ * poll seed 000 exempts while its answer moves (issue 28: a growing test run must never be stopped).
+ * Measured on the calibration corpus (docs/read-only.md), the coding agents' other reads cost
+ * loops: with Read/Grep/Glob/LS the same empty Grep three times is no longer refused (one loop);
+ * with the read-only shell rules, the same failing `cat missing.txt` three times in Claude Code,
+ * Codex and Gemini CLI is not either (three loops), because seed 000's read-only tier allows
+ * max_observation_steps (15) identical answers. BashOutput alone loses none.
+ */
+const OBSERVATION_TOOLS = ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput'];
+
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
 const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
 
@@ -105,8 +116,8 @@ const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
   observationTools: {
     key: 'tool_batch.observation_tools',
     type: 'list',
-    default: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
-    reason: 'seed 000: browser observation tools; a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard)',
+    default: OBSERVATION_TOOLS,
+    reason: 'seed 000: browser observation tools, and Claude Code\'s BashOutput (a background job\'s output: a poll whose answer grows is never stopped); a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard). Reading tools and shell rules are left to the user: on the calibration corpus they lose labelled loops (docs/read-only.md)',
   },
   costlyTools: {
     key: 'tool_batch.costly_tools',

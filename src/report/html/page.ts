@@ -10,9 +10,9 @@
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
 import type { ReportOptions } from '../options.js';
 import { judgeUsageLine, enforceText } from '../judge-text.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
+import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
-import { compareSessions, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
+import { compareSessions, cutCell, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
 import { entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
@@ -59,6 +59,10 @@ function totalsHtml(report: LedgerReport): string {
     const sv = money.saved;
     cells.push([sv.usd !== null ? fmtUsd(sv.usd) : plural(sv.rounds, 'round'), `Enforce would have saved${sv.usd !== null ? ` (${plural(sv.rounds, 'round')})` : ''}`]);
   }
+  if (money.cut !== undefined) {
+    const ct = money.cut;
+    cells.push([plural(ct.rounds, 'round'), `of new work Enforce would have cut${ct.usd !== null && ct.rounds > 0 ? ` (${fmtUsd(ct.usd)})` : ''}`]);
+  }
   if (sm.skipped_lines > 0) cells.push([String(sm.skipped_lines), 'skipped lines']);
   return `<div class="totals">${cells.map(([v, l]) => `<div><b>${esc(v)}</b><span class="muted">${esc(l)}</span></div>`).join('')}</div>\n`;
 }
@@ -77,6 +81,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
     (present.tokens ? th('tokens', true) : '') +
     (present.cost ? th('cost', true) : '') +
     (present.saved ? th('saved', true) : '') +
+    (present.cut ? th('cut', true) : '') +
     '</tr></thead>'
   );
 }
@@ -87,6 +92,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
   const id = esc(shortId(s.id));
   const idCell = drawn ? `<a href="#${anchor(rank)}">${id}</a>` : id;
   const sv = sessionSaved(s);
+  const ct = sessionCut(s);
   const n = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
   const td = (col: string, text: string, v?: string, numeric = false) =>
     `<td class="c-${col}${numeric ? ' n' : ''}"${v !== undefined ? ` data-v="${esc(v)}"` : ''}>${text}</td>`;
@@ -102,6 +108,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     (present.tokens ? td('tokens', esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
     (present.cost ? td('cost', esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
     (present.saved ? td('saved', esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +
+    (present.cut ? td('cut', esc(cutCell(s, true)), n(ct?.usd ?? ct?.rounds), true) : '') +
     '</tr>\n'
   );
 }

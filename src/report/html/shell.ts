@@ -8,8 +8,8 @@ import { LABELS_STYLE } from './labels.js';
 
 /** Light by default, dark when the reader's system asks; print always light, sessions unbroken. */
 const STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d2230;--muted:#5c6475;--line:#d6dae3;--lane:#f3f5f9;--stop:#c62828;--steer:#e07000;--noted:#1f63c6;--none:#8d94a3;--saved:#c62828;--saved-o:.13;--turn:#7b8394;--cost:#2e7d32;--row:#f7f8fb}
-@media (prefers-color-scheme:dark){:root{--bg:#14171f;--fg:#e3e6ee;--muted:#9aa3b5;--line:#343a48;--lane:#1d212c;--stop:#ff6b6b;--steer:#ffa94d;--noted:#6ea8fe;--none:#7d8596;--saved:#ff6b6b;--saved-o:.18;--turn:#8b93a6;--cost:#69db7c;--row:#1a1e28}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d2230;--muted:#5c6475;--line:#d6dae3;--lane:#f3f5f9;--stop:#c62828;--steer:#e07000;--noted:#1f63c6;--none:#8d94a3;--saved:#c62828;--saved-o:.13;--cut:#5b3cc4;--cut-o:.16;--turn:#7b8394;--cost:#2e7d32;--row:#f7f8fb}
+@media (prefers-color-scheme:dark){:root{--bg:#14171f;--fg:#e3e6ee;--muted:#9aa3b5;--line:#343a48;--lane:#1d212c;--stop:#ff6b6b;--steer:#ffa94d;--noted:#6ea8fe;--none:#7d8596;--saved:#ff6b6b;--saved-o:.18;--cut:#b197fc;--cut-o:.2;--turn:#8b93a6;--cost:#69db7c;--row:#1a1e28}}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1400px;padding:16px 24px 40px;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 h1{font-size:22px;margin:4px 0 2px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
@@ -37,7 +37,7 @@ a{color:var(--noted)}
 svg text{fill:var(--muted);font:11px system-ui,sans-serif}
 svg .lane{fill:var(--lane)}svg .axis{stroke:var(--line)}svg .tick{stroke:var(--line)}
 svg .turn{stroke:var(--turn);stroke-width:1;stroke-dasharray:3 3}svg .turn-tick{stroke:var(--turn);stroke-width:1.2}
-svg .saved{fill:var(--saved);fill-opacity:var(--saved-o)}
+svg .saved{fill:var(--saved);fill-opacity:var(--saved-o)}svg .cut{fill:var(--cut);fill-opacity:var(--cut-o)}
 svg .m-stop{fill:var(--stop)}svg .m-steer{fill:var(--steer)}svg .m-noted{fill:var(--noted)}svg .m-none{fill:var(--none)}
 svg .cost{fill:none;stroke:var(--cost);stroke-width:1.6}svg text.costlbl{fill:var(--cost)}
 svg .s-stop{stroke:var(--stop)}svg .s-steer{stroke:var(--steer)}svg .s-noted{stroke:var(--noted)}svg .s-none{stroke:var(--none)}

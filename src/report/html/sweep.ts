@@ -3,6 +3,9 @@
 // `--max-fpr` bound drawn; the sweep's table under the charts. With two keys, one pair of charts
 // per value of the first (at most MAX_SWEEP_CHARTS), the second along the axis.
 
+import type { SweepValue } from '../../calibrate/param.js';
+import type { PreventedTotal } from '../../ledger/summary.js';
+import { fmtTokens, fmtUsd } from '../amounts.js';
 import type { SweepPoint, SweepResult } from '../../calibrate/sweep.js';
 import { esc, num } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
@@ -24,7 +27,15 @@ interface Series {
   value: (p: SweepPoint) => number | null;
 }
 
-function value(v: number | null | undefined): string {
+/** `67 · $0.28` or `67 · 530k tok`: rounds, and their price or else tokens when known (`–` for a partial written before 0.3). */
+export function preventedCell(p: PreventedTotal | undefined): string {
+  if (p === undefined) return '–';
+  if (p.rounds === 0) return '0';
+  if (p.usd !== null) return `${p.rounds} · ${fmtUsd(p.usd)}`;
+  return p.tokens !== null ? `${p.rounds} · ${fmtTokens(p.tokens)} tok` : String(p.rounds);
+}
+
+function value(v: SweepValue | undefined): string {
   return v === null || v === undefined ? 'none' : String(v);
 }
 
@@ -175,10 +186,10 @@ export function sweepHtml(result: SweepResult): string {
   if (groups.length > MAX_SWEEP_CHARTS) parts.push(`<p class="more">${groups.length - MAX_SWEEP_CHARTS} more values of ${esc(keys[0])} not drawn; the table lists every point.</p>`);
 
   // The table, as the terminal prints it.
-  const heads = [...keys, 'fired', 'steered', 'stopped', ...(labeled ? ['TP', 'FP', 'TN', 'FN', 'precision', 'recall', 'FPR'] : []), ''];
+  const heads = [...keys, 'fired', 'steered', 'stopped', 'saved', 'cut', ...(labeled ? ['TP', 'FP', 'TN', 'FN', 'precision', 'recall', 'FPR'] : []), ''];
   parts.push(`<h2>Every point</h2><div class="wrap"><table><thead><tr>${heads.map((h) => `<th class="n">${esc(h)}</th>`).join('')}</tr></thead><tbody>`);
   result.points.slice(0, MAX_ROWS).forEach((p, i) => {
-    const cells = [...keys.map((k) => value(p.values[k])), `${p.fired.sessions} / ${p.fired.rounds}`, `${p.steered.sessions} / ${p.steered.rounds}`, `${p.stopped.sessions} / ${p.stopped.rounds}`];
+    const cells = [...keys.map((k) => value(p.values[k])), `${p.fired.sessions} / ${p.fired.rounds}`, `${p.steered.sessions} / ${p.steered.rounds}`, `${p.stopped.sessions} / ${p.stopped.rounds}`, preventedCell(p.saved), preventedCell(p.cut)];
     if (labeled) {
       const m = p.metrics;
       cells.push(String(m?.tp ?? '–'), String(m?.fp ?? '–'), String(m?.tn ?? '–'), String(m?.fn ?? '–'), rate(m?.precision), rate(m?.recall), rate(m?.fpr));
@@ -188,7 +199,7 @@ export function sweepHtml(result: SweepResult): string {
   });
   parts.push('</tbody></table></div>');
   if (result.points.length > MAX_ROWS) parts.push(`<p class="more">${result.points.length - MAX_ROWS} more points not listed (sweep --format json has them all).</p>`);
-  parts.push('<p class="muted small">fired: sessions / rounds with any entry; steered, stopped: sessions / rounds under enforce.</p>');
+  parts.push('<p class="muted small">fired: sessions / rounds with any entry; steered, stopped: sessions / rounds under enforce; saved: rounds the stops prevent while still in the loop; cut: rounds after the agent had recovered.</p>');
   if (result.labels) {
     const unlabeled = result.points[0]?.metrics?.unlabeled_sessions ?? 0;
     parts.push(`<p class="muted small">labels: ${result.labels.loop} loop, ${result.labels.clean} clean; ${unlabeled} unlabeled sessions counted above but not in the metrics</p>`);

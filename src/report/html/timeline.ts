@@ -5,7 +5,7 @@
 // most MAX_COLUMNS marks per lane (findings in one column are merged into one mark that lists
 // them), MAX_TURN_LINES turn lines and the ledger's sampled spend curve.
 
-import type { LedgerEntry, SessionLedger } from '../../ledger/types.js';
+import type { EnforceSaved, LedgerEntry, SessionLedger } from '../../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../../vocabulary.js';
 import { fmtTokens, fmtUsd } from '../amounts.js';
 import { entryTools, fmtConfidence, fmtStrike, plural } from '../text.js';
@@ -65,25 +65,27 @@ interface Column {
 }
 
 /** Where a stop's saved rounds end: the round before the next turn, else the session's last. */
-function savedSpans(s: SessionLedger): { from: number; to: number; turn: number }[] {
+function savedSpans(s: SessionLedger): { from: number; to: number; turn: number; recoveredAt?: number }[] {
   const stops = s.outcome.enforce.stops;
   if (stops.length === 0) return [];
   const starts = s.timeline?.turn_starts;
-  const spans: { from: number; to: number; turn: number }[] = [];
+  const spans: { from: number; to: number; turn: number; recoveredAt?: number }[] = [];
   for (const stop of stops) {
     let to: number;
     if (starts) {
       const next = starts.find(([, r]) => r > stop.round);
       to = next ? next[1] - 1 : s.rounds;
     } else if (stops.length === 1 && s.outcome.enforce.saved) {
-      // One stop: everything Enforce saved follows it in its turn.
-      to = stop.round + s.outcome.enforce.saved.rounds;
+      // One stop: everything Enforce saved or cut follows it in its turn.
+      to = stop.round + s.outcome.enforce.saved.rounds + (s.outcome.enforce.cut?.rounds ?? 0);
     } else {
       // Without turn boundaries, at least the rounds after the stop that carry findings.
       to = stop.round;
       for (const e of s.entries) if (e.turn === stop.turn && e.round > to) to = e.round;
     }
-    if (to > stop.round) spans.push({ from: stop.round + 1, to: Math.min(to, s.rounds), turn: stop.turn });
+    if (to > stop.round) {
+      spans.push({ from: stop.round + 1, to: Math.min(to, s.rounds), turn: stop.turn, ...(stop.recovered_at !== undefined ? { recoveredAt: stop.recovered_at } : {}) });
+    }
   }
   return spans;
 }
@@ -121,14 +123,27 @@ export function timelineSvg(s: SessionLedger): string {
     out.push(`<text x="${LEFT - 6}" y="${y + LANE_H - 4}" text-anchor="end">${lane.label}</text>`);
   });
 
-  // The rounds a stop would have saved.
+  // The rounds a stop would have prevented: saved while still in the loop, cut once the agent had
+  // recovered (a shade of its own: what the stop would have broken).
+  const single = s.outcome.enforce.stops.length === 1;
+  const figures = (p: EnforceSaved | undefined) =>
+    p && single ? ` (${[p.tokens !== null ? `${fmtTokens(p.tokens)} tokens` : null, p.usd !== null ? fmtUsd(p.usd) : null].filter(Boolean).join(', ')})` : '';
+  const shade = (cls: 'saved' | 'cut', from: number, to: number, title: string) => {
+    const x0 = x(from);
+    const w = Math.max(1.5, x(to + 1) - x0);
+    out.push(`<rect class="${cls}" x="${num(x0)}" y="${TOP - 4}" width="${num(w)}" height="${lanesBottom - TOP + 2}"><title>${esc(title)}</title></rect>`);
+  };
   for (const span of savedSpans(s)) {
-    const x0 = x(span.from);
-    const w = Math.max(1.5, x(span.to + 1) - x0);
-    const saved = s.outcome.enforce.stops.length === 1 ? s.outcome.enforce.saved : undefined;
-    const money = saved ? ` (${[saved.tokens !== null ? `${fmtTokens(saved.tokens)} tokens` : null, saved.usd !== null ? fmtUsd(saved.usd) : null].filter(Boolean).join(', ')})` : '';
-    const title = `rounds ${span.from}–${span.to}: Enforce would have ended turn ${span.turn} before them; saved ${plural(span.to - span.from + 1, 'round')}${money}`;
-    out.push(`<rect class="saved" x="${num(x0)}" y="${TOP - 4}" width="${num(w)}" height="${lanesBottom - TOP + 2}"><title>${esc(title)}</title></rect>`);
+    const cutFrom = span.recoveredAt !== undefined && span.recoveredAt >= span.from && span.recoveredAt <= span.to ? span.recoveredAt : null;
+    const savedTo = cutFrom === null ? span.to : cutFrom - 1;
+    if (savedTo >= span.from) {
+      const money = figures(s.outcome.enforce.saved);
+      shade('saved', span.from, savedTo, `rounds ${span.from}–${savedTo}: Enforce would have ended turn ${span.turn} before them; saved ${plural(savedTo - span.from + 1, 'round')}${money}, still in the loop`);
+    }
+    if (cutFrom !== null) {
+      const money = figures(s.outcome.enforce.cut);
+      shade('cut', cutFrom, span.to, `rounds ${cutFrom}–${span.to}: the agent had recovered at round ${cutFrom}; Enforce would have cut ${plural(span.to - cutFrom + 1, 'round')} of new work${money}`);
+    }
   }
 
   // Turn boundaries (the first turn's start is the axis itself).
@@ -233,7 +248,8 @@ export function legendHtml(): string {
     sw('m-steer', 'steer') +
     sw('m-noted', 'noted') +
     sw('m-none', 'no intervention, or after a stop') +
-    sw('saved', 'rounds a stop would have saved') +
+    sw('saved', 'rounds a stop would have saved (still in the loop)') +
+    sw('cut', 'rounds a stop would have cut (the agent had recovered)') +
     '<span><svg width="14" height="10" aria-hidden="true"><line class="turn" x1="7" y1="0" x2="7" y2="10"/></svg>user turn begins</span>' +
     '<span><svg width="14" height="10" aria-hidden="true"><polyline class="cost" points="0,9 7,6 14,1"/></svg>cumulative cost</span>' +
     '<span>levels are what Enforce would have done; hover a mark for its findings</span>' +

@@ -1,0 +1,147 @@
+// What a stop would cut (SPEC 0.3): the rounds a stop prevents are split into those still in the
+// loop (saved) and those after the agent had already recovered (cut). docs/json.md defines
+// "recovered"; this is that definition, one round at a time, with nothing per round kept past the
+// turn.
+//
+// A prevented round is the recovery when it is not the loop going on (the stopped round's batch
+// again, or a finding of the stop's detector and kind) and it shows something the turn had not
+// seen by then: an answer (a read's text, a failure's normalised error), or a change that landed
+// (a call that is no read, never made before in the turn, and did not fail). From
+// the recovery on, every prevented round of the turn is cut: it is the new work a stop would break.
+
+import { normaliseError } from '../detect/tool-batch/no-progress.js';
+import { answerDigest, answerFailed, batchSignature, callDigest, compileToolPatterns } from '../detect/tool-batch/index.js';
+import { compileObservationPatterns, type CallClassifier } from '../detect/tool-batch/patterns.js';
+import type { Finding } from '../detect/types.js';
+import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
+
+/**
+ * Rounds before a stop whose calls and answers count as "already seen". The same number as
+ * no_progress's default window, for the same reason: it holds three periods of the read/edit/edit
+ * cycles of issue 28, and the detectors that stop look no further back than their own windows.
+ * Only references are held (hashed only if the turn stops), so a turn that never stops costs nothing.
+ */
+const RECOVERY_LOOKBACK = 12;
+
+export type Prevented = 'saved' | 'cut';
+
+interface HeldRound {
+  calls: readonly ToolCall[];
+  answers: readonly ToolAnswer[] | null;
+}
+
+interface StopMark {
+  /** The stopped round's batch signature; null when it called no tool (a text loop). */
+  signature: string | null;
+  detector: string;
+  kind: string;
+  /** Keys of every call and answer seen in the turn up to now. */
+  seen: Set<string>;
+  /** The round the agent recovered at, once it has. */
+  recoveredAt: number | null;
+}
+
+/** Keys of a round's calls and answers: `c|` a call, `a|` an answer (a failure by its normalised text). */
+function roundKeys(calls: readonly ToolCall[], answers: readonly ToolAnswer[] | null, transparent: (name: string) => boolean): { calls: string[]; answers: string[]; failed: boolean[] } {
+  const out = { calls: [] as string[], answers: [] as string[], failed: [] as boolean[] };
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (transparent(call.name)) continue;
+    out.calls.push(`c|${callDigest(call)}`);
+    const answer = answers?.[i];
+    // An unanswered call may have done anything, but nobody can tell: it is never news (seed 000:
+    // "unknown answers never rescue a run").
+    if (answers === null || answer === undefined) {
+      out.answers.push('');
+      out.failed.push(true);
+      continue;
+    }
+    const failed = answerFailed(answer);
+    const body = failed
+      ? `e${answer.normalizedError ?? (answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`)}`
+      : `o${answerDigest(answer)}`;
+    out.answers.push(`a|${call.name.length}:${call.name}|${body}`);
+    out.failed.push(failed);
+  }
+  return out;
+}
+
+/** One session's stops and their prevented rounds, turn by turn. */
+export class RecoveryTracker {
+  private turn: number | null = null;
+  private held: HeldRound[] = [];
+  private stop: StopMark | null = null;
+  private readonly transparent: (name: string) => boolean;
+  private readonly reads: CallClassifier;
+
+  /** `readTools`: what no_progress counts as reads (a read that answers as before is nothing new, whatever its arguments). */
+  constructor(transparentTools: readonly string[], readTools: readonly string[]) {
+    this.transparent = compileToolPatterns(transparentTools);
+    this.reads = compileObservationPatterns(readTools);
+  }
+
+  /** A round the ladder let happen (before or without a stop in its turn). */
+  happened(round: Round): void {
+    this.enter(round.turn);
+    if (this.stop !== null) return;
+    this.held.push({ calls: round.calls, answers: round.answers });
+    if (this.held.length > RECOVERY_LOOKBACK) this.held.shift();
+  }
+
+  /** The round where Enforce stops the turn, and the finding that stopped it. */
+  stopped(round: Round, finding: Pick<Finding, 'detector' | 'kind'>): void {
+    this.enter(round.turn);
+    const seen = new Set<string>();
+    for (const h of [...this.held, { calls: round.calls, answers: round.answers }]) {
+      const k = roundKeys(h.calls, h.answers, this.transparent);
+      for (const c of k.calls) seen.add(c);
+      for (const a of k.answers) if (a !== '') seen.add(a);
+    }
+    this.held = [];
+    this.stop = {
+      signature: round.calls.length > 0 ? batchSignature(round.calls).signature : null,
+      detector: finding.detector,
+      kind: finding.kind,
+      seen,
+      recoveredAt: null,
+    };
+  }
+
+  /** A round after the stop in its turn: still in the loop (saved), or new work the stop would cut. */
+  prevented(round: Round, findings: readonly Pick<Finding, 'detector' | 'kind'>[]): Prevented {
+    this.enter(round.turn);
+    const stop = this.stop;
+    // A stop always precedes its prevented rounds; without one (a state the ledger never makes), nothing is new.
+    if (stop === null) return 'saved';
+    if (stop.recoveredAt !== null) return 'cut';
+    const k = roundKeys(round.calls, round.answers, this.transparent);
+    const inLoop =
+      (stop.signature !== null && round.calls.length > 0 && batchSignature(round.calls).signature === stop.signature) ||
+      findings.some((f) => f.detector === stop.detector && f.kind === stop.kind);
+    let news = false;
+    const calls = round.calls.filter((c) => !this.transparent(c.name));
+    for (let i = 0; i < k.calls.length && !news; i++) {
+      const answer = k.answers[i]!;
+      if (answer === '') continue;
+      if (!stop.seen.has(answer)) news = true;
+      else if (!k.failed[i] && !stop.seen.has(k.calls[i]!) && !this.reads(calls[i]!).readOnly) news = true;
+    }
+    for (const c of k.calls) stop.seen.add(c);
+    for (const a of k.answers) if (a !== '') stop.seen.add(a);
+    if (inLoop || !news) return 'saved';
+    stop.recoveredAt = round.index;
+    return 'cut';
+  }
+
+  /** The round the agent recovered at after this turn's stop, or null. */
+  recoveredAt(): number | null {
+    return this.stop?.recoveredAt ?? null;
+  }
+
+  private enter(turn: number): void {
+    if (this.turn === turn) return;
+    this.turn = turn;
+    this.held = [];
+    this.stop = null;
+  }
+}
