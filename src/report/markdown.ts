@@ -22,6 +22,7 @@ import {
   projectCell,
   savedCell,
   cutCell,
+  preventedCell,
   sessionLabels,
   shortModel,
   tokensCell,
@@ -144,14 +145,8 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
   const extra: [string, (s: SessionLedger) => string, string][] = [];
   if (present.tokens) extra.push(['tokens', tokensCell, fmtTokens(money.tokens)]);
   if (present.cost) extra.push(['cost', costCell, money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd)]);
-  if (present.saved) {
-    const sv = money.saved;
-    extra.push(['saved', (s) => savedCell(s, true), sv === undefined ? NOT_KNOWN : sv.usd === null ? plural(sv.rounds, 'round') : `${fmtUsd(sv.usd)} · ${plural(sv.rounds, 'round')}`]);
-  }
-  if (present.cut) {
-    const ct = money.cut;
-    extra.push(['cut', (s) => cutCell(s, true), ct === undefined ? NOT_KNOWN : ct.usd === null ? plural(ct.rounds, 'round') : `${fmtUsd(ct.usd)} · ${plural(ct.rounds, 'round')}`]);
-  }
+  if (present.saved) extra.push(['saved', (s) => savedCell(s, true), preventedCell(money.saved, true)]);
+  if (present.cut) extra.push(['cut', (s) => cutCell(s, true), preventedCell(money.cut, true)]);
   for (const [h] of extra) {
     head.push(h);
     align.push('---:');

@@ -118,12 +118,11 @@ export function cutCell(s: SessionLedger, long: boolean): string {
   return preventedCell(sessionCut(s), long);
 }
 
-/** A total of saved or cut rounds: dollars when priced, else rounds. */
-export function preventedTotal(p: { rounds: number; usd: number | null } | undefined): string {
-  return p === undefined ? NOT_KNOWN : p.usd === null ? plural(p.rounds, 'round') : fmtUsd(p.usd);
-}
-
-function preventedCell(sv: EnforceSaved | undefined, long: boolean): string {
+/**
+ * A session's or a total's saved or cut rounds: `0` when none (priced or not, so a column never
+ * reads "$0" beside "0"), rounds alone when unpriced, else dollars (and rounds when long).
+ */
+export function preventedCell(sv: Pick<EnforceSaved, 'rounds' | 'usd'> | undefined, long: boolean): string {
   if (sv === undefined) return NOT_KNOWN;
   if (sv.rounds === 0) return '0';
   const rounds = plural(sv.rounds, 'round');
