@@ -78,7 +78,8 @@ describe('the overview', () => {
 
   it('"saved 2 rounds, – tokens": an unknown figure is left out of the sentence; one session "follows", not "the first 1 follow"', async () => {
     const r = await runCli(['fixtures/swe-agent', '--top', '1'], { env: { COLUMNS: '120' } });
-    expect(r.stdout).toContain('\nEnforce would have saved 2 rounds\n');
+    // the stop's two prevented rounds: the fourth rerun (saved) and new work after it (cut)
+    expect(r.stdout).toContain('\nEnforce would have saved 1 round and cut 1 round of new work\n');
     expect(r.stdout).not.toContain('– tokens');
     const two = await runCli(['fixtures/swe-agent', 'fixtures/mini-swe-agent', '--top', '1']);
     expect(two.stdout).toContain('The first follows in full; --top N shows N, --top 0 every session.');
@@ -202,7 +203,7 @@ describe('wording', () => {
 
   it('a figure under a cent reads "under $0.01", never "about <$0.01" or "≈ <$0.01"', async () => {
     const r = await runCli(['fixtures/claude-code/looping-test-fix.jsonl'], { env: { COLUMNS: '200' } });
-    expect(r.stdout).toContain('Enforce would have stopped 1 session and saved 17.5k tokens in 1 round, under $0.01');
+    expect(r.stdout).toContain('Enforce would have stopped 1 session, saved under $0.01 in 1 session (17.5k tokens in 1 round) and cut no new work');
     expect(r.stdout).toContain('Enforce would have saved 1 round, 17.5k tokens under $0.01');
     expect(r.stdout).not.toMatch(/<\$0\.01/);
   });

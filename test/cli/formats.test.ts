@@ -91,6 +91,7 @@ describe.concurrent('formats through the CLI', () => {
 
     const priced = j.sessions.filter((s) => s.cost!.usd !== null);
     const saving = j.sessions.filter((s) => s.outcome.enforce.saved!.rounds > 0);
+    const cutting = j.sessions.filter((s) => s.outcome.enforce.cut!.rounds > 0);
     expect(j.summary).toEqual({
       sessions: j.sessions.length,
       rounds: j.sessions.reduce((a, s) => a + s.rounds, 0),
@@ -104,6 +105,15 @@ describe.concurrent('formats through the CLI', () => {
           tokens: saving.reduce((a, s) => a + (s.outcome.enforce.saved!.tokens ?? 0), 0),
           usd: expect.closeTo(saving.reduce((a, s) => a + (s.outcome.enforce.saved!.usd ?? 0), 0), 9),
           unpriced_sessions: saving.filter((s) => s.outcome.enforce.saved!.usd === null).length,
+          // docs/json.md: "`sessions` counts those with any such round"
+          sessions: saving.length,
+        },
+        cut: {
+          rounds: cutting.reduce((a, s) => a + s.outcome.enforce.cut!.rounds, 0),
+          tokens: cutting.reduce((a, s) => a + (s.outcome.enforce.cut!.tokens ?? 0), 0),
+          usd: expect.closeTo(cutting.reduce((a, s) => a + (s.outcome.enforce.cut!.usd ?? 0), 0), 9),
+          unpriced_sessions: cutting.filter((s) => s.outcome.enforce.cut!.usd === null).length,
+          sessions: cutting.length,
         },
       },
       cost: {

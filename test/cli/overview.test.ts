@@ -34,10 +34,11 @@ describe('the overview through the binary', () => {
     // Then the loops that cost the most (test/cli/loop-shapes.test.ts), then the sessions.
     expect(all[2]).toBe('Loops that cost the most');
     const lines = [...all.slice(0, 2), ...all.slice(all.indexOf('', 2) + 1)];
-    // The ledger now carries usage, cost and saved (money): their columns show, unknown as "–" (no usage in these transcripts).
-    expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings\s+tokens\s+cost\s+saved$/);
+    // The ledger now carries usage, cost, saved and cut (money): their columns show, unknown as "–" (no usage in these transcripts).
+    expect(lines[2]).toMatch(/^enforce\s+session\s+model\s+rounds\s+findings\s+tokens\s+cost\s+saved\s+cut$/);
     // The longest loop would have been stopped the same way; more findings ranks it first.
-    expect(lines[3]).toMatch(/^stop t1 r3\s+loop-long\s+claude-opus-4-1\s+10\s+8\s+–\s+–\s+7 rounds$/);
+    // The loop never recovers after its stop: every prevented round is saved, none cut.
+    expect(lines[3]).toMatch(/^stop t1 r3\s+loop-long\s+claude-opus-4-1\s+10\s+8\s+–\s+–\s+7 rounds\s+0$/);
     expect(lines.slice(3, 6).map((l) => l.split(/\s{2,}/)[1])).toEqual(['loop-long', 'loop-mid', 'loop-short']);
     expect(r.stdout).toMatch(/^all 14 sessions\s+/m);
     expect(r.stdout.match(/^session /gm)).toHaveLength(2);
@@ -74,7 +75,7 @@ describe('the overview through the binary', () => {
   it('markdown carries the same overview', async () => {
     const r = await runCli([store, '--format', 'markdown', '--top', '1']);
     expect(r.stdout).toContain('14 sessions: 3 with findings, worst first; 11 calm, not listed. The first 1 follow in full.');
-    expect(r.stdout).toMatch(/^\| \*\*stop\*\* t1 r3 \| loop-long \| claude-opus-4-1 \| 10 \| 8 \| – \| – \| 7 rounds \|$/m);
+    expect(r.stdout).toMatch(/^\| \*\*stop\*\* t1 r3 \| loop-long \| claude-opus-4-1 \| 10 \| 8 \| – \| – \| 7 rounds \| 0 \|$/m);
     expect(r.stdout.match(/^### .*/gm)).toEqual(['### Loops that cost the most', expect.stringMatching(/^### .* · loop-long$/)]);
   });
 

@@ -378,7 +378,7 @@ describe.each(FORMAT_KEYS)('seed 000 through the CLI, %s transcripts', (format) 
       for (const slug of [CYCLE2_CHANGING, CYCLE3_CHANGING]) {
         const s = sessionOf(slug, format);
         expect(s.entries).toEqual([]);
-        expect(s.outcome.enforce).toEqual({ steers: 0, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 } });
+        expect(s.outcome.enforce).toEqual({ steers: 0, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 }, cut: { rounds: 0, tokens: 0, usd: 0 } });
       }
     });
   });

@@ -76,7 +76,8 @@ describe('mini-swe-agent v1 (fixture acme__cfgload-212: a no-op sed sent four ti
     const s = report.sessions[0]!;
     expect(s).toMatchObject({ format: 'mini-swe-agent', turns: 1, rounds: 10, tool_calls: 9, model: 'openrouter/example-labs/coder-large' });
     expect(s.recorded_cost).toEqual({ usd: 0.0421, source: 'info.model_stats.instance_cost' });
-    expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 4 }]);
+    // rounds 5 (the same sed) and 6 (a format error) are the loop going on; round 7's `nl -ba` gets a new answer
+    expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 4, recovered_at: 7 }]);
     expect(s.entries.map((e) => [e.round, e.detector, e.intervention.enforce, e.after_stop])).toEqual([
       [3, 'tool_batch', 'noted', false],
       [4, 'tool_batch', 'stop', false],

@@ -226,7 +226,8 @@ describe.skipIf(!existsSync(dir))('research samples: every file through the read
       const s = report.sessions[0]!;
       expect(s).toMatchObject({ id: 'SWE-agent_SWE-agent_eps', turns: 1, rounds: 14, tool_calls: 14, model: null });
       // identical submits are rounds 10..13: strike at the second, stop at the third
-      expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 12 }]);
+      // round 13 is the same submit again (saved); round 14 quotes the flag and is accepted: new work, cut
+      expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 12, recovered_at: 14 }]);
       const toolBatch = s.entries.filter((e) => e.detector === 'tool_batch');
       expect(toolBatch.map((e) => [e.round, e.intervention.enforce, e.after_stop])).toEqual([
         [11, 'noted', false],

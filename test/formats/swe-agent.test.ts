@@ -85,7 +85,8 @@ describe('swe-agent adapter: trajectory steps', () => {
     const s = report.sessions[0]!;
     expect(s).toMatchObject({ id: 'rerun-failing-check', format: 'swe-agent', turns: 1, rounds: 8, tool_calls: 8 });
     // reruns are rounds 4..7: the third occurrence (round 6) is the stop
-    expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 6 }]);
+    // round 7 is the fourth rerun (saved); round 8 is new work (cut)
+    expect(s.outcome.enforce.stops).toEqual([{ turn: 1, round: 6, recovered_at: 8 }]);
     const stop = s.entries.find((e) => e.intervention.enforce === 'stop')!;
     expect(stop).toMatchObject({ detector: 'tool_batch', round: 6, after_stop: false });
     const calm = await audit([path.join(fixturesDir, 'calm-fix.traj')], { jobs: 1 });

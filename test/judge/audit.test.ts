@@ -60,7 +60,7 @@ describe('the review template applied to five files', () => {
     const srv = await serve(() => clearing(0.95));
     const { report, warnings } = await run([TEMPLATE], judgeAt(srv.url));
     const s = report.sessions[0]!;
-    expect(s.outcome.enforce).toEqual({ steers: 0, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 } });
+    expect(s.outcome.enforce).toEqual({ steers: 0, stops: [], saved: { rounds: 0, tokens: 0, usd: 0 }, cut: { rounds: 0, tokens: 0, usd: 0 } });
     expect(enforce(report)).toEqual(Array(s.entries.length).fill('noted'));
     // "A verdict at or above the gate decides (... progress: noted only)": the first is asked, the
     // weaker evidence after it is covered by that verdict (judge.carry_verdicts).

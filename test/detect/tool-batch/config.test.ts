@@ -6,11 +6,11 @@ import { TOOL_BATCH_KEYS } from '../../../src/detect/tool-batch/index.js';
 const readToolBatchConfig = (values: Record<string, unknown>) => parseConfig(values as never).toolBatch;
 
 describe('tool_batch config', () => {
-  it('declares every key with its default and a reason, and no tier on seed 000 numbers', () => {
+  it('declares every key with its default and a reason, and no tier on seed 000 numbers (the browser tools of seed 000, and BashOutput: issue 28 item 2)', () => {
     const byKey = Object.fromEntries(TOOL_BATCH_KEYS.map((k) => [k.key, k]));
     expect(byKey['tool_batch.max_strikes']).toMatchObject({ type: 'integer', default: 2 });
     expect(byKey['tool_batch.max_observation_steps']).toMatchObject({ type: 'integer', default: 15, nullable: true });
-    expect(byKey['tool_batch.observation_tools']!.default).toEqual(['snapshot', 'screenshot', 'read_page', 'navigate', 'click']);
+    expect(byKey['tool_batch.observation_tools']!.default).toEqual(['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput']);
     expect(byKey['tool_batch.costly_tools']!.default).toEqual([]);
     expect(byKey['tool_batch.transparent_tools']).toMatchObject({ type: 'list', default: ['think'] });
     expect(byKey['tool_batch.recurring_failure_occurrences']).toMatchObject({ type: 'integer', default: 3, nullable: true, min: 2 });
@@ -28,7 +28,7 @@ describe('tool_batch config', () => {
     expect(readToolBatchConfig({})).toEqual({
       maxStrikes: 2,
       maxObservationSteps: 15,
-      observationTools: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click'],
+      observationTools: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput'],
       costlyTools: [],
       transparentTools: ['think'],
       recurringFailureOccurrences: 3,
