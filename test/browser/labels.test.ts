@@ -112,6 +112,7 @@ describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY}
     expect(sweep.stdout).toContain(`labels: 2 loop, 2 clean; ${sessions - 4} unlabeled sessions counted above but not in the metrics`);
     // The migration loop and the interrupted test fix are stopped; the clean template review is not; the
     // OpenHands journal read is stopped though labelled clean here: one false positive of two.
-    expect(sweep.stdout).toMatch(/^ +2 +\S+ \/ \S+ +\S+ \/ \S+ +\S+ \/ \S+ +2 +1 +1 +0 +0\.667 +1\.000 +0\.500 *$/m);
+    // (SAVED and CUT cover the whole corpus: their figures follow it, so only their shape is pinned.)
+    expect(sweep.stdout).toMatch(/^ +2 +\S+ \/ \S+ +\S+ \/ \S+ +\S+ \/ \S+ +\S+ · \S+ tok +\S+ · \S+ tok +2 +1 +1 +0 +0\.667 +1\.000 +0\.500 *$/m);
   }, 120_000);
 });
