@@ -254,7 +254,7 @@ export interface Session {
   usage?: SessionUsage;
   cost?: SessionCost;
   entries: Entry[];
-  outcome: { enforce: { steers: number; stops: Array<{ turn: number; round: number }>; saved?: EnforceSaved } };
+  outcome: { enforce: { steers: number; stops: Array<{ turn: number; round: number; recovered_at?: number }>; saved?: EnforceSaved; cut?: EnforceSaved } };
 }
 
 export interface Ledger {
@@ -270,7 +270,7 @@ export interface Ledger {
     rounds: number;
     entries: number;
     skipped_lines: number;
-    enforce: { sessions_stopped: number; sessions_steered: number; saved?: EnforceSaved & { unpriced_sessions: number } };
+    enforce: { sessions_stopped: number; sessions_steered: number; saved?: EnforceSaved & { unpriced_sessions: number; sessions?: number }; cut?: EnforceSaved & { unpriced_sessions: number; sessions?: number } };
     cost?: { usd: number | null; unpriced_sessions: number };
   };
 }
