@@ -19,8 +19,18 @@ const HEAD_CHARS = 160;
  */
 const FAILURE_OPENING = /^(?:(?:error|exception|fatal|failed|failure)(?=[\s:[(]|$)|traceback \(most recent call last\)|\{\s*"error"\s*:(?!\s*(?:null\b|false\b|""|\})))/i;
 
+/**
+ * Gemini CLI's shell tool reports a failed command as a success whose text ends with the exit
+ * code ("Output: …\nExit Code: 1"), in the transcript and in the hook's payload alike: a
+ * non-zero code in the answer's last lines is a failure.
+ */
+const NONZERO_EXIT = /(?:^|\n)Exit Code: [1-9]\d*\s*(?:\n|$)/;
+
 export function answerFailed(answer: ToolAnswer): boolean {
   if (answer.isError || answer.failed === true) return true;
-  const head = answer.content.length > HEAD_CHARS ? answer.content.slice(0, HEAD_CHARS) : answer.content;
-  return FAILURE_OPENING.test(head.trimStart());
+  const text = answer.content;
+  const head = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
+  if (FAILURE_OPENING.test(head.trimStart())) return true;
+  const tail = text.length > HEAD_CHARS ? text.slice(-HEAD_CHARS) : text;
+  return tail.includes('Exit Code: ') && NONZERO_EXIT.test(tail);
 }

@@ -10,6 +10,7 @@ import { LoopDetector, type BatchRecord, type LoopDetectorSnapshot, type RepeatO
 import { compileToolPatterns, type ToolMatcher } from './patterns.js';
 import { createRecurringFailureDetector } from './recurring.js';
 import { WorkNovelty } from './novelty.js';
+import { answerFailed } from './failure.js';
 import { createNoProgressDetector } from './no-progress.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
@@ -158,7 +159,10 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
           novel,
         };
       }
-      const outcome = detector.recordResults(record, digest.answers);
+      // Every answer a failure, by the same test no_progress and recurring_failure use; only
+      // shell reads need it (LoopDetector's failed reads), so other batches pay nothing.
+      const failed = record.readsByCommand && round.answers !== null && round.answers.length > 0 && round.answers.every(answerFailed);
+      const outcome = detector.recordResults(record, digest.answers, failed);
       const now = detector.current ?? { count: record.count, total: record.total };
       const measurements = measurementsFor(record, now.count, now.total);
       // A strike: an occurrence whose answers matched (or could not be told from) the previous one's.

@@ -14,6 +14,8 @@ interface Run {
   total: number;
   /** The previous recorded occurrence's answers (digested only if compared); null when not yet recorded. */
   answers: (() => string | null) | null;
+  /** Every answer of the previous recorded occurrence was an error. */
+  failed: boolean;
 }
 
 /** What `check` hands back so the answers can be recorded against the batch it counted. */
@@ -30,6 +32,8 @@ export interface BatchRecord {
   /** Why the batch is (or is not) read-only: the first call that is not, or what made them all so. */
   readOnlyReason: string;
   costly: boolean;
+  /** Read-only by a shell rule (or was, until its last answer failed): its answers' failure is tracked. */
+  readsByCommand: boolean;
 }
 
 /** Which case fired. The seed's error deliberately does not distinguish them; the ledger does. */
@@ -58,17 +62,20 @@ export function isObservationBatch(calls: readonly ToolCall[], observationTools:
 }
 
 const EMPTY_BATCH: CallClass = { readOnly: false, reason: 'an empty batch' };
+const FAILED_READ: CallClass = { readOnly: false, reason: 'a read-only command whose last answer was an error' };
 
 /** A batch's class: read-only when every call is; the reason is the first call's that is not. */
 export function batchClass(calls: readonly ToolCall[], classify: CallClassifier): CallClass {
   if (calls.length === 0) return EMPTY_BATCH;
   let last: CallClass = EMPTY_BATCH;
+  let byCommand = false;
   for (const c of calls) {
     last = classify(c);
     // The call's own class, not a new object naming it: this runs for every batch of a session.
     if (!last.readOnly) return last;
+    if (last.byCommand === true) byCommand = true;
   }
-  return last;
+  return byCommand && last.byCommand !== true ? { ...last, byCommand: true } : last;
 }
 
 /**
@@ -82,7 +89,7 @@ export function isCostlyBatch(calls: readonly ToolCall[], costlyTools: readonly 
 
 /** LoopDetector state as plain JSON: `answers` null until the run's latest occurrence is recorded. */
 export interface LoopDetectorSnapshot {
-  run: { signature: string; count: number; total: number; answers: { digest: string | null } | null } | null;
+  run: { signature: string; count: number; total: number; answers: { digest: string | null } | null; failed?: true } | null;
 }
 
 export class LoopDetector {
@@ -119,7 +126,12 @@ export class LoopDetector {
     maxObservationSteps: number | null,
   ): CheckResult {
     if (calls.length === 0) throw new Error('LoopDetector.check: empty batches are transparent; skip them');
-    const cls = batchClass(calls, this.observation.get(observationTools));
+    let cls = batchClass(calls, this.observation.get(observationTools));
+    // A shell read whose identical previous run failed observed nothing: a poll is a read that
+    // answers, so its retry keeps max_strikes (issue 28: `cat missing.txt` three times is still
+    // refused at the third while `cat job.out | tail -1` polls freely). Tool names keep seed 000's tier.
+    const previous = this.run !== null && this.run.signature === batch.signature ? this.run : null;
+    if (cls.byCommand === true && previous !== null && previous.failed) cls = FAILED_READ;
     const readOnly = cls.readOnly;
     const costly = readOnly && isCostlyBatch(calls, this.costly);
     // "if every call matches an observation pattern, max_observation_steps is used, falling back
@@ -131,26 +143,30 @@ export class LoopDetector {
     const exempt = readOnly && !costly && maxObservationSteps !== null;
     const ceiling = exempt ? null : Math.max(maxObservationSteps ?? maxStrikes, maxStrikes);
 
-    if (this.run !== null && this.run.signature === batch.signature) {
+    let run: Run;
+    if (previous !== null) {
       // "The count is incremented before the comparison."
-      this.run.count += 1;
-      this.run.total += 1;
+      run = previous;
+      run.count += 1;
+      run.total += 1;
     } else {
       // "A batch with a different signature resets the run to one."
-      this.run = { signature: batch.signature, count: 1, total: 1, answers: null };
+      run = { signature: batch.signature, count: 1, total: 1, answers: null, failed: false };
+      this.run = run;
     }
     const record: BatchRecord = {
       batch,
-      total: this.run.total,
-      count: this.run.count,
+      total: run.total,
+      count: run.count,
       threshold,
       ceiling,
       readOnly,
       readOnlyReason: cls.reason,
       costly,
+      readsByCommand: cls.byCommand === true || cls === FAILED_READ,
     };
-    if (this.run.count > threshold) return { loop: true, kind: 'repeated_batch', record };
-    if (ceiling !== null && this.run.total > ceiling) return { loop: true, kind: 'ceiling', record };
+    if (run.count > threshold) return { loop: true, kind: 'repeated_batch', record };
+    if (ceiling !== null && run.total > ceiling) return { loop: true, kind: 'ceiling', record };
     return { loop: false, record };
   }
 
@@ -160,12 +176,13 @@ export class LoopDetector {
    * different answers restart the count. A function is accepted in place of the digest so that
    * answers are only digested when there is a previous occurrence to compare them with.
    */
-  recordResults(record: BatchRecord, answers: string | null | (() => string | null)): RepeatOutcome {
+  recordResults(record: BatchRecord, answers: string | null | (() => string | null), failed = false): RepeatOutcome {
     const run = this.run;
     if (run === null || run.signature !== record.batch.signature || run.total !== record.total) return 'stale';
     const current = typeof answers === 'function' ? answers : () => answers;
     const before = run.answers;
     run.answers = current;
+    run.failed = failed;
     const previous = before === null ? null : before();
     const now = previous === null ? null : current();
     if (previous !== null && now !== null) {
@@ -210,6 +227,8 @@ export class LoopDetector {
         count: run.count,
         total: run.total,
         answers: run.answers === null ? null : { digest: run.answers() },
+        // Only when set, so a state written before 0.3 and one written now read alike.
+        ...(run.failed ? { failed: true as const } : {}),
       },
     };
   }
@@ -226,6 +245,7 @@ export class LoopDetector {
       count: Number(saved.count),
       total: Number(saved.total),
       answers: saved.answers === null ? null : () => digest,
+      failed: saved.failed === true,
     };
   }
 

@@ -68,6 +68,8 @@ function compileToolPatternsOnce(patterns: readonly string[]): ToolMatcher {
 export interface CallClass {
   readOnly: boolean;
   reason: string;
+  /** Read-only by a shell rule (what it runs), not by the tool's name: see LoopDetector's failed reads. */
+  byCommand?: true;
 }
 
 export type CallClassifier = (call: ToolCall) => CallClass;
@@ -128,7 +130,7 @@ function classifyCommand(command: string, rules: readonly CommandRule[]): CallCl
     const why = simpleCommandVerdict(c.words, rules, 0);
     if (why !== null) return { readOnly: false, reason: why };
   }
-  return { readOnly: true, reason: parsed.commands.length === 1 ? 'a read-only command' : `${parsed.commands.length} read-only commands` };
+  return { readOnly: true, byCommand: true, reason: parsed.commands.length === 1 ? 'a read-only command' : `${parsed.commands.length} read-only commands` };
 }
 
 /**

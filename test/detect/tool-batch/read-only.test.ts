@@ -163,6 +163,58 @@ describe('a read-only command batch gets seed 000\'s read-only tier', () => {
     }
   });
 
+  // Issue 28 item 2: "the same unchanged file read ... is still caught"; a read that fails reads
+  // nothing, so its identical retry is a failing call like any other, not a poll.
+  it('the same failing cat three times is refused at the third, as a mutating call is (max_strikes)', () => {
+    const d = createToolBatchDetector(config);
+    const r = new Rounds();
+    const cat = ['Bash', { command: 'cat missing.txt' }] as const;
+    const all = [1, 2, 3].map(() => d.observe(r.batch([cat], ['cat: missing.txt: No such file or directory'], true)).findings);
+    expect(all[0]).toEqual([]);
+    expect(all[1]!.map((f) => [f.loop, f.evidence['read_only'], f.evidence['read_only_reason']])).toEqual([[false, false, 'a read-only command whose last answer was an error']]);
+    const stop = all[2]!.find((f) => f.loop)!;
+    expect(stop).toMatchObject({ kind: 'repeated_batch', strike: { count: 3, threshold: 2, read_only: false } });
+  });
+
+  it('a failure written into the text counts as one (answerFailed), and the demotion lasts only while the last answer failed', () => {
+    const d = createToolBatchDetector(config);
+    const r = new Rounds();
+    const cat = ['Bash', { command: 'cat build.log | tail -1' }] as const;
+    // the first answer succeeds: the second occurrence keeps the read-only tier
+    expect(d.observe(r.batch([cat], ['step 1'])).findings).toEqual([]);
+    expect(d.observe(r.batch([cat], ['Error: build.log is locked'])).findings).toEqual([]);
+    // the previous answer failed (by its text): this occurrence is in max_strikes' tier, and it succeeds
+    const third = d.observe(r.batch([cat], ['step 2'])).findings;
+    expect(third).toEqual([]);
+    // back to a success: the next occurrences are read-only again, so the same answer repeats freely
+    for (let i = 0; i < 10; i++) expect(d.observe(r.batch([cat], ['step 2'])).findings.some((f) => f.loop)).toBe(false);
+  });
+
+  it('a tool read-only by its name keeps seed 000\'s tier when it fails (the browser tools are the seed\'s)', () => {
+    const d = createToolBatchDetector({ ...config, observationTools: ['click'] });
+    const r = new Rounds();
+    const click = ['click', { ref: 'e12' }] as const;
+    for (let i = 1; i <= 15; i++) expect(d.observe(r.batch([click], ['Error: element not found'], true)).findings.some((f) => f.loop), `occurrence ${i}`).toBe(false);
+    expect(d.observe(r.batch([click], ['Error: element not found'], true)).findings.some((f) => f.loop)).toBe(true);
+  });
+
+  it('the failed read survives a snapshot (the live hook saves state between calls)', () => {
+    const d = createToolBatchDetector(config);
+    const r = new Rounds();
+    const cat = ['Bash', { command: 'cat missing.txt' }] as const;
+    d.observe(r.batch([cat], ['cat: missing.txt: No such file or directory'], true));
+    d.observe(r.batch([cat], ['cat: missing.txt: No such file or directory'], true));
+    const state = JSON.parse(JSON.stringify(d.snapshot()));
+    expect(state.loop.run.failed).toBe(true);
+    const resumed = createToolBatchDetector(config);
+    resumed.restore(state);
+    expect(resumed.observe(r.batch([cat], ['cat: missing.txt: No such file or directory'], true)).findings.some((f) => f.loop)).toBe(true);
+    // a state that never saw a failure is written as before: no `failed` key
+    const calm = createToolBatchDetector(config);
+    calm.observe(new Rounds().batch([cat], ['hello']));
+    expect(JSON.stringify(calm.snapshot())).not.toContain('failed');
+  });
+
   it('its evidence names the class and the reason; a refused batch says how its answers compared, not "refused"', () => {
     const costly = { ...config, maxObservationSteps: 3, costlyTools: ['Bash'] };
     const d = createToolBatchDetector(costly);

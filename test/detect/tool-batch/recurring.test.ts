@@ -146,6 +146,15 @@ describe('SPEC 0.2: recurring_failure', () => {
     expect(failed(`${'x'.repeat(200)} Error: y`)).toBe(false);
   });
 
+  it('answerFailed: a Gemini CLI shell answer ending in a non-zero exit code (its status says success)', () => {
+    const failed = (content: string) => answerFailed({ content, isError: false });
+    expect(failed('Output: cat: missing.txt: No such file or directory\nExit Code: 1\n')).toBe(true);
+    expect(failed(`Output: ${'line\n'.repeat(500)}Error: (none)\nExit Code: 2\nSignal: (none)`)).toBe(true);
+    for (const t of ['Output: done\nExit Code: 0\n', 'Output: (empty)\nExit Code: 0', 'grep says Exit Code: 1 in the middle of a line', `Exit Code: 1\n${'x'.repeat(400)}`]) {
+      expect(failed(t), t).toBe(false);
+    }
+  });
+
   it('several failures in one batch: one finding per failure, the same call twice counts twice', () => {
     const r = new Rounds();
     const pair: CallSpec[] = [['fetch', { url: 'a' }], ['fetch', { url: 'b' }], ['store', { key: 'k' }]];
