@@ -41,12 +41,25 @@ export function announce(open: OpenBatch, call: HookCall & { synthetic?: boolean
   if (!mine) {
     mine = { id: call.id, name: call.name, input: call.input, synthetic: call.synthetic === true, announced: true, answer: null };
     open.calls.push(mine);
+    grew(open);
   } else {
+    // The transcript's copy of the call becomes stdin's (Codex: `exec_command {cmd}` becomes
+    // `Bash {command}`): the batch checked in the transcript's terms is checked again in these.
+    if (!mine.announced && signature(mine.name, mine.input) !== signature(call.name, call.input)) grew(open);
     mine.name = call.name;
     mine.input = call.input;
     mine.announced = true;
   }
   return mine;
+}
+
+/**
+ * A batch that grew is another batch: it is checked again before its new call runs. Not when it
+ * holds a call with a made-up id (Gemini sends none): that call's answer, once it ran, could not
+ * be told from a refused call's, so such a batch is decided when its answers land.
+ */
+export function grew(open: OpenBatch): void {
+  if (open.calls.every((c) => !c.synthetic)) open.checked = false;
 }
 
 export function refuse(state: SessionState, id: string): void {

@@ -13,7 +13,7 @@
 //   one: they are gathered into an open batch, and the batch is decided on (seed 000 `check` and
 //   `record_results` together) once every answer has landed. Before a call runs, it is refused
 //   only on what is known then: the whole batch when the transcript already shows it, else the
-//   call as a batch of one.
+//   call as a batch of one, and the batch again each time a call joins it (docs/hook.md, "Batches").
 // - A refused call never becomes an occurrence: the refusal is asked of a copy of the detector,
 //   and the call's id is remembered so the transcript's record of it is left out.
 //
@@ -22,7 +22,7 @@
 // batch), rounds.ts (rounds through the detectors, and the texts the model and the user read).
 import type { Decision } from '../ladder/ladder.js';
 import type { Round } from '../model/transcript.js';
-import { announce, closeOpen, identify, refuse, showing, textHash, toCall } from './batch.js';
+import { announce, closeOpen, grew, identify, refuse, showing, textHash, toCall } from './batch.js';
 import { applyTranscript, newTurn } from './merge.js';
 import type { HookEvent } from './payload.js';
 import type { Verdict } from './respond.js';
@@ -112,6 +112,7 @@ export class Session {
         if (t.id === null || s.denied.includes(t.id) || s.closedCalls.includes(t.id)) continue;
         if (!o.calls.some((c) => c.id === t.id)) {
           o.calls.push({ id: t.id, name: t.name, input: t.arguments, synthetic: false, announced: false, answer: null });
+          grew(o);
         }
       }
       announce(o, call);
@@ -120,8 +121,15 @@ export class Session {
         batch = o.calls;
       }
     } else if (s.open && s.open.calls.some((c) => c.answer === null)) {
-      // Calls still running: this one runs beside them (a parallel batch), decided when all land.
-      announce(s.open, call);
+      // Calls still running: this one runs beside them (a parallel batch). The batch as it stands
+      // now is checked again (its first call was checked alone, the transcript behind), and it is
+      // counted when all its answers land.
+      const o = s.open;
+      announce(o, call);
+      if (!o.checked) {
+        o.checked = true;
+        batch = o.calls;
+      }
     } else {
       closeOpen(this.state, this.feed, showing(tentative, s.open));
       s.open = { calls: [], line: null, checked: true };
@@ -135,6 +143,9 @@ export class Session {
     const finding = this.feed.turnGuard(model).wouldRefuse(round);
     if (!finding) return;
     s.refused = batch.map((c) => c.id);
+    // Calls of the batch already running (it was not known whole when they started) are refused
+    // with it: their answers are no occurrence, as the batch never becomes a round.
+    for (const c of batch) if (c.announced) refuse(this.state, c.id);
     refuse(this.state, call.id);
     // The refusal is the round boundary's decision: under enforce a tool-batch loop is a stop.
     const enforce = this.feed.guard!.enforce.decide([finding], { model: round.model, round: round.index });

@@ -118,8 +118,7 @@ export function agentSuite(agent: AgentName): void {
 
     // Each scenario starts a real agent; on a loaded machine one may take a minute. They run one
     // at a time: under load the hook calls arrive late enough for the live guard to see a
-    // parallel batch behind its transcript (Gemini CLI split it; Claude Code let a third batch
-    // run in one of three fresh-clone runs): reported, see docs/hook.md and issue 29's note.
+    // parallel batch behind its transcript (Gemini CLI split it): see docs/hook.md, "Batches".
     const group = describe.sequential;
     group('scenarios', { timeout: 240_000 }, () => {
       it('the same failing call: refused before its third run under enforce, as analyze reads it', async (ctx) => {
@@ -175,9 +174,10 @@ export function agentSuite(agent: AgentName): void {
         expect(verdicts.some((v) => /output\/\w+ .*enforce:steer/.test(v))).toBe(true);
       });
 
-      // Retried: under load the guard can see a parallel batch behind its transcript and let a third
-      // batch run (issue 29 (e), open; one in four fresh-clone CI runs). The assertion is unchanged.
-      it('a parallel batch repeated: the third batch is refused (Claude Code) or ends the turn when it lands', { retry: 2 }, async (ctx) => {
+      // Claude Code runs a batch's calls as their blocks stream in and writes its transcript every
+      // 100 ms: the first call may start before the transcript shows the batch, and runs; the call
+      // that makes the batch whole is refused (issue 29 (e); test/hook/lagging-batch.test.ts).
+      it('a parallel batch repeated: the third is refused before its answers reach the model, or ends the turn when it lands (Gemini CLI)', async (ctx) => {
         const batch = { calls: [shell('cat missing.txt'), shell('cat also-missing.txt')] };
         const run = await runAgent(ctx, agent, { script: again(batch, 6), mode: 'enforce' });
         expect(run.result.code, run.result.stderr).toBe(0);
@@ -193,20 +193,27 @@ export function agentSuite(agent: AgentName): void {
           expect(run.result.stderr).toContain('Agent execution stopped by hook: loopledger');
           expect(run.modelRequests.length).toBe(3);
         } else if (agent === 'codex') {
-          // Codex's rollout shows the batch only after it ran: the hook sees its calls one by one,
-          // decides the batch when its answers land and ends the turn there (docs/hook.md,
-          // "Batches"); every later call is refused.
-          expect(ranCount(run, noSuchFile)).toBeLessThanOrEqual(6);
+          // Codex's rollout shows the batch in its own terms (`exec_command {cmd}`), its hook as
+          // `Bash {command}`: the batch is checked again once its calls have come on stdin, so the
+          // third batch's later call is refused before it runs, and the one already running has
+          // its answer replaced by the end of the turn (Codex takes no end at PreToolUse: it goes
+          // on, and every later call is refused). docs/hook.md, "Batches".
+          expect(ranCount(run, noSuchFile), 'the model saw two batches of answers, never a third').toBe(4);
           const outputs = rawTranscripts(run)
             .split('\n')
             .filter((l) => l.includes('"type":"function_call_output"'))
             .map((l) => JSON.parse(l).payload.output as string);
-          const ended = outputs.findIndex((o) => o.includes('the turn was ended'));
-          expect(ended, 'the turn was ended at the third batch').toBeGreaterThan(3);
-          expect(outputs.slice(ended + 2).length).toBeGreaterThan(0);
-          expect(outputs.slice(ended + 2).every((o) => o.startsWith('Command blocked by PreToolUse hook: loopledger'))).toBe(true);
+          const third = outputs.slice(4, 6);
+          expect(third.filter((o) => o.startsWith('Command blocked by PreToolUse hook: loopledger: refused before it ran'))).toHaveLength(1);
+          expect(third.filter((o) => o.includes('loopledger (enforce): this turn was already ended'))).toHaveLength(1);
+          expect(outputs.slice(6).length).toBeGreaterThan(0);
+          expect(outputs.slice(6).every((o) => o.startsWith('Command blocked by PreToolUse hook: loopledger'))).toBe(true);
         } else {
           expect(ranCount(run, noSuchFile), 'two batches of two ran, never a third').toBe(4);
+          const refusal = hookDecisions(run.ledgers).find((d) => d.action === 'deny');
+          expect(refusal?.event, 'refused before it ran, not stopped once it had').toBe('PreToolUse');
+          expect(refusal?.entry?.round).toBe(3);
+          expect(JSON.parse(run.result.stdout).terminal_reason).toBe('hook_stopped');
         }
       });
 

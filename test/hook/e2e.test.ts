@@ -191,18 +191,17 @@ describe('loopledger hook, parallel batches (Claude Code)', () => {
     expect(ended(third.calls[0]!.pre)).toBe(true);
   });
 
-  it('with the transcript behind: decided at batch level once the third batch’s results land', async () => {
+  it('with the transcript behind: refused at the call that makes the third batch whole', async () => {
     const { fake } = setup('claude-code', 'enforce', 'behind');
     fake.user('make the tests pass');
     await fake.round({ calls: pair('npm test') });
     await fake.round({ calls: pair('npm test') });
     expect(silent(fake.runs)).toBe(true);
     const third = await fake.round({ calls: pair('npm test') });
-    // Each call alone is a different batch: nothing is refused before it runs…
-    expect(third.calls.every((c) => !denied(c.pre, 'claude-code'))).toBe(true);
-    // …and when the last answer lands the batch is the third identical one: the turn ends.
-    expect(ended(third.calls[0]!.post)).toBe(false);
-    expect(ended(third.calls[1]!.post)).toBe(true);
+    // The first call alone is another batch: it runs. The second joins it while it runs, and
+    // the batch as it stands then is the third identical one: refused, and the turn ended.
+    expect(third.calls.map((c) => denied(c.pre, 'claude-code'))).toEqual([false, true]);
+    expect(ended(third.calls[1]!.pre)).toBe(true);
   });
 
   it('serializes the concurrent hooks of one batch: every call is counted once, in one round', async () => {
