@@ -10,7 +10,7 @@ import { startProgress } from './progress.js';
 import { defaultInputs } from './stores.js';
 import { colorFor, type CliIO, type CommonOptions, configFrom, terminalWidth, warn, writePayload } from './common.js';
 import { EXIT_FAIL_ON, EXIT_OK, EXIT_USAGE, InputError } from '../errors.js';
-import type { LedgerReport } from '../ledger/types.js';
+import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
 import { parseShard, type Shard } from '../read/shard.js';
@@ -162,6 +162,8 @@ export type EmitOptions = Pick<
 /**
  * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
  * `--fail-on` finds no session (null: not a gate on nothing). `inputs`: files never written over.
+ * `sessions`: what the exit code is decided on, when `report.sessions` is read lazily (a large
+ * merge streams them from disk): the sessions, or any version with their entries' levels.
  */
 export async function emitLedger(
   report: LedgerReport,
@@ -170,10 +172,11 @@ export async function emitLedger(
   announce: (code: number) => void,
   nothing: string | null,
   inputs: readonly string[],
+  sessions: readonly SessionLedger[] = report.sessions,
 ): Promise<number> {
   const format = opts.format;
   const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
-  if (opts.failOn !== 'none' && report.sessions.length === 0 && nothing !== null) {
+  if (opts.failOn !== 'none' && sessions.length === 0 && nothing !== null) {
     // SPEC: a CI gate never passes on nothing.
     throw new InputError(`--fail-on ${opts.failOn}: ${nothing}; a gate on nothing fails closed`);
   }
@@ -193,7 +196,7 @@ export async function emitLedger(
     evaluatedAt: evaluationTime(io.env),
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
-  const failing = report.sessions.filter((s) => reachedFailOn(s, opts.failOn));
+  const failing = sessions.filter((s) => reachedFailOn(s, opts.failOn));
   // The verdict is known before the payload is written: a reader closing the pipe mid-write
   // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
   announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);

@@ -1,20 +1,28 @@
 // `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
-// The files are JSON documents written by loopledger; each is read whole (a shard's ledger is one
-// shard's worth), checked, then merged by ledger/merge.ts or calibrate/merge.ts.
+// The files are JSON documents written by loopledger, read in pieces (ledger/json-scan.ts): each
+// session is checked as it arrives and put aside on disk, so a merge holds the sessions' thin
+// versions (what the summary and the exit code read) and one whole session at a time; then merged
+// by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
 
-import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
-import { asLedger, MergeError, mergeLedgers } from '../ledger/merge.js';
-import type { LedgerReport } from '../ledger/types.js';
+import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
+import { checkSessionField, LedgerFieldError } from '../ledger/ledger-check.js';
+import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, thinSession } from '../ledger/merge.js';
+import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { type EmitOptions, emitLedger } from './analyze.js';
 import { colorFor, warn, writePayload } from './common.js';
 import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
-import { isStdout } from './output.js';
+import { isStdout, removeOnSignal } from './output.js';
 import { renderSweep } from './sweep.js';
 
 export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
@@ -39,7 +47,16 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
   command.action(async (files: string[], raw: OptionValues) => {
     const opts = mergeOptions(raw);
-    const merged = await mergeFiles(files, { onNote: (m) => warn(io, m), timelines: opts.format === 'html' });
+    const spill = new Spill();
+    try {
+      await mergeAndEmit(files, opts, spill);
+    } finally {
+      spill.close();
+    }
+  });
+
+  async function mergeAndEmit(files: string[], opts: EmitOptions, spill: Spill): Promise<void> {
+    const merged = await mergeFiles(files, spill, { onNote: (m) => warn(io, m), timelines: opts.format === 'html' });
     if (merged.kind === 'sweep') {
       const format = opts.format;
       if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
@@ -47,10 +64,16 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       setExit(EXIT_OK);
       return;
     }
-    // Shards carry each session's timeline for the page; every other output prints what one run prints.
-    const report = opts.format === 'html' ? merged.report : withoutTimelines(merged.report);
-    setExit(await emitLedger(report, opts, io, setExit, 'the merged ledgers hold no session', files));
-  });
+    const { report: thin, sessions } = merged.merged;
+    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written;
+    // the other formats look at every session more than once (overviews, widths, rule lists) and
+    // are given them all.
+    const lazy = opts.format === 'json' || opts.format === 'ndjson';
+    const whole = { ...thin, sessions: lazy ? streamed(sessions) : sessions.map((s) => s.load()) };
+    // Shards carry each session's timeline for the page (dropped as read for every other output).
+    const report = opts.format === 'html' || lazy ? whole : withoutTimelines(whole);
+    setExit(await emitLedger(report, opts, io, setExit, 'the merged ledgers hold no session', files, thin.sessions));
+  }
 };
 
 /** The ledger's flags as analyze names them (`--json` folded into the format), without the ones a merge has no use for. */
@@ -72,42 +95,171 @@ function mergeOptions(raw: OptionValues): EmitOptions {
   };
 }
 
-type Merged = { kind: 'ledger'; report: LedgerReport } | { kind: 'sweep'; result: SweepResult };
+type Merged = { kind: 'ledger'; merged: MergedShards; spill: Spill } | { kind: 'sweep'; result: SweepResult };
 
-async function readJson(file: string): Promise<unknown> {
-  let text: string;
+/**
+ * Sessions as a merge read them, one NDJSON line each in a temporary file of ours (removed at the
+ * end, at exit and on SIGINT/SIGTERM/SIGHUP): memory keeps each session's thin version and where
+ * its line is, so a merge of shards of any size holds one whole session at a time.
+ */
+class Spill {
+  private readonly path = join(tmpdir(), `loopledger-merge.${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);
+  private fd: number | null = null;
+  private size = 0;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private release: (() => void) | null = null;
+  private readonly onExit = () => this.close();
+
+  add(session: SessionLedger): SessionRef {
+    if (this.fd === null) {
+      this.release = removeOnSignal(this.path);
+      process.on('exit', this.onExit);
+      this.fd = openSync(this.path, 'wx+', 0o600);
+    }
+    const line = JSON.stringify(session);
+    const bytes = Buffer.byteLength(line);
+    const at = this.size;
+    this.size += bytes + 1;
+    this.pending.push(line, '\n');
+    this.pendingChars += line.length;
+    if (this.pendingChars >= SPILL_WRITE_CHARS) this.flush();
+    return new SpilledSession(thinSession(session), this, at, bytes);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0 || this.fd === null) return;
+    const data = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    this.pendingChars = 0;
+    for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off, data.length - off);
+  }
+
+  read(at: number, bytes: number): SessionLedger {
+    this.flush();
+    const data = Buffer.allocUnsafe(bytes);
+    for (let off = 0; off < bytes; ) {
+      const n = readSync(this.fd!, data, off, bytes - off, at + off);
+      if (n === 0) throw new Error(`${this.path}: cut short at ${at + off}`);
+      off += n;
+    }
+    return JSON.parse(data.toString('utf8')) as SessionLedger;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.path, { force: true });
+    this.release?.();
+    process.off('exit', this.onExit);
+  }
+}
+
+/** A session in the spill: a class, not a closure per session (a merge holds tens of thousands). */
+class SpilledSession implements SessionRef {
+  constructor(
+    readonly thin: SessionLedger,
+    private readonly spill: Spill,
+    private readonly at: number,
+    private readonly bytes: number,
+  ) {}
+
+  load(): SessionLedger {
+    return this.spill.read(this.at, this.bytes);
+  }
+}
+
+/** Writes to the spill gathered to about this many characters. */
+const SPILL_WRITE_CHARS = 1 << 20;
+
+/** A document as read: its members but `sessions`, which went to the spill (a ledger) or are kept (anything else). */
+interface ReadDocument {
+  name: string;
+  value: unknown;
+  sessions: SessionRef[];
+}
+
+function schemaOf(v: unknown): unknown {
+  return typeof v === 'object' && v !== null ? (v as Record<string, unknown>)['schema'] : undefined;
+}
+
+/**
+ * One file read in pieces (json-scan.ts): each session checked as it arrives and put in the spill,
+ * every other member kept. A document that says it is no ledger keeps its sessions (if any) in place.
+ */
+async function readDocument(name: string, spill: Spill, timelines: boolean): Promise<ReadDocument> {
+  const head: Record<string, unknown> = {};
+  let whole: { value: unknown } | null = null;
+  const sessions: SessionRef[] = [];
+  let kept: unknown[] | null = null;
+  let firstLine = '';
+  const refused = (e: unknown): never => {
+    if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
+    throw e;
+  };
+  const scanner = new JsonScanner('sessions', {
+    // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
+    member: (key, value) => {
+      Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
+    },
+    // The thin sessions stand in for the whole ones in the checks of the rest (asLedger).
+    elementsEnd: () => {
+      head['sessions'] = kept ?? sessions.map((s) => s.thin);
+    },
+    element: (value, index) => {
+      if (index === 0 && head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA) kept = [];
+      if (kept !== null) {
+        kept.push(value);
+        return;
+      }
+      // Dropped as each session is read: a shard's timelines are a fifth of it and only the page draws them.
+      if (!timelines && typeof value === 'object' && value !== null) delete (value as Record<string, unknown>)['timeline'];
+      try {
+        checkSessionField(value, index);
+      } catch (e) {
+        refused(e);
+      }
+      sessions.push(spill.add(value as SessionLedger));
+    },
+    other: (value) => {
+      whole = { value };
+    },
+  });
+  const decoder = new StringDecoder('utf8');
   try {
-    text = file === '-' ? await readStdin() : await fs.readFile(file, 'utf8');
+    const source = name === '-' ? process.stdin : createReadStream(name, { highWaterMark: READ_CHUNK_BYTES });
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const text = decoder.write(chunk);
+      if (firstLine.length < FIRST_LINE_CHARS && !firstLine.includes('\n')) firstLine += text.slice(0, FIRST_LINE_CHARS);
+      scanner.feed(text);
+    }
+    scanner.feed(decoder.end());
+    scanner.end();
   } catch (e) {
+    if (e instanceof JsonScanError) {
+      const first = firstLine.slice(0, firstLine.indexOf('\n') >>> 0);
+      // Lines of objects, one after another: what --format ndjson writes, entries only.
+      if (e.trailing && e.line > 1 && /^\s*\{.*\}\s*$/.test(first)) {
+        throw new MergeError(`${name}: ndjson holds entries only (no calm sessions, inputs or totals): merge the --format json ledgers`);
+      }
+      throw new MergeError(`${name}: not JSON at line ${e.line} (byte ${e.byte}): ${e.message}`);
+    }
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'a directory (name the ledger files)' : err.message;
-    throw new MergeError(`${file}: cannot read: ${why}`);
+    if (typeof err.code === 'string' && err.syscall !== undefined) {
+      const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'a directory (name the ledger files)' : err.message;
+      throw new MergeError(`${name}: cannot read: ${why}`);
+    }
+    throw e;
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const firstLine = text.slice(0, text.indexOf('\n') >>> 0);
-    const ndjson = /^\s*\{.*\}\s*$/.test(firstLine) && text.trim().includes('\n');
-    throw new MergeError(
-      ndjson
-        ? `${file}: ndjson holds entries only (no calm sessions, inputs or totals): merge the --format json ledgers`
-        : `${file}: not JSON: ${(e as Error).message}`,
-    );
-  }
+  if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [] };
+  return { name, value: head, sessions };
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function dropTimelines(value: unknown): void {
-  const sessions = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['sessions'] : undefined;
-  if (!Array.isArray(sessions)) return;
-  for (const s of sessions) if (typeof s === 'object' && s !== null) delete (s as Record<string, unknown>)['timeline'];
-}
+/** Pieces of this many bytes are read at a time. */
+const READ_CHUNK_BYTES = 1 << 20;
+/** As much of a file's start as tells ndjson from a ledger. */
+const FIRST_LINE_CHARS = 1 << 16;
 
 /** Ledgers merge with ledgers, sweeps with sweeps; anything else is refused naming the file. */
 interface MergeFileOptions {
@@ -117,17 +269,10 @@ interface MergeFileOptions {
   timelines?: boolean;
 }
 
-async function mergeFiles(files: readonly string[], options: MergeFileOptions = {}): Promise<Merged> {
+async function mergeFiles(files: readonly string[], spill: Spill, options: MergeFileOptions = {}): Promise<Merged> {
   if (files.length === 0) throw new MergeError('merge: name the JSON ledgers to merge (loopledger analyze … --shard K/N --format json)');
-  const docs: { name: string; value: unknown }[] = [];
-  for (const name of files) {
-    const value = await readJson(name);
-    // Dropped as each shard is read, before the next is: a shard's timelines are a fifth of it and
-    // only the page draws them.
-    if (options.timelines !== true) dropTimelines(value);
-    docs.push({ name, value });
-  }
-  const schemaOf = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)['schema'] : undefined);
+  const docs: ReadDocument[] = [];
+  for (const name of files) docs.push(await readDocument(name, spill, options.timelines === true));
   const sweeps = docs.filter((d) => schemaOf(d.value) === SWEEP_SCHEMA);
   if (sweeps.length > 0 && sweeps.length < docs.length) {
     const other = docs.find((d) => schemaOf(d.value) !== SWEEP_SCHEMA)!;
@@ -140,7 +285,18 @@ async function mergeFiles(files: readonly string[], options: MergeFileOptions = 
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  return { kind: 'ledger', report: mergeLedgers(docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name) })), options.onNote) };
+  const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, true), sessions: d.sessions }));
+  return { kind: 'ledger', merged: mergeShards(shards, options.onNote), spill };
+}
+
+/** The merged sessions read back from the spill in order, one at a time, as often as they are iterated. */
+function streamed(sessions: readonly SessionRef[]): SessionLedger[] {
+  const lazy: Iterable<SessionLedger> = {
+    *[Symbol.iterator]() {
+      for (const s of sessions) yield s.load();
+    },
+  };
+  return lazy as SessionLedger[];
 }
 
 /** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */

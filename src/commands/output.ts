@@ -97,6 +97,12 @@ function untrack(temp: string): void {
   if (liveTemps.size === 0) for (const s of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.off(s, onSignal);
 }
 
+/** `temp` (a file of ours, e.g. merge's spill) removed if the run is interrupted; the function returned stops that. */
+export function removeOnSignal(temp: string): () => void {
+  track(temp);
+  return () => untrack(temp);
+}
+
 /**
  * Write `payload` to `target` atomically: into a temporary file beside the real file (the target
  * of a symbolic link, so the link stays a link), then renamed over it. Missing parent folders are

@@ -299,10 +299,40 @@ function summaryDifference(recorded: Rec, computed: LedgerSummary): { path: stri
 export function checkLedgerFields(value: Rec): void {
   const deep = tooDeep(value, MAX_LEDGER_DEPTH);
   if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
-  const inputs = list(value['inputs'], 'inputs');
-  inputs.forEach((v, i) => checkInput(v, `inputs[${i}]`));
+  checkLedgerInputs(value['inputs']);
   const sessions = list(value['sessions'], 'sessions');
   sessions.forEach((v, i) => checkSession(v, `sessions[${i}]`));
+  checkLedgerTotals(value, sessions as never);
+}
+
+function checkLedgerInputs(value: unknown): void {
+  list(value, 'inputs').forEach((v, i) => checkInput(v, `inputs[${i}]`));
+}
+
+/** `sessions[index]` of a ledger read in pieces, checked as it arrives, nesting included. */
+export function checkSessionField(value: unknown, index: number): void {
+  // The session sits two levels down (document, sessions): its own walk stops two levels sooner.
+  const deep = tooDeep(value, MAX_LEDGER_DEPTH - 2);
+  const path = `sessions[${index}]`;
+  if (deep !== null) throw new LedgerFieldError(`${path}${deep.startsWith('[') ? '' : '.'}${deep}`, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
+  checkSession(value, path);
+}
+
+/**
+ * The rest of a ledger whose sessions were checked one by one: its other fields, the inputs'
+ * counts against the sessions, the summary against what they add up to. `sessions` need only
+ * hold what the summary reads (ids, paths, counts, entries' kinds, shapes, rounds and money).
+ */
+export function checkLedgerRest(value: Rec, sessions: readonly Rec[]): void {
+  const { sessions: _read, ...rest } = value;
+  const deep = tooDeep(rest, MAX_LEDGER_DEPTH);
+  if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
+  checkLedgerInputs(value['inputs']);
+  checkLedgerTotals(value, sessions);
+}
+
+function checkLedgerTotals(value: Rec, sessions: readonly Rec[]): void {
+  const inputs = list(value['inputs'], 'inputs');
   if (value['not_transcripts'] !== undefined) {
     list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => {
       const f = record(v, `not_transcripts[${i}]`);
@@ -313,7 +343,7 @@ export function checkLedgerFields(value: Rec): void {
   }
   // Each input says how many sessions it gave; a session pushed twice (or dropped) shows here.
   const perPath = new Map<string, number>();
-  for (const s of sessions as Rec[]) perPath.set(s['path'] as string, (perPath.get(s['path'] as string) ?? 0) + 1);
+  for (const s of sessions) perPath.set(s['path'] as string, (perPath.get(s['path'] as string) ?? 0) + 1);
   const seen = new Set<string>();
   (inputs as Rec[]).forEach((input, i) => {
     const path = input['path'] as string;
@@ -322,7 +352,7 @@ export function checkLedgerFields(value: Rec): void {
     const n = perPath.get(path) ?? 0;
     if (n !== input['sessions']) throw new LedgerFieldError(`inputs[${i}].sessions`, `expected ${n}, the sessions with its path`, input['sessions']);
   });
-  (sessions as Rec[]).forEach((s, i) => {
+  sessions.forEach((s, i) => {
     if (!seen.has(s['path'] as string)) throw new LedgerFieldError(`sessions[${i}].path`, 'expected the path of one of the inputs', s['path']);
   });
   const summary = record(value['summary'], 'summary');
@@ -331,4 +361,3 @@ export function checkLedgerFields(value: Rec): void {
   const diff = summaryDifference(summary, computed);
   if (diff !== null) throw new LedgerFieldError(diff.path, `expected ${shown(diff.want)}, what its sessions add up to`, diff.got);
 }
-

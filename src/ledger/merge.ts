@@ -6,21 +6,69 @@
 // counters are added. What cannot be added up is refused, naming the difference.
 
 import { UsageError } from '../errors.js';
+import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
-import { checkLedgerFields, LedgerFieldError } from './ledger-check.js';
+import { checkLedgerFields, checkLedgerRest, LedgerFieldError } from './ledger-check.js';
 import { assembleReport, noJudgeUsage } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
-import type { JudgeUsage, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
+import type { JudgeUsage, LedgerEntry, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
 
-const LEDGER_SCHEMA = 'loopledger/1';
+export const LEDGER_SCHEMA = 'loopledger/1';
 
 /** A parsed ledger and the name errors call it by (its file). */
 export interface NamedLedger {
   name: string;
   report: LedgerReport;
+}
+
+/**
+ * A session as a merge holds it: what the summary, the exit code and the checks read (`thin`), and
+ * how to get the whole session back (from memory, or from where a merge read in pieces put it).
+ */
+export interface SessionRef {
+  thin: SessionLedger;
+  load(): SessionLedger;
+}
+
+/** A shard whose sessions are held as references: its other fields as its file gave them. */
+export interface ShardLedger {
+  name: string;
+  report: Omit<LedgerReport, 'sessions'>;
+  sessions: readonly SessionRef[];
+}
+
+/** The merged ledger: its summary and fields, and its sessions in the order one run gives them. */
+export interface MergedShards {
+  /** Its `sessions` are the thin ones: the caller puts the whole ones in their place. */
+  report: LedgerReport;
+  sessions: SessionRef[];
+}
+
+/** One shared object per level: a merge of many entries keeps no copy of its own. */
+const LEVEL_ONLY: ReadonlyMap<string, LedgerEntry['intervention']> = new Map(
+  ENFORCE_LEVELS.map((level) => [level, Object.freeze({ enforce: level }) as LedgerEntry['intervention']]),
+);
+
+/**
+ * What of a session the summary (summary.ts, loop-shapes.ts), the exit code (fail-on.ts) and the
+ * checks read, and nothing else: a merge keeps this of every session and the rest on disk.
+ */
+export function thinSession(s: SessionLedger): SessionLedger {
+  const entries = s.entries.map((e): LedgerEntry => {
+    const thin: Partial<LedgerEntry> = { round: e.round, detector: e.detector, kind: e.kind };
+    if (e.shape !== undefined) thin.shape = e.shape;
+    else thin.evidence = { tools: (e.evidence as LedgerEntry['evidence'] | undefined)?.['tools'] } as LedgerEntry['evidence'];
+    if (e.round_usage !== undefined) thin.round_usage = e.round_usage;
+    thin.intervention = LEVEL_ONLY.get(e.intervention.enforce) ?? ({ enforce: e.intervention.enforce } as LedgerEntry['intervention']);
+    return thin as LedgerEntry;
+  });
+  const thin: Partial<SessionLedger> = { id: s.id, path: s.path, rounds: s.rounds, entries, outcome: s.outcome };
+  if (s.project !== undefined) thin.project = s.project;
+  if (s.cost !== undefined) thin.cost = s.cost;
+  return thin as SessionLedger;
 }
 
 /** Refused: exit 2, the message names the files and what differs. */
@@ -35,7 +83,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function asLedger(value: unknown, name: string): LedgerReport {
+/**
+ * `value` as a ledger, or a refusal naming the file and the field. `sessionsChecked`: its sessions
+ * were checked one by one as they were read (checkSessionField) and `value.sessions` holds their
+ * thin versions; the rest is checked here.
+ */
+export function asLedger(value: unknown, name: string, sessionsChecked = false): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
     const schema = typeof value['schema'] === 'string' ? value['schema'] : null;
@@ -51,7 +104,8 @@ export function asLedger(value: unknown, name: string): LedgerReport {
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
   try {
-    checkLedgerFields(value);
+    if (sessionsChecked) checkLedgerRest(value, value['sessions'] as Record<string, unknown>[]);
+    else checkLedgerFields(value);
   } catch (e) {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
     throw e;
@@ -123,7 +177,7 @@ function fmt(s: { index: number; count: number }): string {
 }
 
 /** The same value in every ledger, or a refusal naming the two that differ. */
-function sameEverywhere(ledgers: readonly NamedLedger[], what: string, get: (r: LedgerReport) => unknown): void {
+function sameEverywhere(ledgers: readonly ShardLedger[], what: string, get: (r: ShardLedger['report']) => unknown): void {
   const first = ledgers[0]!;
   const want = JSON.stringify(get(first.report));
   for (const l of ledgers.slice(1)) {
@@ -147,11 +201,11 @@ function addJudge(total: JudgeUsage, j: JudgeUsage | undefined): void {
   total.usd = roundUsd((total.usd ?? 0) + j.usd);
 }
 
-function sessionsByPath(sessions: readonly SessionLedger[]): Map<string, SessionLedger[]> {
-  const byPath = new Map<string, SessionLedger[]>();
+function sessionsByPath(sessions: readonly SessionRef[]): Map<string, SessionRef[]> {
+  const byPath = new Map<string, SessionRef[]>();
   for (const s of sessions) {
-    const own = byPath.get(s.path);
-    if (own === undefined) byPath.set(s.path, [s]);
+    const own = byPath.get(s.thin.path);
+    if (own === undefined) byPath.set(s.thin.path, [s]);
     else own.push(s);
   }
   return byPath;
@@ -160,7 +214,7 @@ function sessionsByPath(sessions: readonly SessionLedger[]): Map<string, Session
 /** One file as a ledger gave it: its input line and its sessions, in their order. */
 interface FileEntry {
   input: InputSummary;
-  sessions: SessionLedger[];
+  sessions: SessionRef[];
   /** The ledgers that gave this file (by whatever path). */
   ledgers: Set<string>;
   print?: string;
@@ -175,15 +229,19 @@ function fingerprint(f: FileEntry): string {
     const hash = createHash('sha256');
     const { path: _input, ...input } = f.input;
     hash.update(JSON.stringify(input));
-    for (const { path: _path, project: _project, ...s } of f.sessions) hash.update('\n').update(JSON.stringify(s));
+    // Only files alike in their likeness are compared: their sessions are read back for it.
+    for (const ref of f.sessions) {
+      const { path: _path, project: _project, ...s } = ref.load();
+      hash.update('\n').update(JSON.stringify(s));
+    }
     f.print = hash.digest('hex');
   }
   return f.print;
 }
 
 /** Cheap to compute, and equal whenever the fingerprints are: only files alike in it are hashed. */
-function likeness(input: InputSummary, sessions: readonly SessionLedger[]): string {
-  return [input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? '', ...sessions.map((s) => s.id)].join('\u0000');
+function likeness(input: InputSummary, sessions: readonly SessionRef[]): string {
+  return [input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? '', ...sessions.map((s) => s.thin.id)].join('\u0000');
 }
 
 /**
@@ -213,7 +271,7 @@ class FileSet {
     onNote(`${this.firstRepeat}${more}: the same content, counted once`);
   }
 
-  addInput(input: InputSummary, sessions: SessionLedger[], from: string): void {
+  addInput(input: InputSummary, sessions: SessionRef[], from: string): void {
     const entry = { input, sessions, ledgers: new Set([from]), from };
     const same = this.byPath.get(input.path);
     if (same !== undefined) {
@@ -255,9 +313,9 @@ class FileSet {
     if (this.byPath.has(file.path)) throw new MergeError(`${file.path} is a transcript in ${this.byPath.get(file.path)!.from} but no transcript in ${from}`);
   }
 
-  contents(): { inputs: InputSummary[]; notTranscripts: NotTranscriptFile[]; sessions: SessionLedger[] } {
+  contents(): { inputs: InputSummary[]; notTranscripts: NotTranscriptFile[]; sessions: SessionRef[] } {
     const inputs: InputSummary[] = [];
-    const sessions: SessionLedger[] = [];
+    const sessions: SessionRef[] = [];
     for (const f of this.byPath.values()) {
       inputs.push(f.input);
       // One at a time: a spread into push() puts every element on the stack (overflow past ~130k).
@@ -273,8 +331,9 @@ class FileSet {
 /** Where two versions of one file first differ, in a few words. */
 function disagreement(a: FileEntry, b: FileEntry): string {
   if (a.sessions.length !== b.sessions.length) return `${a.sessions.length} vs ${b.sessions.length} sessions`;
-  for (const [i, s] of a.sessions.entries()) {
-    const t = b.sessions[i]!;
+  for (const [i, ref] of a.sessions.entries()) {
+    const s = ref.load();
+    const t = b.sessions[i]!.load();
     if (s.id !== t.id) return `session ${s.id} vs ${t.id}`;
     for (const key of new Set([...Object.keys(s), ...Object.keys(t)])) {
       if (key === 'path' || key === 'project') continue;
@@ -289,7 +348,7 @@ function disagreement(a: FileEntry, b: FileEntry): string {
  * from the merged sessions by assembleReport. A file given twice still counts its judge requests
  * twice: each run did send them.
  */
-function addSummaries(ledgers: readonly NamedLedger[]): { judge: JudgeUsage } {
+function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
   const judge = noJudgeUsage();
   for (const { report } of ledgers) addJudge(judge, report.summary?.judge);
   return { judge };
@@ -297,6 +356,16 @@ function addSummaries(ledgers: readonly NamedLedger[]): { judge: JudgeUsage } {
 
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
+  const shards = ledgers.map(({ name, report }) => ({ name, report, sessions: report.sessions.map((s) => ({ thin: s, load: () => s })) }));
+  const merged = mergeShards(shards, onNote);
+  return { ...merged.report, sessions: merged.sessions.map((s) => s.load()) };
+}
+
+/**
+ * The shards added up, their sessions as references: the summary is computed from the thin
+ * sessions (exactly what it reads), and the caller reads the whole sessions back in order.
+ */
+export function mergeShards(ledgers: readonly ShardLedger[], onNote: (message: string) => void = () => {}): MergedShards {
   if (ledgers.length === 0) throw new MergeError('merge: name at least one JSON ledger');
   const first = ledgers[0]!;
   sameEverywhere(ledgers, 'tool version', (r) => r.tool.version);
@@ -312,8 +381,8 @@ export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: 
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
   const files = new FileSet();
-  for (const { name, report } of ledgers) {
-    const byPath = sessionsByPath(report.sessions);
+  for (const { name, report, sessions } of ledgers) {
+    const byPath = sessionsByPath(sessions);
     for (const input of report.inputs) files.addInput(input, byPath.get(input.path) ?? [], name);
     for (const file of report.not_transcripts ?? []) files.addNotTranscript(file, name);
   }
@@ -323,13 +392,15 @@ export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: 
   // One run reads files in code point order of their paths and keeps each file's sessions in its
   // own order: a stable sort by path puts the shards' sessions back in exactly that order.
   const byPath = <T extends { path: string }>(a: T, b: T) => compareCodePoints(a.path, b.path);
-  return assembleReport({
+  const ordered = sessions.sort((a, b) => compareCodePoints(a.thin.path, b.thin.path));
+  const report = assembleReport({
     version: first.report.tool.version,
     config: first.report.config as never,
     inputs: inputs.sort(byPath),
     notTranscripts: notTranscripts.sort(byPath),
-    sessions: sessions.sort(byPath),
+    sessions: ordered.map((s) => s.thin),
     judge,
     ...(first.report.pricing ? { pricing: first.report.pricing as never } : {}),
   });
+  return { report, sessions: ordered };
 }

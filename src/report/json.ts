@@ -6,7 +6,7 @@
 
 import { pipeline, Readable } from 'node:stream';
 import ndjson from 'ndjson';
-import type { LedgerEntry, LedgerReport } from '../ledger/types.js';
+import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { configHash } from '../ledger/config-hash.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText } from '../sanitize.js';
@@ -14,9 +14,22 @@ import { escapeJsonText } from '../sanitize.js';
 /** SPEC: the ledger never echoes looped text unless --excerpts is given. The ledger builder
  *  should not have collected any; this is the last line of defence before output. */
 function withoutExcerpts(report: LedgerReport): LedgerReport {
+  // Sessions read lazily (a large merge streams them from disk, `Iterable`, not an array): each stripped as it comes.
+  if (!Array.isArray(report.sessions)) return { ...report, sessions: lazily(report.sessions as Iterable<SessionLedger>, stripped) as never };
   if (!report.sessions.some((s) => s.entries.some((e) => e.excerpts !== undefined))) return report;
-  const strip = ({ excerpts: _dropped, ...rest }: LedgerEntry): LedgerEntry => rest;
-  return { ...report, sessions: report.sessions.map((s) => ({ ...s, entries: s.entries.map(strip) })) };
+  return { ...report, sessions: report.sessions.map(stripped) };
+}
+
+const strip = ({ excerpts: _dropped, ...rest }: LedgerEntry): LedgerEntry => rest;
+const stripped = (s: SessionLedger): SessionLedger => (s.entries.some((e) => e.excerpts !== undefined) ? { ...s, entries: s.entries.map(strip) } : s);
+
+/** `f` of each element, as they are iterated (and as often). */
+function lazily<T, U>(items: Iterable<T>, f: (t: T) => U): Iterable<U> {
+  return {
+    *[Symbol.iterator]() {
+      for (const t of items) yield f(t);
+    },
+  };
 }
 
 // report > sessions > session > entries > entry: the largest piece is one entry.

@@ -1,0 +1,331 @@
+// A JSON document read in pieces, for `merge` (issue 27.17): a shard of 256 MB parsed whole costs
+// several times its size, so the top-level object's members are handed over one by one and the
+// elements of one named array (a ledger's `sessions`) one at a time, each as soon as it is complete.
+// This only finds where values begin and end (strings, escapes, brackets); each value's text is then
+// given to JSON.parse, which does the real parsing (numbers, escapes, unicode) and its checking.
+// Memory: the value being read, and the piece of input that holds it.
+
+/** Where the document is not JSON: the message, and the 1-based line and 0-based byte of the place. */
+export class JsonScanError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly byte: number,
+    /** Something other than whitespace after the document's end (ndjson, two documents). */
+    readonly trailing = false,
+  ) {
+    super(message);
+    this.name = 'JsonScanError';
+  }
+}
+
+export interface ScanHandlers {
+  /** A member of the top-level object, parsed (each but the streamed array, which `element` gets). */
+  member(key: string, value: unknown): void;
+  /** An element of the streamed array, parsed, in order. */
+  element(value: unknown, index: number): void;
+  /** The streamed array is over (after its last element, if any). */
+  elementsEnd(): void;
+  /** The document when it is no object at all (read whole: it is nothing a ledger is). */
+  other(value: unknown): void;
+}
+
+const enum S {
+  Start,
+  Key,
+  KeyText,
+  Colon,
+  Value,
+  MemberText,
+  AfterMember,
+  Element,
+  ElementText,
+  AfterElement,
+  End,
+  Whole,
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Where a number, true, false or null ends. */
+const isDelimiter = (c: number) => isSpace(c) || c === 0x2c || c === 0x5d || c === 0x7d;
+
+export class JsonScanner {
+  private buf = '';
+  private pos = 0;
+  /** Where the value being read begins in `buf`, or -1. */
+  private start = -1;
+  private state = S.Start;
+  private key = '';
+  /** Inside the streamed array, nothing read yet: `]` may close it. */
+  private first = true;
+  private index = 0;
+  // The value being skipped.
+  private depth = 0;
+  private inString = false;
+  private primitive = false;
+  // `buf` begins at this line and byte of the input.
+  private lineBase = 1;
+  private byteBase = 0;
+
+  constructor(
+    private readonly streamed: string,
+    private readonly handlers: ScanHandlers,
+  ) {}
+
+  feed(text: string): void {
+    if (this.state === S.Whole) {
+      this.buf += text;
+      return;
+    }
+    const keep = this.start >= 0 ? this.start : this.pos;
+    if (keep > 0) {
+      const gone = this.buf.slice(0, keep);
+      this.lineBase += countLines(gone, 0, gone.length);
+      this.byteBase += Buffer.byteLength(gone);
+      this.buf = this.buf.slice(keep);
+      this.pos -= keep;
+      if (this.start >= 0) this.start -= keep;
+    }
+    this.buf += text;
+    this.run();
+  }
+
+  /** The input is over: anything left open is a document cut short. */
+  end(): void {
+    if (this.state === S.Whole) {
+      this.handlers.other(this.parse(this.buf, 0));
+      return;
+    }
+    this.run();
+    if (this.state === S.End) return;
+    if (this.state === S.Start) throw this.error('no JSON at all (an empty file)', this.buf.length);
+    throw this.error('the file ends inside the document (cut short?)', this.buf.length);
+  }
+
+  private error(message: string, at: number, trailing = false): JsonScanError {
+    const line = this.lineBase + countLines(this.buf, 0, at);
+    return new JsonScanError(message, line, this.byteBase + Buffer.byteLength(this.buf.slice(0, at)), trailing);
+  }
+
+  /** JSON.parse of one value's text, its error placed in the file. */
+  private parse(text: string, at: number): unknown {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      const m = /position (\d+)/.exec((e as Error).message);
+      const offset = m ? Math.min(Number(m[1]), text.length) : 0;
+      const line = this.lineBase + countLines(this.buf, 0, at) + countLines(text, 0, offset);
+      const reason = (e as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
+      throw new JsonScanError(reason, line, this.byteBase + Buffer.byteLength(this.buf.slice(0, at)) + Buffer.byteLength(text.slice(0, offset)));
+    }
+  }
+
+  /** Whitespace skipped; the next character's code, or -1 when more input is needed. */
+  private next(): number {
+    const s = this.buf;
+    let i = this.pos;
+    while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+    this.pos = i;
+    return i < s.length ? s.charCodeAt(i) : -1;
+  }
+
+  private begin(): void {
+    this.start = this.pos;
+    this.depth = 0;
+    const c = this.buf.charCodeAt(this.pos);
+    this.inString = c === 0x22;
+    this.primitive = c !== 0x22 && c !== 0x7b && c !== 0x5b;
+    if (!this.primitive) this.pos++;
+    if (c === 0x7b || c === 0x5b) this.depth = 1;
+  }
+
+  /** The value begun at `start` skipped to its end: its text, or null when more input is needed. */
+  private skip(): string | null {
+    const s = this.buf;
+    const n = s.length;
+    let i = this.pos;
+    if (this.primitive) {
+      while (i < n && !isDelimiter(s.charCodeAt(i))) i++;
+      this.pos = i;
+      if (i === n) return null;
+    } else {
+      let depth = this.depth;
+      let inString = this.inString;
+      // The next quote and backslash at or after i, found once each (-2: not looked for yet).
+      let quote = -2;
+      let slash = -2;
+      while (i < n) {
+        if (inString) {
+          if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
+          if (slash !== -1 && slash < i) slash = s.indexOf('\\', i);
+          if (slash >= 0 && (quote < 0 || slash < quote)) {
+            // An escape at the end of the input is read again with what follows it.
+            if (slash + 1 >= n) {
+              i = slash;
+              break;
+            }
+            i = slash + 2;
+            continue;
+          }
+          if (quote < 0) {
+            i = n;
+            break;
+          }
+          i = quote + 1;
+          inString = false;
+          if (depth === 0) break;
+          continue;
+        }
+        const c = s.charCodeAt(i++);
+        if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) depth++;
+        else if (c === 0x7d || c === 0x5d) {
+          if (--depth === 0) break;
+        }
+      }
+      this.pos = i;
+      this.depth = depth;
+      this.inString = inString;
+      if (depth > 0 || inString) return null;
+    }
+    const text = s.slice(this.start, this.pos);
+    return text;
+  }
+
+  private run(): void {
+    for (;;) {
+      switch (this.state) {
+        case S.Start: {
+          if (this.pos === 0 && this.buf.charCodeAt(0) === 0xfeff) this.pos = 1;
+          const c = this.next();
+          if (c < 0) return;
+          if (c === 0x7b) {
+            this.pos++;
+            this.state = S.Key;
+            this.first = true;
+          } else {
+            // No object: read whole, for the caller to say what it is not.
+            this.buf = this.buf.slice(this.pos);
+            this.pos = 0;
+            this.state = S.Whole;
+            return;
+          }
+          break;
+        }
+        case S.Key: {
+          const c = this.next();
+          if (c < 0) return;
+          if (c === 0x7d && this.first) {
+            this.pos++;
+            this.state = S.End;
+          } else if (c === 0x22) {
+            this.begin();
+            this.state = S.KeyText;
+          } else throw this.error(`expected a member's name, found ${shown(c)}`, this.pos);
+          break;
+        }
+        case S.KeyText: {
+          const text = this.skip();
+          if (text === null) return;
+          this.key = this.parse(text, this.start) as string;
+          this.start = -1;
+          this.state = S.Colon;
+          break;
+        }
+        case S.Colon: {
+          const c = this.next();
+          if (c < 0) return;
+          if (c !== 0x3a) throw this.error(`expected ':' after "${this.key}", found ${shown(c)}`, this.pos);
+          this.pos++;
+          this.state = S.Value;
+          break;
+        }
+        case S.Value: {
+          const c = this.next();
+          if (c < 0) return;
+          if (c === 0x5b && this.key === this.streamed) {
+            this.pos++;
+            this.first = true;
+            this.state = S.Element;
+          } else {
+            this.begin();
+            this.state = S.MemberText;
+          }
+          break;
+        }
+        case S.MemberText: {
+          const text = this.skip();
+          if (text === null) return;
+          const value = this.parse(text, this.start);
+          this.start = -1;
+          this.handlers.member(this.key, value);
+          this.state = S.AfterMember;
+          break;
+        }
+        case S.AfterMember: {
+          const c = this.next();
+          if (c < 0) return;
+          this.pos++;
+          if (c === 0x2c) {
+            this.first = false;
+            this.state = S.Key;
+          } else if (c === 0x7d) this.state = S.End;
+          else throw this.error(`expected ',' or '}' after "${this.key}", found ${shown(c)}`, this.pos - 1);
+          break;
+        }
+        case S.Element: {
+          const c = this.next();
+          if (c < 0) return;
+          if (c === 0x5d && this.first) {
+            this.pos++;
+            this.state = S.AfterMember;
+            this.handlers.elementsEnd();
+          } else {
+            this.begin();
+            this.state = S.ElementText;
+          }
+          break;
+        }
+        case S.ElementText: {
+          const text = this.skip();
+          if (text === null) return;
+          const value = this.parse(text, this.start);
+          this.start = -1;
+          this.handlers.element(value, this.index++);
+          this.state = S.AfterElement;
+          break;
+        }
+        case S.AfterElement: {
+          const c = this.next();
+          if (c < 0) return;
+          this.pos++;
+          if (c === 0x2c) {
+            this.first = false;
+            this.state = S.Element;
+          } else if (c === 0x5d) {
+            this.state = S.AfterMember;
+            this.handlers.elementsEnd();
+          } else throw this.error(`expected ',' or ']' after ${this.key}[${this.index - 1}], found ${shown(c)}`, this.pos - 1);
+          break;
+        }
+        case S.End: {
+          const c = this.next();
+          if (c < 0) return;
+          throw this.error('more after the end of the document', this.pos, true);
+        }
+        case S.Whole:
+          return;
+      }
+    }
+  }
+}
+
+function shown(c: number): string {
+  return c === 0x27 ? `"'"` : `'${String.fromCharCode(c)}'`;
+}
+
+function countLines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
