@@ -163,6 +163,7 @@ function compileObservationPatternsOnce(patterns: readonly string[]): CallClassi
   if (rules.length === 0) return (call) => (byName(call.name) ? BY_NAME : NOT_LISTED);
   // Which rules name a tool, per tool name: a session uses a handful of names, the list is long.
   const rulesByTool = new Map<string, CommandRule[]>();
+  const seen = new Map<string, CallClass>();
   return (call) => {
     if (byName(call.name)) return BY_NAME;
     let mine = rulesByTool.get(call.name);
@@ -173,7 +174,15 @@ function compileObservationPatternsOnce(patterns: readonly string[]): CallClassi
     if (mine.length === 0) return NOT_LISTED;
     const command = commandOf(call.arguments);
     if (command === null) return { readOnly: false, reason: 'no command in the call' };
-    return classifyCommand(command, mine);
+    // Agents re-run the same commands (tests, status, the loops themselves): tokenize each once.
+    const key = `${call.name}\u0000${command}`;
+    let cls = seen.get(key);
+    if (cls === undefined) {
+      cls = classifyCommand(command, mine);
+      if (seen.size >= 1024) seen.clear();
+      seen.set(key, cls);
+    }
+    return cls;
   };
 }
 
