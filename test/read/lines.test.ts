@@ -1,3 +1,6 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -156,6 +159,50 @@ describe('forEachLine', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('forEachLine on files of many chunks', () => {
+  it('gives a file read by path, chunk after chunk, the same lines as the same bytes streamed whole', async () => {
+    // Lines of every kind near the 256 KiB chunk boundaries: a CRLF, a 4-byte character, a blank
+    // line or a long line cut by them.
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\r\n', '\r', '\n\n', ' \n', '🦀', 'é', '{"a":1}'),
+      fc.nat({ max: 300_000 }).map((n) => 'x'.repeat(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), async (pieces) => {
+        const bytes = Buffer.from(pieces.join(''));
+        const path = scratch.file('chunks.jsonl', bytes);
+        expect(await collect(path)).toEqual(await collect(chunks(bytes)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('reads a FIFO without blocking the thread while its writer waits', async () => {
+    if (process.platform === 'win32') return;
+    const path = join(scratch.dir, 'pipe.jsonl');
+    const go = join(scratch.dir, 'go');
+    execFileSync('mkfifo', [path]);
+    // The writer sends a line, then waits (up to 5 s) for a file this thread creates on a timer
+    // once that line is read: a blocking read of the FIFO would hold the thread, and the timer,
+    // until the writer gave up. The first line is past the 64 KiB gathered before any split.
+    const first = `{"a":"${'x'.repeat(70_000)}"}`;
+    const script = `exec > "$1"; printf '%s\\n' "$2"; i=0; while [ ! -e "$3" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; printf '{"b":2}\\n'`;
+    const writer = spawn('sh', ['-c', script, 'sh', path, first, go], { stdio: 'ignore' });
+    let signalled = false;
+    const signalledAt: boolean[] = [];
+    await forEachLine(path, (l) => {
+      signalledAt.push(signalled);
+      if (l.line === 1)
+        setTimeout(() => {
+          writeFileSync(go, '');
+          signalled = true;
+        }, 10);
+    });
+    await new Promise((resolve) => writer.on('close', resolve));
+    expect(signalledAt).toEqual([false, true]);
   });
 });
 
