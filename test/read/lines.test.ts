@@ -180,6 +180,25 @@ describe('forEachLine on files of many chunks', () => {
     );
   });
 
+  it('stops a file of many chunks early without disturbing the file read next', async () => {
+    // Lines of 1 KiB: line 257 opens the second 256 KiB chunk, handed over just after the third was
+    // asked for. Stopping there, the stopped file's descriptor must outlive that read, or the next
+    // file opened could be given its number and lose its first chunk to the read.
+    const line = (i: number) => `{"i":${String(i).padStart(6, '0')},"s":"${'z'.repeat(1004)}"}`;
+    const text = Array.from({ length: 2000 }, (_, i) => line(i)).join('\n') + '\n';
+    expect(text.length).toBe(2000 * 1024);
+    const stopped = scratch.file('stopped.jsonl', text);
+    const other = scratch.file('other.jsonl', text);
+    const expected = text.split('\n').slice(0, -1);
+    for (let round = 0; round < 20; round++) {
+      const early = await forEachLine(stopped, (l) => l.line < 257);
+      const seen: string[] = [];
+      await forEachLine(other, (l) => void seen.push(l.text));
+      expect(early.stopped).toBe(true);
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it('reads a FIFO without blocking the thread while its writer waits', async () => {
     if (process.platform === 'win32') return;
     const path = join(scratch.dir, 'pipe.jsonl');
@@ -191,6 +210,8 @@ describe('forEachLine on files of many chunks', () => {
     const first = `{"a":"${'x'.repeat(70_000)}"}`;
     const script = `exec > "$1"; printf '%s\\n' "$2"; i=0; while [ ! -e "$3" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; printf '{"b":2}\\n'`;
     const writer = spawn('sh', ['-c', script, 'sh', path, first, go], { stdio: 'ignore' });
+    // Listened for now: the writer may be gone before the last line is handed over.
+    const closed = new Promise((resolve) => writer.on('close', resolve));
     let signalled = false;
     const signalledAt: boolean[] = [];
     await forEachLine(path, (l) => {
@@ -201,7 +222,7 @@ describe('forEachLine on files of many chunks', () => {
           signalled = true;
         }, 10);
     });
-    await new Promise((resolve) => writer.on('close', resolve));
+    await closed;
     expect(signalledAt).toEqual([false, true]);
   });
 });
