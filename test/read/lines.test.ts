@@ -1,3 +1,6 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -156,6 +159,71 @@ describe('forEachLine', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('forEachLine on files of many chunks', () => {
+  it('gives a file read by path, chunk after chunk, the same lines as the same bytes streamed whole', async () => {
+    // Lines of every kind near the 256 KiB chunk boundaries: a CRLF, a 4-byte character, a blank
+    // line or a long line cut by them.
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\r\n', '\r', '\n\n', ' \n', '🦀', 'é', '{"a":1}'),
+      fc.nat({ max: 300_000 }).map((n) => 'x'.repeat(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 12 }), async (pieces) => {
+        const bytes = Buffer.from(pieces.join(''));
+        const path = scratch.file('chunks.jsonl', bytes);
+        expect(await collect(path)).toEqual(await collect(chunks(bytes)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('stops a file of many chunks early without disturbing the file read next', async () => {
+    // Lines of 1 KiB: line 257 opens the second 256 KiB chunk, handed over just after the third was
+    // asked for. Stopping there, the stopped file's descriptor must outlive that read, or the next
+    // file opened could be given its number and lose its first chunk to the read.
+    const line = (i: number) => `{"i":${String(i).padStart(6, '0')},"s":"${'z'.repeat(1004)}"}`;
+    const text = Array.from({ length: 2000 }, (_, i) => line(i)).join('\n') + '\n';
+    expect(text.length).toBe(2000 * 1024);
+    const stopped = scratch.file('stopped.jsonl', text);
+    const other = scratch.file('other.jsonl', text);
+    const expected = text.split('\n').slice(0, -1);
+    for (let round = 0; round < 20; round++) {
+      const early = await forEachLine(stopped, (l) => l.line < 257);
+      const seen: string[] = [];
+      await forEachLine(other, (l) => void seen.push(l.text));
+      expect(early.stopped).toBe(true);
+      expect(seen).toEqual(expected);
+    }
+  });
+
+  it('reads a FIFO without blocking the thread while its writer waits', async () => {
+    if (process.platform === 'win32') return;
+    const path = join(scratch.dir, 'pipe.jsonl');
+    const go = join(scratch.dir, 'go');
+    execFileSync('mkfifo', [path]);
+    // The writer sends a line, then waits (up to 5 s) for a file this thread creates on a timer
+    // once that line is read: a blocking read of the FIFO would hold the thread, and the timer,
+    // until the writer gave up. The first line is past the 64 KiB gathered before any split.
+    const first = `{"a":"${'x'.repeat(70_000)}"}`;
+    const script = `exec > "$1"; printf '%s\\n' "$2"; i=0; while [ ! -e "$3" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; printf '{"b":2}\\n'`;
+    const writer = spawn('sh', ['-c', script, 'sh', path, first, go], { stdio: 'ignore' });
+    // Listened for now: the writer may be gone before the last line is handed over.
+    const closed = new Promise((resolve) => writer.on('close', resolve));
+    let signalled = false;
+    const signalledAt: boolean[] = [];
+    await forEachLine(path, (l) => {
+      signalledAt.push(signalled);
+      if (l.line === 1)
+        setTimeout(() => {
+          writeFileSync(go, '');
+          signalled = true;
+        }, 10);
+    });
+    await closed;
+    expect(signalledAt).toEqual([false, true]);
   });
 });
 
