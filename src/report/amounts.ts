@@ -68,6 +68,18 @@ export interface MoneyTotals {
   cut?: { rounds: number; tokens: number | null; usd: number | null };
 }
 
+type Prevented = NonNullable<MoneyTotals['saved']>;
+
+/** `total` with one session's saved or cut rounds added; undefined while no session carries the field. */
+function addPrevented(total: Prevented | undefined, p: { rounds: number; tokens: number | null; usd: number | null } | undefined): Prevented | undefined {
+  if (p === undefined) return total;
+  const t = total ?? { rounds: 0, tokens: 0, usd: null };
+  t.rounds += p.rounds;
+  t.tokens = (t.tokens ?? 0) + (p.tokens ?? 0);
+  if (p.usd !== null) t.usd = (t.usd ?? 0) + p.usd;
+  return t;
+}
+
 export function moneyTotals(report: LedgerReport): MoneyTotals {
   let tokens: number | undefined;
   let usd: number | undefined;
@@ -85,20 +97,8 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
         priced = true;
       }
     }
-    const sv = sessionSaved(s);
-    if (sv !== undefined) {
-      saved ??= { rounds: 0, tokens: 0, usd: null };
-      saved.rounds += sv.rounds;
-      saved.tokens = (saved.tokens ?? 0) + (sv.tokens ?? 0);
-      if (sv.usd !== null) saved.usd = (saved.usd ?? 0) + sv.usd;
-    }
-    const ct = sessionCut(s);
-    if (ct !== undefined) {
-      cut ??= { rounds: 0, tokens: 0, usd: null };
-      cut.rounds += ct.rounds;
-      cut.tokens = (cut.tokens ?? 0) + (ct.tokens ?? 0);
-      if (ct.usd !== null) cut.usd = (cut.usd ?? 0) + ct.usd;
-    }
+    saved = addPrevented(saved, sessionSaved(s));
+    cut = addPrevented(cut, sessionCut(s));
   }
   const sm = report.summary;
   const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };
