@@ -22,7 +22,7 @@ import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary
 import { type EmitOptions, emitLedger } from './analyze.js';
 import { colorFor, warn, writePayload } from './common.js';
 import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
-import { isStdout, removeOnSignal } from './output.js';
+import { isStdout, removeOnSignal, sweepStaleTemps } from './output.js';
 import { renderSweep } from './sweep.js';
 
 export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
@@ -47,6 +47,8 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     .option('--verbose', "every round's verdict the shards recorded (analyze --verbose)");
   command.action(async (files: string[], raw: OptionValues) => {
     const opts = mergeOptions(raw);
+    // A merge killed outright (SIGKILL, out of memory) could not remove its spill: the next one does.
+    await sweepStaleTemps(tmpdir(), SPILL_PREFIX, SPILL_SUFFIX);
     const spill = new Spill();
     try {
       await mergeAndEmit(files, opts, spill);
@@ -97,13 +99,16 @@ function mergeOptions(raw: OptionValues): EmitOptions {
 
 type Merged = { kind: 'ledger'; merged: MergedShards; spill: Spill } | { kind: 'sweep'; result: SweepResult };
 
+const SPILL_PREFIX = 'loopledger-merge.';
+const SPILL_SUFFIX = '.ndjson';
+
 /**
  * Sessions as a merge read them, one NDJSON line each in a temporary file of ours (removed at the
  * end, at exit and on SIGINT/SIGTERM/SIGHUP): memory keeps each session's thin version and where
  * its line is, so a merge of shards of any size holds one whole session at a time.
  */
 class Spill {
-  private readonly path = join(tmpdir(), `loopledger-merge.${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);
+  private readonly path = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
   private fd: number | null = null;
   private size = 0;
   private pending: string[] = [];

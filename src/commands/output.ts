@@ -38,9 +38,10 @@ function tempName(name: string): string {
   return `.${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
 }
 
-function isOurTemp(file: string, name: string): number | null {
-  if (!file.startsWith(`.${name}.`) || !file.endsWith('.tmp')) return null;
-  const m = /^(\d+)-[0-9a-f]{8}$/.exec(file.slice(name.length + 2, -'.tmp'.length));
+/** The writer's pid when `file` is `PREFIX PID-HEX SUFFIX`, a name only our temps have; else null. */
+function ourTempPid(file: string, prefix: string, suffix: string): number | null {
+  if (!file.startsWith(prefix) || !file.endsWith(suffix) || file.length <= prefix.length + suffix.length) return null;
+  const m = /^(\d+)-[0-9a-f]{8}$/.exec(file.slice(prefix.length, -suffix.length));
   return m ? Number(m[1]) : null;
 }
 
@@ -61,12 +62,15 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Remove our stale temps for `name` in `dir`: only our naming, only older than STALE_TEMP_MS, only of a process that is gone. */
-async function sweepStaleTemps(dir: string, name: string): Promise<void> {
+/**
+ * Remove our stale temps in `dir` named `PREFIX PID-HEX SUFFIX`: only our naming, only older than
+ * STALE_TEMP_MS, only of a process that is gone (`-o`'s `.NAME.…tmp`, merge's spill files).
+ */
+export async function sweepStaleTemps(dir: string, prefix: string, suffix: string): Promise<void> {
   const files = await fs.readdir(dir).catch(() => [] as string[]);
   const now = Date.now();
   for (const file of files) {
-    const pid = isOurTemp(file, name);
+    const pid = ourTempPid(file, prefix, suffix);
     if (pid === null || alive(pid)) continue;
     const path = join(dir, file);
     const st = await fs.lstat(path).catch(() => null);
@@ -123,7 +127,7 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
   let handle: fs.FileHandle | null = null;
   try {
     await fs.mkdir(dir, { recursive: true });
-    await sweepStaleTemps(dir, basename(real));
+    await sweepStaleTemps(dir, `.${basename(real)}.`, '.tmp');
     const mode = (await fs.stat(real).catch(() => null))?.mode;
     track(temp);
     handle = await fs.open(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);

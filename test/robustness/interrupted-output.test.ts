@@ -3,7 +3,7 @@
 // temp of our own naming left by a run killed outright (SIGKILL) is swept by the next run that
 // writes beside it, but only ours, only once it is older than STALE_TEMP_MS and its process gone.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,33 @@ describe('stale temps are swept at the next run', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(
       ['.other.json.999999-deadbeef.tmp', '.out.json.999998-cafef00d.tmp', `.out.json.${process.pid}-0badc0de.tmp`, '.out.json.tmp', 'notes.tmp', 'out.json'].sort(),
+    );
+  });
+});
+
+describe("merge's spill files are swept at the next merge", () => {
+  // A merge sets sessions aside in TMPDIR/loopledger-merge.PID-HEX.ndjson; one killed outright
+  // (SIGKILL, out of memory) cannot remove it: 70-105 MB each were left by such merges.
+  it('only ours, only old, only of a process that is gone', () => {
+    const dir = join(tmp.dir, 'spills');
+    mkdirSync(dir);
+    const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
+    const put = (name: string, mtime: number | null) => {
+      writeFileSync(join(dir, name), '{}\n');
+      if (mtime !== null) utimesSync(join(dir, name), mtime, mtime);
+    };
+    put('loopledger-merge.999999-deadbeef.ndjson', old); // ours, old, its process gone: swept
+    put('loopledger-merge.999998-cafef00d.ndjson', null); // fresh: another merge may be writing it
+    put(`loopledger-merge.${process.pid}-0badc0de.ndjson`, old); // its process (this test) lives
+    put('loopledger-merge.ndjson', old); // not our naming
+    put('other.999999-deadbeef.ndjson', old);
+    const shard = join(tmp.dir, 'shard.json');
+    const r1 = spawnSync(process.execPath, [BIN, join(FIXTURES, 'openai', 'looping-leap-day.jsonl'), '--format', 'json', '-o', shard], { cwd: ROOT, encoding: 'utf8' });
+    expect(r1.status, r1.stderr).toBe(0);
+    const r = spawnSync(process.execPath, [BIN, 'merge', shard, '--format', 'json'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, TMPDIR: dir } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      ['loopledger-merge.999998-cafef00d.ndjson', `loopledger-merge.${process.pid}-0badc0de.ndjson`, 'loopledger-merge.ndjson', 'other.999999-deadbeef.ndjson'].sort(),
     );
   });
 });

@@ -62,11 +62,10 @@ const NO_PROGRESS_STALE_ROUNDS = 4;
 /**
  * Seed 000's browser tools, and Claude Code's BashOutput: reading a background job's output is the
  * poll seed 000 exempts while its answer moves (issue 28: a growing test run must never be stopped).
- * Measured on the calibration corpus (docs/read-only.md), the coding agents' other reads cost
- * loops: with Read/Grep/Glob/LS the same empty Grep three times is no longer refused (one loop);
- * with the read-only shell rules, the same failing `cat missing.txt` three times in Claude Code,
- * Codex and Gemini CLI is not either (three loops), because seed 000's read-only tier allows
- * max_observation_steps (15) identical answers. BashOutput alone loses none.
+ * Measured on the calibration corpus (docs/read-only.md): the reading tools (Read, Grep, …) lose
+ * five loops, a repeated success being in seed 000's allowance of 15; the read-only shell rules
+ * lose none offline (a failed shell read keeps max_strikes) but the live guard in Codex cannot see
+ * a shell call fail (no exit status in its hook payload), so they stay the user's choice.
  */
 const OBSERVATION_TOOLS = ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput'];
 
@@ -117,7 +116,7 @@ const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
     key: 'tool_batch.observation_tools',
     type: 'list',
     default: OBSERVATION_TOOLS,
-    reason: 'seed 000: browser observation tools, and Claude Code\'s BashOutput (a background job\'s output: a poll whose answer grows is never stopped); a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard). Reading tools and shell rules are left to the user: on the calibration corpus they lose labelled loops (docs/read-only.md)',
+    reason: 'seed 000: browser observation tools, and Claude Code\'s BashOutput (a background job\'s output: a poll whose answer grows is never stopped); a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard; Tool(prefix:*) a shell rule). The reading tools lose labelled loops; the shell rules lose none offline but Codex\'s live guard cannot see a shell call fail, so they are left to the user (docs/read-only.md)',
   },
   costlyTools: {
     key: 'tool_batch.costly_tools',
