@@ -72,9 +72,8 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     // are given them all.
     const lazy = opts.format === 'json' || opts.format === 'ndjson';
     const whole = { ...thin, sessions: lazy ? streamed(sessions) : sessions.map((s) => s.load()) };
-    // Shards carry each session's timeline for the page (dropped as read for every other output).
-    const report = opts.format === 'html' || lazy ? whole : withoutTimelines(whole);
-    setExit(await emitLedger(report, opts, io, setExit, 'the merged ledgers hold no session', files, thin.sessions));
+    // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
+    setExit(await emitLedger(whole, opts, io, setExit, 'the merged ledgers hold no session', files, thin.sessions));
   }
 };
 
@@ -97,7 +96,7 @@ function mergeOptions(raw: OptionValues): EmitOptions {
   };
 }
 
-type Merged = { kind: 'ledger'; merged: MergedShards; spill: Spill } | { kind: 'sweep'; result: SweepResult };
+type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
 const SPILL_PREFIX = 'loopledger-merge.';
 const SPILL_SUFFIX = '.ndjson';
@@ -291,7 +290,7 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
   const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, true), sessions: d.sessions }));
-  return { kind: 'ledger', merged: mergeShards(shards, options.onNote), spill };
+  return { kind: 'ledger', merged: mergeShards(shards, options.onNote) };
 }
 
 /** The merged sessions read back from the spill in order, one at a time, as often as they are iterated. */
@@ -304,8 +303,3 @@ function streamed(sessions: readonly SessionRef[]): SessionLedger[] {
   return lazy as SessionLedger[];
 }
 
-/** The ledger without the sessions' timelines (shards carry them for `merge --format html` only). */
-function withoutTimelines(report: LedgerReport): LedgerReport {
-  if (!report.sessions.some((s) => s.timeline !== undefined)) return report;
-  return { ...report, sessions: report.sessions.map(({ timeline: _drawnOnly, ...rest }) => rest) };
-}
