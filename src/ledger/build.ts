@@ -14,7 +14,7 @@ import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
 import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
-import { RecoveryTracker } from './cut.js';
+import { RecoveryTracker, recoveryPatterns } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
@@ -84,8 +84,7 @@ export class LedgerBuilder implements TranscriptSink {
   private readonly config: ResolvedConfig;
   private readonly warn: (m: string) => void;
   private readonly interruptWindow: number;
-  private readonly transparentTools: readonly string[];
-  private readonly readTools: readonly string[];
+  private readonly recoveryPatterns: ReturnType<typeof recoveryPatterns>;
 
   constructor(private readonly options: LedgerBuilderOptions) {
     const seen = new Set<string>();
@@ -102,8 +101,7 @@ export class LedgerBuilder implements TranscriptSink {
     this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
     this.replay = config.run.scope === 'replay';
     this.interruptWindow = config.interrupts.afterRepeatRounds;
-    this.transparentTools = config.toolBatch.transparentTools;
-    this.readTools = [...config.toolBatch.observationTools, ...config.toolBatch.noProgressReadTools];
+    this.recoveryPatterns = recoveryPatterns(config.toolBatch.transparentTools, [...config.toolBatch.observationTools, ...config.toolBatch.noProgressReadTools]);
   }
 
   session(info: SessionInfo): void {
@@ -140,7 +138,7 @@ export class LedgerBuilder implements TranscriptSink {
       timeline: this.options.timeline ? new TimelineRecorder() : null,
       interrupts: [],
       recent: new RecentBatches(),
-      recovery: new RecoveryTracker(this.transparentTools, this.readTools),
+      recovery: new RecoveryTracker(this.recoveryPatterns.transparent, this.recoveryPatterns.reads),
     });
   }
 

@@ -11,7 +11,7 @@
 
 import { normaliseError } from '../detect/tool-batch/no-progress.js';
 import { answerDigest, answerFailed, batchSignature, callDigest, compileToolPatterns } from '../detect/tool-batch/index.js';
-import { compileObservationPatterns, type CallClassifier } from '../detect/tool-batch/patterns.js';
+import { compileObservationPatterns, type CallClassifier, type ToolMatcher } from '../detect/tool-batch/patterns.js';
 import type { Finding } from '../detect/types.js';
 import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
 
@@ -66,19 +66,24 @@ function roundKeys(calls: readonly ToolCall[], answers: readonly ToolAnswer[] | 
   return out;
 }
 
+/** The tool patterns a RecoveryTracker reads, compiled: the lists are long (shell rules), the sessions many. */
+export function recoveryPatterns(transparentTools: readonly string[], readTools: readonly string[]): { transparent: ToolMatcher; reads: CallClassifier } {
+  return { transparent: compileToolPatterns(transparentTools), reads: compileObservationPatterns(readTools) };
+}
+
 /** One session's stops and their prevented rounds, turn by turn. */
 export class RecoveryTracker {
   private turn: number | null = null;
   private held: HeldRound[] = [];
   private stop: StopMark | null = null;
-  private readonly transparent: (name: string) => boolean;
-  private readonly reads: CallClassifier;
-
-  /** `readTools`: what no_progress counts as reads (a read that answers as before is nothing new, whatever its arguments). */
-  constructor(transparentTools: readonly string[], readTools: readonly string[]) {
-    this.transparent = compileToolPatterns(transparentTools);
-    this.reads = compileObservationPatterns(readTools);
-  }
+  /**
+   * `reads`: what no_progress counts as reads (a read that answers as before is nothing new,
+   * whatever its arguments). Both compiled once per run (recoveryPatterns), not per session.
+   */
+  constructor(
+    private readonly transparent: ToolMatcher,
+    private readonly reads: CallClassifier,
+  ) {}
 
   /** A round the ladder let happen (before or without a stop in its turn). */
   happened(round: Round): void {
@@ -131,11 +136,6 @@ export class RecoveryTracker {
     if (inLoop || !news) return 'saved';
     stop.recoveredAt = round.index;
     return 'cut';
-  }
-
-  /** The round the agent recovered at after this turn's stop, or null. */
-  recoveredAt(): number | null {
-    return this.stop?.recoveredAt ?? null;
   }
 
   private enter(turn: number): void {
