@@ -72,7 +72,6 @@ export class SessionAccount {
 
   /** The last round's tokens and dollars (see roundUsage). */
   private lastTokens: number | null = null;
-  private lastUsd: number | null = null;
   private lastQuote: Quote | null = null;
 
   /** Account one round (one request). */
@@ -93,7 +92,6 @@ export class SessionAccount {
     }
     add(this.all, tokens, quote);
     this.lastTokens = tokens;
-    this.lastUsd = quote?.usd ?? null;
     this.lastQuote = quote;
   }
 
@@ -107,7 +105,8 @@ export class SessionAccount {
 
   /** The last accounted round's figures, for its entries (made only for rounds that have some). */
   roundUsage(): RoundUsage {
-    return { tokens: this.lastTokens, usd: this.lastUsd === null ? null : roundUsd(this.lastUsd) };
+    const usd = this.lastQuote?.usd ?? null;
+    return { tokens: this.lastTokens, usd: usd === null ? null : roundUsd(usd) };
   }
 
   usage(): SessionUsage {
