@@ -3,8 +3,7 @@
 
 import type { SweepValue } from '../calibrate/param.js';
 import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
-import { preventedCell } from '../report/html/sweep.js';
-import { sweepHtml } from '../report/html/sweep.js';
+import { preventedCell, sweepHtml } from '../report/html/sweep.js';
 import { painter, renderTable, type Column } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
 import type { SweepFormat } from '../vocabulary.js';

@@ -71,7 +71,7 @@ export interface MoneyTotals {
 type Prevented = NonNullable<MoneyTotals['saved']>;
 
 /** `total` with one session's saved or cut rounds added; undefined while no session carries the field. */
-function addPrevented(total: Prevented | undefined, p: { rounds: number; tokens: number | null; usd: number | null } | undefined): Prevented | undefined {
+function withSessionPrevented(total: Prevented | undefined, p: { rounds: number; tokens: number | null; usd: number | null } | undefined): Prevented | undefined {
   if (p === undefined) return total;
   const t = total ?? { rounds: 0, tokens: 0, usd: null };
   t.rounds += p.rounds;
@@ -97,8 +97,8 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
         priced = true;
       }
     }
-    saved = addPrevented(saved, sessionSaved(s));
-    cut = addPrevented(cut, sessionCut(s));
+    saved = withSessionPrevented(saved, sessionSaved(s));
+    cut = withSessionPrevented(cut, sessionCut(s));
   }
   const sm = report.summary;
   const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };

@@ -22,7 +22,7 @@ import {
   projectCell,
   savedCell,
   cutCell,
-  preventedCell,
+  preventedAmountCell,
   sessionLabels,
   shortModel,
   tokensCell,
@@ -145,8 +145,8 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
   const extra: [string, (s: SessionLedger) => string, string][] = [];
   if (present.tokens) extra.push(['tokens', tokensCell, fmtTokens(money.tokens)]);
   if (present.cost) extra.push(['cost', costCell, money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd)]);
-  if (present.saved) extra.push(['saved', (s) => savedCell(s, true), preventedCell(money.saved, true)]);
-  if (present.cut) extra.push(['cut', (s) => cutCell(s, true), preventedCell(money.cut, true)]);
+  if (present.saved) extra.push(['saved', (s) => savedCell(s, true), preventedAmountCell(money.saved, true)]);
+  if (present.cut) extra.push(['cut', (s) => cutCell(s, true), preventedAmountCell(money.cut, true)]);
   for (const [h] of extra) {
     head.push(h);
     align.push('---:');

@@ -16,7 +16,7 @@ import {
   projectCell,
   savedCell,
   cutCell,
-  preventedCell,
+  preventedAmountCell,
   sessionLabels,
   shortModel,
   tokensCell,
@@ -125,8 +125,8 @@ export function* overviewLines(
     findings: count(report.summary.entries),
     tokens: fmtTokens(money.tokens),
     cost: money.usd === undefined ? NOT_KNOWN : fmtUsd(money.usd),
-    saved: preventedCell(money.saved, false),
-    cut: preventedCell(money.cut, false),
+    saved: preventedAmountCell(money.saved, false),
+    cut: preventedAmountCell(money.cut, false),
   };
   const totalRow: Row = { kind: 'total', cells: totals };
   const rows: Row[] = plan.ranked.map((s) => ({ kind: 'session', s }));

@@ -110,19 +110,19 @@ export function outcomeCell(s: SessionLedger): { text: string; level: EnforceLev
 
 /** `$18.02 · 203 rounds` (long) or `$18.02` (short); rounds alone when unpriced. */
 export function savedCell(s: SessionLedger, long: boolean): string {
-  return preventedCell(sessionSaved(s), long);
+  return preventedAmountCell(sessionSaved(s), long);
 }
 
 /** What a stop would have cut after the agent recovered, as savedCell shows what it saves. */
 export function cutCell(s: SessionLedger, long: boolean): string {
-  return preventedCell(sessionCut(s), long);
+  return preventedAmountCell(sessionCut(s), long);
 }
 
 /**
  * A session's or a total's saved or cut rounds: `0` when none (priced or not, so a column never
  * reads "$0" beside "0"), rounds alone when unpriced, else dollars (and rounds when long).
  */
-export function preventedCell(sv: Pick<EnforceSaved, 'rounds' | 'usd'> | undefined, long: boolean): string {
+export function preventedAmountCell(sv: Pick<EnforceSaved, 'rounds' | 'usd'> | undefined, long: boolean): string {
   if (sv === undefined) return NOT_KNOWN;
   if (sv.rounds === 0) return '0';
   const rounds = plural(sv.rounds, 'round');
