@@ -54,15 +54,21 @@ it.each([
   expect(readdirSync(dir)).toEqual([]);
 }, 120_000);
 
+/** A folder to plant temps in: `put(name, old)` writes one last touched before STALE_TEMP_MS, `put(name, null)` a fresh one. */
+function tempFolder(name: string, content: string): { dir: string; old: number; put: (file: string, mtime: number | null) => void } {
+  const dir = join(tmp.dir, name);
+  mkdirSync(dir);
+  const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
+  const put = (file: string, mtime: number | null) => {
+    writeFileSync(join(dir, file), content);
+    if (mtime !== null) utimesSync(join(dir, file), mtime, mtime);
+  };
+  return { dir, old, put };
+}
+
 describe('stale temps are swept at the next run', () => {
   it('only ours, only old, only of a process that is gone', async () => {
-    const dir = join(tmp.dir, 'sweep');
-    mkdirSync(dir);
-    const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
-    const put = (name: string, mtime: number | null) => {
-      writeFileSync(join(dir, name), 'partial');
-      if (mtime !== null) utimesSync(join(dir, name), mtime, mtime);
-    };
+    const { dir, old, put } = tempFolder('sweep', 'partial');
     put('.out.json.999999-deadbeef.tmp', old); // ours, old, its process gone: swept
     put('.out.json.999998-cafef00d.tmp', null); // ours, but fresh: another run may be writing it
     put(`.out.json.${process.pid}-0badc0de.tmp`, old); // ours, old, but its process (this test) lives
@@ -81,13 +87,7 @@ describe("merge's spill files are swept at the next merge", () => {
   // A merge sets sessions aside in TMPDIR/loopledger-merge.PID-HEX.ndjson; one killed outright
   // (SIGKILL, out of memory) cannot remove it: 70-105 MB each were left by such merges.
   it('only ours, only old, only of a process that is gone', () => {
-    const dir = join(tmp.dir, 'spills');
-    mkdirSync(dir);
-    const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
-    const put = (name: string, mtime: number | null) => {
-      writeFileSync(join(dir, name), '{}\n');
-      if (mtime !== null) utimesSync(join(dir, name), mtime, mtime);
-    };
+    const { dir, old, put } = tempFolder('spills', '{}\n');
     put('loopledger-merge.999999-deadbeef.ndjson', old); // ours, old, its process gone: swept
     put('loopledger-merge.999998-cafef00d.ndjson', null); // fresh: another merge may be writing it
     put(`loopledger-merge.${process.pid}-0badc0de.ndjson`, old); // its process (this test) lives
