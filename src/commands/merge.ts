@@ -15,7 +15,7 @@ import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError } from '../ledger/ledger-check.js';
 import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, thinSession } from '../ledger/merge.js';
-import type { LedgerReport, SessionLedger } from '../ledger/types.js';
+import type { SessionLedger } from '../ledger/types.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
