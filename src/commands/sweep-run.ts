@@ -42,7 +42,7 @@ export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
     .command('sweep')
     .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
     .argument('<paths...>', 'transcript files or directories')
-    .requiredOption('--param <key=from:to:step>', 'the threshold and its range (repeat for a grid of two)', collect, [])
+    .requiredOption('--param <key=from:to:step>', 'the threshold and its range, a list of values (a,b,c), or an enum key\'s words (tool_batch.on_refusal=stop,steer or =all); repeat for a grid of two', collect, [])
     .option('--labels <file>', 'JSON: session id or file name → loop | clean; or interrupts (the user\'s interrupts after a repeat as loop labels); repeat to combine, hand labels winning', collect, [])
     .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
     .addOption(
