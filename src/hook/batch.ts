@@ -43,8 +43,9 @@ export function announce(open: OpenBatch, call: HookCall & { synthetic?: boolean
     open.calls.push(mine);
     grew(open);
   } else {
-    // The transcript's copy of the call becomes stdin's (Codex: `exec_command {cmd}` becomes
-    // `Bash {command}`): the batch checked in the transcript's terms is checked again in these.
+    // The transcript's copy of the call becomes stdin's (Codex: the model's `exec_command {cmd,
+    // workdir, …}` becomes `exec_command {cmd}`): a batch checked in the transcript's terms is
+    // checked again in these.
     if (!mine.announced && signature(mine.name, mine.input) !== signature(call.name, call.input)) grew(open);
     mine.name = call.name;
     mine.input = call.input;

@@ -130,7 +130,8 @@ export function parsePayload(agent: Agent, text: string): HookEvent {
     const toolName = str(value.tool_name);
     if (toolName === null) throw new PayloadError(`${name} payload without tool_name`);
     const id = str(value.tool_use_id) ?? str(value.call_id);
-    event.call = { id: id ?? '', name: toolName, input: value.tool_input === undefined ? null : value.tool_input };
+    const input = value.tool_input === undefined ? null : value.tool_input;
+    event.call = agent === 'codex' ? inRolloutTerms({ id: id ?? '', name: toolName, input }) : { id: id ?? '', name: toolName, input };
     if (kind === 'post') event.answer = answerOf(agent, name, value);
   } else if (kind === 'stop') {
     event.finalText = typeof value.last_assistant_message === 'string'
@@ -140,6 +141,17 @@ export function parsePayload(agent: Agent, text: string): HookEvent {
         : null;
   }
   return event;
+}
+
+/**
+ * Codex's hook names a shell call `Bash {command}`, its rollout (and its telemetry) `exec_command
+ * {cmd}`: the live guard takes the rollout's name so that a rule naming a tool (`Bash(cat:*)` in
+ * observation_tools) reaches the same calls live as in `analyze` of the rollout.
+ */
+function inRolloutTerms(call: HookCall): HookCall {
+  if (call.name !== 'Bash' || !isRec(call.input) || typeof call.input.command !== 'string') return call;
+  const { command, ...rest } = call.input;
+  return { ...call, name: 'exec_command', input: { cmd: command, ...rest } };
 }
 
 /**

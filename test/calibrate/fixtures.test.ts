@@ -155,6 +155,7 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   // Issue 28 item 2's two constraints under the default observation_tools.
   { key: 'loop-six-reads.jsonl', id: '9a4d2e71-6c3b-4f08-8e15-2b7f0c9d3a46', label: 'loop', stop1: true, stop2: true, why: 'the same Read answered "File unchanged" six times: Read is not read-only by default, refused at the third (at 3, the fourth)' },
   { key: 'clean-poll-bashoutput.jsonl', id: '2f8b6c13-4e9a-4d27-b1c0-8a3e5d7f9b24', label: 'clean', stop1: false, stop2: false, why: 'a background job polled 49 times through BashOutput, every answer further along: read-only by default, never stopped' },
+  { key: 'clean-poll-shell-pipeline.jsonl', id: '7d3a9b52-4e9a-4d27-b1c0-8a3e5d7f9b24', label: 'clean', stop1: false, stop2: false, why: 'issue 28: the same job polled 49 times through `cat job.output | grep -oP … | tail -1`, every answer a larger number: read-only by the default shell rules, never stopped (the ceiling stopped it at round 17 before)' },
   // The agents' own recordings (fixtures/agents/, test/agents/record.mjs): the same failing call three times.
   { key: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff.jsonl', id: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328: cat missing.txt 3x, refused at the third' },
   { key: 'rollout-2026-12-02T04-18-58-01a234fa-24d5-7a20-ae16-6489f8368815.jsonl', id: '01a234fa-24d5-7a20-ae16-6489f8368815', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0: the same failing exec_command 3x' },
@@ -185,7 +186,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 52, clean: 58, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 52, clean: 59, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -199,35 +200,37 @@ describe('sweep over the bundled corpus', () => {
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
     // From HAND: loops stopped 38 of 52 (not canon-chanting, conversations:2, loop-restate-plan, the
     // recurring push, five of the six cycles, loop-status-monologue, loop-long-question nor the
-    // three text kinds that only steer); clean stopped 4 of 58 (clean-poll-build, clean-retry-once,
+    // three text kinds that only steer); clean stopped 4 of 59 (clean-poll-build, clean-retry-once,
     // clean-wait-rollout, clean-think-retry). Issue 28 added the two no-progress loops and
     // loop-cycle-test-read (no_progress stops it); its item 4 the two recovering loops and item 2
     // the six identical reads (three stops at 1 and 2), and the BashOutput poll, clean. BashOutput
     // being read-only by default, clean-no-progress-poll is no longer refused at 1 (5 -> 4 FP).
     // The agents' three recordings are stops at 1 and 2.
     // Issue 32 added five trace loops, each the same failing call three to five times (stops at 1
-    // and 2), and two clean traces with different calls (never stopped).
+    // and 2), and two clean traces with different calls (never stopped). The shell-pipeline poll
+    // (issue 28 item 2) is read-only by the default shell rules, so never stopped: TN + 1. The
+    // agents' three recordings of the same failing `cat` are still stops: their last answer failed.
     //            predicted loop   predicted clean
     //   loop         TP 38             FN 14
-    //   clean        FP 4              TN 54
-    // precision 38/42, recall 38/52, FPR 4/58
+    //   clean        FP 4              TN 55
+    // precision 38/42, recall 38/52, FPR 4/59
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 38, fp: 4, tn: 54, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics).toMatchObject({ tp: 38, fp: 4, tn: 55, fn: 14, unlabeled_sessions: 0 });
     expect(p.metrics?.precision).toBeCloseTo(38 / 42, 12);
     expect(p.metrics?.recall).toBeCloseTo(38 / 52, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 58, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 59, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 38, fp: 0, tn: 58, fn: 14 });
+    expect(d.metrics).toMatchObject({ tp: 38, fp: 0, tn: 59, fn: 14 });
     expect(d.metrics?.recall).toBeCloseTo(38 / 52, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
 
-    // 1 keeps under the bound (4/58) but ties 2 on recall, and the more conservative tied point
+    // 1 keeps under the bound (4/59) but ties 2 on recall, and the more conservative tied point
     // wins; 3 loses the loops repeated exactly three times (a batch, then two identical ones),
     // stopped at 2 and only noted at 3 (the text loops stop at any max_strikes).
     // At 3 the three no-progress stops stay (no_progress does not read max_strikes): 21 + 3; the
@@ -264,8 +267,9 @@ describe('sweep over the bundled corpus', () => {
     // addition; the two no-progress loops are stops. No clean session is steered by no_progress;
     // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
     // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
-    // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2.
-    expect(s.metrics).toMatchObject({ tp: 50, fp: 2, tn: 56, fn: 2 });
+    // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
+    // the shell-pipeline poll is never flagged: tn + 1.
+    expect(s.metrics).toMatchObject({ tp: 50, fp: 2, tn: 57, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -291,8 +295,8 @@ describe('sweep over the bundled corpus', () => {
     // (predictable_drift, noted at 0.35).
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
-    // items 2 and 4 three stopped loops and one clean poll with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 51, fp: 15, tn: 43, fn: 1 });
+    // items 2 and 4 three stopped loops and two clean polls with nothing noted.
+    expect(noted.metrics).toMatchObject({ tp: 51, fp: 15, tn: 44, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',

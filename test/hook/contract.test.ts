@@ -47,7 +47,20 @@ describe('payloads', () => {
 
   it('Codex PreToolUse / PostToolUse (generated schemas): transcript_path may be null, turn_id marks the turn', () => {
     const pre = parsePayload('codex', JSON.stringify({ session_id: 'c', turn_id: 'turn-1', transcript_path: null, cwd: '/r', hook_event_name: 'PreToolUse', model: 'gpt-5', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_1' }));
-    expect(pre).toMatchObject({ kind: 'pre', transcriptPath: null, turnKey: 'turn-1', call: { id: 'call_1', name: 'Bash' } });
+    expect(pre).toMatchObject({ kind: 'pre', transcriptPath: null, turnKey: 'turn-1' });
+    // The rollout (fixtures/agents/codex-0.169.0) records the same call as `exec_command {"cmd":"cat missing.txt"}`.
+    expect(pre.call).toEqual({ id: 'call_1', name: 'exec_command', input: { cmd: 'ls' } });
+  });
+
+  it('Codex: only a Bash call with a command string is renamed; other tools and shapes pass as sent', () => {
+    const call = (tool_name: string, tool_input: unknown) =>
+      parsePayload('codex', JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 'call_2' })).call;
+    expect(call('Bash', { command: 'ls', timeout: 5 })).toEqual({ id: 'call_2', name: 'exec_command', input: { cmd: 'ls', timeout: 5 } });
+    expect(call('Bash', { command: ['ls'] })).toEqual({ id: 'call_2', name: 'Bash', input: { command: ['ls'] } });
+    expect(call('apply_patch', { command: 'x' })).toEqual({ id: 'call_2', name: 'apply_patch', input: { command: 'x' } });
+    // Claude Code's Bash is its own transcript's name: never renamed.
+    const claude = parsePayload('claude-code', JSON.stringify({ session_id: 'c', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' }));
+    expect(claude.call).toEqual({ id: 't', name: 'Bash', input: { command: 'ls' } });
   });
 
   it.each([

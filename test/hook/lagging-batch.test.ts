@@ -200,7 +200,7 @@ class CodexSession {
 }
 
 describe('a parallel batch repeated in Codex, the rollout showing each batch before it runs as exec_command calls', () => {
-  it('the third batch is checked again in the hook’s terms once its calls came: its second call is refused', async () => {
+  it('the third batch, shown by the rollout in the terms the hook gives stdin, is refused whole at its first call', async () => {
     const s = new CodexSession();
     const ids = (b: number) => COMMANDS.map((_, c) => `call_b${b}c${c}`);
     const runs: HookRun[][] = [];
@@ -219,15 +219,12 @@ describe('a parallel batch repeated in Codex, the rollout showing each batch bef
     }
     const [a3, b3] = ids(3) as [string, string];
     const [first, second] = runs[2]! as [HookRun, HookRun];
-    // Checked at its first call in the rollout's terms (exec_command beside Bash): no repeat yet.
-    expect(denied(first, 'codex')).toBe(false);
+    // The hook names Codex's `Bash {command}` as its rollout does (`exec_command {cmd}`), so the
+    // batch the rollout shows is the repeat at its first call, and every call of it is denied.
+    expect(denied(first, 'codex'), 'the first call is refused before it runs').toBe(true);
     expect(denied(second, 'codex'), 'the second call is refused before it runs').toBe(true);
-    const ran = await s.post(a3, COMMANDS[0]!);
-    // Codex takes no end at PreToolUse: the call that ran ends the turn, its reason its answer.
-    expect(ended(ran)).toBe(true);
-    const reason = (JSON.parse(ran.stdout) as { stopReason: string }).stopReason;
-    const refusal = (JSON.parse(second.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
-    s.write([s.output(a3, reason), s.output(b3, `Command blocked by PreToolUse hook: ${refusal}`)]);
+    const refusal = (r: HookRun) => (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+    s.write([s.output(a3, `Command blocked by PreToolUse hook: ${refusal(first)}`), s.output(b3, `Command blocked by PreToolUse hook: ${refusal(second)}`)]);
     await s.hook({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I stopped.' });
 
     const records = readFileSync(join(s.stateDir, readdirSync(s.stateDir).find((f) => f.endsWith('.ledger.jsonl'))!), 'utf8')

@@ -60,14 +60,25 @@ const NO_PROGRESS_WINDOW = 12;
 const NO_PROGRESS_STALE_ROUNDS = 4;
 
 /**
- * Seed 000's browser tools, and Claude Code's BashOutput: reading a background job's output is the
- * poll seed 000 exempts while its answer moves (issue 28: a growing test run must never be stopped).
- * Measured on the calibration corpus (docs/read-only.md): the reading tools (Read, Grep, …) lose
- * five loops, a repeated success being in seed 000's allowance of 15; the read-only shell rules
- * lose none offline (a failed shell read keeps max_strikes) but the live guard in Codex cannot see
- * a shell call fail (no exit status in its hook payload), so they stay the user's choice.
+ * The shell tools whose failures are seen both in the transcript and in the live guard's payload
+ * (Claude Code's `is_error`, Gemini CLI's `Exit Code: N`, OpenHands' and mini-swe-agent's exit
+ * codes), so a failed shell read keeps max_strikes on both paths. Not Codex's `exec_command` and
+ * `shell`: its hook payload carries no exit status, so live, a failing `cat` would look like a read
+ * that answered and be allowed seed 000's 15 (docs/read-only.md).
  */
-const OBSERVATION_TOOLS = ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput'];
+const FAILURE_REPORTING_SHELLS = SHELL_TOOLS.filter((t) => t !== 'exec_command' && t !== 'shell');
+
+/**
+ * Seed 000's browser tools, Claude Code's BashOutput, and the read-only shell prefixes of the
+ * shells above: polls seed 000 exempts while their answer moves (issue 28: a growing test run, or
+ * 49 polls of `cat job.output | grep … | tail -1`, must never be stopped). Measured on the
+ * calibration corpus (docs/read-only.md): these lose no labelled loop; the reading tools (Read,
+ * Grep, …) would lose five, a repeated success being in seed 000's allowance of 15.
+ */
+const OBSERVATION_TOOLS = [
+  'snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput',
+  ...FAILURE_REPORTING_SHELLS.flatMap((t) => READ_PREFIXES.map((p) => `${t}(${p}:*)`)),
+];
 
 /** What enforce does with a cycle of repeating answers once it is long enough: see `tool_batch.cycle_enforce`. */
 const CYCLE_ENFORCE_DEFAULT: EnforceLevel = 'steer';
@@ -116,7 +127,7 @@ const TOOL_BATCH_FIELDS: SectionFields<ToolBatchConfig> = {
     key: 'tool_batch.observation_tools',
     type: 'list',
     default: OBSERVATION_TOOLS,
-    reason: 'seed 000: browser observation tools, and Claude Code\'s BashOutput (a background job\'s output: a poll whose answer grows is never stopped); a batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard; Tool(prefix:*) a shell rule). The reading tools lose labelled loops; the shell rules lose none offline but Codex\'s live guard cannot see a shell call fail, so they are left to the user (docs/read-only.md)',
+    reason: 'seed 000: browser observation tools, Claude Code\'s BashOutput and the read-only shell prefixes (cat head tail grep rg ls wc nl find sed, git status/log/diff/show) of the shells that report a failure live (Bash, run_shell_command, execute_bash, bash; not Codex\'s exec_command or shell, whose hook payload has no exit status), so a poll whose answer grows is never stopped and a shell read whose last answer failed keeps max_strikes. A batch whose every call matches is read-only (a name equal to a pattern or ending with it after _ - . : /, any case; * a wildcard; Tool(prefix:*) a shell rule, docs/read-only.md)',
   },
   costlyTools: {
     key: 'tool_batch.costly_tools',

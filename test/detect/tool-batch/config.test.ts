@@ -3,14 +3,21 @@ import { parseConfig } from '../../../src/config/registry.js';
 import { ConfigError } from '../../../src/errors.js';
 import { TOOL_BATCH_KEYS } from '../../../src/detect/tool-batch/index.js';
 
+// docs/read-only.md, "The defaults": seed 000's browser tools, BashOutput, and the read-only
+// prefixes of the shell tools whose failures the live guard sees (not Codex's exec_command or
+// shell), written out here, not read from the code under test.
+const SHELLS = ['Bash', 'run_shell_command', 'execute_bash', 'bash'];
+const PREFIXES = ['cat', 'head', 'tail', 'grep', 'rg', 'ls', 'wc', 'nl', 'find', 'sed', 'git status', 'git log', 'git diff', 'git show'];
+const OBSERVATION_DEFAULT = ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput', ...SHELLS.flatMap((t) => PREFIXES.map((p) => `${t}(${p}:*)`))];
+
 const readToolBatchConfig = (values: Record<string, unknown>) => parseConfig(values as never).toolBatch;
 
 describe('tool_batch config', () => {
-  it('declares every key with its default and a reason, and no tier on seed 000 numbers (the browser tools of seed 000, and BashOutput: issue 28 item 2)', () => {
+  it('declares every key with its default and a reason, and no tier on seed 000 numbers (the browser tools of seed 000, BashOutput and the shell rules but Codex\'s: issue 28 item 2)', () => {
     const byKey = Object.fromEntries(TOOL_BATCH_KEYS.map((k) => [k.key, k]));
     expect(byKey['tool_batch.max_strikes']).toMatchObject({ type: 'integer', default: 2 });
     expect(byKey['tool_batch.max_observation_steps']).toMatchObject({ type: 'integer', default: 15, nullable: true });
-    expect(byKey['tool_batch.observation_tools']!.default).toEqual(['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput']);
+    expect(byKey['tool_batch.observation_tools']!.default).toEqual(OBSERVATION_DEFAULT);
     expect(byKey['tool_batch.costly_tools']!.default).toEqual([]);
     expect(byKey['tool_batch.transparent_tools']).toMatchObject({ type: 'list', default: ['think'] });
     expect(byKey['tool_batch.recurring_failure_occurrences']).toMatchObject({ type: 'integer', default: 3, nullable: true, min: 2 });
@@ -28,7 +35,7 @@ describe('tool_batch config', () => {
     expect(readToolBatchConfig({})).toEqual({
       maxStrikes: 2,
       maxObservationSteps: 15,
-      observationTools: ['snapshot', 'screenshot', 'read_page', 'navigate', 'click', 'BashOutput'],
+      observationTools: OBSERVATION_DEFAULT,
       costlyTools: [],
       transparentTools: ['think'],
       recurringFailureOccurrences: 3,
