@@ -175,7 +175,7 @@ export class Session {
           (t) => t.id !== null && !s.denied.includes(t.id) && !s.closedCalls.includes(t.id) && !open.calls.some((c) => c.id === t.id && c.answer !== null),
         )
       : open.calls.some((c) => c.answer === null);
-    if (!waiting) closeOpen(this.state, this.feed, shown);
+    if (!waiting) closeOpen(this.state, this.feed, shown ?? responseBeingWritten(tentative, open));
   }
 
   /** The final answer: whatever is open is closed, then the answer's own round. */
@@ -195,4 +195,17 @@ export class Session {
     }
     s.turnEnded = true;
   }
+}
+
+/**
+ * Gemini CLI 0.61.0 writes a response's text (with its thinking and usage) before its calls run and
+ * adds the calls to that message only after their AfterTool hooks: the round in progress then shows
+ * no call at all. It is the open batch's round when the batch's calls have made-up ids (only
+ * Gemini's, which carries none) and the response has something of its own, so the round is closed
+ * with its text, as `analyze` reads it, and an output loop can be steered at this AfterTool.
+ */
+function responseBeingWritten(tentative: Round | null, open: OpenBatch): Round | null {
+  if (tentative === null || tentative.calls.length > 0) return null;
+  if (!open.calls.every((c) => c.synthetic)) return null;
+  return tentative.text !== '' || tentative.thinking.length > 0 ? tentative : null;
 }

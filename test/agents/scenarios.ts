@@ -154,12 +154,10 @@ export function agentSuite(agent: AgentName): void {
         expect(verdicts.filter((v) => /enforce:(steer|stop)/.test(v))).toEqual([]);
       });
 
-      // Gemini CLI writes a round's text to its transcript only after the round's AfterTool hook
-      // has run, so the live guard closes every Gemini round from stdin, without its text, and the
-      // output detector never sees the chant (analyze of the transcript does): docs/hook.md,
-      // "less exact". Marked as failing so that the fix turns this test red until unmarked.
-      const chantTest = agent === 'gemini' ? it.fails : it;
-      chantTest('the same text chanted over varied work: a steer reaches the model in its next request', async (ctx) => {
+      // Gemini CLI writes a response's text before its calls run and adds the calls to it only
+      // after their AfterTool hooks: the guard takes that text for the round it closes there
+      // (docs/hook.md, "Gemini CLI"), so the chant is steered at the same round as offline.
+      it('the same text chanted over varied work: a steer reaches the model in its next request', async (ctx) => {
         const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
         const run = await runAgent(ctx, agent, {
           script: (v) => (v.modelTurns < 4 ? { text: chant, calls: [shell(`echo step ${v.modelTurns}`)] } : { text: 'Done.' }),
@@ -184,9 +182,10 @@ export function agentSuite(agent: AgentName): void {
         const verdicts = expectSameVerdicts(run);
         expect(verdicts.some((v) => v.startsWith('turn 1 round 3 tool_batch/repeated_batch') && v.endsWith('enforce:stop'))).toBe(true);
         if (agent === 'gemini') {
-          // Gemini CLI runs the batch's shell calls one after another and writes the response to
-          // its transcript after them: the batch is decided when its answers land, and the turn
-          // ends at that AfterTool (docs/hook.md, "Batches"). No model request follows.
+          // Gemini CLI asks BeforeTool of each of the batch's calls, runs them, then AfterTool of
+          // each, and adds the calls to its transcript after them: the batch is decided when its
+          // answers land, and the turn ends at that AfterTool (docs/hook.md, "Batches"). No model
+          // request follows.
           const stop = hookDecisions(run.ledgers).find((d) => d.action === 'stop');
           expect(stop?.event).toBe('AfterTool');
           expect(stop?.entry?.round).toBe(3);

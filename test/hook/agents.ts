@@ -64,9 +64,11 @@ export interface FakeAgentOptions {
   /**
    * `ahead`: the transcript shows each response before its hooks fire (the usual case);
    * `behind`: it is written only after the hooks (the lag SPEC warns of): stdin is then the
-   * only source for the newest calls.
+   * only source for the newest calls; `text-first` (Gemini CLI 0.61.0, as recorded in
+   * test/agents): a response's text is written before its calls run, and the calls are added to
+   * that message only after their AfterTool hooks.
    */
-  transcript?: 'ahead' | 'behind';
+  transcript?: 'ahead' | 'behind' | 'text-first';
   stateDir: string;
   extraArgs?: string[];
   /** How the hook is run: the built binary by default; tests of semantics run it in-process. */
@@ -294,7 +296,7 @@ class FakeGemini extends FakeAgent {
   async round(spec: RoundSpec): Promise<RoundOutcome> {
     const id = this.id('g-model-');
     const callIds = spec.calls.map((c) => this.id(`${c.name}_`));
-    const message = (calls: unknown[]) => ({
+    const message = (calls: unknown[] | null) => ({
       id,
       timestamp: '2026-01-01T00:00:02.000Z',
       type: 'gemini',
@@ -302,16 +304,23 @@ class FakeGemini extends FakeAgent {
       thoughts: spec.thinking ? [{ subject: 'Thinking', description: spec.thinking }] : [],
       model: 'gemini-2.5-pro',
       tokens: { input: 100, output: 20, thoughts: 0 },
-      toolCalls: calls,
+      ...(calls === null ? {} : { toolCalls: calls }),
     });
     const scheduled = spec.calls.map((c, i) => ({ id: callIds[i], name: c.name, args: c.input, status: 'executing' }));
-    const ahead = this.opts.transcript !== 'behind';
+    const ahead = this.opts.transcript === undefined || this.opts.transcript === 'ahead';
     if (ahead) this.write([message(scheduled)]);
+    if (this.opts.transcript === 'text-first') this.write([message(null)]);
     const outcome: RoundOutcome = { calls: [] };
     const done: unknown[] = [];
+    // Gemini CLI 0.61.0 runs every BeforeTool of a response's calls before their AfterTools.
+    let early: HookRun[] | null = null;
+    if (this.opts.transcript === 'text-first') {
+      early = [];
+      for (const c of spec.calls) early.push(await this.before(c));
+    }
     for (let i = 0; i < spec.calls.length; i++) {
       const c = spec.calls[i]!;
-      const pre = await this.hook({ hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:03.000Z', tool_name: c.name, tool_input: c.input });
+      const pre = early?.[i] ?? (await this.before(c));
       if (denied(pre, 'gemini')) {
         done.push({ ...scheduled[i], status: 'error', resultDisplay: 'denied by hook' });
         outcome.calls.push({ pre, post: null });
@@ -337,6 +346,10 @@ class FakeGemini extends FakeAgent {
     }
     this.write([message(done)]);
     return outcome;
+  }
+
+  private before(c: ToolUse): Promise<HookRun> {
+    return this.hook({ hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:03.000Z', tool_name: c.name, tool_input: c.input });
   }
 
   async finish(text: string): Promise<HookRun> {

@@ -4,6 +4,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { audit } from '../../src/index.js';
 import { scratch } from '../cli/helpers.js';
 import { type AgentName, context, denied, fakeAgent, type FakeAgentOptions, type ToolUse } from './agents.js';
 import { inProcess } from './inprocess.js';
@@ -131,6 +132,49 @@ describe('a steer waits for an event that can carry it', () => {
     const after = await inProcess(args, JSON.stringify({ ...base, hook_event_name: 'AfterTool', tool_response: { llmContent: '{}', returnDisplay: '{}' } }));
     // …and the reminder reaches the model with the tool's result.
     expect(context(after)).toMatch(/Loop detection: your visible output shows a repeating pattern/);
+  });
+});
+
+describe("Gemini CLI writes a response's text before its calls", () => {
+  // Gemini CLI 0.61.0 appends the model's message with its text when the response arrives and adds
+  // the calls to it only after their AfterTool hooks (test/agents recorded it): the round the guard
+  // closes at AfterTool takes that text, so a chant is steered there, at the round analyze finds.
+  const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(4);
+  const echo = (i: number): ToolUse => ({ name: 'run_shell_command', input: { command: `echo step ${i}` }, output: `step ${i}` });
+
+  it('the chant is steered at the AfterTool of its round, and the live ledger reads as the transcript', async () => {
+    const { fake, stateDir } = setup('gemini', 'enforce', { transcript: 'text-first' });
+    fake.user('check the file');
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push(await fake.round({ text: chant, calls: [echo(i)] }));
+    await fake.finish('Done.');
+    const steered = outcomes.map((o) => /Loop detection: your visible output/.test(context(o.calls[0]!.post!) ?? ''));
+    expect(steered[0], 'the first round already repeats one sentence').toBe(true);
+    const records = ledger(stateDir);
+    const texts = records.filter((r) => r.type === 'assistant').map((r) => r.text);
+    expect(texts).toEqual([chant, chant, chant, 'Done.']);
+    // The same rounds read offline from the transcript give the same entries.
+    const entries = (r: Record<string, unknown>[]) =>
+      r.filter((x) => x.type === 'decision').map((x) => {
+        const e = x.entry as { round: number; detector: string; kind: string };
+        return `${e.round} ${e.detector}/${e.kind}`;
+      });
+    const report = await audit([fake.transcript]);
+    const offline = report.sessions.flatMap((x) => x.entries).map((e) => `${e.round} ${e.detector}/${e.kind}`);
+    expect(offline.length, 'analyze finds the chant too').toBeGreaterThan(0);
+    expect(entries(records)).toEqual(offline);
+  });
+
+  it('a batch of two calls stays one round: the text does not close it at the first AfterTool', async () => {
+    const { fake, stateDir } = setup('gemini', 'telemetry', { transcript: 'text-first' });
+    fake.user('look');
+    await fake.round({ text: 'Two reads.', calls: [echo(1), echo(2)] });
+    await fake.finish('Done.');
+    const rounds = ledger(stateDir).filter((r) => r.type === 'assistant') as { text: string; tool_calls?: unknown[] }[];
+    expect(rounds.map((r) => [r.text, r.tool_calls?.length ?? 0])).toEqual([
+      ['Two reads.', 2],
+      ['Done.', 0],
+    ]);
   });
 });
 
