@@ -106,7 +106,7 @@ describe('the state machine', () => {
     fc.assert(
       fc.property(fc.array(itemArb, { maxLength: 6 }), fc.array(actionArb, { maxLength: 30 }), (items, actions) => {
         let state = startLabelling(items);
-        const file: Record<string, unknown> = {};
+        const file: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // a session key may be "__proto__"
         for (const action of actions) {
           const before = state;
           const step = press(state, action);
