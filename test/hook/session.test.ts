@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { audit } from '../../src/index.js';
+import { audit, type LedgerEntry } from '../../src/index.js';
 import { scratch } from '../cli/helpers.js';
 import { type AgentName, context, denied, fakeAgent, type FakeAgentOptions, type ToolUse } from './agents.js';
 import { inProcess } from './inprocess.js';
@@ -154,15 +154,12 @@ describe("Gemini CLI writes a response's text before its calls", () => {
     const texts = records.filter((r) => r.type === 'assistant').map((r) => r.text);
     expect(texts).toEqual([chant, chant, chant, 'Done.']);
     // The same rounds read offline from the transcript give the same entries.
-    const entries = (r: Record<string, unknown>[]) =>
-      r.filter((x) => x.type === 'decision').map((x) => {
-        const e = x.entry as { round: number; detector: string; kind: string };
-        return `${e.round} ${e.detector}/${e.kind}`;
-      });
+    const where = (e: { round: number; detector: string; kind: string }) => `${e.round} ${e.detector}/${e.kind}`;
+    const live = records.filter((x) => x.type === 'decision').map((x) => where(x.entry as LedgerEntry));
     const report = await audit([fake.transcript]);
-    const offline = report.sessions.flatMap((x) => x.entries).map((e) => `${e.round} ${e.detector}/${e.kind}`);
+    const offline = report.sessions.flatMap((x) => x.entries).map(where);
     expect(offline.length, 'analyze finds the chant too').toBeGreaterThan(0);
-    expect(entries(records)).toEqual(offline);
+    expect(live).toEqual(offline);
   });
 
   it('a batch of two calls stays one round: the text does not close it at the first AfterTool', async () => {
