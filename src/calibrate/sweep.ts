@@ -235,7 +235,11 @@ export function evaluatePoint(
 /** Keys sorted, each key's turns sorted and once each: the same whatever order the sessions came in. */
 export function canonicalLabelTurns(items: ReadonlyMap<string, readonly number[]>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const key of [...items.keys()].sort(compareKeys)) out[key] = [...new Set(items.get(key))].sort((a, b) => a - b);
+  for (const key of [...items.keys()].sort(compareKeys)) {
+    // Defined, not assigned: a key is a session id or a file name, and "__proto__" is one.
+    const value = [...new Set(items.get(key))].sort((a, b) => a - b);
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

@@ -131,7 +131,9 @@ class LabelsWriter {
   ) {}
 
   put(key: string, value: LabelValue): void {
-    this.raw[key] = value;
+    // Defined, not assigned: a session id is any string, and assigning "__proto__" would set the
+    // object's prototype instead of writing the label.
+    Object.defineProperty(this.raw, key, { value, enumerable: true, writable: true, configurable: true });
     const text = `${JSON.stringify(this.raw, null, 2)}\n`;
     this.written++;
     this.chain = this.chain.then(() => writeFileAtomically(this.file, text)).catch((e: Error) => void (this.failure ??= e));

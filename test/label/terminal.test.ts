@@ -147,6 +147,29 @@ describe('without a terminal', () => {
     expect(again.stdout).toContain('1 session to label: 1 with findings (worst first), then 0 of 0 calm (seed 1); 2 already labelled in');
   });
 
+  it('a session whose id is "__proto__" is labelled under that key, in a new file and in one already written', async () => {
+    // The key is the session's own id, any string a transcript carries: assigned into a plain
+    // object, "__proto__" would set the prototype and the label would never reach the file.
+    const text = readFileSync(join(ROOT, FILES[0]!), 'utf8').replace('"id":"loop-migrate-retry"', '"id":"__proto__"');
+    const session = tmp.write('proto.jsonl', text);
+    const clean = join(ROOT, FILES[2]!);
+    for (const before of [null, '{"clean-poll-build": "clean"}\n']) {
+      const labels = join(tmp.dir, before === null ? 'proto-new.json' : 'proto-old.json');
+      if (before !== null) tmp.write(labels.slice(tmp.dir.length + 1), before);
+      const r = await runCli(['label', session, clean, '--calm', '1', '--labels', labels, '--batch', tmp.write('proto.txt', 'l\nc\n')]);
+      expect(r.code, r.stderr).toBe(0);
+      const file = JSON.parse(readFileSync(labels, 'utf8')) as Record<string, unknown>;
+      expect(Object.hasOwn(file, '__proto__')).toBe(true);
+      expect(file['__proto__']).toEqual({ label: 'loop', turn: 2, round: 4 });
+      expect(file['clean-poll-build']).toBe('clean');
+      const sweep = await runCli(['sweep', session, clean, '--param', 'tool_batch.max_strikes=2:2:1', '--labels', labels, '--format', 'json']);
+      expect(sweep.code, sweep.stderr).toBe(0);
+      // The loop labelled "__proto__" is stopped at its turn 2: a true positive, not a session lost.
+      const metrics = (JSON.parse(sweep.stdout) as { points: { metrics: Record<string, number> }[] }).points[0]!.metrics;
+      expect(metrics).toMatchObject({ tp: 1, fp: 0, tn: 1, fn: 0 });
+    }
+  });
+
   it('a bad answer or labels file is one line naming the file', async () => {
     const answers = tmp.write('bad.txt', 'l\nmaybe\n');
     const r = await runCli(['label', ...FILES, '--labels', join(tmp.dir, 'x.json'), '--batch', answers]);
