@@ -115,7 +115,7 @@ describe('interrupts in the model and the ledger', () => {
     ['research-samples/gemini-cli/jazzyalex_agent-sessions_large.json', [{ turn: 1, round: 2 }]],
   ] as const;
   for (const [path, want] of real) {
-    const file = join(ROOT, '..', '..', 'shared', path);
+    const file = join(ROOT, '..', 'shared', path);
     it.skipIf(!existsSync(file))(`real sessions, read in place: ${path}`, async () => {
       const got = (await sessionsOf(file)).flatMap((s) => (s.interrupts ?? []).map((i) => ({ turn: i.turn, round: i.round, after_repeat: i.after_repeat })));
       expect(got).toEqual(want.map((w) => ({ ...w, after_repeat: false })));
