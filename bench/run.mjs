@@ -13,9 +13,13 @@
 // ccusage's time over the Claude Code stores is shown when `ccusage` (18.0.11) is installed where it is found:
 // $CCUSAGE, node_modules/.bin, /tmp/ccu/node_modules/.bin, or on PATH. It is never a dependency.
 //   npm run bench -- --mb 150                (the size of the single-file corpora; default 150)
-//   npm run bench -- --only text-heavy,store (a subset: bench, bench-2x, text-heavy, store, 1gb)
+//   npm run bench -- --only text-heavy,store (a subset: real, codex, bench, bench-2x, text-heavy, store, 1gb, otel)
 //   npm run bench -- --only 1gb              (a 1 GB text-heavy file: peak RSS; deleted afterwards
 //                                             unless --keep)
+//   npm run bench -- --only otel             (issue 32: OTLP/JSON files, Claude Code's own telemetry and
+//                                             the GenAI conventions, against a Claude Code transcript of
+//                                             the same sessions and size: speed per byte to the
+//                                             transcript's in the same run; bench/otel-corpus.mjs)
 //   npm run bench -- --runs 5                (each measurement alternated N times; default 3)
 //   npm run bench -- --against ../other-checkout   (also time that checkout's ledger, built, in the
 //                                             same run, alternating: before/after ratios of a change)
@@ -28,6 +32,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
 import { generateStore } from './store.mjs';
+import { generateOtelCorpus } from './otel-corpus.mjs';
 import { generateClaudeStore, generateCodexStore } from './real-store.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,7 +110,46 @@ const spread = (xs, digits = 2) => {
 };
 const claudeStores = new Set(['store', 'real']);
 const rows = [];
+
+/** The OTLP files and their transcript, each timed once per run back to back: per byte, OTLP's speed over the transcript's. */
+async function measureOtel() {
+  const files = await generateOtelCorpus(mb, join(corpus, 'otel'));
+  const kinds = Object.keys(files);
+  const seen = Object.fromEntries(kinds.map((k) => [k, { msPerMb: [], bare: [], perByte: [], rss: [], bareRss: [] }]));
+  let last = {};
+  for (let i = 0; i < runs; i++) {
+    for (const k of kinds) {
+      const size = sizeOf(files[k]) / 1048576;
+      const b = node(join(here, 'baseline.mjs'), files[k]);
+      const l = node(join(here, 'ledger.mjs'), files[k], ledgerArgs);
+      last[k] = l;
+      seen[k].msPerMb.push(l.ms / size);
+      seen[k].bare.push(l.ms / b.ms);
+      seen[k].rss.push(l.rssMb);
+      seen[k].bareRss.push(b.rssMb);
+    }
+    for (const k of kinds) seen[k].perByte.push(seen.transcript.msPerMb.at(-1) / seen[k].msPerMb.at(-1));
+  }
+  for (const k of kinds) {
+    const s = seen[k];
+    rows.push({
+      corpus: `otel ${k}`,
+      size: `${(sizeOf(files[k]) / 1048576).toFixed(0)} MB`,
+      'ledger MB/s (median)': (1000 / [...s.msPerMb].sort((a, b) => a - b)[Math.floor((runs - 1) / 2)]).toFixed(1),
+      'ledger/bare min/med/max': spread(s.bare),
+      'per byte: speed/transcript': spread(s.perByte),
+      'peak RSS MB bare/ledger': `${Math.max(...s.bareRss).toFixed(0)} / ${Math.max(...s.rss).toFixed(0)}`,
+      sessions: last[k].sessions,
+      rounds: last[k].rounds,
+    });
+  }
+}
+
 for (const name of only) {
+  if (name === 'otel') {
+    await measureOtel();
+    continue;
+  }
   const input = await ensure(name);
   const size = sizeOf(input) / 1048576;
   const ratios = { bare: [], against: [], ccusage: [] };
@@ -160,4 +204,4 @@ for (const row of rows) {
 }
 
 if (only.some((n) => claudeStores.has(n)) && !ccusage) console.log('ccusage: not installed (e.g. mkdir /tmp/ccu && cd /tmp/ccu && npm i ccusage@18.0.11), not timed.');
-console.log('targets: ratio ≤ 1.5 on text-heavy and store (SPEC); on the real-shaped store ≤ 1.2× the bare parse and ≤ 0.5× ccusage (issue 30); peak RSS < 200 MB at 1 GB and on the stores.');
+console.log('targets: ratio ≤ 1.5 on text-heavy and store (SPEC); on the real-shaped store ≤ 1.2× the bare parse and ≤ 0.5× ccusage (issue 30); peak RSS < 200 MB at 1 GB and on the stores; OTLP per byte at least as fast as the transcript (issue 32).');

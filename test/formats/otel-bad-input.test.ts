@@ -95,7 +95,7 @@ describe('otel: bad input', () => {
     const big = 'x'.repeat(100_000);
     const text = Array.from({ length: 300 }, (_, i) => line([span(`${(i + 1).toString(16).padStart(16, '0')}`, i * 100, { attributes: [...span('0', 0).attributes.slice(0, 2), { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `${i} ${big}` }] }]) } }] })])).join('\n');
     const { summary, sessions } = await read('big.jsonl', `${text}\n`);
-    expect(summary.skipped).toEqual([{ line: null, reason: expect.stringMatching(/^session bad-input held more than 8 MB of records and was read in parts/) }]);
+    expect(summary.skipped).toEqual([{ line: null, reason: expect.stringMatching(/^session bad-input was read in parts \(the file's open sessions held more than 8 MB of records\)/) }]);
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.rounds.map((r) => Number(r.text.split(' ')[0]))).toEqual(Array.from({ length: 300 }, (_, i) => i));
   });

@@ -3,6 +3,9 @@
 // file ends, because spans arrive in any order. What is held is bounded: past HELD_BUDGET the
 // session least recently added to is read and released early; a record for it arriving later
 // starts a new piece of the same session (reported once), so memory stays bounded, not the session whole.
+// A session released early stays open in the ledger (its detectors live) for such a record; past
+// OPEN_PARKED of them the one released longest ago is ended, and a record of it after that starts a
+// session of its own (`id#2`), so the ledger's open sessions are bounded too.
 
 import type { TranscriptBuilder, SessionBuilder } from '../../model/builder.js';
 import { fileStem } from '../shared/text.js';
@@ -12,16 +15,29 @@ import type { Producer } from './producer.js';
 import { producerOf } from './producers.js';
 import { str } from './values.js';
 
-/** Characters (roughly) of records held across the file's open sessions before one is released. */
+/**
+ * What a file's open sessions may hold, in characters of record text (OtelItem.size: the string
+ * values of its attributes and body plus a fixed part per record and event).
+ * Past it, the session least recently added to is read and its records released; a record of it
+ * arriving later starts a further part of the same session, and the file's inputs[].skipped says
+ * so once per session (docs/formats.md, "Bounded memory"; test/robustness/otel-held-bound.cli.test.ts).
+ */
 const HELD_BUDGET = 8 * 1024 * 1024;
+
+/**
+ * Sessions released early and still open in the ledger: each keeps its detectors (tens of KB), so
+ * without this bound a 1 GB file of thousands of sessions held them all to the end (932 MB peak RSS).
+ */
+const OPEN_PARKED = 64;
 
 interface Group {
   key: string;
+  /** The transcript builder's key: `key`, or `key#2`… for records arriving after the session was ended. */
+  part: string;
   items: OtelItem[];
   /** Index in `items` of each record by identity, so a second export replaces or is dropped. */
   seen: Map<string, number>;
   size: number;
-  traces: Set<string>;
   producer: Producer | null;
   builder: SessionBuilder | null;
   /** Released early at least once; a later record is reported, once. */
@@ -38,7 +54,7 @@ export class SessionGroups {
   private readonly groups = new Map<string, Group>();
   /** Which session a trace belongs to, once any of its records named one. */
   private readonly traceSession = new Map<string, string>();
-  /** Sessions released early, kept (without their records) in case more of them arrives. */
+  /** Sessions released early, kept open (without their records) in case more of them arrives; the longest parked first. */
   private readonly parked = new Map<string, Group>();
   private held = 0;
 
@@ -48,6 +64,7 @@ export class SessionGroups {
     private readonly notice: (reason: string) => void,
     private readonly ignore: (kind: string) => void,
     private readonly budget = HELD_BUDGET,
+    private readonly openParked = OPEN_PARKED,
   ) {}
 
   add(item: OtelItem): void {
@@ -60,12 +77,16 @@ export class SessionGroups {
       this.groups.delete(key);
       this.parked.delete(key);
     } else {
-      group = { key, items: [], seen: new Map(), size: 0, traces: new Set(), producer: null, builder: null, released: false, reported: false };
+      const part = this.partKey(key);
+      group = { key, part, items: [], seen: new Map(), size: 0, producer: null, builder: null, released: false, reported: false };
+      if (part !== key) {
+        this.notice(`session ${key} was read early and ended (past ${this.mb()} MB of records held, and ${this.openParked} sessions read early kept open): its records from line ${item.line ?? '?'} on are read as session ${this.sessionId(key)}${part.slice(key.length)}`);
+      }
     }
     this.groups.set(key, group);
     if (group.released && !group.reported) {
       group.reported = true;
-      this.notice(`session ${key} held more than ${Math.round(this.budget / 2 ** 20)} MB of records and was read in parts: a call and its answer on either side of a part count as unanswered`);
+      this.notice(`session ${key} was read in parts (the file's open sessions held more than ${this.mb()} MB of records): a call and its answer on either side of a part count as unanswered`);
     }
     const id = identity(item);
     const at = group.seen.get(id);
@@ -77,7 +98,6 @@ export class SessionGroups {
     }
     group.seen.set(id, group.items.length);
     group.items.push(item);
-    if (item.traceId !== null) group.traces.add(item.traceId);
     group.size += item.size;
     this.held += item.size;
     while (this.held > this.budget && this.groups.size > 0) this.release(this.groups.values().next().value!, true);
@@ -109,18 +129,40 @@ export class SessionGroups {
       this.groups.delete(group.key);
       this.parked.set(group.key, group);
     }
+    this.readOut(group, items);
+    // Ended for good: a record of it after this starts a session of its own.
+    while (this.parked.size > this.openParked) {
+      const oldest = this.parked.values().next().value!;
+      this.parked.delete(oldest.key);
+      oldest.builder?.end();
+    }
+  }
+
+  private readOut(group: Group, items: OtelItem[]): void {
     if (items.length === 0) return;
     group.producer ??= producerOf(items);
     if (!group.producer) {
       for (let i = 0; i < items.length; i++) this.ignore('otel record of no known producer');
       return;
     }
-    group.builder ??= this.builder.session(group.key, {
+    group.builder ??= this.builder.session(group.part, {
       id: this.sessionId(group.key),
       producer: group.producer.name,
       unrecorded: group.producer.unrecorded,
     });
     deliver(group.producer.read(items), group.builder);
+  }
+
+  private mb(): number {
+    return Math.round(this.budget / 2 ** 20);
+  }
+
+  /** `key`, or the first `key#N` not yet used when a session of that key was read and ended before. */
+  private partKey(key: string): string {
+    if (!this.builder.has(key)) return key;
+    let n = 2;
+    while (this.builder.has(`${key}#${n}`)) n += 1;
+    return `${key}#${n}`;
   }
 
   private sessionId(key: string): string {
