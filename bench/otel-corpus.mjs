@@ -18,7 +18,7 @@
 // Files already there are reused; they are deleted after the run unless --keep or --no-run.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,7 +169,9 @@ function transcriptLines(x, r) {
 /** Sessions written until `target` bytes; with `side` > 1 the lines of that many sessions at a time interleaved (seeded). */
 async function write(file, target, linesOf, seed, side) {
   const r = rng(seed);
-  const out = createWriteStream(file);
+  // Written under another name and renamed once whole: an interrupted run leaves no file to be reused.
+  const partial = `${file}.partial`;
+  const out = createWriteStream(partial);
   let bytes = 0;
   let n = 0;
   const open = [];
@@ -183,6 +185,7 @@ async function write(file, target, linesOf, seed, side) {
   }
   out.end();
   await once(out, 'finish');
+  renameSync(partial, file);
   return bytes;
 }
 
