@@ -227,31 +227,47 @@ describe('bad input, one case at a time (the built CLI)', () => {
   it('"megabyte-long lines": a 50 MB line is read and analyzed, and the run completes', async () => {
     const s = JSON.stringify;
     // The 50 MB line is a tool result (what real sessions carry: a log, a file dump); a 5 MB
-    // assistant text beside it takes the text detectors through a long line too.
-    const words = (mb: number) => {
+    // assistant text beside it takes the text detectors through a long line too. Written to the
+    // file a slice at a time: held as one array of words, the text cost this process ~0.7 GB.
+    const words = function* (mb: number): Generator<string> {
       let seed = 1;
       const vocabulary = 'the build error test file run fix check log path config value cache server write read'.split(' ');
-      const parts: string[] = [];
+      let slice: string[] = [];
       for (let n = 0; n < mb * 1024 * 1024; ) {
         seed = (seed * 1103515245 + 12345) & 0x7fffffff;
         const w = `${vocabulary[(seed >> 16) % vocabulary.length]}${(seed >> 8) % 97}`;
-        parts.push(w);
+        slice.push(w);
         n += w.length + 1;
+        if (slice.length === 65_536) {
+          yield slice.join(' ');
+          slice = [''];
+        }
       }
-      return parts.join(' ');
+      yield slice.join(' ');
     };
     const call = (i: number) => s({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'cat', arguments: { path: 'build.log' } }] });
-    const lines = [
+    // The vocabulary is letters and digits: a record is its JSON prefix, the words, and `"}`.
+    const lines: (string | [prefix: string, mb: number])[] = [
       s({ type: 'session', schema: 'loopledger-canonical/1', id: 'big', parent: null, model: 'm' }),
       s({ type: 'user', text: 'go' }),
       call(0),
-      s({ type: 'tool_result', id: 'c0', content: words(50) }),
+      ['{"type":"tool_result","id":"c0","content":"', 50],
       call(1),
       s({ type: 'tool_result', id: 'c1', content: 'short' }),
-      s({ type: 'assistant', text: words(5) }),
+      ['{"type":"assistant","text":"', 5],
       s({ type: 'assistant', text: 'Done.' }),
     ];
-    const path = tmp.file('fifty-mb.jsonl', lines.join('\n') + '\n');
+    const path = join(tmp.dir, 'fifty-mb.jsonl');
+    const fd = openSync(path, 'w');
+    for (const line of lines) {
+      if (typeof line === 'string') writeSync(fd, `${line}\n`);
+      else {
+        writeSync(fd, line[0]);
+        for (const text of words(line[1])) writeSync(fd, text);
+        writeSync(fd, '"}\n');
+      }
+    }
+    closeSync(fd);
     expect(statSync(path).size).toBeGreaterThan(55 * 1024 * 1024);
     const r = await spawnCli([path, '--format', 'json'], { timeoutMs: 60_000 });
     expect(r.signal, `killed after ${r.ms} ms`).toBeNull();
