@@ -11,6 +11,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesS
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRUNCATED_REASON } from '../../src/formats/ingest.js';
+import { oneHeavyCaseAtATime } from '../helpers/one-heavy.js';
 import { ESC, FIXTURES, ROOT, type SpawnResult, TERMINAL_CONTROL, ensureBuilt, scratch, spawnCli } from './helpers.js';
 
 const tmp = scratch('loopledger-badinput-');
@@ -257,47 +258,51 @@ describe('bad input, one case at a time (the built CLI)', () => {
       ['{"type":"assistant","text":"', 5],
       s({ type: 'assistant', text: 'Done.' }),
     ];
-    const path = join(tmp.dir, 'fifty-mb.jsonl');
-    const fd = openSync(path, 'w');
-    for (const line of lines) {
-      if (typeof line === 'string') writeSync(fd, `${line}\n`);
-      else {
-        writeSync(fd, line[0]);
-        for (const text of words(line[1])) writeSync(fd, text);
-        writeSync(fd, '"}\n');
+    await oneHeavyCaseAtATime(async () => {
+      const path = join(tmp.dir, 'fifty-mb.jsonl');
+      const fd = openSync(path, 'w');
+      for (const line of lines) {
+        if (typeof line === 'string') writeSync(fd, `${line}\n`);
+        else {
+          writeSync(fd, line[0]);
+          for (const text of words(line[1])) writeSync(fd, text);
+          writeSync(fd, '"}\n');
+        }
       }
-    }
-    closeSync(fd);
-    expect(statSync(path).size).toBeGreaterThan(55 * 1024 * 1024);
-    const r = await spawnCli([path, '--format', 'json'], { timeoutMs: 60_000 });
-    expect(r.signal, `killed after ${r.ms} ms`).toBeNull();
-    expect(r.code, r.stderr).toBe(0);
-    const rep = report(r);
-    expect(rep.inputs[0]!.skipped).toEqual([]);
-    expect(rep.sessions[0]!).toMatchObject({ rounds: 4, tool_calls: 2 });
-  }, 90_000);
+      closeSync(fd);
+      expect(statSync(path).size).toBeGreaterThan(55 * 1024 * 1024);
+      const r = await spawnCli([path, '--format', 'json'], { timeoutMs: 60_000 });
+      expect(r.signal, `killed after ${r.ms} ms`).toBeNull();
+      expect(r.code, r.stderr).toBe(0);
+      const rep = report(r);
+      expect(rep.inputs[0]!.skipped).toEqual([]);
+      expect(rep.sessions[0]!).toMatchObject({ rounds: 4, tool_calls: 2 });
+    });
+  }, 180_000);
 
   it('a JSON document past the string limit (over 512 MB) is named, and the other inputs are still analyzed', async () => {
     // SPEC: "Never crash" … "and the other inputs are still analyzed."
     // Joining it used to throw a RangeError that ended the whole run as an internal error.
-    const path = join(tmp.dir, 'huge-export.json');
-    const fd = openSync(path, 'w');
-    const line = `  ${JSON.stringify({ role: 'user', content: 'x'.repeat(4000) })},\n`;
-    const block = line.repeat(1000);
-    writeSync(fd, '[\n');
-    for (let written = 0; written < 540 * 1024 * 1024; written += block.length) writeSync(fd, block);
-    writeSync(fd, '  {"role":"assistant","content":"ok"}\n]\n');
-    closeSync(fd);
-    const good = tmp.file('good-beside-huge.jsonl', LOOPING);
-    try {
-      const r = await spawnCli([path, good, '--format', 'json', '--jobs', '1'], { timeoutMs: 60_000 });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`${path}: too large to read as one JSON document`);
-      expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
-    } finally {
-      rmSync(path, { force: true });
-    }
-  }, 90_000);
+    await oneHeavyCaseAtATime(async () => {
+      const path = join(tmp.dir, 'huge-export.json');
+      const fd = openSync(path, 'w');
+      const line = `  ${JSON.stringify({ role: 'user', content: 'x'.repeat(4000) })},\n`;
+      const block = line.repeat(1000);
+      writeSync(fd, '[\n');
+      for (let written = 0; written < 540 * 1024 * 1024; written += block.length) writeSync(fd, block);
+      writeSync(fd, '  {"role":"assistant","content":"ok"}\n]\n');
+      closeSync(fd);
+      const good = tmp.file('good-beside-huge.jsonl', LOOPING);
+      try {
+        const r = await spawnCli([path, good, '--format', 'json', '--jobs', '1'], { timeoutMs: 60_000 });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain(`${path}: too large to read as one JSON document`);
+        expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
+      } finally {
+        rmSync(path, { force: true });
+      }
+    });
+  }, 180_000);
 
   it('"escape sequences are neutralized": no ESC byte (nor any other control) in table, markdown, github or stderr', async () => {
     const evil = `${ESC}[31mRED${ESC}]0;pwned\u0007${ESC}[2J\u009b31m\r\b${ESC}P+q${ESC}\\`;
