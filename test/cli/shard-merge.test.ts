@@ -3,8 +3,10 @@
 // cannot be added up (another schema, another configuration, a shard twice or missing, a file that
 // two ledgers disagree about) is refused with exit 2, naming the difference.
 //
-// The one run and N = 3 go through the binary; N = 1, 7 and 128 (more shards than files) are made
-// with the library's audit(), as the binary makes them, to keep the test's time reasonable.
+// The one run and N = 3 go through the binary, merged in every format; N = 1, 7 and 128 (more
+// shards than files) are made with the library's audit(), as the binary makes them, and merged by
+// the binary once (JSON) and by the CLI in this process for the other formats: N = 3 shows the
+// binary prints every format of a merge, so a process per format per N would prove nothing more.
 
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +17,8 @@ import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { renderReport } from '../../src/report/index.js';
 import { shardKey, shardOf } from '../../src/read/shard.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
-import { ensureBuilt, runCli, scratch, type RunResult } from './helpers.js';
+import { runMain } from '../robustness/helpers.js';
+import { cliEnv, ensureBuilt, runCli, scratch, type RunResult } from './helpers.js';
 
 const tmp = scratch('loopledger-shard-merge-');
 afterAll(() => tmp.cleanup());
@@ -85,8 +88,12 @@ describe('shards of the fixtures, merged, are the one run', () => {
       const empty = files.filter((f) => (JSON.parse(readFileSync(f, 'utf8')) as LedgerReport).inputs.length === 0);
       expect(empty.length).toBeGreaterThan(0);
     }
+    const binary = await runCli(['merge', ...files, '--format', 'json']);
+    expect(binary.code, binary.stderr).toBe(0);
+    expect(binary.stdout).toBe(one.get('json')!.stdout);
     for (const format of REPORT_FORMATS) {
-      const merged = await runCli(['merge', ...files, '--format', format]);
+      // The binary's environment (no colour, the pinned SOURCE_DATE_EPOCH), so the outputs compare.
+      const merged = await runMain(['merge', ...files, '--format', format], { env: cliEnv(), timeoutMs: 300_000 });
       expect(merged.code, `${format}: ${merged.stderr}`).toBe(0);
       expect(merged.stdout, format).toBe(one.get(format)!.stdout);
     }
@@ -246,13 +253,20 @@ describe('merge refuses what does not add up (exit 2, naming the difference)', (
 describe('sweep --format json partials, merged, are the one sweep', () => {
   const SWEEP = [FIXTURES, '--param', 'tool_batch.max_strikes=1:4:1', '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1'];
 
+  // The one sweep, json and table, made once for both N.
+  let whole: Promise<[RunResult, RunResult]> | undefined;
+  const oneSweep = () => (whole ??= Promise.all([runCli(['sweep', ...SWEEP, '--json']), runCli(['sweep', ...SWEEP])]));
+
   it.each([3, 7])('N = %i, with labels (file-name labels cover sessions in several shards): json and table', async (n) => {
-    const whole = ok(await runCli(['sweep', ...SWEEP, '--json']));
-    const table = ok(await runCli(['sweep', ...SWEEP]));
+    const [json, table] = await oneSweep();
+    ok(json);
+    ok(table);
     const files: string[] = [];
     for (let k = 1; k <= n; k++) {
       const out = join(tmp.dir, `sweep${n}`, `${k}.json`);
-      const r = await runCli(['sweep', ...SWEEP, '--shard', `${k}/${n}`, '--json', '-o', out]);
+      const args = ['sweep', ...SWEEP, '--shard', `${k}/${n}`, '--json', '-o', out];
+      // N = 3 shows the binary writes a sweep's partials; N = 7's are written by the CLI in this process.
+      const r = n === 3 ? await runCli(args) : await runMain(args, { env: cliEnv(), timeoutMs: 300_000 });
       expect(r.code, r.stderr).toBe(0);
       files.push(out);
     }
@@ -260,7 +274,7 @@ describe('sweep --format json partials, merged, are the one sweep', () => {
     const partial = JSON.parse(readFileSync(files[0]!, 'utf8')) as { labels: { unmatched: string[] } };
     expect(partial.labels.unmatched.length).toBeGreaterThan(0);
     const merged = ok(await runCli(['merge', ...files, '--json']));
-    expect(merged.stdout).toBe(whole.stdout);
+    expect(merged.stdout).toBe(json.stdout);
     const mergedTable = ok(await runCli(['merge', ...files]));
     expect(mergedTable.stdout).toBe(table.stdout);
   }, 600_000);
@@ -279,9 +293,13 @@ describe('sweep --format json partials, merged, are the one sweep', () => {
 });
 
 describe('a shard carries what the merged page draws', () => {
-  it("a shard's JSON ledger holds each session's timeline; the merged JSON, like one run's, does not", async () => {
-    const out = join(tmp.dir, 'timeline', 'shard-1.json');
+  // The binary's one shard of the fixtures, written once for both tests.
+  const out = join(tmp.dir, 'timeline', 'shard-1.json');
+  beforeAll(async () => {
     ok(await runCli([FIXTURES, '--shard', '1/1', '--format', 'json', '-o', out]));
+  }, 600_000);
+
+  it("a shard's JSON ledger holds each session's timeline; the merged JSON, like one run's, does not", async () => {
     const shard = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
     expect(shard.sessions.length).toBeGreaterThan(0);
     for (const s of shard.sessions) {
@@ -294,8 +312,6 @@ describe('a shard carries what the merged page draws', () => {
   });
 
   it('a timeline edited by hand is refused, naming the session (exit 2)', async () => {
-    const out = join(tmp.dir, 'timeline', 'shard-bad.json');
-    ok(await runCli([FIXTURES, '--shard', '1/1', '--format', 'json', '-o', out]));
     const shard = JSON.parse(readFileSync(out, 'utf8')) as { sessions: { timeline: unknown }[] };
     shard.sessions[1]!.timeline = { turn_starts: [['1', '<script>']], turn_starts_more: 0, spend: [] };
     const bad = tmp.write(join('timeline', 'edited.json'), JSON.stringify(shard));

@@ -52,8 +52,12 @@ export interface CliResult {
 /**
  * `main(argv)` in this process. With `stdin`, those chunks are what `-` reads: process.stdin is
  * swapped for the run because the CLI has no other way in, and the CLI is the thing under test.
+ * `env` is the CLI's environment (NO_COLOR=1 alone by default).
  */
-export async function runMain(argv: readonly string[], opts: { stdin?: readonly (Buffer | string)[]; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runMain(
+  argv: readonly string[],
+  opts: { stdin?: readonly (Buffer | string)[]; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   const stdout = new Collector();
   const stderr = new Collector();
   const original = Object.getOwnPropertyDescriptor(process, 'stdin')!;
@@ -62,7 +66,7 @@ export async function runMain(argv: readonly string[], opts: { stdin?: readonly 
     Object.defineProperty(process, 'stdin', { value: stream, configurable: true, enumerable: true });
   }
   try {
-    const code = await within(opts.timeoutMs ?? 10_000, main(argv, { stdout, stderr, env: { NO_COLOR: '1' } }), `loopledger ${argv.join(' ')}`);
+    const code = await within(opts.timeoutMs ?? 10_000, main(argv, { stdout, stderr, env: opts.env ?? { NO_COLOR: '1' } }), `loopledger ${argv.join(' ')}`);
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     if (opts.stdin) Object.defineProperty(process, 'stdin', original);
