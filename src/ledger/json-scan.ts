@@ -132,21 +132,26 @@ export class JsonScanner {
     return new JsonScanError(message, line, byte, trailing);
   }
 
-  /** JSON.parse of one value's text, which begins at `from` in the input; its error placed in the file. */
-  private parse(text: string, from: { line: number; byte: number }): unknown {
+  /**
+   * JSON.parse of one value's text, which begins at `from` in the input (a place, or an index in
+   * `buf`); its error placed in the file. An index is turned into a place only on failure: counting
+   * lines up to every value would read each piece again once per value in it.
+   */
+  private parse(text: string, from: { line: number; byte: number } | number): unknown {
     try {
       return JSON.parse(text);
     } catch (e) {
       const m = /position (\d+)/.exec((e as Error).message);
       const offset = m ? Math.min(Number(m[1]), text.length) : 0;
       const reason = (e as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
-      throw new JsonScanError(reason, from.line + countLines(text, 0, offset), from.byte + Buffer.byteLength(text.slice(0, offset)));
+      const at = typeof from === 'number' ? this.placeOf(from) : from;
+      throw new JsonScanError(reason, at.line + countLines(text, 0, offset), at.byte + Buffer.byteLength(text.slice(0, offset)));
     }
   }
 
   /** The value read by skip(), parsed; nothing of it kept. */
   private value(text: string): unknown {
-    const from = this.held.length > 0 ? this.heldAt : this.placeOf(this.start);
+    const from = this.held.length > 0 ? this.heldAt : this.start;
     this.held = [];
     this.start = -1;
     return this.parse(text, from);
