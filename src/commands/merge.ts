@@ -67,13 +67,17 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
-    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written;
-    // the other formats look at every session more than once (overviews, widths, rule lists) and
-    // are given them all.
-    const lazy = opts.format === 'json' || opts.format === 'ndjson';
-    const whole = { ...thin, sessions: lazy ? streamed(sessions) : sessions.map((s) => s.load()) };
+    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written.
+    // The other formats look at every session more than once (overviews, widths, rule lists): they
+    // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
-    setExit(await emitLedger(whole, opts, io, setExit, 'the merged ledgers hold no session', files, thin.sessions));
+    if (opts.format === 'json' || opts.format === 'ndjson') {
+      setExit(await emitLedger({ ...thin, sessions: streamed(sessions) }, opts, io, setExit, NOTHING, files, thin.sessions));
+      return;
+    }
+    const refs = new Map(sessions.map((s) => [s.thin, s]));
+    const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
+    setExit(await emitLedger(thin, opts, io, setExit, NOTHING, files, thin.sessions, wholeSession));
   }
 };
 
@@ -95,6 +99,8 @@ function mergeOptions(raw: OptionValues): EmitOptions {
     set: [],
   };
 }
+
+const NOTHING = 'the merged ledgers hold no session';
 
 type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
