@@ -75,3 +75,45 @@ describe('many short values in one piece', () => {
     expect(short, `a million values ${short.toFixed(2)} s, one string ${long.toFixed(2)} s`).toBeLessThan(10 * long);
   }, 120_000);
 });
+
+// Every format but json and ndjson once loaded every session whole before writing a byte, so a
+// merge held the shards' whole size. Entries carrying long evidence show it: 100 MB of it here,
+// which the thin versions a merge keeps leave on disk. Measured (load 5): json 163-165 MB; before,
+// the others 203-221; now 157-180. The bound is relative (json's peak on the same shard, same
+// load), and 100 MB is just enough to put holding it past the margin: a bigger shard only costs time.
+describe('memory per format', () => {
+  const TARGET_BYTES = 100 << 20;
+  const FORMATS = ['table', 'markdown', 'html', 'junit', 'sarif', 'github', 'otlp'] as const;
+  const MARGIN_MB = 25;
+  let heavy = '';
+
+  beforeAll(() => {
+    const r = spawnSync(process.execPath, [BIN, 'fixtures', '--format', 'json'], { cwd: ROOT, env: cliEnv(), encoding: 'utf8', maxBuffer: 1 << 28 });
+    const ledger = JSON.parse(r.stdout) as { sessions: { entries: { evidence: Record<string, unknown> }[] }[] };
+    const entries = ledger.sessions.flatMap((s) => s.entries);
+    const note = 'y'.repeat(Math.ceil(TARGET_BYTES / entries.length));
+    for (const e of entries) e.evidence['note'] = note;
+    heavy = join(tmp.dir, 'heavy.json');
+    writeFileSync(heavy, JSON.stringify(ledger));
+    expect(statSync(heavy).size).toBeGreaterThan(TARGET_BYTES * 0.9);
+  }, 60_000);
+
+  /** Peak RSS in MB of a merge of the heavy shard in `format`, from test/hook/measured.mjs. */
+  function peakRss(format: string): number {
+    const r = spawnSync(process.execPath, [join(ROOT, 'test', 'hook', 'measured.mjs'), 'merge', heavy, '--format', format, '-o', join(tmp.dir, `merged-heavy.${format}`)], {
+      cwd: ROOT,
+      env: cliEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
+    expect(r.status, `${format}: ${r.stderr}`).toBe(0);
+    return (JSON.parse(r.output[3]!) as { maxRssKb: number }).maxRssKb / 1024;
+  }
+
+  it(`every format peaks within ${MARGIN_MB} MB of json's RSS (json streams the sessions: none holds them all)`, () => {
+    const json = peakRss('json');
+    const peaks = Object.fromEntries(FORMATS.map((f) => [f, Math.round(peakRss(f))]));
+    const over = Object.entries(peaks).filter(([, mb]) => mb > json + MARGIN_MB);
+    expect(over, `json ${Math.round(json)} MB; ${JSON.stringify(peaks)}`).toEqual([]);
+  }, 120_000);
+});
