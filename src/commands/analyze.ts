@@ -173,6 +173,7 @@ export async function emitLedger(
   nothing: string | null,
   inputs: readonly string[],
   sessions: readonly SessionLedger[] = report.sessions,
+  wholeSession?: (s: SessionLedger) => SessionLedger,
 ): Promise<number> {
   const format = opts.format;
   const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
@@ -194,6 +195,7 @@ export async function emitLedger(
     failOn: opts.failOn,
     mode: modeOf(report.config),
     evaluatedAt: evaluationTime(io.env),
+    ...(wholeSession === undefined ? {} : { wholeSession }),
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
   const failing = sessions.filter((s) => reachedFailOn(s, opts.failOn));

@@ -49,7 +49,7 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     const opts = mergeOptions(raw);
     // A merge killed outright (SIGKILL, out of memory) could not remove its spill: the next one does.
     await sweepStaleTemps(tmpdir(), SPILL_PREFIX, SPILL_SUFFIX);
-    const spill = new Spill();
+    const spill = new Spill(!streamsSessions(opts.format));
     try {
       await mergeAndEmit(files, opts, spill);
     } finally {
@@ -67,13 +67,17 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
-    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written;
-    // the other formats look at every session more than once (overviews, widths, rule lists) and
-    // are given them all.
-    const lazy = opts.format === 'json' || opts.format === 'ndjson';
-    const whole = { ...thin, sessions: lazy ? streamed(sessions) : sessions.map((s) => s.load()) };
+    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written.
+    // The other formats look at every session more than once (overviews, widths, rule lists): they
+    // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
-    setExit(await emitLedger(whole, opts, io, setExit, 'the merged ledgers hold no session', files, thin.sessions));
+    if (streamsSessions(opts.format)) {
+      setExit(await emitLedger({ ...thin, sessions: streamed(sessions) }, opts, io, setExit, NOTHING, files, thin.sessions));
+      return;
+    }
+    const refs = new Map(sessions.map((s) => [s.thin, s]));
+    const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
+    setExit(await emitLedger(thin, opts, io, setExit, NOTHING, files, thin.sessions, wholeSession));
   }
 };
 
@@ -96,6 +100,11 @@ function mergeOptions(raw: OptionValues): EmitOptions {
   };
 }
 
+const NOTHING = 'the merged ledgers hold no session';
+
+/** json and ndjson write each session whole, in order: they read nothing of a session but that. */
+const streamsSessions = (format: ReportFormat) => format === 'json' || format === 'ndjson';
+
 type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
 const SPILL_PREFIX = 'loopledger-merge.';
@@ -115,6 +124,9 @@ class Spill {
   private release: (() => void) | null = null;
   private readonly onExit = () => this.close();
 
+  /** `overview`: keep what the reports' overviews read of each session too (thinSession). */
+  constructor(private readonly overview: boolean) {}
+
   add(session: SessionLedger): SessionRef {
     if (this.fd === null) {
       this.release = removeOnSignal(this.path);
@@ -128,7 +140,7 @@ class Spill {
     this.pending.push(line, '\n');
     this.pendingChars += line.length;
     if (this.pendingChars >= SPILL_WRITE_CHARS) this.flush();
-    return new SpilledSession(thinSession(session), this, at, bytes);
+    return new SpilledSession(thinSession(session, this.overview), this, at, bytes);
   }
 
   private flush(): void {

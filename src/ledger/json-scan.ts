@@ -63,9 +63,18 @@ export class JsonScanner {
   private depth = 0;
   private inString = false;
   private primitive = false;
+  /** The string being skipped ended its piece with a backslash: the next character is escaped. */
+  private escaped = false;
   // `buf` begins at this line and byte of the input.
   private lineBase = 1;
   private byteBase = 0;
+  /**
+   * The text so far of a value that runs on past the end of its piece (then `start` is 0 in the
+   * next), and where it began. Kept as pieces, joined once at its end: adding each piece to one
+   * string would copy the whole value again for every piece (a 64 MB string in 1 MB pieces: 4 s).
+   */
+  private held: string[] = [];
+  private heldAt = { line: 1, byte: 0 };
 
   constructor(
     private readonly streamed: string,
@@ -74,26 +83,42 @@ export class JsonScanner {
 
   feed(text: string): void {
     if (this.state === S.Whole) {
-      this.buf += text;
+      this.held.push(text);
       return;
     }
-    const keep = this.start >= 0 ? this.start : this.pos;
-    if (keep > 0) {
-      const gone = this.buf.slice(0, keep);
-      this.lineBase += countLines(gone, 0, gone.length);
-      this.byteBase += Buffer.byteLength(gone);
-      this.buf = this.buf.slice(keep);
-      this.pos -= keep;
-      if (this.start >= 0) this.start -= keep;
+    if (this.start >= 0) {
+      // A value open at the end of the piece (skip() read it all): set aside, continued in `text`.
+      if (this.held.length === 0) this.heldAt = this.placeOf(this.start);
+      this.held.push(this.buf.slice(this.start));
+      this.advance(this.buf.length);
+      this.buf = text;
+      this.start = 0;
+    } else {
+      this.advance(this.pos);
+      this.buf = this.buf.slice(this.pos) + text;
     }
-    this.buf += text;
+    this.pos = 0;
     this.run();
+  }
+
+  /** `buf`'s first `to` characters are read: the line and byte it begins at moved past them. */
+  private advance(to: number): void {
+    const gone = this.buf.slice(0, to);
+    this.lineBase += countLines(gone, 0, gone.length);
+    this.byteBase += Buffer.byteLength(gone);
+  }
+
+  /** The line and byte of the input at `at` in `buf`. */
+  private placeOf(at: number): { line: number; byte: number } {
+    return { line: this.lineBase + countLines(this.buf, 0, at), byte: this.byteBase + Buffer.byteLength(this.buf.slice(0, at)) };
   }
 
   /** The input is over: anything left open is a document cut short. */
   end(): void {
     if (this.state === S.Whole) {
-      this.handlers.other(this.parse(this.buf, 0));
+      const text = this.held.join('');
+      this.held = [];
+      this.handlers.other(this.parse(text, this.heldAt));
       return;
     }
     this.run();
@@ -103,21 +128,33 @@ export class JsonScanner {
   }
 
   private error(message: string, at: number, trailing = false): JsonScanError {
-    const line = this.lineBase + countLines(this.buf, 0, at);
-    return new JsonScanError(message, line, this.byteBase + Buffer.byteLength(this.buf.slice(0, at)), trailing);
+    const { line, byte } = this.placeOf(at);
+    return new JsonScanError(message, line, byte, trailing);
   }
 
-  /** JSON.parse of one value's text, its error placed in the file. */
-  private parse(text: string, at: number): unknown {
+  /**
+   * JSON.parse of one value's text, which begins at `from` in the input (a place, or an index in
+   * `buf`); its error placed in the file. An index is turned into a place only on failure: counting
+   * lines up to every value would read each piece again once per value in it.
+   */
+  private parse(text: string, from: { line: number; byte: number } | number): unknown {
     try {
       return JSON.parse(text);
     } catch (e) {
       const m = /position (\d+)/.exec((e as Error).message);
       const offset = m ? Math.min(Number(m[1]), text.length) : 0;
-      const line = this.lineBase + countLines(this.buf, 0, at) + countLines(text, 0, offset);
       const reason = (e as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
-      throw new JsonScanError(reason, line, this.byteBase + Buffer.byteLength(this.buf.slice(0, at)) + Buffer.byteLength(text.slice(0, offset)));
+      const at = typeof from === 'number' ? this.placeOf(from) : from;
+      throw new JsonScanError(reason, at.line + countLines(text, 0, offset), at.byte + Buffer.byteLength(text.slice(0, offset)));
     }
+  }
+
+  /** The value read by skip(), parsed; nothing of it kept. */
+  private value(text: string): unknown {
+    const from = this.held.length > 0 ? this.heldAt : this.start;
+    this.held = [];
+    this.start = -1;
+    return this.parse(text, from);
   }
 
   /** Whitespace skipped; the next character's code, or -1 when more input is needed. */
@@ -151,6 +188,10 @@ export class JsonScanner {
     } else {
       let depth = this.depth;
       let inString = this.inString;
+      if (this.escaped && i < n) {
+        this.escaped = false;
+        i++;
+      }
       // The next quote and backslash at or after i, found once each (-2: not looked for yet).
       let quote = -2;
       let slash = -2;
@@ -159,9 +200,10 @@ export class JsonScanner {
           if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
           if (slash !== -1 && slash < i) slash = s.indexOf('\\', i);
           if (slash >= 0 && (quote < 0 || slash < quote)) {
-            // An escape at the end of the input is read again with what follows it.
+            // An escape at the end of the piece: the next piece's first character is escaped.
             if (slash + 1 >= n) {
-              i = slash;
+              this.escaped = true;
+              i = n;
               break;
             }
             i = slash + 2;
@@ -189,14 +231,16 @@ export class JsonScanner {
       if (depth > 0 || inString) return null;
     }
     const text = s.slice(this.start, this.pos);
-    return text;
+    if (this.held.length === 0) return text;
+    this.held.push(text);
+    return this.held.join('');
   }
 
   private run(): void {
     for (;;) {
       switch (this.state) {
         case S.Start: {
-          if (this.pos === 0 && this.buf.charCodeAt(0) === 0xfeff) this.pos = 1;
+          if (this.byteBase === 0 && this.pos === 0 && this.buf.charCodeAt(0) === 0xfeff) this.pos = 1;
           const c = this.next();
           if (c < 0) return;
           if (c === 0x7b) {
@@ -205,8 +249,8 @@ export class JsonScanner {
             this.first = true;
           } else {
             // No object: read whole, for the caller to say what it is not.
-            this.buf = this.buf.slice(this.pos);
-            this.pos = 0;
+            this.heldAt = this.placeOf(this.pos);
+            this.held = [this.buf.slice(this.pos)];
             this.state = S.Whole;
             return;
           }
@@ -227,8 +271,7 @@ export class JsonScanner {
         case S.KeyText: {
           const text = this.skip();
           if (text === null) return;
-          this.key = this.parse(text, this.start) as string;
-          this.start = -1;
+          this.key = this.value(text) as string;
           this.state = S.Colon;
           break;
         }
@@ -256,8 +299,7 @@ export class JsonScanner {
         case S.MemberText: {
           const text = this.skip();
           if (text === null) return;
-          const value = this.parse(text, this.start);
-          this.start = -1;
+          const value = this.value(text);
           this.handlers.member(this.key, value);
           this.state = S.AfterMember;
           break;
@@ -289,8 +331,7 @@ export class JsonScanner {
         case S.ElementText: {
           const text = this.skip();
           if (text === null) return;
-          const value = this.parse(text, this.start);
-          this.start = -1;
+          const value = this.value(text);
           this.handlers.element(value, this.index++);
           this.state = S.AfterElement;
           break;

@@ -4,9 +4,9 @@
 // plain line. Entries that enforce would not act on are not annotated. Only the annotations written
 // are ever built; the rest are counted, so the output is bounded whatever the ledger's size.
 
-import type { LedgerReport } from '../ledger/types.js';
+import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
-import type { ReportOptions } from './options.js';
+import { type ReportOptions, whole } from './options.js';
 import { relativePath } from './paths.js';
 import { sanitize } from '../sanitize.js';
 import { savedPhrase, totalsPhrases } from './money.js';
@@ -67,11 +67,15 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
       }) + '\n';
     }
   }
-  for (const s of report.sessions) {
+  for (const listed of report.sessions) {
     let file: string | undefined;
-    for (const e of s.entries) {
-      const command = COMMAND[e.intervention.enforce];
+    // Whole only when one of its entries is annotated.
+    let s: SessionLedger | undefined;
+    for (const [i, thin] of listed.entries.entries()) {
+      const command = COMMAND[thin.intervention.enforce];
       if (!command || !room(command)) continue;
+      s ??= whole(o, listed);
+      const e = s.entries[i]!;
       file ??= sanitize(relativePath(s.path, o.cwd));
       const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, enforceWould(e.intervention.enforce)];
       if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);

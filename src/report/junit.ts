@@ -6,7 +6,7 @@
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { reachedFailOn } from './fail-on.js';
-import type { ReportOptions } from './options.js';
+import { type ReportOptions, whole } from './options.js';
 import { sanitize } from '../sanitize.js';
 import { relativePath } from './paths.js';
 import { loopCostPhrase, savedPhrase, sessionCostPhrase } from './money.js';
@@ -116,7 +116,8 @@ export function* junitChunks(report: LedgerReport, o: ReportOptions): Generator<
     const n = sessions.length + e;
     const skipped = input !== undefined && input.skipped.length > 0;
     yield `  <testsuite${attrs({ name: rel, tests: n, failures: f, errors: e, skipped: 0 })}>\n`;
-    for (const s of sessions) yield* testcase(s, o, rel);
+    // Each session whole as its test case is written: the suites hold the thin ones.
+    for (const s of sessions) yield* testcase(s.entries.length > 0 ? whole(o, s) : s, o, rel);
     if (input?.error !== undefined) {
       yield `    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>\n`;
     }

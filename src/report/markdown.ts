@@ -9,7 +9,7 @@
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
-import type { ReportOptions } from './options.js';
+import { type ReportOptions, whole } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
@@ -249,13 +249,15 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   }
 
   const shown = { strike: false, run: false, readOnly: false };
-  for (const s of plan.detailed) {
-    if (s.entries.length === 0) continue;
+  for (const listed of plan.detailed) {
+    if (listed.entries.length === 0) continue;
+    // Whole one at a time, as its section is written.
+    const s = whole(o, listed);
     for (const { line, entry } of sessionSection(s, o)) {
       if (budget.take(line)) {
         yield line + '\n';
       } else {
-        omittedSessions.add(s);
+        omittedSessions.add(listed);
         if (entry) omittedEntries += 1;
       }
     }

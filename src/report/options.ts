@@ -1,6 +1,7 @@
 // What every report format may be asked: colour, width, detail, the gate and the overview. Its own
 // module so each format imports it without going through report/index.ts, which imports them all.
 
+import type { SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel, Mode } from '../vocabulary.js';
 import { DEFAULT_TOP, type SessionSort } from './overview.js';
 
@@ -26,6 +27,18 @@ export interface ReportOptions {
   sort?: SessionSort;
   /** otlp: when the findings were evaluated, ms since the epoch (the records' time; default now). */
   evaluatedAt?: number;
+  /**
+   * A session of `report.sessions` whole, for the formats to call where they write it in full (its
+   * entries' rows, records or results). `merge` holds each session's thin version (everything but
+   * the entries' details, interrupts, verdicts and timeline) and reads the rest back from disk here,
+   * so memory holds the thin versions and the sessions being written. Default: the session itself.
+   */
+  wholeSession?: (s: SessionLedger) => SessionLedger;
+}
+
+/** The session whole, as `o.wholeSession` gives it (or as it is). */
+export function whole(o: Pick<ReportOptions, 'wholeSession'>, s: SessionLedger): SessionLedger {
+  return o.wholeSession === undefined ? s : o.wholeSession(s);
 }
 
 export const DEFAULT_REPORT_OPTIONS: ReportOptions = {

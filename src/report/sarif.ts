@@ -8,7 +8,7 @@
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import { allKinds, kindInfo } from '../detect/kinds.js';
 import { ENFORCE_LEVELS, type EnforceLevel } from '../vocabulary.js';
-import type { ReportOptions } from './options.js';
+import { type ReportOptions, whole } from './options.js';
 import { relativePath } from './paths.js';
 import { jsonChunks } from './json-stream.js';
 import { escapeJsonText, sanitize } from '../sanitize.js';
@@ -92,14 +92,17 @@ function quota(report: LedgerReport, max: number): { keep: Record<EnforceLevel, 
 }
 
 /** The kept results, strongest level first, each level in ledger order: one pass per level, no copy of the ledger. */
-function* results(report: LedgerReport, keep: Record<EnforceLevel, number>, index: Map<string, number>, cwd: string | undefined): Generator<Record<string, unknown>> {
+function* results(report: LedgerReport, keep: Record<EnforceLevel, number>, index: Map<string, number>, o: ReportOptions): Generator<Record<string, unknown>> {
   for (const l of STRONGEST_FIRST) {
     let left = keep[l];
     for (const s of report.sessions) {
       if (left === 0) break;
-      for (const e of s.entries) {
+      // Whole only when one of its entries is written at this level.
+      let full: SessionLedger | undefined;
+      for (const [i, e] of s.entries.entries()) {
         if (e.intervention.enforce !== l) continue;
-        yield result(s, e, index, cwd);
+        full ??= whole(o, s);
+        yield result(full, full.entries[i]!, index, o.cwd);
         if (--left === 0) break;
       }
     }
@@ -172,7 +175,7 @@ export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults 
     };
   }
   const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
-  const splices = new Map([[RESULTS, (indent: string) => jsonChunks(results(report, keep, index, o.cwd), 1, new Map(), indent)]]);
+  const splices = new Map([[RESULTS, (indent: string) => jsonChunks(results(report, keep, index, o), 1, new Map(), indent)]]);
   for (const c of jsonChunks(log, 3, splices)) yield escapeJsonText(c);
   yield '\n';
 }

@@ -15,7 +15,7 @@ import type {
   RoundVerdict,
   SessionLedger,
 } from '../ledger/types.js';
-import type { ReportOptions } from './options.js';
+import { type ReportOptions, whole } from './options.js';
 import type { Mode } from '../vocabulary.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
@@ -444,7 +444,8 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   const top = o.top ?? DEFAULT_TOP;
   const sort: SessionSort = o.sort ?? 'level';
   const plan = planOverview(report.sessions, { top, sort, quiet: o.quiet });
-  const sessions = plan.detailed;
+  // The sessions printed in full, whole: their widths are shared, so they are all held while printed.
+  const sessions = plan.detailed.map((s) => whole(o, s));
   let first = true;
   const gap = () => {
     const g = first ? '' : '\n\n';

@@ -93,6 +93,15 @@ describe('json-scan', () => {
     expect(s.ended).toBe(0);
   });
 
+  it('a long string in many pieces, an escape ending one of them, reads as JSON.parse reads it', () => {
+    const long = `${'a'.repeat(5000)}\\"${'b'.repeat(5000)}`;
+    const text = JSON.stringify({ sessions: [{ s: long }, 2], after: long });
+    const backslash = text.indexOf('\\');
+    const s = scan(text, [3, 100, backslash + 1, backslash + 2, 9000, text.length - 20]);
+    expect(s.elements).toEqual([{ s: long }, 2]);
+    expect(s.members).toEqual({ after: long });
+  });
+
   it('deep nesting inside an element: 100k levels, no stack overflow', () => {
     const depth = 100_000;
     const text = `{"sessions":[${'['.repeat(depth)}${']'.repeat(depth)},1]}`;
@@ -125,6 +134,9 @@ describe('json-scan', () => {
     const bad = failure('{\n"a": 1,\n"sessions": [\n{"x": tru}\n]}');
     expect(bad.line).toBe(4);
     expect(bad.trailing).toBe(false);
+    // The bad session spanning four pieces, its start in the first: the same place, line and byte.
+    const spanning = failure('{\n"a": 1,\n"sessions": [\n{"x": tru}\n]}', [24, 26, 29]);
+    expect([spanning.line, spanning.byte]).toEqual([bad.line, bad.byte]);
     expect(failure('{"a" 1}').message).toMatch(/expected ':'/);
     expect(failure('{"a": 1 "b": 2}').message).toMatch(/expected ',' or '}'/);
     expect(failure('{"sessions": [1 2]}').message).toMatch(/expected ',' or '\]' after sessions\[0\]/);

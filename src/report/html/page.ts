@@ -8,7 +8,7 @@
 // a line saying so. A 900-session store stays a page of a few MB that a browser draws in seconds.
 
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
-import type { ReportOptions } from '../options.js';
+import { type ReportOptions, whole } from '../options.js';
 import { judgeUsageLine, enforceText } from '../judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
@@ -188,7 +188,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   const drawn: string[] = [];
   let bytes = 0;
   for (let i = 0; i < ranked.length && i < top; i++) {
-    const html = sessionHtml(ranked[i]!, i, o);
+    const html = sessionHtml(whole(o, ranked[i]!), i, o);
     if (bytes + html.length > HTML_TIMELINE_BUDGET) break;
     bytes += html.length;
     drawn.push(html);

@@ -7,6 +7,6 @@ import type { ReportOptions } from '../options.js';
 import { otlpRequests } from './records.js';
 
 export function* otlpChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
-  const options = { version: report.tool.version, evaluatedAt: o.evaluatedAt ?? Date.now(), excerpts: o.excerpts, cwd: o.cwd };
+  const options = { version: report.tool.version, evaluatedAt: o.evaluatedAt ?? Date.now(), excerpts: o.excerpts, cwd: o.cwd, wholeSession: o.wholeSession };
   for (const request of otlpRequests(report, options)) yield `${request.body}\n`;
 }

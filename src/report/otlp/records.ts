@@ -57,6 +57,8 @@ export interface OtlpRecordOptions {
   excerpts: boolean;
   /** Base of the relative transcript paths. */
   cwd?: string;
+  /** A session whole, where `report.sessions` holds thin ones (ReportOptions.wholeSession). */
+  wholeSession?: (s: SessionLedger) => SessionLedger;
 }
 
 /**
@@ -182,7 +184,9 @@ export function* otlpRequests(report: LedgerReport, o: OtlpRecordOptions, maxRec
   const envelope = envelopeBytes(o.version);
   let batch: string[] = [];
   let bytes = envelope;
-  for (const s of report.sessions) {
+  for (const listed of report.sessions) {
+    if (listed.entries.length === 0) continue;
+    const s = o.wholeSession === undefined ? listed : o.wholeSession(listed);
     for (const e of s.entries) {
       // Escaped before it is measured: the \uXXXX escapes are what the body's bytes are.
       const json = escapeJsonText(JSON.stringify(logRecord(s, e, o)));
