@@ -125,6 +125,19 @@ export function spawnCli(
 }
 
 /** The binary runs dist/: build it when it is missing (a fresh checkout). */
+/** The built binary in a 48 MB V8 heap: a run that holds what it should stream aborts. */
+export function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
 export function ensureBuilt(): void {
   if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });

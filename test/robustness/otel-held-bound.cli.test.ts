@@ -5,11 +5,10 @@
 // trace were held to the end of the file; past the bound the trace least recently added to is read
 // early, and a trace read in parts says so once, in the ledger, with no round lost.
 
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, ROOT, scratch } from './helpers.js';
+import { ensureBuilt, runCapped, scratch } from './helpers.js';
 
 const tmp = scratch('loopledger-otel-bound-');
 beforeAll(() => ensureBuilt());
@@ -52,18 +51,6 @@ function writeInterleaved(path: string): void {
   const fd = openSync(path, 'w');
   for (let k = 0; k < SPANS; k++) for (let t = 0; t < TRACES; t++) writeSync(fd, `${span(t, orders[t]![k]!)}\n`);
   closeSync(fd);
-}
-
-function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
 }
 
 interface Session {

@@ -6,11 +6,10 @@
 // million lines prove that as well as the issue's three (held, they would take ~0.8 GB, not 48 MB)
 // at a third of the time (issue 31, item 6: inputs that prove nothing more at full size).
 
-import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, ROOT, scratch } from './helpers.js';
+import { ensureBuilt, runCapped, scratch } from './helpers.js';
 
 const tmp = scratch('loopledger-skips-');
 beforeAll(() => ensureBuilt());
@@ -24,18 +23,6 @@ function writeLines(name: string, head: string, line: string, count: number): st
   for (let n = 0; n < count; n += 100_000) writeSync(fd, n + 100_000 <= count ? block : line.repeat(count - n));
   closeSync(fd);
   return path;
-}
-
-function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
 }
 
 const LINES = 1_000_000;
