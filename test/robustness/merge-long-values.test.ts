@@ -80,8 +80,8 @@ describe('many short values in one piece', () => {
 // merge held the shards' whole size. Entries carrying long evidence show it: 100 MB of it here,
 // which the thin versions a merge keeps leave on disk. The bound is a V8 heap cap, not an RSS
 // margin (RSS moves with load and GC timing; a cap either holds or aborts). Measured: every
-// format now merges this shard within a 48 MB heap (json alone needs 41-48); main's table, junit,
-// otlp, markdown, html, sarif and github aborted even at 96 MB, as holding 100 MB must.
+// format now merges this shard within a 48 MB heap (json alone needs 41-48); before, all seven
+// others aborted at 64 MB (table even at 96), as holding 100 MB must.
 describe('memory per format', () => {
   const TARGET_BYTES = 100 << 20;
   const FORMATS = ['table', 'markdown', 'html', 'junit', 'sarif', 'github', 'otlp'] as const;
