@@ -19,6 +19,7 @@
 
 import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
+import { setOwn } from '../own-key.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK as RANK, type EnforceLevel } from '../vocabulary.js';
 import { labelKeyFor, type Label, type Labels } from './labels.js';
@@ -235,11 +236,8 @@ export function evaluatePoint(
 /** Keys sorted, each key's turns sorted and once each: the same whatever order the sessions came in. */
 export function canonicalLabelTurns(items: ReadonlyMap<string, readonly number[]>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const key of [...items.keys()].sort(compareKeys)) {
-    // Defined, not assigned: a key is a session id or a file name, and "__proto__" is one.
-    const value = [...new Set(items.get(key))].sort((a, b) => a - b);
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  // A key is a session id or a file name, "__proto__" included.
+  for (const key of [...items.keys()].sort(compareKeys)) setOwn(out, key, [...new Set(items.get(key))].sort((a, b) => a - b));
   return out;
 }
 

@@ -18,6 +18,7 @@ import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { resolveInputs } from '../run/audit.js';
 import { recordFile, replay } from '../run/recorded-corpus.js';
+import { setOwn } from '../own-key.js';
 import { sanitize } from '../sanitize.js';
 import { type CliIO, configFrom, warn } from './common.js';
 import { addConfigOptions, configOptions, count, INPUT_FORMAT_CHOICES, inputFormat, type RegisterCommand, text, wholeNumberFor } from './flags.js';
@@ -131,9 +132,8 @@ class LabelsWriter {
   ) {}
 
   put(key: string, value: LabelValue): void {
-    // Defined, not assigned: a session id is any string, and assigning "__proto__" would set the
-    // object's prototype instead of writing the label.
-    Object.defineProperty(this.raw, key, { value, enumerable: true, writable: true, configurable: true });
+    // A session id is any string, "__proto__" included.
+    setOwn(this.raw, key, value);
     const text = `${JSON.stringify(this.raw, null, 2)}\n`;
     this.written++;
     this.chain = this.chain.then(() => writeFileAtomically(this.file, text)).catch((e: Error) => void (this.failure ??= e));

@@ -3,6 +3,7 @@
 // container (nanosecond strings, JS SDK `[s, ns]` pairs, ISO strings, Jaeger microseconds).
 
 import { isRec, type Rec } from '../shared/text.js';
+import { setOwn } from '../../own-key.js';
 
 /** One OTLP AnyValue as a plain value (objects for kvlists, arrays for arrays); a bare value passes. */
 export function anyValue(value: unknown, depth = 0): unknown {
@@ -38,8 +39,7 @@ export function keyValues(list: unknown, depth = 0): Rec {
   let chars = 0;
   const put = (key: string, value: unknown) => {
     if (typeof value === 'string') chars += value.length;
-    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    setOwn(out, key, value);
   };
   if (Array.isArray(list)) {
     for (const kv of list) {
