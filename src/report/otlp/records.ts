@@ -9,6 +9,7 @@ import type { EntryTrace, LedgerEntry, LedgerReport, SessionLedger } from '../..
 import { escapeJsonText } from '../../sanitize.js';
 import { findingSentence } from '../finding-sentence.js';
 import { relativePath } from '../paths.js';
+import { whole } from '../options.js';
 
 const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 
@@ -186,7 +187,7 @@ export function* otlpRequests(report: LedgerReport, o: OtlpRecordOptions, maxRec
   let bytes = envelope;
   for (const listed of report.sessions) {
     if (listed.entries.length === 0) continue;
-    const s = o.wholeSession === undefined ? listed : o.wholeSession(listed);
+    const s = whole(o, listed);
     for (const e of s.entries) {
       // Escaped before it is measured: the \uXXXX escapes are what the body's bytes are.
       const json = escapeJsonText(JSON.stringify(logRecord(s, e, o)));
