@@ -83,15 +83,16 @@ export interface SpawnResult {
 
 /**
  * The built binary. `stdin`: bytes to send then close, or 'open' for a pipe that is never
- * written nor closed (a CLI that reads it would wait forever). Killed after `timeoutMs`.
+ * written nor closed (a CLI that reads it would wait forever). Killed after `timeoutMs`. `nodeArgs`:
+ * Node's own flags, before the script.
  */
 export function spawnCli(
   args: readonly string[],
-  opts: { stdin?: Buffer | string | 'open' | readonly Buffer[]; timeoutMs?: number; cwd?: string } = {},
+  opts: { stdin?: Buffer | string | 'open' | readonly Buffer[]; timeoutMs?: number; cwd?: string; nodeArgs?: readonly string[] } = {},
 ): Promise<SpawnResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -124,20 +125,13 @@ export function spawnCli(
   });
 }
 
-/** The binary runs dist/: build it when it is missing (a fresh checkout). */
 /** The built binary in a 48 MB V8 heap: a run that holds what it should stream aborts. */
-export function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=48', BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
+export async function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await spawnCli(args, { nodeArgs: ['--max-old-space-size=48'], timeoutMs: 600_000 });
+  return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
+/** The binary runs dist/: build it when it is missing (a fresh checkout). */
 export function ensureBuilt(): void {
   if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
