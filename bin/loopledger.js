@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The launcher stays tiny: everything lives in the compiled library so it can be imported too.
-// `hook` runs on every tool call of a live agent: it loads its own small entry module, never the
-// CLI (commander, chalk, cli-table3), so a call costs about one Node start. Where Node has a
+// `hook` runs on every tool call of a live agent: it loads its own small entry, never the CLI
+// (commander, chalk, cli-table3), so a call costs about one Node start. Where Node has a
 // compile cache (22.1+), the hook uses it: the same modules are loaded on every call.
 import { statSync } from 'node:fs';
 import module from 'node:module';
@@ -10,17 +10,18 @@ const argv = process.argv.slice(2);
 // `hook install` and `hook doctor` are typed by a person: the CLI's, not the guard's.
 const guard = argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
 if (guard) module.enableCompileCache?.();
-const entry = guard ? hookEntry() : '../dist/cli.js';
+const entry = guard ? current('../dist/hook.js', '../dist/hook/main.js') : current('../dist/loopledger.js', '../dist/cli.js');
 
 /**
- * The guard's one-file bundle (`npm run build:hook`): loading one file instead of ~70 modules is
- * most of what a hook call costs beyond a bare Node start (docs/hook.md, Latency). A build by
- * tsc alone has no bundle, or an older one than the modules: those run as they are.
+ * A one-file bundle of the entry's modules (`npm run build:bundle`) when it is current: loading one
+ * file instead of ~70 (the guard) or ~240 (the CLI) modules is most of what a start costs beyond a
+ * bare Node start (docs/hook.md, Latency; docs/architecture.md, The build). A build by tsc alone has
+ * no bundle, or an older one than the modules: those run as they are.
  */
-function hookEntry() {
+function current(bundle, modules) {
   const mtime = (p) => statSync(new URL(p, import.meta.url), { throwIfNoEntry: false })?.mtimeMs;
-  const bundle = mtime('../dist/hook.js');
-  return bundle !== undefined && bundle >= (mtime('../dist/hook/main.js') ?? 0) ? '../dist/hook.js' : '../dist/hook/main.js';
+  const bundled = mtime(bundle);
+  return bundled !== undefined && bundled >= (mtime(modules) ?? 0) ? bundle : modules;
 }
 let main;
 try {

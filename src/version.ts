@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from './package-root.js';
 
 // Read once from the package manifest so `--version`, the JSON ledger and SARIF never disagree.
 function readVersion(): string {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
       version?: unknown;
     };
     return typeof manifest.version === 'string' ? manifest.version : '0.0.0';

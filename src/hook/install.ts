@@ -4,8 +4,8 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { PACKAGE_ROOT } from '../package-root.js';
 import type { Agent } from './payload.js';
 import { editWithComments } from './jsonc-edit.js';
 import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
@@ -110,8 +110,8 @@ export interface InstallIO {
   cwd: string;
 }
 
-/** The launcher of this installation (dist/hook/install.js → bin/loopledger.js; the same from src/). */
-const LAUNCHER = fileURLToPath(new URL('../../bin/loopledger.js', import.meta.url));
+/** The launcher of this installation: bin/loopledger.js in the package that holds this module. */
+const LAUNCHER = join(PACKAGE_ROOT, 'bin', 'loopledger.js');
 
 function realpathOrNull(path: string): string | null {
   try {

@@ -39,8 +39,13 @@ describe('the launcher without a build', () => {
   });
 });
 
-describe("the guard's entry: the one-file bundle (npm run build:hook) when it is current, else the modules", () => {
-  // Stand-ins for the two entries, each saying which it is: what matters here is which one loads.
+// Stand-ins for each entry, saying which it is: what matters here is which one the launcher loads.
+const ENTRIES = [
+  { who: "the guard's", args: ['hook', 'claude-code'], modules: ['hook', 'main.js'], bundle: 'hook.js' },
+  { who: "the CLI's", args: ['--version'], modules: ['cli.js'], bundle: 'loopledger.js' },
+] as const;
+
+describe.each(ENTRIES)("$who entry: its one-file bundle (npm run build:bundle) when it is current, else the modules", ({ args, modules: modulePath, bundle: bundleName }) => {
   const built = mkdtempSync(join(tmpdir(), 'loopledger-entry-'));
   afterAll(() => rmSync(built, { recursive: true, force: true }));
   mkdirSync(join(built, 'bin'));
@@ -48,10 +53,10 @@ describe("the guard's entry: the one-file bundle (npm run build:hook) when it is
   copyFileSync('bin/loopledger.js', join(built, 'bin', 'loopledger.js'));
   writeFileSync(join(built, 'package.json'), '{"type":"module"}');
   const entry = (name: string) => `export async function main() { process.stdout.write('${name}'); return 0; }\n`;
-  const modules = join(built, 'dist', 'hook', 'main.js');
-  const bundle = join(built, 'dist', 'hook.js');
+  const modules = join(built, 'dist', ...modulePath);
+  const bundle = join(built, 'dist', bundleName);
   writeFileSync(modules, entry('modules'));
-  const which = () => spawnSync(process.execPath, [join(built, 'bin', 'loopledger.js'), 'hook', 'claude-code'], { input: '{}', encoding: 'utf8' }).stdout;
+  const which = () => spawnSync(process.execPath, [join(built, 'bin', 'loopledger.js'), ...args], { input: '{}', encoding: 'utf8' }).stdout;
 
   it('no bundle (a build by tsc alone): the modules', () => {
     expect(which()).toBe('modules');

@@ -15,6 +15,12 @@ interface PackReport {
   unpackedSize: number;
 }
 
+/**
+ * The one-file bundles `npm run build:bundle` writes beside tsc's modules: the guard, the CLI and the
+ * two worker entries the CLI starts (each at dist/'s top, where the CLI bundle looks for them).
+ */
+const BUNDLES: readonly string[] = ['dist/hook.js', 'dist/loopledger.js', 'dist/file-pool-worker.js', 'dist/reader-thread-worker.js'];
+
 let packed: string[];
 let report: PackReport;
 
@@ -34,7 +40,7 @@ beforeAll(() => {
 
 describe('the published package', () => {
   it('holds the launcher, the build, the docs, the README, the licence and package.json', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', 'dist/hook.js']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', ...BUNDLES]) {
       expect(packed, f).toContain(f);
     }
     const docs = readdirSync(join(ROOT, 'docs')).map((d) => `docs/${d}`);
@@ -53,13 +59,12 @@ describe('the published package', () => {
     expect(pointing).toEqual([]);
   });
 
-  it('ships exactly one compiled module per source module, plus the hook bundle: nothing left over from an older build', () => {
+  it('ships exactly one compiled module per source module, plus the bundles: nothing left over from an older build', () => {
     const sources = walk(join(ROOT, 'src'))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => relative(join(ROOT, 'src'), f).split('\\').join('/').replace(/\.ts$/, ''))
       .sort();
-    // dist/hook.js is the guard's one-file bundle of dist/hook/main.js (npm run build:hook).
-    const modules = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.js') && p !== 'dist/hook.js').map((p) => p.slice('dist/'.length, -'.js'.length))
+    const modules = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.js') && !BUNDLES.includes(p)).map((p) => p.slice('dist/'.length, -'.js'.length))
       .sort();
     const declarations = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.d.ts')).map((p) => p.slice('dist/'.length, -'.d.ts'.length))
       .sort();

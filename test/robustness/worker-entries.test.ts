@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, FIXTURES, ROOT } from './helpers.js';
 
 const DIST = join(ROOT, 'dist');
-const ENTRY = /new URL\('(\.{1,2}\/[^']+\.js)', import\.meta\.url\)/g;
+// Single quotes in tsc's modules, double in esbuild's bundles.
+const ENTRY = /new URL\(['"](\.{1,2}\/[^'"]+\.js)['"], import\.meta\.url\)/g;
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -32,8 +33,8 @@ describe('worker entry files in dist/', () => {
   it('every worker started by path exists where its starter looks for it', () => {
     const urls = workerUrls();
     const targets = urls.map(([, target]) => relative(DIST, target).split('\\').join('/'));
-    // Not vacuous: both pools' entries are among them.
-    expect(targets).toEqual(expect.arrayContaining(['run/file-pool-worker.js', 'run/reader-thread-worker.js']));
+    // Not vacuous: both pools' entries are among them, as modules and as bundles (npm run build:bundle).
+    expect(targets).toEqual(expect.arrayContaining(['run/file-pool-worker.js', 'run/reader-thread-worker.js', 'file-pool-worker.js', 'reader-thread-worker.js']));
     for (const [file, target] of urls) expect(existsSync(target), `${relative(DIST, file)} starts ${relative(DIST, target)}`).toBe(true);
   });
 

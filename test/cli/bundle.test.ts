@@ -1,0 +1,107 @@
+// The CLI as the launcher runs it: dist/loopledger.js, one file written by `npm run build:bundle`
+// from tsc's modules, with its two worker entries beside it. It must give the modules' bytes, start
+// its lanes and its reading thread from the bundled workers (a lane that fails to start is retried
+// on the main thread, silently, so equal output alone would not show it), find this package's
+// launcher for `hook install`, and still load the price data only when a run prices something.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, ensureBuilt, ROOT } from './helpers.js';
+
+const BUNDLES = ['loopledger.js', 'file-pool-worker.js', 'reader-thread-worker.js'] as const;
+const WORKERS = ['file-pool-worker.js', 'reader-thread-worker.js'] as const;
+
+let pkg: string;
+let marks: string;
+let big: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  // A copy of the package with the bundles and none of tsc's modules: a bundle that still reached
+  // for a module (a worker at dist/run/…, bin/ two folders up) fails here instead of working by luck.
+  pkg = mkdtempSync(join(tmpdir(), 'loopledger-bundle-'));
+  mkdirSync(join(pkg, 'bin'));
+  mkdirSync(join(pkg, 'dist'));
+  copyFileSync(join(ROOT, 'bin', 'loopledger.js'), join(pkg, 'bin', 'loopledger.js'));
+  copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+  for (const b of BUNDLES) copyFileSync(join(ROOT, 'dist', b), join(pkg, 'dist', b));
+  // Each worker entry, wrapped: it notes that it was loaded, then runs the real one beside it.
+  marks = join(pkg, 'marks');
+  for (const w of WORKERS) {
+    const real = w.replace(/\.js$/, '.real.js');
+    copyFileSync(join(ROOT, 'dist', w), join(pkg, 'dist', real));
+    writeFileSync(
+      join(pkg, 'dist', w),
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.BUNDLE_MARKS, ${JSON.stringify(`${w}\n`)});\nawait import('./${real}');\n`,
+    );
+  }
+  // One file past the reading thread's threshold (PIPELINE_MIN_BYTES, 8 MB): a fixture repeated.
+  const lines = readFileSync(join(ROOT, 'fixtures', 'claude-code', 'looping-test-fix.jsonl'), 'utf8');
+  big = join(pkg, 'big.jsonl');
+  writeFileSync(big, lines.repeat(Math.ceil((9 * 1024 * 1024) / lines.length)));
+});
+afterAll(() => rmSync(pkg, { recursive: true, force: true }));
+
+const viaBundle = (args: string[]) => {
+  rmSync(marks, { force: true });
+  return spawnSync(process.execPath, [join(pkg, 'bin', 'loopledger.js'), ...args], {
+    cwd: ROOT,
+    env: cliEnv({ BUNDLE_MARKS: marks }),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+};
+const viaModules = (args: string[]) =>
+  spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli.js'))}); process.exitCode = await main(${JSON.stringify(args)});`],
+    { cwd: ROOT, env: cliEnv(), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+const loaded = () => (existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : []);
+
+describe('dist/loopledger.js, the CLI the launcher runs', () => {
+  it("in lanes (--jobs 2 over fixtures/): the modules' ledger byte for byte, each lane in the bundled worker", () => {
+    const args = ['analyze', 'fixtures', '--jobs', '2', '--format', 'json'];
+    const bundled = viaBundle(args);
+    expect(loaded()).toEqual(['file-pool-worker.js', 'file-pool-worker.js']);
+    const modules = viaModules(args);
+    expect(bundled.status).toBe(modules.status);
+    expect(bundled.stderr).toBe(modules.stderr);
+    expect(bundled.stdout.length).toBeGreaterThan(10_000);
+    expect(bundled.stdout).toBe(modules.stdout);
+  });
+
+  it("one file past 8 MB (--jobs 2): a lane reading on its bundled thread, the modules' ledger byte for byte", () => {
+    const args = ['analyze', big, '--jobs', '2', '--format', 'json'];
+    const bundled = viaBundle(args);
+    // A large file alone runs in one lane (its heap capped), which reads in a thread of its own.
+    expect(loaded()).toEqual(['file-pool-worker.js', 'reader-thread-worker.js']);
+    const modules = viaModules(args);
+    expect(bundled.status).toBe(modules.status);
+    expect(bundled.stdout).toBe(modules.stdout);
+  });
+
+  it('hook install names the launcher of the package the bundle is in', () => {
+    const r = viaBundle(['hook', 'install', 'claude-code']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(JSON.stringify(`${join(pkg, 'bin', 'loopledger.js')} hook claude-code`));
+  });
+
+  it('--version is the package.json version', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(viaBundle(['--version']).stdout).toBe(`${manifest.version}\n`);
+  });
+
+  it("imports only Node's own modules, and the price data only through import(), when a run prices something", () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'loopledger.js'), 'utf8');
+    const statics = [...bundle.matchAll(/^\s*import\s[^;(]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    expect(statics.length).toBeGreaterThan(0);
+    expect(statics.filter((s) => !isBuiltin(s))).toEqual([]);
+    const dynamic = [...bundle.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
+    expect(dynamic.filter((s) => !isBuiltin(s))).toEqual(['@pydantic/genai-prices']);
+  });
+});
