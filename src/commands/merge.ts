@@ -16,6 +16,7 @@ import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
 import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, thinSession } from '../ledger/merge.js';
 import type { SessionLedger } from '../ledger/types.js';
+import { FORMAT_NAMES } from '../model/transcript.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
@@ -252,6 +253,7 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   let whole: { value: unknown } | null = null;
   const sessions: SessionRef[] = [];
   const seen = new SessionsSeen();
+  let paths: ReadonlyMap<string, string> = new Map();
   let kept: unknown[] | null = null;
   let firstLine = '';
   const refused = (e: unknown): never => {
@@ -261,6 +263,7 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   const scanner = new JsonScanner('sessions', {
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
     member: (key, value) => {
+      if (key === 'inputs' && head['schema'] === LEDGER_SCHEMA && Array.isArray(value)) paths = shareInputStrings(value);
       Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
     },
     // The sessions were gathered into `seen` for the checks of the rest (asLedger) as they came.
@@ -280,7 +283,11 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       } catch (e) {
         refused(e);
       }
-      const { ref, thin } = spill.add(value as SessionLedger);
+      const session = value as SessionLedger;
+      // The session's path as its input's string: one copy of each path held, not two.
+      const path = typeof session.path === 'string' ? paths.get(session.path) : undefined;
+      if (path !== undefined) session.path = path;
+      const { ref, thin } = spill.add(session);
       seen.add(thin);
       sessions.push(ref);
     },
@@ -317,6 +324,26 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [], seen };
   return { name, value: head, sessions, seen };
 }
+
+/**
+ * A ledger's inputs, as a merge keeps them (one per file, often one per session): each format's
+ * name one string for all and an empty `skipped` one shared list, not a copy per input. Returns
+ * each path by itself, for the sessions to share.
+ */
+function shareInputStrings(inputs: unknown[]): ReadonlyMap<string, string> {
+  const paths = new Map<string, string>();
+  for (const input of inputs) {
+    if (typeof input !== 'object' || input === null) continue;
+    const i = input as Record<string, unknown>;
+    if (typeof i['path'] === 'string') paths.set(i['path'], i['path']);
+    if (typeof i['format'] === 'string') i['format'] = FORMAT_STRINGS.get(i['format']) ?? i['format'];
+    if (Array.isArray(i['skipped']) && i['skipped'].length === 0) i['skipped'] = NO_SKIPPED;
+  }
+  return paths;
+}
+
+const FORMAT_STRINGS: ReadonlyMap<string, string> = new Map(FORMAT_NAMES.map((f) => [f, f]));
+const NO_SKIPPED: readonly unknown[] = Object.freeze([]);
 
 /** Pieces of this many bytes are read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
