@@ -13,12 +13,13 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, LedgerFieldError } from '../ledger/ledger-check.js';
+import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
 import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, thinSession } from '../ledger/merge.js';
 import type { SessionLedger } from '../ledger/types.js';
+import { FORMAT_NAMES } from '../model/transcript.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
-import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
+import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { type EmitOptions, emitLedger } from './analyze.js';
 import { colorFor, warn, writePayload } from './common.js';
 import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
@@ -72,12 +73,15 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
-      setExit(await emitLedger({ ...thin, sessions: streamed(sessions) }, opts, io, setExit, NOTHING, files, thin.sessions));
+      // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
+      const gates = sessions.map((s) => (s instanceof SpilledSession ? s.gate : s.thin));
+      setExit(await emitLedger({ ...thin, sessions: streamed(sessions) }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
+    const thinOnes = sessions.map((s) => s.thin);
     const refs = new Map(sessions.map((s) => [s.thin, s]));
     const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
-    setExit(await emitLedger(thin, opts, io, setExit, NOTHING, files, thin.sessions, wholeSession));
+    setExit(await emitLedger({ ...thin, sessions: thinOnes }, opts, io, setExit, NOTHING, files, thinOnes, wholeSession));
   }
 };
 
@@ -124,23 +128,36 @@ class Spill {
   private release: (() => void) | null = null;
   private readonly onExit = () => this.close();
 
-  /** `overview`: keep what the reports' overviews read of each session too (thinSession). */
+  /**
+   * `overview`: keep each session's thin version in memory, with what the reports' overviews read
+   * (thinSession), for formats that rank and count them. Without, the thin version goes to the
+   * spill beside the whole one and is read back when asked for (json and ndjson ask twice).
+   */
   constructor(private readonly overview: boolean) {}
 
-  add(session: SessionLedger): SessionRef {
+  /** The session put aside, and its thin version (what the checks read). */
+  add(session: SessionLedger): { ref: SpilledSession; thin: SessionLedger } {
     if (this.fd === null) {
       this.release = removeOnSignal(this.path);
       process.on('exit', this.onExit);
       this.fd = openSync(this.path, 'wx+', 0o600);
     }
-    const line = JSON.stringify(session);
+    const thin = thinSession(session, this.overview);
+    const [at, bytes] = this.write(JSON.stringify(session));
+    if (this.overview) return { ref: new SpilledSession(this, at, bytes, thin.path, gateOf(thin), thin), thin };
+    const [thinAt, thinBytes] = this.write(JSON.stringify(thin));
+    return { ref: new SpilledSession(this, at, bytes, thin.path, gateOf(thin), null, thinAt, thinBytes), thin };
+  }
+
+  /** One line appended: where it starts and its length in bytes. */
+  private write(line: string): [number, number] {
     const bytes = Buffer.byteLength(line);
     const at = this.size;
     this.size += bytes + 1;
     this.pending.push(line, '\n');
     this.pendingChars += line.length;
     if (this.pendingChars >= SPILL_WRITE_CHARS) this.flush();
-    return new SpilledSession(thinSession(session, this.overview), this, at, bytes);
+    return [at, bytes];
   }
 
   private flush(): void {
@@ -172,18 +189,43 @@ class Spill {
   }
 }
 
-/** A session in the spill: a class, not a closure per session (a merge holds tens of thousands). */
+/**
+ * A session in the spill: a class, not a closure per session (a merge holds hundreds of
+ * thousands). Held: where its lines are, its path (shared with its thin version's), a shared
+ * stand-in for its exit code and, for the formats with an overview, its thin version; about 100
+ * bytes a session without it.
+ */
 class SpilledSession implements SessionRef {
   constructor(
-    readonly thin: SessionLedger,
     private readonly spill: Spill,
     private readonly at: number,
     private readonly bytes: number,
+    readonly path: string,
+    /** What the exit code reads of it (reachedFailOn): one shared object per highest level. */
+    readonly gate: SessionLedger,
+    private readonly held: SessionLedger | null,
+    private readonly thinAt = 0,
+    private readonly thinBytes = 0,
   ) {}
+
+  get thin(): SessionLedger {
+    return this.held ?? this.spill.read(this.thinAt, this.thinBytes);
+  }
 
   load(): SessionLedger {
     return this.spill.read(this.at, this.bytes);
   }
+}
+
+/** A session's highest enforce level as a session holding one entry of it (none: no entry); shared. */
+const GATES: ReadonlyMap<EnforceLevel | null, SessionLedger> = new Map(
+  [null, ...ENFORCE_LEVELS].map((level) => [level, Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger]),
+);
+
+function gateOf(s: SessionLedger): SessionLedger {
+  let top: EnforceLevel | null = null;
+  for (const e of s.entries) if (top === null || LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[top]) top = e.intervention.enforce;
+  return GATES.get(top)!;
 }
 
 /** Writes to the spill gathered to about this many characters. */
@@ -194,6 +236,8 @@ interface ReadDocument {
   name: string;
   value: unknown;
   sessions: SessionRef[];
+  /** What the checks of its totals read of its sessions, gathered as they were read. */
+  seen: SessionsSeen;
 }
 
 function schemaOf(v: unknown): unknown {
@@ -208,6 +252,8 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   const head: Record<string, unknown> = {};
   let whole: { value: unknown } | null = null;
   const sessions: SessionRef[] = [];
+  const seen = new SessionsSeen();
+  let paths: ReadonlyMap<string, string> = new Map();
   let kept: unknown[] | null = null;
   let firstLine = '';
   const refused = (e: unknown): never => {
@@ -217,11 +263,12 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   const scanner = new JsonScanner('sessions', {
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
     member: (key, value) => {
+      if (key === 'inputs' && head['schema'] === LEDGER_SCHEMA && Array.isArray(value)) paths = shareInputStrings(value);
       Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
     },
-    // The thin sessions stand in for the whole ones in the checks of the rest (asLedger).
+    // The sessions were gathered into `seen` for the checks of the rest (asLedger) as they came.
     elementsEnd: () => {
-      head['sessions'] = kept ?? sessions.map((s) => s.thin);
+      head['sessions'] = kept ?? [];
     },
     element: (value, index) => {
       if (index === 0 && head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA) kept = [];
@@ -236,7 +283,13 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       } catch (e) {
         refused(e);
       }
-      sessions.push(spill.add(value as SessionLedger));
+      const session = value as SessionLedger;
+      // The session's path as its input's string: one copy of each path held, not two.
+      const path = typeof session.path === 'string' ? paths.get(session.path) : undefined;
+      if (path !== undefined) session.path = path;
+      const { ref, thin } = spill.add(session);
+      seen.add(thin);
+      sessions.push(ref);
     },
     other: (value) => {
       whole = { value };
@@ -268,9 +321,29 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     }
     throw e;
   }
-  if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [] };
-  return { name, value: head, sessions };
+  if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [], seen };
+  return { name, value: head, sessions, seen };
 }
+
+/**
+ * A ledger's inputs, as a merge keeps them (one per file, often one per session): each format's
+ * name one string for all and an empty `skipped` one shared list, not a copy per input. Returns
+ * each path by itself, for the sessions to share.
+ */
+function shareInputStrings(inputs: unknown[]): ReadonlyMap<string, string> {
+  const paths = new Map<string, string>();
+  for (const input of inputs) {
+    if (typeof input !== 'object' || input === null) continue;
+    const i = input as Record<string, unknown>;
+    if (typeof i['path'] === 'string') paths.set(i['path'], i['path']);
+    if (typeof i['format'] === 'string') i['format'] = FORMAT_STRINGS.get(i['format']) ?? i['format'];
+    if (Array.isArray(i['skipped']) && i['skipped'].length === 0) i['skipped'] = NO_SKIPPED;
+  }
+  return paths;
+}
+
+const FORMAT_STRINGS: ReadonlyMap<string, string> = new Map(FORMAT_NAMES.map((f) => [f, f]));
+const NO_SKIPPED: readonly unknown[] = Object.freeze([]);
 
 /** Pieces of this many bytes are read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
@@ -301,7 +374,7 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, true), sessions: d.sessions }));
+  const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, d.seen), sessions: d.sessions }));
   return { kind: 'ledger', merged: mergeShards(shards, options.onNote) };
 }
 

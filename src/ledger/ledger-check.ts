@@ -8,8 +8,8 @@ import { MAX_AMOUNT } from '../money/account.js';
 import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import type { DetectorName } from '../detect/types.js';
-import { assembleReport } from './summary.js';
-import type { LedgerSummary } from './types.js';
+import { SummaryTally } from './summary.js';
+import type { LedgerSummary, SessionLedger } from './types.js';
 
 /** Deeper than any ledger loopledger writes (evidence is a few levels); a deeper value is not ours and would overflow a writer's stack. */
 const MAX_LEDGER_DEPTH = 64;
@@ -302,7 +302,9 @@ export function checkLedgerFields(value: Rec): void {
   checkLedgerInputs(value['inputs']);
   const sessions = list(value['sessions'], 'sessions');
   sessions.forEach((v, i) => checkSession(v, `sessions[${i}]`));
-  checkLedgerTotals(value, sessions as never);
+  const seen = new SessionsSeen();
+  for (const v of sessions) seen.add(v as SessionLedger);
+  checkLedgerTotals(value, seen);
 }
 
 function checkLedgerInputs(value: unknown): void {
@@ -319,19 +321,53 @@ export function checkSessionField(value: unknown, index: number): void {
 }
 
 /**
- * The rest of a ledger whose sessions were checked one by one: its other fields, the inputs'
- * counts against the sessions, the summary against what they add up to. `sessions` need only
- * hold what the summary reads (ids, paths, counts, entries' kinds, shapes, rounds and money).
+ * What the checks of a ledger's totals need of its sessions, gathered as they arrive (a merge
+ * holds none of them): how many each path has, where the first of each is, and their summary.
  */
-export function checkLedgerRest(value: Rec, sessions: readonly Rec[]): void {
+export class SessionsSeen {
+  private readonly perPath = new Map<string, { count: number; first: number }>();
+  private readonly tally = new SummaryTally();
+  private index = 0;
+
+  add(s: SessionLedger): void {
+    const own = this.perPath.get(s.path);
+    if (own === undefined) this.perPath.set(s.path, { count: 1, first: this.index });
+    else own.count += 1;
+    this.tally.add(s);
+    this.index += 1;
+  }
+
+  /** How many sessions have this path. */
+  count(path: string): number {
+    return this.perPath.get(path)?.count ?? 0;
+  }
+
+  /** The first session whose path is not among these, as its index and path. */
+  firstOutside(paths: ReadonlySet<string>): { index: number; path: string } | null {
+    let found: { index: number; path: string } | null = null;
+    for (const [path, { first }] of this.perPath) if (!paths.has(path) && (found === null || first < found.index)) found = { index: first, path };
+    return found;
+  }
+
+  summary(inputs: readonly Rec[]): LedgerSummary {
+    return this.tally.summary(inputs as never);
+  }
+}
+
+/**
+ * The rest of a ledger whose sessions were checked one by one: its other fields, the inputs'
+ * counts against the sessions, the summary against what they add up to (`seen`, gathered from
+ * the sessions as they were read).
+ */
+export function checkLedgerRest(value: Rec, seen: SessionsSeen): void {
   const { sessions: _read, ...rest } = value;
   const deep = tooDeep(rest, MAX_LEDGER_DEPTH);
   if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
   checkLedgerInputs(value['inputs']);
-  checkLedgerTotals(value, sessions);
+  checkLedgerTotals(value, seen);
 }
 
-function checkLedgerTotals(value: Rec, sessions: readonly Rec[]): void {
+function checkLedgerTotals(value: Rec, sessions: SessionsSeen): void {
   const inputs = list(value['inputs'], 'inputs');
   if (value['not_transcripts'] !== undefined) {
     list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => {
@@ -342,22 +378,19 @@ function checkLedgerTotals(value: Rec, sessions: readonly Rec[]): void {
     });
   }
   // Each input says how many sessions it gave; a session pushed twice (or dropped) shows here.
-  const perPath = new Map<string, number>();
-  for (const s of sessions) perPath.set(s['path'] as string, (perPath.get(s['path'] as string) ?? 0) + 1);
   const seen = new Set<string>();
   (inputs as Rec[]).forEach((input, i) => {
     const path = input['path'] as string;
     if (seen.has(path)) throw new LedgerFieldError(`inputs[${i}].path`, 'expected each file once, but it is listed twice', path);
     seen.add(path);
-    const n = perPath.get(path) ?? 0;
+    const n = sessions.count(path);
     if (n !== input['sessions']) throw new LedgerFieldError(`inputs[${i}].sessions`, `expected ${n}, the sessions with its path`, input['sessions']);
   });
-  sessions.forEach((s, i) => {
-    if (!seen.has(s['path'] as string)) throw new LedgerFieldError(`sessions[${i}].path`, 'expected the path of one of the inputs', s['path']);
-  });
+  const outside = sessions.firstOutside(seen);
+  if (outside !== null) throw new LedgerFieldError(`sessions[${outside.index}].path`, 'expected the path of one of the inputs', outside.path);
   const summary = record(value['summary'], 'summary');
   if (summary['judge'] !== undefined) checkJudge(summary['judge'], 'summary.judge');
-  const computed = assembleReport({ version: '', config: {}, inputs: inputs as never, sessions: sessions as never }).summary;
+  const computed = sessions.summary(inputs as Rec[]);
   const diff = summaryDifference(summary, computed);
   if (diff !== null) throw new LedgerFieldError(diff.path, `expected ${shown(diff.want)}, what its sessions add up to`, diff.got);
 }

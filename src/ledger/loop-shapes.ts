@@ -85,7 +85,7 @@ function worseShape(a: LoopShape, b: LoopShape): number {
 }
 
 /** Sessions added one at a time, in any order; `shapes()` at the end. */
-class LoopShapeTally {
+export class LoopShapeTally {
   private readonly rows = new Map<string, Row>();
 
   add(session: SessionLedger): void {
@@ -156,11 +156,4 @@ class LoopShapeTally {
     }
     return out.sort(worseShape);
   }
-}
-
-/** `summary.loop_shapes` of these sessions. */
-export function loopShapes(sessions: readonly SessionLedger[]): LoopShape[] {
-  const tally = new LoopShapeTally();
-  for (const s of sessions) tally.add(s);
-  return tally.shapes();
 }

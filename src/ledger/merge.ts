@@ -11,8 +11,8 @@ import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
-import { checkLedgerFields, checkLedgerRest, LedgerFieldError } from './ledger-check.js';
-import { assembleReport, noJudgeUsage } from './summary.js';
+import { checkLedgerFields, checkLedgerRest, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
+import { assembleReport, noJudgeUsage, summarize } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
 
@@ -25,11 +25,13 @@ export interface NamedLedger {
 }
 
 /**
- * A session as a merge holds it: what the summary, the exit code and the checks read (`thin`), and
- * how to get the whole session back (from memory, or from where a merge read in pieces put it).
+ * A session as a merge holds it: its path (what orders it), what the summary, the exit code and
+ * the checks read (`thin`, held or read back each time it is asked for), and how to get the whole
+ * session back (from memory, or from where a merge read in pieces put it).
  */
 export interface SessionRef {
-  thin: SessionLedger;
+  readonly path: string;
+  readonly thin: SessionLedger;
   load(): SessionLedger;
 }
 
@@ -42,7 +44,7 @@ export interface ShardLedger {
 
 /** The merged ledger: its summary and fields, and its sessions in the order one run gives them. */
 export interface MergedShards {
-  /** Its `sessions` are the thin ones: the caller puts the whole ones in their place. */
+  /** Its `sessions` is empty: the caller puts the sessions (thin or whole) in its place. */
   report: LedgerReport;
   sessions: SessionRef[];
 }
@@ -96,11 +98,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * `value` as a ledger, or a refusal naming the file and the field. `sessionsChecked`: its sessions
- * were checked one by one as they were read (checkSessionField) and `value.sessions` holds their
- * thin versions; the rest is checked here.
+ * `value` as a ledger, or a refusal naming the file and the field. `sessionsSeen`: its sessions
+ * were checked one by one as they were read (checkSessionField) and gathered there, and
+ * `value.sessions` holds none of them; the rest is checked here.
  */
-export function asLedger(value: unknown, name: string, sessionsChecked = false): LedgerReport {
+export function asLedger(value: unknown, name: string, sessionsSeen?: SessionsSeen): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
     const schema = typeof value['schema'] === 'string' ? value['schema'] : null;
@@ -116,7 +118,7 @@ export function asLedger(value: unknown, name: string, sessionsChecked = false):
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
   try {
-    if (sessionsChecked) checkLedgerRest(value, value['sessions'] as Record<string, unknown>[]);
+    if (sessionsSeen !== undefined) checkLedgerRest(value, sessionsSeen);
     else checkLedgerFields(value);
   } catch (e) {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
@@ -216,8 +218,8 @@ function addJudge(total: JudgeUsage, j: JudgeUsage | undefined): void {
 function sessionsByPath(sessions: readonly SessionRef[]): Map<string, SessionRef[]> {
   const byPath = new Map<string, SessionRef[]>();
   for (const s of sessions) {
-    const own = byPath.get(s.thin.path);
-    if (own === undefined) byPath.set(s.thin.path, [s]);
+    const own = byPath.get(s.path);
+    if (own === undefined) byPath.set(s.path, [s]);
     else own.push(s);
   }
   return byPath;
@@ -227,9 +229,18 @@ function sessionsByPath(sessions: readonly SessionRef[]): Map<string, SessionRef
 interface FileEntry {
   input: InputSummary;
   sessions: SessionRef[];
-  /** The ledgers that gave this file (by whatever path). */
-  ledgers: Set<string>;
+  /** The ledger that gave this file first, and the others that gave it again (by whatever path). */
+  from: string;
+  again?: string[];
   print?: string;
+}
+
+function givenBy(f: FileEntry, ledger: string): boolean {
+  return f.from === ledger || (f.again?.includes(ledger) ?? false);
+}
+
+function givenAgain(f: FileEntry, ledger: string): void {
+  if (!givenBy(f, ledger)) (f.again ??= []).push(ledger);
 }
 
 /**
@@ -251,9 +262,15 @@ function fingerprint(f: FileEntry): string {
   return f.print;
 }
 
-/** Cheap to compute, and equal whenever the fingerprints are: only files alike in it are hashed. */
-function likeness(input: InputSummary, sessions: readonly SessionRef[]): string {
-  return [input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? '', ...sessions.map((s) => s.thin.id)].join('\u0000');
+/**
+ * Cheap to compute, and equal whenever the fingerprints are: only files alike in it are hashed.
+ * Kept as 48 bits of a hash, not the text (a merge keeps one per file): files that only collide
+ * are told apart by their fingerprints.
+ */
+function likeness(input: InputSummary, sessions: readonly SessionRef[]): number {
+  const hash = createHash('sha256').update([input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? ''].join('\u0000'));
+  for (const s of sessions) hash.update('\u0000').update(s.thin.id);
+  return hash.digest().readUIntBE(0, 6);
 }
 
 /**
@@ -264,8 +281,8 @@ function likeness(input: InputSummary, sessions: readonly SessionRef[]): string 
  * Two files alike within one ledger are two copies one run counted: both stay.
  */
 class FileSet {
-  private readonly byPath = new Map<string, FileEntry & { from: string }>();
-  private readonly byLikeness = new Map<string, (FileEntry & { from: string })[]>();
+  private readonly byPath = new Map<string, FileEntry>();
+  private readonly byLikeness = new Map<number, FileEntry[]>();
   private readonly notTranscripts = new Map<string, { file: NotTranscriptFile; from: string }>();
 
   /** Files given again: how many, and the first, named in the one note. */
@@ -284,7 +301,7 @@ class FileSet {
   }
 
   addInput(input: InputSummary, sessions: SessionRef[], from: string): void {
-    const entry = { input, sessions, ledgers: new Set([from]), from };
+    const entry: FileEntry = { input, sessions, from };
     const same = this.byPath.get(input.path);
     if (same !== undefined) {
       if (fingerprint(same) !== fingerprint(entry)) {
@@ -292,21 +309,23 @@ class FileSet {
           `${input.path} is in both ${same.from} and ${from}, and they disagree about it (${disagreement(same, entry)}): runs over a file that changed between them, or edited by hand`,
         );
       }
-      same.ledgers.add(from);
+      givenAgain(same, from);
       this.again(`${input.path} is in both ${same.from} and ${from}`);
       return;
     }
     const key = likeness(input, sessions);
     const alike = this.byLikeness.get(key) ?? [];
-    const twin = alike.find((f) => !f.ledgers.has(from) && fingerprint(f) === fingerprint(entry));
+    const twin = alike.find((f) => !givenBy(f, from) && fingerprint(f) === fingerprint(entry));
     if (twin !== undefined) {
-      twin.ledgers.add(from);
+      const first = twin.from;
+      givenAgain(twin, from);
       this.again(`${input.path} in ${from} is ${twin.input.path} in ${twin.from}, by another name`);
       // Kept under the shorter path (a relative one, as one run names it), then the one that sorts
       // first: the order the ledgers are given in does not matter.
       if (input.path.length < twin.input.path.length || (input.path.length === twin.input.path.length && compareCodePoints(input.path, twin.input.path) < 0)) {
         this.byPath.delete(twin.input.path);
         Object.assign(twin, { input, sessions, from });
+        if (first !== from) givenAgain(twin, first);
         this.byPath.set(input.path, twin);
       }
       return;
@@ -368,9 +387,14 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
 
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
-  const shards = ledgers.map(({ name, report }) => ({ name, report, sessions: report.sessions.map((s) => ({ thin: s, load: () => s })) }));
+  const shards = ledgers.map(({ name, report }) => ({ name, report, sessions: report.sessions.map((s) => ({ path: s.path, thin: s, load: () => s })) }));
   const merged = mergeShards(shards, onNote);
   return { ...merged.report, sessions: merged.sessions.map((s) => s.load()) };
+}
+
+/** Each session's thin version as it is iterated, none held. */
+function* thinOnes(sessions: readonly SessionRef[]): Generator<SessionLedger> {
+  for (const s of sessions) yield s.thin;
 }
 
 /**
@@ -404,15 +428,17 @@ export function mergeShards(ledgers: readonly ShardLedger[], onNote: (message: s
   // One run reads files in code point order of their paths and keeps each file's sessions in its
   // own order: a stable sort by path puts the shards' sessions back in exactly that order.
   const byPath = <T extends { path: string }>(a: T, b: T) => compareCodePoints(a.path, b.path);
-  const ordered = sessions.sort((a, b) => compareCodePoints(a.thin.path, b.thin.path));
+  const ordered = sessions.sort((a, b) => compareCodePoints(a.path, b.path));
   const report = assembleReport({
     version: first.report.tool.version,
     config: first.report.config as never,
     inputs: inputs.sort(byPath),
     notTranscripts: notTranscripts.sort(byPath),
-    sessions: ordered.map((s) => s.thin),
+    sessions: [],
     judge,
     ...(first.report.pricing ? { pricing: first.report.pricing as never } : {}),
   });
+  // Added up one session at a time in their order, each thin version let go once counted.
+  report.summary = summarize(report.inputs, thinOnes(ordered), judge);
   return { report, sessions: ordered };
 }

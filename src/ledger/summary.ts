@@ -4,7 +4,7 @@ import type { ConfigValues } from '../config/spec.js';
 import { redactConfigValues } from '../config/redact.js';
 import { roundUsd } from '../money/account.js';
 import { configHash } from './config-hash.js';
-import { loopShapes } from './loop-shapes.js';
+import { LoopShapeTally } from './loop-shapes.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary } from '../formats/input.js';
 import type { EnforceSaved, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -29,46 +29,62 @@ export function noJudgeUsage(): JudgeUsage {
   return { requests: 0, input_tokens: 0, output_tokens: 0, cached: 0, failed: 0 };
 }
 
-function summarize(
-  inputs: readonly InputSummary[],
-  sessions: readonly SessionLedger[],
-  judge: JudgeUsage = noJudgeUsage(),
-): LedgerSummary {
-  let rounds = 0;
-  let entries = 0;
-  let stopped = 0;
-  let steered = 0;
-  let usd = 0;
-  let priced = 0;
-  let unpriced = 0;
-  const saved = new PreventionSum();
-  const cut = new PreventionSum();
-  for (const s of sessions) {
-    rounds += s.rounds;
-    entries += s.entries.length;
-    if (s.outcome.enforce.stops.length > 0) stopped += 1;
-    if (s.outcome.enforce.steers > 0) steered += 1;
+/**
+ * The summary's sums, added one session at a time in the order given (dollars are floats: the
+ * order one run adds them in is the order that gives its last digit), so a caller that reads
+ * sessions back one by one holds none of them.
+ */
+export class SummaryTally {
+  private count = 0;
+  private rounds = 0;
+  private entries = 0;
+  private stopped = 0;
+  private steered = 0;
+  private usd = 0;
+  private priced = 0;
+  private unpriced = 0;
+  private readonly saved = new PreventionSum();
+  private readonly cut = new PreventionSum();
+  private readonly shapes = new LoopShapeTally();
+
+  add(s: SessionLedger): void {
+    this.count += 1;
+    this.rounds += s.rounds;
+    this.entries += s.entries.length;
+    if (s.outcome.enforce.stops.length > 0) this.stopped += 1;
+    if (s.outcome.enforce.steers > 0) this.steered += 1;
     if (s.cost) {
-      if (s.cost.usd === null) unpriced += 1;
+      if (s.cost.usd === null) this.unpriced += 1;
       else {
-        usd += s.cost.usd;
-        priced += 1;
+        this.usd += s.cost.usd;
+        this.priced += 1;
       }
     }
-    saved.add(s.outcome.enforce.saved);
-    cut.add(s.outcome.enforce.cut);
+    this.saved.add(s.outcome.enforce.saved);
+    this.cut.add(s.outcome.enforce.cut);
+    this.shapes.add(s);
   }
-  return {
-    sessions: sessions.length,
-    rounds,
-    entries,
-    skipped_lines: inputs.reduce((n, i) => n + i.skipped_lines, 0),
-    enforce: { sessions_stopped: stopped, sessions_steered: steered, saved: saved.total(), cut: cut.total() },
-    // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
-    cost: { usd: priced === 0 && unpriced > 0 ? null : roundUsd(usd), unpriced_sessions: unpriced },
-    judge: { ...judge },
-    loop_shapes: loopShapes(sessions),
-  };
+
+  summary(inputs: readonly InputSummary[], judge: JudgeUsage = noJudgeUsage()): LedgerSummary {
+    return {
+      sessions: this.count,
+      rounds: this.rounds,
+      entries: this.entries,
+      skipped_lines: inputs.reduce((n, i) => n + i.skipped_lines, 0),
+      enforce: { sessions_stopped: this.stopped, sessions_steered: this.steered, saved: this.saved.total(), cut: this.cut.total() },
+      // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
+      cost: { usd: this.priced === 0 && this.unpriced > 0 ? null : roundUsd(this.usd), unpriced_sessions: this.unpriced },
+      judge: { ...judge },
+      loop_shapes: this.shapes.shapes(),
+    };
+  }
+}
+
+/** The summary of these sessions, in their order. */
+export function summarize(inputs: readonly InputSummary[], sessions: Iterable<SessionLedger>, judge?: JudgeUsage): LedgerSummary {
+  const tally = new SummaryTally();
+  for (const s of sessions) tally.add(s);
+  return tally.summary(inputs, judge);
 }
 
 /** What the stops prevent over sessions (summary.enforce.saved and .cut). */
