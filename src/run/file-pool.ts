@@ -2,7 +2,7 @@
 // back in input order, and each file's diagnostics are released in that same order, so the
 // output is identical whatever the number of jobs.
 
-import { statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { flatConfig } from '../config/resolved.js';
@@ -140,25 +140,50 @@ export interface Machine {
   cores: number;
   /** The one-minute load average: runnable threads, others' included. */
   load: number;
+  /**
+   * Other processes' threads runnable right now (Linux: /proc/loadavg's count less this process's
+   * own); absent where that cannot be read.
+   */
+  running?: number;
 }
 
 export function currentMachine(): Machine {
-  return { cores: availableParallelism(), load: loadavg()[0] ?? 0 };
+  const running = runningElsewhere();
+  return { cores: availableParallelism(), load: loadavg()[0] ?? 0, ...(running === undefined ? {} : { running }) };
+}
+
+/** Threads runnable now on the machine (the kernel's count, ourselves included) less this process's own. */
+function runningElsewhere(): number | undefined {
+  try {
+    // "0.52 0.58 0.59 3/120 4242": the fourth field is runnable/all scheduling entities.
+    const all = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[3]?.split('/')[0]);
+    if (!Number.isFinite(all)) return undefined;
+    let own = 0;
+    for (const task of readdirSync('/proc/self/task')) {
+      // The state follows the command name's closing parenthesis: "1234 (node) R ...".
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      if (stat[stat.lastIndexOf(')') + 2] === 'R') own += 1;
+    }
+    return Math.max(0, all - own);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * The cores nobody else is using (rounded), at least one, at most MAX_DEFAULT_JOBS. A lane costs
- * CPU of its own (issue 30, a 300 MB store, 2 cores at a load of 7-8: user CPU 6.1 s on one
- * thread, 7.7 s in 2 lanes, 9.7 s in 3): a V8 isolate to start with its own module compile,
- * price data and JIT warm-up (~0.12 s each), and a 4 MB young generation that collects more
- * often (16 MB took 2 lanes from 1.27x to 1.15x the CPU of one thread, and peak RSS from 128 to
- * 154 MB). That extra CPU buys wall time only on a core that is idle: on a busy machine one
- * thread was the fastest (median wall 6.8 s against 8.8 s in 2 lanes and 12.4 s in 3).
+ * The cores nobody else is using, at least one, at most MAX_DEFAULT_JOBS. A lane costs CPU of its
+ * own (a V8 isolate with its modules, price data and JIT warm-up: on the 100 MB real-shaped store
+ * 2 lanes took 1.2x the user CPU of one thread), which buys wall time only on a core that is idle.
+ * Busy is the one-minute load, but only as far as it is still there now: the load average keeps
+ * for a minute what this tool's own previous run (or a benchmark's) put there, which made the next
+ * run single-laned on an idle machine, while others' threads runnable right now are work that is
+ * going on. Where "now" cannot be read, the load alone.
  */
 export function defaultJobs(machine: Machine = currentMachine()): number {
   const cores = Math.max(1, Math.floor(machine.cores));
-  const idle = Number.isFinite(machine.load) ? Math.round(cores - Math.max(0, machine.load)) : cores;
-  return Math.max(1, Math.min(idle, cores, MAX_DEFAULT_JOBS));
+  const load = Number.isFinite(machine.load) ? Math.max(0, machine.load) : 0;
+  const busy = machine.running !== undefined && Number.isFinite(machine.running) ? Math.min(load, Math.max(0, machine.running)) : load;
+  return Math.max(1, Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS));
 }
 
 /**

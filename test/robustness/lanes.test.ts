@@ -7,6 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, ROOT, scratch, within, type Scratch } from './helpers.js';
@@ -97,7 +98,8 @@ describe('a lane whose worker dies', () => {
 describe('the default number of lanes', () => {
   // Issue 30: "make the default the fastest setting on the machine it runs on". A lane costs CPU of
   // its own, so only an idle core makes it pay: the default is the idle cores (cores less the
-  // one-minute load, rounded), at least one, at most three (each lane is a heap of its own).
+  // one-minute load, rounded, the load counted only as far as others' threads are runnable now),
+  // at least one, at most three (each lane is a heap of its own).
   it('is the idle cores, one to three, through the library (defaultLanes)', async () => {
     const { defaultLanes } = await load<{ defaultLanes: typeof Audit.defaultLanes }>('index.js');
     const big = join(tmp.dir, 'lanes-big.jsonl');
@@ -118,11 +120,52 @@ describe('the default number of lanes', () => {
       [2, Number.NaN, 2],
     ];
     for (const [cores, load, lanes] of cases) expect(defaultLanes([big], { cores, load }), `${cores} cores at load ${load}`).toBe(lanes);
+    // The load counts only as far as others' threads are runnable now: a load this tool's own
+    // previous run left (a benchmark's runs back to back) no longer makes an idle machine one lane.
+    const now: [cores: number, load: number, running: number, lanes: number][] = [
+      [2, 2.0, 0, 2],
+      [2, 1.9, 1, 1],
+      [2, 7.5, 9, 1],
+      [2, 0.3, 4, 2],
+      [4, 3.0, 1, 3],
+      [4, 3.0, 2, 2],
+      [8, 4.4, 0, 3],
+      [2, Number.NaN, 1, 2],
+      [2, 2.0, Number.NaN, 1],
+    ];
+    for (const [cores, load, running, lanes] of now) expect(defaultLanes([big], { cores, load, running }), `${cores} cores at load ${load}, ${running} running`).toBe(lanes);
     // The machine it runs on, when none is given: within the bounds whatever its load.
     const here = defaultLanes([big]);
     expect(here).toBeGreaterThanOrEqual(1);
     expect(here).toBeLessThanOrEqual(Math.min(3, availableParallelism()));
     expect(pool.defaultJobs({ cores: 3, load: 0 })).toBe(3);
+  });
+
+  it('never more lanes for a busier machine, always 1 to min(3, cores) (property)', () => {
+    const machine = fc.record({
+      cores: fc.integer({ min: 1, max: 64 }),
+      load: fc.oneof(fc.double({ min: 0, max: 100, noNaN: true }), fc.constant(Number.NaN)),
+      running: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(machine, fc.double({ min: 0, max: 10, noNaN: true }), fc.integer({ min: 0, max: 10 }), (m, moreLoad, moreRunning) => {
+        const lanes = pool.defaultJobs(m);
+        expect(lanes).toBeGreaterThanOrEqual(1);
+        expect(lanes).toBeLessThanOrEqual(Math.min(3, m.cores));
+        const load = Number.isNaN(m.load) ? moreLoad : m.load + moreLoad;
+        const busier = { cores: m.cores, load, ...(m.running === undefined ? {} : { running: m.running + moreRunning }) };
+        expect(pool.defaultJobs(busier)).toBeLessThanOrEqual(lanes);
+      }),
+    );
+  });
+
+  it('reads, on Linux, how many of other processes\' threads are runnable now', () => {
+    const machine = pool.currentMachine();
+    expect(machine.cores).toBe(availableParallelism());
+    if (process.platform === 'linux') {
+      expect(Number.isInteger(machine.running)).toBe(true);
+      expect(machine.running).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the idle cores', async () => {
