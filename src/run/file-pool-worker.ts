@@ -10,30 +10,17 @@ if (port) {
   // Once for every file of the lane; what the values call for was said by the run's own parse.
   const lane = workerData as LaneData | null;
   const config = lane?.config !== undefined ? ResolvedConfig.parse(lane.config) : undefined;
-  const post = (m: WorkerMessage) => port.postMessage(m);
-  // The pool sends the next file before this one is done (so the lane never waits on a busy
-  // main thread); files are still analyzed one at a time, in the order sent, and every message
-  // belongs to the oldest file not yet answered.
-  const queue: WorkerRequest[] = [];
-  let busy = false;
-  const analyzeNext = async (): Promise<void> => {
-    busy = true;
-    for (let request = queue.shift(); request !== undefined; request = queue.shift()) {
-      await auditFile(request.file, {
-        ...request.options,
-        ...(config ? { config } : {}),
-        jobs: request.jobs,
-        onSkip: (path, skipped) => post({ type: 'skip', path, skipped }),
-        onWarning: (message) => post({ type: 'warning', message }),
-      }).then(
-        (result) => post({ type: 'done', result }),
-        (e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }),
-      );
-    }
-    busy = false;
-  };
   port.on('message', (request: WorkerRequest) => {
-    queue.push(request);
-    if (!busy) void analyzeNext();
+    const post = (m: WorkerMessage) => port.postMessage(m);
+    auditFile(request.file, {
+      ...request.options,
+      ...(config ? { config } : {}),
+      jobs: request.jobs,
+      onSkip: (path, skipped) => post({ type: 'skip', path, skipped }),
+      onWarning: (message) => post({ type: 'warning', message }),
+    }).then(
+      (result) => post({ type: 'done', result }),
+      (e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }),
+    );
   });
 }

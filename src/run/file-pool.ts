@@ -54,65 +54,8 @@ const LANE_WORKER_URL = new URL('./file-pool-worker.js', import.meta.url);
 /** Workers of a lane that may die in a row before the lane's files are analyzed on this thread. */
 const MAX_LANE_DEATHS = 2;
 
-/**
- * Files a lane's worker holds at once: the one it analyzes and the next, so that it never waits for
- * this thread, which is a lane too and answers only between the reads of its own file.
- */
-const LANE_DEPTH = 2;
-
-type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };
-
-/**
- * How a lane's file ended: analyzed by its worker, failed there or the worker died (analyze it
- * here), or never sent (stdin, or a lane with no worker: analyzed here).
- */
-type LaneOutcome = { kind: 'done'; result: FileLedger } | { kind: 'failed' } | { kind: 'died'; worker: LaneWorker } | { kind: 'here' };
-
-const HERE: Promise<LaneOutcome> = Promise.resolve({ kind: 'here' });
-
-/**
- * A lane's worker and the files sent to it, oldest first. The worker analyzes them in that order,
- * so each message it posts belongs to the oldest file not yet answered.
- */
-class LaneWorker {
-  private readonly waiting: { index: number; settle: (o: LaneOutcome) => void }[] = [];
-  private dead = false;
-
-  constructor(
-    private readonly worker: Worker,
-    onDiagnostic: (index: number, d: Diagnostic) => void,
-  ) {
-    worker.on('message', (m: WorkerMessage) => {
-      const head = this.waiting[0];
-      if (head === undefined) return;
-      if (m.type === 'skip' || m.type === 'warning') onDiagnostic(head.index, m);
-      else {
-        this.waiting.shift();
-        head.settle(m.type === 'done' ? { kind: 'done', result: m.result } : { kind: 'failed' });
-      }
-    });
-    // An exit without an error (or after one) must not leave a file waiting forever.
-    worker.once('error', () => this.died());
-    worker.once('exit', () => this.died());
-  }
-
-  analyze(index: number, request: WorkerRequest): Promise<LaneOutcome> {
-    if (this.dead) return Promise.resolve({ kind: 'died', worker: this });
-    return new Promise((settle) => {
-      this.waiting.push({ index, settle });
-      this.worker.postMessage(request);
-    });
-  }
-
-  terminate(): Promise<number> {
-    return this.worker.terminate();
-  }
-
-  private died(): void {
-    this.dead = true;
-    for (const w of this.waiting.splice(0)) w.settle({ kind: 'died', worker: this });
-  }
-}
+/** A lane's worker ended (an exception outside a file's analysis, say): unlike a file that failed, it takes no more files. */
+class LaneWorkerDied extends Error {}
 
 /** Indexes of `files`, largest file first; an unreadable path (or stdin) counts as empty. */
 function bySizeDescending(files: readonly string[]): number[] {
@@ -186,6 +129,8 @@ export function defaultJobs(machine: Machine = currentMachine()): number {
   return Math.max(1, Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS));
 }
 
+type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };
+
 /**
  * Analyze `files` with up to `jobs` workers. `runLocal` handles what a worker cannot (stdin) and
  * is the fallback when a worker fails to start or dies. With `pipeline` (one large file), the lane
@@ -236,13 +181,57 @@ export async function auditInWorkers(
       onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
       onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
     });
-  const settle = (index: number) => {
+  /** File `index` in `worker` (or here, without one); false when the worker died on it. */
+  const runOne = async (worker: Worker | null, index: number): Promise<boolean> => {
+    let alive = true;
+    if (worker === null || files[index] === '-') {
+      // No worker for this lane (none could start, or too many died), or stdin.
+      results[index] = await runHere(index);
+    } else {
+      results[index] = await inWorker(worker, index).catch((e: unknown) => {
+        // A file that failed, or a worker that died, must not lose the file: analyze it here instead.
+        alive = !(e instanceof LaneWorkerDied);
+        diagnostics[index] = [];
+        return runHere(index);
+      });
+    }
     settled[index] = true;
     release();
     options.onProgress?.(++done, files.length);
+    return alive;
   };
 
-  const startWorker = (): LaneWorker | null => {
+  const inWorker = (worker: Worker, index: number) =>
+    new Promise<FileLedger>((resolve, reject) => {
+      const stop = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (m: WorkerMessage) => {
+        if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
+        else {
+          stop();
+          if (m.type === 'done') resolve(m.result);
+          else reject(new Error(m.message));
+        }
+      };
+      const onError = (e: Error) => {
+        stop();
+        reject(new LaneWorkerDied(e.message));
+      };
+      // An exit without an error (or after one) must not leave the file waiting forever.
+      const onExit = (code: number) => {
+        stop();
+        reject(new LaneWorkerDied(`worker exited with code ${code}`));
+      };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.postMessage({ file: files[index]!, options: plain, jobs: fileJobs } satisfies WorkerRequest);
+    });
+
+  const startWorker = (): Worker | null => {
     try {
       const worker = new Worker(workerUrl, {
         workerData: laneData,
@@ -250,63 +239,33 @@ export async function auditInWorkers(
       });
       // A worker that fails to load reports through 'error'; with no listener that would crash us.
       worker.on('error', () => {});
-      return new LaneWorker(worker, (index, d) => diagnostics[index]!.push(d));
+      return worker;
     } catch {
       return null;
     }
   };
 
-  /** A lane in a worker thread, LANE_DEPTH files sent ahead; a file it cannot answer is analyzed here. */
-  const workerLane = async () => {
+  const lane = async () => {
     let worker = startWorker();
     // Workers of this lane that died in a row: one that cannot even start would die on every file.
     let deaths = 0;
-    const sent: { index: number; outcome: Promise<LaneOutcome> }[] = [];
     try {
-      for (;;) {
-        while (worker !== null && sent.length < LANE_DEPTH && next < files.length) {
-          const index = order[next++]!;
-          // stdin is only ever read here.
-          const outcome = files[index] === '-' ? HERE : worker.analyze(index, { file: files[index]!, options: plain, jobs: fileJobs });
-          sent.push({ index, outcome });
+      while (next < files.length) {
+        const index = order[next++]!;
+        if (await runOne(worker, index)) {
+          deaths = 0;
+          continue;
         }
-        const head = sent.shift() ?? (next < files.length ? { index: order[next++]!, outcome: HERE } : undefined);
-        if (head === undefined) break;
-        const outcome = await head.outcome;
-        if (outcome.kind === 'done') results[head.index] = outcome.result;
-        else {
-          // A file that failed, or a worker that died, must not lose the file: analyze it here instead.
-          diagnostics[head.index] = [];
-          results[head.index] = await runHere(head.index);
-        }
-        if (outcome.kind === 'done' || outcome.kind === 'failed') deaths = 0;
-        else if (outcome.kind === 'died' && outcome.worker === worker) {
-          // The worker died (an exception that escaped its analysis, say): the files it still held
-          // come back as died too and are analyzed here; a new worker takes the lane's next files,
-          // after MAX_LANE_DEATHS in a row this thread takes them.
-          void worker.terminate();
-          deaths += 1;
-          worker = deaths < MAX_LANE_DEATHS ? startWorker() : null;
-        }
-        settle(head.index);
+        // The worker died on that file (an exception that escaped its analysis, say): a new one
+        // takes the lane's next files; after MAX_LANE_DEATHS in a row, this thread takes them.
+        void worker?.terminate();
+        deaths += 1;
+        worker = deaths < MAX_LANE_DEATHS ? startWorker() : null;
       }
     } finally {
       await worker?.terminate();
     }
   };
-
-  /** A lane on this thread, which would otherwise only wait for the workers' results. */
-  const hereLane = async () => {
-    while (next < files.length) {
-      const index = order[next++]!;
-      results[index] = await runHere(index);
-      settle(index);
-    }
-  };
-
-  const lanes = Math.max(1, Math.min(jobs, files.length));
-  // One lane is this thread (a worker would cost a V8 isolate of its own: its modules, price data
-  // and JIT warm-up), unless the run asked for a single lane, whose heap is capped (a large file).
-  await Promise.all(Array.from({ length: lanes }, (_, i) => (lanes > 1 && i === 0 ? hereLane() : workerLane())));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, files.length)) }, lane));
   return results as FileLedger[];
 }

@@ -28,7 +28,7 @@ export interface AuditOptions {
   /** Attach each session's turn boundaries and spend curve (what `--format html` draws). */
   timeline?: boolean;
   /**
-   * Files analyzed at once: this thread and N-1 worker threads; 1 analyzes in this thread. Default: the idle cores,
+   * Files analyzed at once (worker threads); 1 analyzes in this thread. Default: the idle cores,
    * at least 1 and at most 3 (file-pool.ts defaultJobs). Above 1, a file analyzed alone that is large
    * enough (PIPELINE_MIN_BYTES) runs in a worker that reads it in a second thread of its own.
    */

@@ -64,10 +64,9 @@ const viaModules = (args: string[]) =>
 const loaded = () => (existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('dist/loopledger.js, the CLI the launcher runs', () => {
-  it("in lanes (--jobs 3 over fixtures/): the modules' ledger byte for byte, each worker lane in the bundled worker", () => {
-    const args = ['analyze', 'fixtures', '--jobs', '3', '--format', 'json'];
+  it("in lanes (--jobs 2 over fixtures/): the modules' ledger byte for byte, each lane in the bundled worker", () => {
+    const args = ['analyze', 'fixtures', '--jobs', '2', '--format', 'json'];
     const bundled = viaBundle(args);
-    // The first lane is the main thread; the other two are workers.
     expect(loaded()).toEqual(['file-pool-worker.js', 'file-pool-worker.js']);
     const modules = viaModules(args);
     expect(bundled.status).toBe(modules.status);
