@@ -65,8 +65,9 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
   const pricer = await priceBookFor(options.pricing);
-  // `--jobs 1` means one thread; so does a machine with one core.
-  if ((options.jobs ?? defaultJobs()) > 1 && (await worthPipelining(file))) {
+  // `--jobs 1` means one thread; so does a machine with one core. The machine is read last (it
+  // reads /proc), only for a file large enough to pipeline.
+  if ((options.jobs === undefined || options.jobs > 1) && (await worthPipelining(file)) && (options.jobs ?? defaultJobs()) > 1) {
     let skips = 0;
     let warnings = 0;
     const counted: AuditOptions = {
@@ -305,8 +306,9 @@ async function auditNonEmpty(files: readonly string[], options: AuditOptions): P
     return auditInWorkers(files, 1, options, auditFile, true);
   }
   const results: FileLedger[] = [];
+  // The lanes were chosen once for the run: no file reads the machine again.
   for (const file of files) {
-    results.push(await auditFile(file, options));
+    results.push(await auditFile(file, { ...options, jobs: allowed }));
     options.onProgress?.(results.length, files.length);
   }
   return results;
