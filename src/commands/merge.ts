@@ -14,7 +14,7 @@ import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, sessionIdHash, thinSession, wholeInOrder } from '../ledger/merge.js';
+import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { EXIT_OK, UsageError } from '../errors.js';
@@ -131,10 +131,14 @@ class Spill {
 
   /**
    * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (thinSession), for formats that rank and count them. Without, nothing of it is kept but what
+   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept but what
    * SpilledSession holds: json and ndjson read each session back once, whole, in order.
    */
-  constructor(private readonly overview: boolean) {}
+  constructor(overview: boolean) {
+    this.thinSessions = overview ? new ThinSessions() : null;
+  }
+
+  private readonly thinSessions: ThinSessions | null;
 
   /** The session put aside. */
   add(session: SessionLedger): SpilledSession {
@@ -144,7 +148,7 @@ class Spill {
       this.fd = openSync(this.path, 'wx+', 0o600);
     }
     const [at, bytes] = this.write(JSON.stringify(session));
-    const held = this.overview ? thinSession(session) : null;
+    const held = this.thinSessions?.of(session) ?? null;
     return new SpilledSession(this, at, bytes, session.path, sessionIdHash(session.id), gateOf(session), held);
   }
 
