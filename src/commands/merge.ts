@@ -14,7 +14,7 @@ import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, thinSession } from '../ledger/merge.js';
+import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { EXIT_OK, UsageError } from '../errors.js';
@@ -59,7 +59,7 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
   });
 
   async function mergeAndEmit(files: string[], opts: EmitOptions, spill: Spill): Promise<void> {
-    const merged = await mergeFiles(files, spill, { onNote: (m) => warn(io, m), timelines: opts.format === 'html' });
+    const merged = await mergeFiles(files, spill, { onNote: (m) => warn(io, m), timelines: opts.format === 'html', summaryAsRead: streamsSessions(opts.format) });
     if (merged.kind === 'sweep') {
       const format = opts.format;
       if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError(`merge: a sweep prints as table, json or html, not ${format}`);
@@ -68,20 +68,21 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
-    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written.
+    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written
+    // (and added to the summary, which json writes after them).
     // The other formats look at every session more than once (overviews, widths, rule lists): they
     // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
       // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
       const gates = sessions.map((s) => (s instanceof SpilledSession ? s.gate : s.thin));
-      setExit(await emitLedger({ ...thin, sessions: streamed(sessions) }, opts, io, setExit, NOTHING, files, gates));
+      setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
-    const thinOnes = sessions.map((s) => s.thin);
+    const thinVersions = sessions.map((s) => s.thin);
     const refs = new Map(sessions.map((s) => [s.thin, s]));
     const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
-    setExit(await emitLedger({ ...thin, sessions: thinOnes }, opts, io, setExit, NOTHING, files, thinOnes, wholeSession));
+    setExit(await emitLedger({ ...thin, sessions: thinVersions }, opts, io, setExit, NOTHING, files, thinVersions, wholeSession));
   }
 };
 
@@ -130,23 +131,25 @@ class Spill {
 
   /**
    * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (thinSession), for formats that rank and count them. Without, the thin version goes to the
-   * spill beside the whole one and is read back when asked for (json and ndjson ask twice).
+   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept but what
+   * SpilledSession holds: json and ndjson read each session back once, whole, in order.
    */
-  constructor(private readonly overview: boolean) {}
+  constructor(overview: boolean) {
+    this.thinSessions = overview ? new ThinSessions() : null;
+  }
 
-  /** The session put aside, and its thin version (what the checks read). */
-  add(session: SessionLedger): { ref: SpilledSession; thin: SessionLedger } {
+  private readonly thinSessions: ThinSessions | null;
+
+  /** The session put aside. */
+  add(session: SessionLedger): SpilledSession {
     if (this.fd === null) {
       this.release = removeOnSignal(this.path);
       process.on('exit', this.onExit);
       this.fd = openSync(this.path, 'wx+', 0o600);
     }
-    const thin = thinSession(session, this.overview);
     const [at, bytes] = this.write(JSON.stringify(session));
-    if (this.overview) return { ref: new SpilledSession(this, at, bytes, thin.path, gateOf(thin), thin), thin };
-    const [thinAt, thinBytes] = this.write(JSON.stringify(thin));
-    return { ref: new SpilledSession(this, at, bytes, thin.path, gateOf(thin), null, thinAt, thinBytes), thin };
+    const held = this.thinSessions?.of(session) ?? null;
+    return new SpilledSession(this, at, bytes, session.path, sessionIdHash(session.id), gateOf(session), held);
   }
 
   /** One line appended: where it starts and its length in bytes. */
@@ -191,8 +194,8 @@ class Spill {
 
 /**
  * A session in the spill: a class, not a closure per session (a merge holds hundreds of
- * thousands). Held: where its lines are, its path (shared with its thin version's), a shared
- * stand-in for its exit code and, for the formats with an overview, its thin version; about 100
+ * thousands). Held: where its line is, its path (its input's string), a hash of its id, a shared
+ * stand-in for its exit code and, for the formats with an overview, its thin version; under 100
  * bytes a session without it.
  */
 class SpilledSession implements SessionRef {
@@ -201,15 +204,15 @@ class SpilledSession implements SessionRef {
     private readonly at: number,
     private readonly bytes: number,
     readonly path: string,
+    readonly idHash: number,
     /** What the exit code reads of it (reachedFailOn): one shared object per highest level. */
     readonly gate: SessionLedger,
     private readonly held: SessionLedger | null,
-    private readonly thinAt = 0,
-    private readonly thinBytes = 0,
   ) {}
 
+  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
   get thin(): SessionLedger {
-    return this.held ?? this.spill.read(this.thinAt, this.thinBytes);
+    return this.held ?? this.load();
   }
 
   load(): SessionLedger {
@@ -287,9 +290,9 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       // The session's path as its input's string: one copy of each path held, not two.
       const path = typeof session.path === 'string' ? paths.get(session.path) : undefined;
       if (path !== undefined) session.path = path;
-      const { ref, thin } = spill.add(session);
-      seen.add(thin);
-      sessions.push(ref);
+      // The whole session, while it is in memory: the checks read what its thin version holds.
+      seen.add(session);
+      sessions.push(spill.add(session));
     },
     other: (value) => {
       whole = { value };
@@ -356,6 +359,8 @@ interface MergeFileOptions {
   onNote?: (message: string) => void;
   /** Keep each session's timeline (only the page draws them); without, they are dropped as each shard is read. */
   timelines?: boolean;
+  /** The summary is added up as the sessions are read back in order (mergeShards). */
+  summaryAsRead?: boolean;
 }
 
 async function mergeFiles(files: readonly string[], spill: Spill, options: MergeFileOptions = {}): Promise<Merged> {
@@ -375,16 +380,6 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
   const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, d.seen), sessions: d.sessions }));
-  return { kind: 'ledger', merged: mergeShards(shards, options.onNote) };
-}
-
-/** The merged sessions read back from the spill in order, one at a time, as often as they are iterated. */
-function streamed(sessions: readonly SessionRef[]): SessionLedger[] {
-  const lazy: Iterable<SessionLedger> = {
-    *[Symbol.iterator]() {
-      for (const s of sessions) yield s.load();
-    },
-  };
-  return lazy as SessionLedger[];
+  return { kind: 'ledger', merged: mergeShards(shards, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: options.summaryAsRead === true }) };
 }
 

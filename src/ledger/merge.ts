@@ -12,9 +12,9 @@ import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
 import { checkLedgerFields, checkLedgerRest, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
-import { assembleReport, noJudgeUsage, summarize } from './summary.js';
+import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
-import type { JudgeUsage, LedgerEntry, LedgerReport, NotTranscriptFile, SessionLedger } from './types.js';
+import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
 export const LEDGER_SCHEMA = 'loopledger/1';
 
@@ -25,14 +25,26 @@ export interface NamedLedger {
 }
 
 /**
- * A session as a merge holds it: its path (what orders it), what the summary, the exit code and
- * the checks read (`thin`, held or read back each time it is asked for), and how to get the whole
- * session back (from memory, or from where a merge read in pieces put it).
+ * A session as a merge holds it: its path (what orders it), a hash of its id (what a file's
+ * likeness reads of it, sessionIdHash), what the summary, the exit code and the checks read
+ * (`thin`, held, or the whole session read back each time it is asked for), and how to get the
+ * whole session back (from memory, or from where a merge read in pieces put it).
  */
 export interface SessionRef {
   readonly path: string;
+  readonly idHash: number;
   readonly thin: SessionLedger;
   load(): SessionLedger;
+}
+
+/**
+ * 30 bits of FNV-1a over a session's id: a small integer, held in place by V8 (a merge keeps one
+ * per session). Ids that collide only cost a fingerprint (FileSet compares those).
+ */
+export function sessionIdHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
 }
 
 /** A shard whose sessions are held as references: its other fields as its file gave them. */
@@ -44,7 +56,11 @@ export interface ShardLedger {
 
 /** The merged ledger: its summary and fields, and its sessions in the order one run gives them. */
 export interface MergedShards {
-  /** Its `sessions` is empty: the caller puts the sessions (thin or whole) in its place. */
+  /**
+   * Its `sessions` is empty: the caller puts the sessions (thin or whole) in its place. Its
+   * `summary` is added up from the thin versions, or, with `summaryAsRead`, as wholeInOrder reads
+   * the sessions back.
+   */
   report: LedgerReport;
   sessions: SessionRef[];
 }
@@ -54,36 +70,75 @@ const LEVEL_ONLY: ReadonlyMap<string, LedgerEntry['intervention']> = new Map(
   ENFORCE_LEVELS.map((level) => [level, Object.freeze({ enforce: level }) as LedgerEntry['intervention']]),
 );
 
-/** A session's fields too long to keep for every session of a merge: read back from disk when written. */
-const HEAVY_FIELDS: ReadonlySet<string> = new Set(['entries', 'interrupts', 'verdicts', 'timeline']);
+/** More distinct strings than this are not shared: a vocabulary is small, and a set of unique values would only grow. */
+const MAX_SHARED_VALUES = 4096;
 
 /**
- * What of a session the summary (summary.ts, loop-shapes.ts), the exit code (fail-on.ts) and the
- * checks read, and with `overview` what the reports' overviews read too (its fields but the heavy
- * ones): of each entry what says which loop it is and how far enforce goes. A merge keeps this of
- * every session and the rest on disk (ReportOptions.wholeSession).
+ * Thin versions of the sessions of one merge: what of a session the summary (summary.ts,
+ * loop-shapes.ts), the exit code (fail-on.ts), the checks and the reports' overviews read (its
+ * fields but the heavy ones, and of each entry what says which loop it is and how far enforce
+ * goes). A merge keeps this of every session and the rest on disk (ReportOptions.wholeSession).
+ * What recurs across sessions in any store is held once: the strings of a small vocabulary
+ * (formats, models, projects, detectors, finding kinds, loop shapes, why a cost is unknown) and
+ * the outcome of a session enforce would not have stopped. Held values are shared: never modified.
  */
-export function thinSession(s: SessionLedger, overview = true): SessionLedger {
-  const entries = s.entries.map((e): LedgerEntry => {
-    const thin: Partial<LedgerEntry> = { round: e.round, detector: e.detector, kind: e.kind };
-    if (e.shape !== undefined) thin.shape = e.shape;
-    else thin.evidence = { tools: (e.evidence as LedgerEntry['evidence'] | undefined)?.['tools'] } as LedgerEntry['evidence'];
-    if (e.round_usage !== undefined) thin.round_usage = e.round_usage;
-    thin.intervention = LEVEL_ONLY.get(e.intervention.enforce) ?? ({ enforce: e.intervention.enforce } as LedgerEntry['intervention']);
-    return thin as LedgerEntry;
-  });
-  if (!overview) {
-    // json and ndjson read the sessions back whole, in order: ~190 bytes less per session.
-    const thin: Partial<SessionLedger> = { id: s.id, path: s.path, rounds: s.rounds, entries, outcome: s.outcome };
-    if (s.project !== undefined) thin.project = s.project;
-    if (s.cost !== undefined) thin.cost = s.cost;
-    return thin as SessionLedger;
+export class ThinSessions {
+  private readonly strings = new Map<string, string>();
+  private readonly outcomes = new Map<string, SessionLedger['outcome']>();
+
+  of(s: SessionLedger): SessionLedger {
+    // A copy made whole by the rest pattern holds its fields in fewer words than one built key by key.
+    const { entries, interrupts: _interrupts, verdicts: _verdicts, timeline: _timeline, ...rest } = s;
+    const thin = rest as Record<string, unknown>;
+    for (const key of VOCABULARY_FIELDS) if (typeof thin[key] === 'string') thin[key] = this.string(thin[key]);
+    thin['outcome'] = this.outcome(s.outcome);
+    if (s.cost !== undefined) thin['cost'] = this.cost(s.cost);
+    thin['entries'] = entries.map((e) => this.entry(e));
+    return thin as unknown as SessionLedger;
   }
-  const thin: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(s)) if (!HEAVY_FIELDS.has(key)) thin[key] = value;
-  thin['entries'] = entries;
-  return thin as unknown as SessionLedger;
+
+  private entry(e: LedgerEntry): LedgerEntry {
+    const intervention = LEVEL_ONLY.get(e.intervention.enforce) ?? ({ enforce: e.intervention.enforce } as LedgerEntry['intervention']);
+    const round = e.round;
+    const detector = this.string(e.detector) as LedgerEntry['detector'];
+    const kind = this.string(e.kind) as string;
+    // One literal per case, in the order the entry has them: an object built whole keeps its fields in place.
+    if (e.shape !== undefined) {
+      const shape = this.string(e.shape) as string;
+      return (e.round_usage !== undefined ? { round, detector, kind, shape, round_usage: e.round_usage, intervention } : { round, detector, kind, shape, intervention }) as LedgerEntry;
+    }
+    const evidence = { tools: this.string((e.evidence as LedgerEntry['evidence'] | undefined)?.['tools']) } as LedgerEntry['evidence'];
+    return (e.round_usage !== undefined ? { round, detector, kind, evidence, round_usage: e.round_usage, intervention } : { round, detector, kind, evidence, intervention }) as LedgerEntry;
+  }
+
+  private string<T>(value: T): T {
+    if (typeof value !== 'string') return value;
+    const held = this.strings.get(value);
+    if (held !== undefined) return held as T;
+    if (this.strings.size < MAX_SHARED_VALUES) this.strings.set(value, value);
+    return value;
+  }
+
+  /** A cost without a price is one of a few reasons; one with a price is the session's own. */
+  private cost(c: SessionLedger['cost']): SessionLedger['cost'] {
+    if (c === undefined || c.usd !== null || typeof c.reason !== 'string') return c;
+    return { usd: null, reason: this.string(c.reason) };
+  }
+
+  /** Where enforce stops nothing, the outcome is one of a few (zeros, or unknown tokens or dollars): shared. */
+  private outcome(o: SessionLedger['outcome']): SessionLedger['outcome'] {
+    const e = o.enforce;
+    if (e.stops.length > 0 || e.steers > 0 || (e.saved?.rounds ?? 0) > 0 || (e.cut?.rounds ?? 0) > 0) return o;
+    const key = JSON.stringify(o);
+    const held = this.outcomes.get(key);
+    if (held !== undefined) return held;
+    if (this.outcomes.size < MAX_SHARED_VALUES) this.outcomes.set(key, o);
+    return o;
+  }
 }
+
+/** A session's fields whose values come from a small vocabulary. */
+const VOCABULARY_FIELDS: ReadonlySet<string> = new Set(['format', 'model', 'project']);
 
 /** Refused: exit 2, the message names the files and what differs. */
 export class MergeError extends UsageError {
@@ -269,7 +324,7 @@ function fingerprint(f: FileEntry): string {
  */
 function likeness(input: InputSummary, sessions: readonly SessionRef[]): number {
   const hash = createHash('sha256').update([input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? ''].join('\u0000'));
-  for (const s of sessions) hash.update('\u0000').update(s.thin.id);
+  for (const s of sessions) hash.update(`\u0000${s.idHash}`);
   return hash.digest().readUIntBE(0, 6);
 }
 
@@ -387,8 +442,12 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
 
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
-  const shards = ledgers.map(({ name, report }) => ({ name, report, sessions: report.sessions.map((s) => ({ path: s.path, thin: s, load: () => s })) }));
-  const merged = mergeShards(shards, onNote);
+  const shards = ledgers.map(({ name, report }) => ({
+    name,
+    report,
+    sessions: report.sessions.map((s) => ({ path: s.path, idHash: sessionIdHash(s.id), thin: s, load: () => s })),
+  }));
+  const merged = mergeShards(shards, { onNote });
   return { ...merged.report, sessions: merged.sessions.map((s) => s.load()) };
 }
 
@@ -397,11 +456,23 @@ function* thinOnes(sessions: readonly SessionRef[]): Generator<SessionLedger> {
   for (const s of sessions) yield s.thin;
 }
 
+export interface MergeShardsOptions {
+  /** Notes on stderr (a file given twice, counted once). */
+  onNote?: (message: string) => void;
+  /**
+   * The summary is added up as wholeInOrder reads the sessions back (for a writer that reads
+   * every session once, in order, before the summary), not from their thin versions: a merge that
+   * keeps them on disk reads each session back once, not twice.
+   */
+  summaryAsRead?: boolean;
+}
+
 /**
  * The shards added up, their sessions as references: the summary is computed from the thin
- * sessions (exactly what it reads), and the caller reads the whole sessions back in order.
+ * sessions (exactly what it reads), or as the caller reads the whole sessions back in order.
  */
-export function mergeShards(ledgers: readonly ShardLedger[], onNote: (message: string) => void = () => {}): MergedShards {
+export function mergeShards(ledgers: readonly ShardLedger[], options: MergeShardsOptions = {}): MergedShards {
+  const onNote = options.onNote ?? (() => {});
   if (ledgers.length === 0) throw new MergeError('merge: name at least one JSON ledger');
   const first = ledgers[0]!;
   sameEverywhere(ledgers, 'tool version', (r) => r.tool.version);
@@ -429,16 +500,41 @@ export function mergeShards(ledgers: readonly ShardLedger[], onNote: (message: s
   // own order: a stable sort by path puts the shards' sessions back in exactly that order.
   const byPath = <T extends { path: string }>(a: T, b: T) => compareCodePoints(a.path, b.path);
   const ordered = sessions.sort((a, b) => compareCodePoints(a.path, b.path));
+  inputs.sort(byPath);
+  // Added up one session at a time in their order, each thin version let go once counted; as read,
+  // a summary of no session until a pass of wholeInOrder completes it (its inputs' counts are final).
+  const summary = summarize(inputs, options.summaryAsRead === true ? [] : thinOnes(ordered), judge);
   const report = assembleReport({
     version: first.report.tool.version,
     config: first.report.config as never,
-    inputs: inputs.sort(byPath),
+    inputs,
     notTranscripts: notTranscripts.sort(byPath),
     sessions: [],
     judge,
+    summary,
     ...(first.report.pricing ? { pricing: first.report.pricing as never } : {}),
   });
-  // Added up one session at a time in their order, each thin version let go once counted.
-  report.summary = summarize(report.inputs, thinOnes(ordered), judge);
   return { report, sessions: ordered };
+}
+
+/**
+ * The merged sessions whole, in order, read back one at a time as often as they are iterated.
+ * Each complete pass adds up the summary in that order (one run's, so the same dollars to the
+ * last bit) and puts it in `merged.report.summary` when it ends: with `summaryAsRead` that is
+ * where it is computed (json writes the summary after the sessions, ndjson writes none).
+ */
+export function wholeInOrder(merged: MergedShards): Iterable<SessionLedger> {
+  const { report, sessions } = merged;
+  return {
+    *[Symbol.iterator]() {
+      const tally = new SummaryTally();
+      for (const s of sessions) {
+        const whole = s.load();
+        tally.add(whole);
+        yield whole;
+      }
+      // Assigned into the same object, so its keys keep their order and a copy of the report sees it.
+      Object.assign(report.summary, tally.summary(report.inputs, report.summary.judge) satisfies LedgerSummary);
+    },
+  };
 }

@@ -23,6 +23,8 @@ export interface ReportParts {
   notTranscripts?: readonly NotTranscriptFile[];
   /** `--shard K/N`: this ledger holds one shard (merge adds the shards up). */
   shard?: { index: number; count: number };
+  /** The summary, when the caller added it up itself (a merge, one session at a time): else of `sessions`. */
+  summary?: LedgerSummary;
 }
 
 export function noJudgeUsage(): JudgeUsage {
@@ -168,6 +170,6 @@ export function assembleReport(parts: ReportParts): LedgerReport {
     inputs: [...parts.inputs],
     not_transcripts: [...(parts.notTranscripts ?? [])],
     sessions: [...parts.sessions],
-    summary: summarize(parts.inputs, parts.sessions, parts.judge),
+    summary: parts.summary ?? summarize(parts.inputs, parts.sessions, parts.judge),
   };
 }

@@ -1,0 +1,71 @@
+// Issue 27.17: what a merge holds per session. The formats with an overview (table, markdown, html,
+// junit, sarif, github, otlp) keep each session's thin version in memory, so what it costs bounds the
+// sessions a merge can take: the strings of a small vocabulary (models, formats, projects, finding
+// kinds, loop shapes) and the outcome of a session enforce would not stop are held once, not once
+// per session (ledger/merge.ts, ThinSessions).
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/helpers.js';
+import { assembleReport } from '../../src/ledger/summary.js';
+import type { LedgerReport } from '../../src/ledger/types.js';
+import { ensureBuilt, ROOT, scratch, spawnCli } from './helpers.js';
+
+const tmp = scratch('loopledger-merge-memory-');
+afterAll(() => tmp.cleanup());
+beforeAll(() => ensureBuilt());
+
+/** A fixture's one-session ledger, as a shard writes it. */
+async function ledgerOf(fixture: string): Promise<LedgerReport> {
+  const r = await runCli([join(ROOT, 'fixtures', fixture), '--shard', '1/1', '--format', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as LedgerReport;
+}
+
+/**
+ * One shard of `n` sessions, `perFile` to a file (an export of many conversations), three calm
+ * ones for each that loops (enforce stops it). Many sessions to a file, so what is held per
+ * session is what is measured, not each file's bookkeeping; written compact, for the same reason.
+ */
+async function mixedLedger(n: number, perFile: number): Promise<string> {
+  const calm = await ledgerOf('openai/calm-weather.json');
+  const looping = await ledgerOf('anthropic/looping-deploy.json');
+  const inputs = [];
+  const sessions = [];
+  for (let f = 0; f < n / perFile; f++) {
+    const path = `export-${String(f).padStart(4, '0')}.json`;
+    inputs.push({ ...calm.inputs[0]!, path, sessions: perFile });
+    for (let i = f * perFile; i < (f + 1) * perFile; i++) {
+      const { timeline: _drawn, ...session } = (i % 4 === 3 ? looping : calm).sessions[0]!;
+      sessions.push({ ...session, id: `${session.id}-${i}`, path });
+    }
+  }
+  const report = assembleReport({
+    version: calm.tool.version,
+    config: calm.config as never,
+    inputs,
+    sessions,
+    shard: { index: 1, count: 1 },
+    ...(calm.pricing ? { pricing: calm.pricing as never } : {}),
+  });
+  const file = join(tmp.dir, `mixed-${n}.json`);
+  writeFileSync(file, JSON.stringify(report));
+  return file;
+}
+
+describe('memory per session, formats with an overview', () => {
+  const SESSIONS = 40_000;
+  // Measured at load 6-9, heap caps 4 MB apart: 511991c's build aborts at 44, 48 and 52 MB and
+  // merges these at 56 (~1.3 KB a session: thin version, reference, spill location); this one
+  // merges them at 44, 48 and 52, and aborts at 40.
+  const HEAP_CAP_MB = 48;
+
+  it(`${SESSIONS.toLocaleString('en')} sessions merge to table in a ${HEAP_CAP_MB} MB heap`, async () => {
+    const file = await mixedLedger(SESSIONS, 100);
+    const out = join(tmp.dir, 'mixed.table');
+    const r = await spawnCli(['merge', file, '--format', 'table', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
+    expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^40000 sessions · 10000 with findings, worst first · 30000 calm/);
+  }, 120_000);
+});
