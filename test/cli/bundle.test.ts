@@ -9,10 +9,15 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundles } from '../helpers/bundles.js';
 import { cliEnv, ensureBuilt, ROOT } from './helpers.js';
 
-const BUNDLES = ['loopledger.js', 'file-pool-worker.js', 'reader-thread-worker.js'] as const;
-const WORKERS = ['file-pool-worker.js', 'reader-thread-worker.js'] as const;
+// Every bundle but the guard's (package.json's build:bundle names them): the CLI and the worker
+// entries it starts.
+const BUNDLES = bundles()
+  .map((b) => b.file.slice('dist/'.length))
+  .filter((f) => f !== 'hook.js');
+const WORKERS = BUNDLES.filter((f) => f !== 'loopledger.js');
 
 let pkg: string;
 let marks: string;

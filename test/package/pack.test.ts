@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../cli/helpers.js';
+import { bundles } from '../helpers/bundles.js';
 
 interface PackReport {
   files: { path: string; size: number }[];
@@ -17,9 +18,9 @@ interface PackReport {
 
 /**
  * The one-file bundles `npm run build:bundle` writes beside tsc's modules: the guard, the CLI and the
- * two worker entries the CLI starts (each at dist/'s top, where the CLI bundle looks for them).
+ * worker entries the CLI starts (each at dist/'s top, where the CLI bundle looks for them).
  */
-const BUNDLES: readonly string[] = ['dist/hook.js', 'dist/loopledger.js', 'dist/file-pool-worker.js', 'dist/reader-thread-worker.js'];
+const BUNDLES: readonly string[] = bundles().map((b) => b.file);
 
 let packed: string[];
 let report: PackReport;
@@ -43,6 +44,10 @@ describe('the published package', () => {
     for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', ...BUNDLES]) {
       expect(packed, f).toContain(f);
     }
+    // The bundles the launcher runs are among those the build writes (and so among those packed).
+    const launched = [...readFileSync(join(ROOT, 'bin', 'loopledger.js'), 'utf8').matchAll(/current\('\.\.\/(dist\/[\w-]+\.js)'/g)].map((m) => m[1]);
+    expect(launched.sort()).toEqual(['dist/hook.js', 'dist/loopledger.js']);
+    expect(BUNDLES).toEqual(expect.arrayContaining(launched));
     const docs = readdirSync(join(ROOT, 'docs')).map((d) => `docs/${d}`);
     expect(docs.length).toBeGreaterThan(0);
     expect(packed).toEqual(expect.arrayContaining(docs));

@@ -13,7 +13,7 @@ import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { cliEnv, runCli } from '../cli/helpers.js';
 import { assembleReport } from '../../src/ledger/summary.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
-import { BIN, ensureBuilt, fixtures, ROOT, scratch, spawnCli } from './helpers.js';
+import { BIN, ensureBuilt, fixtures, ROOT, runs, scratch, spawnCli } from './helpers.js';
 
 const tmp = scratch('loopledger-merge-stream-');
 afterAll(() => tmp.cleanup());
@@ -230,7 +230,9 @@ describe('merged in pieces = one run over everything (property)', () => {
           rmSync(dir, { recursive: true, force: true });
         },
       ),
-      { numRuns: 12 },
+      // Each case is 3 to 5 processes; every format and shard count is also pinned case by case
+      // (test/cli/shard-merge.test.ts, test/golden/shards.test.ts). 6 draws, new ones every run.
+      { numRuns: runs(6) },
     );
   }, 300_000);
 });
