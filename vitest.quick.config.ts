@@ -3,6 +3,6 @@
 // "unit" project, isolate: false) beside the end-to-end files.
 
 import { defineConfig } from 'vitest/config';
-import { unitFiles } from './vitest.config.js';
+import { unitRun } from './vitest.config.js';
 
-export default defineConfig({ test: { testTimeout: 60_000, hookTimeout: 60_000, include: unitFiles, isolate: false } });
+export default defineConfig({ test: unitRun });

@@ -7,11 +7,10 @@
 // result, and the other inputs are still analyzed. Text from a transcript never reaches the
 // terminal raw: control characters and escape sequences are neutralized."
 
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRUNCATED_REASON } from '../../src/formats/ingest.js';
-import { oneHeavyCaseAtATime } from '../helpers/one-heavy.js';
 import { ESC, FIXTURES, ROOT, type SpawnResult, TERMINAL_CONTROL, ensureBuilt, scratch, spawnCli } from './helpers.js';
 
 const tmp = scratch('loopledger-badinput-');
@@ -224,85 +223,6 @@ describe('bad input, one case at a time (the built CLI)', () => {
       }
     }
   });
-
-  it('"megabyte-long lines": a 50 MB line is read and analyzed, and the run completes', async () => {
-    const s = JSON.stringify;
-    // The 50 MB line is a tool result (what real sessions carry: a log, a file dump); a 5 MB
-    // assistant text beside it takes the text detectors through a long line too. Written to the
-    // file a slice at a time: held as one array of words, the text cost this process ~0.7 GB.
-    const words = function* (mb: number): Generator<string> {
-      let seed = 1;
-      const vocabulary = 'the build error test file run fix check log path config value cache server write read'.split(' ');
-      let slice: string[] = [];
-      for (let n = 0; n < mb * 1024 * 1024; ) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const w = `${vocabulary[(seed >> 16) % vocabulary.length]}${(seed >> 8) % 97}`;
-        slice.push(w);
-        n += w.length + 1;
-        if (slice.length === 65_536) {
-          yield slice.join(' ');
-          slice = [''];
-        }
-      }
-      yield slice.join(' ');
-    };
-    const call = (i: number) => s({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'cat', arguments: { path: 'build.log' } }] });
-    // The vocabulary is letters and digits: a record is its JSON prefix, the words, and `"}`.
-    const lines: (string | [prefix: string, mb: number])[] = [
-      s({ type: 'session', schema: 'loopledger-canonical/1', id: 'big', parent: null, model: 'm' }),
-      s({ type: 'user', text: 'go' }),
-      call(0),
-      ['{"type":"tool_result","id":"c0","content":"', 50],
-      call(1),
-      s({ type: 'tool_result', id: 'c1', content: 'short' }),
-      ['{"type":"assistant","text":"', 5],
-      s({ type: 'assistant', text: 'Done.' }),
-    ];
-    await oneHeavyCaseAtATime(async () => {
-      const path = join(tmp.dir, 'fifty-mb.jsonl');
-      const fd = openSync(path, 'w');
-      for (const line of lines) {
-        if (typeof line === 'string') writeSync(fd, `${line}\n`);
-        else {
-          writeSync(fd, line[0]);
-          for (const text of words(line[1])) writeSync(fd, text);
-          writeSync(fd, '"}\n');
-        }
-      }
-      closeSync(fd);
-      expect(statSync(path).size).toBeGreaterThan(55 * 1024 * 1024);
-      const r = await spawnCli([path, '--format', 'json'], { timeoutMs: 60_000 });
-      expect(r.signal, `killed after ${r.ms} ms`).toBeNull();
-      expect(r.code, r.stderr).toBe(0);
-      const rep = report(r);
-      expect(rep.inputs[0]!.skipped).toEqual([]);
-      expect(rep.sessions[0]!).toMatchObject({ rounds: 4, tool_calls: 2 });
-    });
-  }, 180_000);
-
-  it('a JSON document past the string limit (over 512 MB) is named, and the other inputs are still analyzed', async () => {
-    // SPEC: "Never crash" … "and the other inputs are still analyzed."
-    // Joining it used to throw a RangeError that ended the whole run as an internal error.
-    await oneHeavyCaseAtATime(async () => {
-      const path = join(tmp.dir, 'huge-export.json');
-      const fd = openSync(path, 'w');
-      const line = `  ${JSON.stringify({ role: 'user', content: 'x'.repeat(4000) })},\n`;
-      const block = line.repeat(1000);
-      writeSync(fd, '[\n');
-      for (let written = 0; written < 540 * 1024 * 1024; written += block.length) writeSync(fd, block);
-      writeSync(fd, '  {"role":"assistant","content":"ok"}\n]\n');
-      closeSync(fd);
-      const good = tmp.file('good-beside-huge.jsonl', LOOPING);
-      try {
-        const r = await spawnCli([path, good, '--format', 'json', '--jobs', '1'], { timeoutMs: 60_000 });
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stderr).toContain(`${path}: too large to read as one JSON document`);
-        expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
-      } finally {
-        rmSync(path, { force: true });
-      }
-    });
-  }, 180_000);
 
   it('"escape sequences are neutralized": no ESC byte (nor any other control) in table, markdown, github or stderr', async () => {
     const evil = `${ESC}[31mRED${ESC}]0;pwned\u0007${ESC}[2J\u009b31m\r\b${ESC}P+q${ESC}\\`;

@@ -9,30 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
-import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
-import type * as Audit from '../../src/run/audit.js';
-import type * as ReaderThread from '../../src/run/reader-thread.js';
-import type * as LedgerBuild from '../../src/ledger/build.js';
-import type * as Detectors from '../../src/ledger/detectors.js';
-import type * as Registry from '../../src/config/registry.js';
-import type * as Summary from '../../src/ledger/summary.js';
-import type * as Json from '../../src/report/json.js';
-import type * as Prices from '../../src/money/prices.js';
-
-// The same modules as built in dist/, typed by their sources.
-type Dist = {
-  audit: typeof Audit;
-  pipeline: typeof ReaderThread;
-  ledger: typeof LedgerBuild;
-  detectors: typeof Detectors;
-  registry: typeof Registry;
-  summary: typeof Summary;
-  json: typeof Json;
-  prices: typeof Prices;
-};
-
-const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', rel)).href)) as T;
+import { type Dist, loadDist, run } from './pipeline-run.js';
 
 let dist: Dist;
 let tmp: Scratch;
@@ -41,16 +19,7 @@ let large: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  dist = {
-    audit: await load('run/audit.js'),
-    pipeline: await load('run/reader-thread.js'),
-    ledger: await load('ledger/build.js'),
-    detectors: await load('ledger/detectors.js'),
-    registry: await load('config/registry.js'),
-    summary: await load('ledger/summary.js'),
-    json: await load('report/json.js'),
-    prices: await load('money/prices.js'),
-  };
+  dist = await loadDist();
   tmp = scratch('loopledger-pipeline-');
   const generated = join(tmp.dir, 'generated.jsonl');
   const { generate } = (await import(pathToFileURL(join(ROOT, 'bench', 'generate.mjs')).href)) as {
@@ -64,41 +33,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => tmp?.cleanup());
-
-interface Run {
-  json: string;
-  diagnostics: string[];
-}
-
-/** `--format json` of one file, and every diagnostic in the order it was said. */
-async function run(file: string, how: 'one thread' | 'two threads' | 'auditFile', detail = false): Promise<Run> {
-  const diagnostics: string[] = [];
-  const onSkip = (path: string, s: SkippedLine) => diagnostics.push(`skip ${path}:${s.line}: ${s.reason}`);
-  const onWarning = (m: string) => diagnostics.push(`warning ${m}`);
-  const config = dist.registry.defaultConfigValues();
-  let result;
-  if (how === 'two threads') {
-    // Whatever the file's size: the fixtures are far below PIPELINE_MIN_BYTES.
-    const ledger = new dist.ledger.LedgerBuilder({
-      config,
-      // auditFile prices by default: so does this path, for the two to compare.
-      pricer: await dist.prices.priceBookFor(undefined),
-      factories: dist.detectors.createDetectorFactories(),
-      onWarning,
-      excerpts: detail,
-      explain: detail,
-      verbose: detail,
-    });
-    const input = await dist.pipeline.ingestInWorker(file, ledger, { onSkip: (s) => onSkip(file, s) });
-    expect(input, 'the worker ran').not.toBeNull();
-    result = { input: input!, sessions: ledger.sessions() };
-  } else {
-    const jobs = how === 'one thread' ? 1 : 2;
-    result = await dist.audit.auditFile(file, { config, jobs, onSkip, onWarning, excerpts: detail, explain: detail, verbose: detail });
-  }
-  const report = dist.summary.assembleReport({ version: 'test', config, inputs: [result.input], sessions: result.sessions });
-  return { json: [...dist.json.jsonReportChunks(report, detail)].join(''), diagnostics };
-}
 
 describe('two-thread pipeline', () => {
   it('compares an answer digested in the reading thread equal to one hashed from its content', () => {
@@ -175,31 +109,6 @@ describe('two-thread pipeline', () => {
     expect(two.json).toBe(one.json);
     expect(two.diagnostics).toEqual(one.diagnostics);
   }, 120_000);
-
-  it('a record too large for the worker\'s capped heap: the file is redone on one thread, same ledger', async () => {
-    // A 48 MB tool result, past the worker's old-generation cap (40 MB: a 32 MB record still reads
-    // there, 40 MB does not): the worker fails and the file is read again here, so the answer is
-    // still the one-thread answer. A tool result rather than an assistant text: the text cost the
-    // detectors here 1.1 GB of RSS and 20 s, which proved nothing about the pipeline (the test
-    // suite's peak, issue 31 item 6); the result costs ~0.3 GB and 1.5 s. The repeated failing
-    // batch before it gives the ledger entries to compare.
-    const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
-    const big = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
-    const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
-    for (let i = 0; i < 6; i++) {
-      records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
-      records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? big : 'FAIL: 1 test failed', is_error: true });
-    }
-    const file = tmp.file('huge-record.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    expect(await dist.pipeline.worthPipelining(file)).toBe(true);
-    // The reading thread gives up on it (null): what auditFile answers below is the redo here.
-    expect(await dist.pipeline.ingestInWorker(file, { session() {}, turn() {}, round() {}, end() {} }, { inputFormat: 'auto' })).toBeNull();
-    const one = await run(file, 'one thread');
-    const auto = await run(file, 'auditFile');
-    expect(JSON.parse(one.json).sessions[0].entries.length).toBeGreaterThan(0);
-    expect(auto.json).toBe(one.json);
-    expect(auto.diagnostics).toEqual(one.diagnostics);
-  }, 300_000);
 
   it('a large file alone goes to a lane that reads it in a thread of its own: the one-thread report and diagnostics', async () => {
     // The lane keeps the detectors' heap capped like any lane's (src/run/audit.ts auditFiles).
