@@ -12,7 +12,7 @@ import { answerDigest, answersDigest, batchSignature } from '../../src/detect/to
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
 import type * as Audit from '../../src/run/audit.js';
-import type * as ReaderThread from '../../src/run/reader-thread.js';
+import type * as ReaderThreadModule from '../../src/run/reader-thread.js';
 import type * as LedgerBuild from '../../src/ledger/build.js';
 import type * as Detectors from '../../src/ledger/detectors.js';
 import type * as Registry from '../../src/config/registry.js';
@@ -23,7 +23,7 @@ import type * as Prices from '../../src/money/prices.js';
 // The same modules as built in dist/, typed by their sources.
 type Dist = {
   audit: typeof Audit;
-  pipeline: typeof ReaderThread;
+  pipeline: typeof ReaderThreadModule;
   ledger: typeof LedgerBuild;
   detectors: typeof Detectors;
   registry: typeof Registry;

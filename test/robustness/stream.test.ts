@@ -1,0 +1,130 @@
+// Many files in two threads (src/run/file-stream.ts, the lanes of `--jobs 2`): one lane runs the
+// detectors over every file in order while a reading thread of its own reads ahead. It must give
+// the one-thread ledger and diagnostics byte for byte, in order, lose no file when the lane's worker
+// dies or the reading thread gives up on a record, and say progress once per file. Runs from dist/
+// (the workers only exist there).
+
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkippedLine } from '../../src/read/skipped.js';
+import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, within, type Scratch } from './helpers.js';
+import type * as Audit from '../../src/run/audit.js';
+import type * as FileStream from '../../src/run/file-stream.js';
+import type * as Json from '../../src/report/json.js';
+import type * as Options from '../../src/run/options.js';
+
+const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(ROOT, 'dist', rel)).href)) as T;
+const DYING_LANE = new URL('./workers/dying-lane.mjs', import.meta.url);
+
+let audit: typeof Audit;
+let stream: typeof FileStream;
+let json: typeof Json;
+let tmp: Scratch;
+
+beforeAll(async () => {
+  ensureBuilt();
+  audit = await load('run/audit.js');
+  stream = await load('run/file-stream.js');
+  json = await load('report/json.js');
+  tmp = scratch('loopledger-stream-');
+});
+
+afterAll(() => tmp?.cleanup());
+
+function collect(): { options: Options.AuditOptions; said: string[] } {
+  const said: string[] = [];
+  return {
+    said,
+    options: {
+      onSkip: (path: string, s: SkippedLine) => said.push(`skip ${path}:${s.line}: ${s.reason}`),
+      onWarning: (m: string) => said.push(`warning ${m}`),
+      onProgress: (done: number, total: number) => said.push(`progress ${done}/${total}`),
+    },
+  };
+}
+
+async function oneThread(files: readonly string[]) {
+  const here = collect();
+  const results: Options.FileLedger[] = [];
+  for (const f of files) results.push(await audit.auditFile(f, { ...here.options, jobs: 1 }));
+  // Progress as the stream says it: once per file, in the order files finish (input order here).
+  const said = here.said.filter((s) => !s.startsWith('progress'));
+  return { json: JSON.stringify(results), said };
+}
+
+async function streamed(files: readonly string[], workerUrl?: URL) {
+  const lane = collect();
+  const results = await within(120_000, stream.auditInStream(files, lane.options, audit.auditFile, workerUrl), 'the stream');
+  const progress = lane.said.filter((s) => s.startsWith('progress'));
+  return { json: JSON.stringify(results), said: lane.said.filter((s) => !s.startsWith('progress')), progress };
+}
+
+function copy(fixture: string, name: string): string {
+  const to = join(tmp.dir, name);
+  copyFileSync(join(ROOT, fixture), to);
+  return to;
+}
+
+describe('many files in one lane reading in a thread of its own', () => {
+  it('gives every fixture the one-thread ledger and diagnostics, in order, progress once per file', async () => {
+    const files = fixtures().map((f) => join(ROOT, f.path));
+    const one = await oneThread(files);
+    const two = await streamed(files);
+    expect(two.json).toBe(one.json);
+    expect(two.said).toEqual(one.said);
+    expect(two.progress).toEqual(files.map((_, i) => `progress ${i + 1}/${files.length}`));
+  }, 180_000);
+
+  it('audit with --jobs 2: the one-thread report of the fixtures folder (folders, non-transcripts, skips)', async () => {
+    const report = async (jobs: number) => {
+      const here = collect();
+      const r = await audit.audit([FIXTURES], { ...here.options, jobs });
+      return { json: [...json.jsonReportChunks(r, false)].join(''), said: here.said.filter((s) => !s.startsWith('progress')) };
+    };
+    const one = await report(1);
+    const two = await report(2);
+    expect(two.json).toBe(one.json);
+    expect(two.said).toEqual(one.said);
+  }, 180_000);
+
+  it('a lane worker that dies: the file it died on and every file after it are analyzed here', async () => {
+    const some = fixtures().slice(0, 6).map((f) => f.path);
+    const files = [
+      join(ROOT, some[0]!),
+      copy(some[1]!, 'a-die-exit.jsonl'),
+      join(ROOT, some[2]!),
+      join(ROOT, some[3]!),
+    ];
+    const one = await oneThread(files);
+    const two = await streamed(files, DYING_LANE);
+    expect(two.json).toBe(one.json);
+    expect(two.said).toEqual(one.said);
+    const thrown = [join(ROOT, some[4]!), copy(some[5]!, 'b-die-throw.jsonl'), join(ROOT, some[0]!)];
+    const oneThrown = await oneThread(thrown);
+    const twoThrown = await streamed(thrown, DYING_LANE);
+    expect(twoThrown.json).toBe(oneThrown.json);
+    expect(twoThrown.said).toEqual(oneThrown.said);
+  }, 180_000);
+
+  it('a record past the reading thread\'s capped heap: that file is analyzed in the lane, the next ones read by a new thread', async () => {
+    // A 48 MB tool result (the reading thread's old generation is capped at 40 MB; see
+    // test/robustness/pipeline.test.ts), between two ordinary files.
+    const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
+    const big = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
+    const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
+    for (let i = 0; i < 6; i++) {
+      records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
+      records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? big : 'FAIL: 1 test failed', is_error: true });
+    }
+    const huge = tmp.file('huge-record.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const some = fixtures().slice(0, 2).map((f) => join(ROOT, f.path));
+    const files = [some[0]!, huge, some[1]!];
+    const one = await oneThread(files);
+    const two = await streamed(files);
+    expect(JSON.parse(one.json)[1].sessions[0].entries.length).toBeGreaterThan(0);
+    expect(two.json).toBe(one.json);
+    expect(two.said).toEqual(one.said);
+  }, 300_000);
+});
