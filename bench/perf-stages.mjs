@@ -66,6 +66,8 @@ const STAGES = [
 ];
 
 const byThread = new Map();
+/** Per thread, its samples by stage: which half of a pipeline is the longer. */
+const stagesByThread = new Map();
 const byStage = new Map();
 const byLeaf = new Map();
 const byDetail = new Map();
@@ -100,7 +102,10 @@ for (const block of script.split('\n\n')) {
     add(byDetailJs, js.replace(/file:\/\/\S*\/dist\//, ''));
     add(byDetail, `${js.replace(/file:\/\/\S*\/dist\//, '')}${js === leaf ? '' : `  [${leaf.slice(0, 60)}]`}`);
   }
-  add(byThread, tid === mainTid ? 'first thread' : `thread ${tid}`);
+  const thread = tid === mainTid ? 'first thread' : `thread ${tid}`;
+  add(byThread, thread);
+  if (!stagesByThread.has(thread)) stagesByThread.set(thread, new Map());
+  add(stagesByThread.get(thread), stage);
 }
 const pct = (n) => `${((100 * n) / total).toFixed(1).padStart(5)}%`;
 const ms = (n) => `${((n * 1000) / 1999).toFixed(0).padStart(6)} ms`;
@@ -114,6 +119,11 @@ console.log(
 );
 console.log('\nby thread');
 show(byThread, 12);
+const busiest = [...byThread].sort((a, b) => b[1] - a[1]).slice(0, 3);
+for (const [thread, n] of busiest) {
+  console.log(`\n${thread} (${ms(n).trim()}) by stage`);
+  show(stagesByThread.get(thread), 8);
+}
 console.log('\nby stage');
 show(byStage, 20);
 console.log('\nleaf frames');

@@ -47,14 +47,17 @@ if (port) {
       void untilRoom(reader);
     }
   };
-  /** The reader resumes once the other thread has replayed enough batches (it notifies each). */
-  const untilRoom = async (waiting: { resume(): void }) => {
+  /** Until the other thread has replayed enough batches (it notifies each). */
+  const room = async () => {
     for (;;) {
       const n = Atomics.load(inFlight, 0);
-      if (n < MAX_UNACKED_BATCHES) break;
+      if (n < MAX_UNACKED_BATCHES) return;
       const wait = waitAsync(inFlight, 0, n);
       if (wait.async) await wait.value;
     }
+  };
+  const untilRoom = async (waiting: { resume(): void }) => {
+    await room();
     paused = false;
     waiting.resume();
   };
@@ -85,6 +88,10 @@ if (port) {
   // thread is still replaying it. A file that fails is reported and the next one read.
   const readAll = async () => {
     for (index = 0; index < files.length; index++) {
+      // The batches in flight bound the reading ahead across files too: a file's last batch is
+      // posted after its reader is done, with nothing left to pause, so a store of small files
+      // would otherwise be read to its end while the other thread is still at its first.
+      await room();
       events = [];
       rounds = 0;
       chars = 0;

@@ -155,6 +155,11 @@ export class ReaderThread {
     });
   }
 
+  /** Messages held for files not taken yet: bounded by the batches in flight, however small the files. */
+  get held(): number {
+    return this.early.length;
+  }
+
   /** False once the thread has died or been closed: what it did not read, it never will. */
   get alive(): boolean {
     return !this.dead;

@@ -12,6 +12,7 @@ import type { SkippedLine } from '../../src/read/skipped.js';
 import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, within, type Scratch } from './helpers.js';
 import type * as Audit from '../../src/run/audit.js';
 import type * as FileStream from '../../src/run/file-stream.js';
+import type * as ReaderThreadModule from '../../src/run/reader-thread.js';
 import type * as Json from '../../src/report/json.js';
 import type * as Options from '../../src/run/options.js';
 
@@ -20,6 +21,7 @@ const DYING_LANE = new URL('./workers/dying-lane.mjs', import.meta.url);
 
 let audit: typeof Audit;
 let stream: typeof FileStream;
+let readerThread: typeof ReaderThreadModule;
 let json: typeof Json;
 let tmp: Scratch;
 
@@ -27,6 +29,7 @@ beforeAll(async () => {
   ensureBuilt();
   audit = await load('run/audit.js');
   stream = await load('run/file-stream.js');
+  readerThread = await load('run/reader-thread.js');
   json = await load('report/json.js');
   tmp = scratch('loopledger-stream-');
 });
@@ -127,4 +130,26 @@ describe('many files in one lane reading in a thread of its own', () => {
     expect(two.json).toBe(one.json);
     expect(two.said).toEqual(one.said);
   }, 300_000);
+
+  it('reads ahead only as far as the batches in flight allow, across many small files too', async () => {
+    // Each small file is one batch posted once its reader is done (nothing left to pause): without
+    // a wait between files, the reading thread ran through the whole store while this thread was
+    // at its first file, and the 2,000-file store peaked at 188 MB instead of 130.
+    const small = fixtures()
+      .filter((f) => f.path.includes('claude-code'))
+      .slice(0, 2)
+      .map((f) => join(ROOT, f.path));
+    const files = Array.from({ length: 40 }, (_, i) => small[i % small.length]!);
+    const reader = readerThread.ReaderThread.start(files, 'auto')!;
+    const sink = { session() {}, turn() {}, round() {}, end() {} };
+    try {
+      expect(await reader.ingest(0, sink)).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 1000));
+      // At most MAX_UNACKED_BATCHES batches, each with its file's `done`.
+      expect(reader.held).toBeLessThanOrEqual(2 * readerThread.MAX_UNACKED_BATCHES + 2);
+      for (let i = 1; i < files.length; i++) expect(await within(30_000, reader.ingest(i, sink), `file ${i}`)).not.toBeNull();
+    } finally {
+      reader.close();
+    }
+  }, 120_000);
 });
