@@ -14,22 +14,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const input = args[0];
-if (input === undefined || input.startsWith('--')) {
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { jobs: { type: 'string', default: '1' }, top: { type: 'string', default: '30' }, dist: { type: 'string' }, detail: { type: 'string' } },
+});
+const input = positionals[0];
+if (input === undefined) {
   console.error('usage: node bench/perf-stages.mjs PATH [--jobs N] [--dist DIR] [--top 30] [--detail STAGE]');
   process.exit(2);
 }
-const jobs = arg('--jobs', '1');
-const top = Number(arg('--top', '30'));
-const dist = arg('--dist', undefined);
-const detail = arg('--detail', undefined);
+const { jobs, dist, detail } = opts;
+const top = Number(opts.top);
 const ledger = dist === undefined ? join(here, 'ledger.mjs') : join(resolve(dist), '..', 'bench', 'ledger.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'loopledger-perf-'));
 const data = join(dir, 'perf.data');

@@ -263,8 +263,8 @@ function smallerThan(files: readonly string[], limit: number): boolean {
 }
 
 /**
- * The lanes a run takes without --jobs: one thread for a small input, else the idle cores, at
- * least one and at most 3 (file-pool.ts defaultJobs). `machine` is this one unless given.
+ * The lanes a run takes without --jobs: one thread for a small input, else two threads on two
+ * cores or more, three when three cores are idle (file-pool.ts defaultJobs). `machine` is this one unless given.
  */
 export function defaultLanes(files: readonly string[], machine: Machine = currentMachine()): number {
   return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs(machine);

@@ -9,6 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import type { SkippedLine } from '../../src/read/skipped.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
 
@@ -210,4 +211,42 @@ export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 export function runs(n: number): number {
   const scale = Number(process.env['ROBUSTNESS_SCALE'] ?? '1');
   return Math.max(1, Math.round(n * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}
+
+/**
+ * Canonical-format JSONL with one 48 MB tool result, past a reading thread's capped old
+ * generation (40 MB; a 32 MB record still reads there), after a failing batch repeated five times
+ * (entries to compare). A tool result rather than an assistant text: the text cost the detectors
+ * 1.1 GB of RSS and 20 s, which proved nothing about the threads (issue 31 item 6); the result
+ * costs ~0.3 GB and 1.5 s.
+ */
+export function hugeRecordTranscript(): string {
+  const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
+  const big = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
+  const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
+  for (let i = 0; i < 6; i++) {
+    records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
+    records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? big : 'FAIL: 1 test failed', is_error: true });
+  }
+  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+/** A run's diagnostics (and, asked, its progress) as lines, in the order they were said. */
+export function diagnostics(withProgress = false): {
+  said: string[];
+  options: {
+    onSkip: (path: string, s: SkippedLine) => void;
+    onWarning: (m: string) => void;
+    onProgress?: (done: number, total: number) => void;
+  };
+} {
+  const said: string[] = [];
+  return {
+    said,
+    options: {
+      onSkip: (path, s) => said.push(`skip ${path}:${s.line}: ${s.reason}`),
+      onWarning: (m) => said.push(`warning ${m}`),
+      ...(withProgress ? { onProgress: (done: number, total: number) => said.push(`progress ${done}/${total}`) } : {}),
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
-import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
+import { ensureBuilt, FIXTURES, fixtures, hugeRecordTranscript, ROOT, scratch, type Scratch } from './helpers.js';
 import type * as Audit from '../../src/run/audit.js';
 import type * as ReaderThreadModule from '../../src/run/reader-thread.js';
 import type * as LedgerBuild from '../../src/ledger/build.js';
@@ -177,20 +177,9 @@ describe('two-thread pipeline', () => {
   }, 120_000);
 
   it('a record too large for the worker\'s capped heap: the file is redone on one thread, same ledger', async () => {
-    // A 48 MB tool result, past the worker's old-generation cap (40 MB: a 32 MB record still reads
-    // there, 40 MB does not): the worker fails and the file is read again here, so the answer is
-    // still the one-thread answer. A tool result rather than an assistant text: the text cost the
-    // detectors here 1.1 GB of RSS and 20 s, which proved nothing about the pipeline (the test
-    // suite's peak, issue 31 item 6); the result costs ~0.3 GB and 1.5 s. The repeated failing
-    // batch before it gives the ledger entries to compare.
-    const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
-    const big = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
-    const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
-    for (let i = 0; i < 6; i++) {
-      records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
-      records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? big : 'FAIL: 1 test failed', is_error: true });
-    }
-    const file = tmp.file('huge-record.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    // A 48 MB tool result, past the worker's old-generation cap: the worker fails and the file is
+    // read again here, so the answer is still the one-thread answer (helpers.ts hugeRecordTranscript).
+    const file = tmp.file('huge-record.jsonl', hugeRecordTranscript());
     expect(await dist.pipeline.worthPipelining(file)).toBe(true);
     // The reading thread gives up on it (null): what auditFile answers below is the redo here.
     expect(await dist.pipeline.ingestInWorker(file, { session() {}, turn() {}, round() {}, end() {} }, { inputFormat: 'auto' })).toBeNull();

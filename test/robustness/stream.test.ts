@@ -8,8 +8,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SkippedLine } from '../../src/read/skipped.js';
-import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, within, type Scratch } from './helpers.js';
+import { diagnostics, ensureBuilt, FIXTURES, fixtures, hugeRecordTranscript, ROOT, scratch, within, type Scratch } from './helpers.js';
 import type * as Audit from '../../src/run/audit.js';
 import type * as FileStream from '../../src/run/file-stream.js';
 import type * as ReaderThreadModule from '../../src/run/reader-thread.js';
@@ -36,17 +35,7 @@ beforeAll(async () => {
 
 afterAll(() => tmp?.cleanup());
 
-function collect(): { options: Options.AuditOptions; said: string[] } {
-  const said: string[] = [];
-  return {
-    said,
-    options: {
-      onSkip: (path: string, s: SkippedLine) => said.push(`skip ${path}:${s.line}: ${s.reason}`),
-      onWarning: (m: string) => said.push(`warning ${m}`),
-      onProgress: (done: number, total: number) => said.push(`progress ${done}/${total}`),
-    },
-  };
-}
+const collect = () => diagnostics(true);
 
 async function oneThread(files: readonly string[]) {
   const here = collect();
@@ -112,16 +101,8 @@ describe('many files in one lane reading in a thread of its own', () => {
   }, 180_000);
 
   it('a record past the reading thread\'s capped heap: that file is analyzed in the lane, the next ones read by a new thread', async () => {
-    // A 48 MB tool result (the reading thread's old generation is capped at 40 MB; see
-    // test/robustness/pipeline.test.ts), between two ordinary files.
-    const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
-    const big = unit.repeat(Math.ceil((48 * 1024 * 1024) / unit.length));
-    const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
-    for (let i = 0; i < 6; i++) {
-      records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
-      records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? big : 'FAIL: 1 test failed', is_error: true });
-    }
-    const huge = tmp.file('huge-record.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    // A 48 MB tool result, past the reading thread's capped heap, between two ordinary files.
+    const huge = tmp.file('huge-record.jsonl', hugeRecordTranscript());
     const some = fixtures().slice(0, 2).map((f) => join(ROOT, f.path));
     const files = [some[0]!, huge, some[1]!];
     const one = await oneThread(files);
