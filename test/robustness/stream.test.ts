@@ -4,7 +4,7 @@
 // dies or the reading thread gives up on a record, and say progress once per file. Runs from dist/
 // (the workers only exist there).
 
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,10 +37,15 @@ afterAll(() => tmp?.cleanup());
 
 const collect = () => diagnostics(true);
 
+/** Standard input for a run, when it reads `-`: a fresh stream of this file each time. */
+let stdinFrom: string | null = null;
+const withStdin = (): Options.AuditOptions => (stdinFrom === null ? {} : { stdin: createReadStream(stdinFrom) });
+
 async function oneThread(files: readonly string[]) {
   const here = collect();
   const results: Options.FileLedger[] = [];
-  for (const f of files) results.push(await audit.auditFile(f, { ...here.options, jobs: 1 }));
+  const stdin = withStdin();
+  for (const f of files) results.push(await audit.auditFile(f, { ...here.options, ...stdin, jobs: 1 }));
   // Progress as the stream says it: once per file, in the order files finish (input order here).
   const said = here.said.filter((s) => !s.startsWith('progress'));
   return { json: JSON.stringify(results), said };
@@ -48,7 +53,7 @@ async function oneThread(files: readonly string[]) {
 
 async function streamed(files: readonly string[], workerUrl?: URL) {
   const lane = collect();
-  const results = await within(120_000, stream.auditInStream(files, lane.options, audit.auditFile, workerUrl), 'the stream');
+  const results = await within(120_000, stream.auditInStream(files, { ...lane.options, ...withStdin() }, audit.auditFile, workerUrl), 'the stream');
   const progress = lane.said.filter((s) => s.startsWith('progress'));
   return { json: JSON.stringify(results), said: lane.said.filter((s) => !s.startsWith('progress')), progress };
 }
@@ -80,6 +85,25 @@ describe('many files in one lane reading in a thread of its own', () => {
     expect(two.json).toBe(one.json);
     expect(two.said).toEqual(one.said);
   }, 180_000);
+
+  it('stdin is read here, the rest in the lane; with no lane worker, every file is read here', async () => {
+    const some = fixtures().slice(0, 3).map((f) => join(ROOT, f.path));
+    stdinFrom = some[1]!;
+    try {
+      const files = [some[0]!, '-', some[2]!];
+      const one = await oneThread(files);
+      const two = await streamed(files, new URL('./workers/no-such-worker.mjs', import.meta.url));
+      const lane = await streamed(files);
+      expect(JSON.parse(one.json)[1].input.path).toBe('-');
+      expect(two.json).toBe(one.json);
+      expect(two.said).toEqual(one.said);
+      expect(lane.json).toBe(one.json);
+      expect(lane.said).toEqual(one.said);
+      expect(lane.progress).toEqual(['progress 1/3', 'progress 2/3', 'progress 3/3']);
+    } finally {
+      stdinFrom = null;
+    }
+  }, 120_000);
 
   it('a lane worker that dies: the file it died on and every file after it are analyzed here', async () => {
     const some = fixtures().slice(0, 6).map((f) => f.path);
