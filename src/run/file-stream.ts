@@ -30,8 +30,11 @@ export async function auditInStream(
   const laneIndexes = files.map((f, i) => (f === '-' ? -1 : i)).filter((i) => i >= 0);
   const worker = laneIndexes.length > 0 ? startLane(workerUrl, options) : null;
   if (worker !== null) {
-    await inLane(worker, laneIndexes, files, options, outcomes, runHere);
-    await worker.terminate();
+    try {
+      await inLane(worker, laneIndexes, files, options, outcomes, runHere);
+    } finally {
+      await worker.terminate();
+    }
   }
   // Stdin, and whatever the lane left (it could not start, or died).
   for (let i = 0; i < files.length; i++) if (!outcomes.isSettled(i)) await runHere(i);
@@ -47,20 +50,27 @@ function inLane(
   outcomes: FileOutcomes,
   runHere: (index: number) => Promise<void>,
 ): Promise<void> {
-  return new Promise<void>((resolve) => {
+  return new Promise<void>((resolve, reject) => {
     let answered = 0;
-    // Redone files go one at a time, so the lane's own answers are never held up by them.
+    // Redone files go one at a time, so the lane's own answers are never held up by them; a redo
+    // that throws (the sink's own error, as on one thread) ends the run with it.
     let redo = Promise.resolve();
+    let thrown: { error: unknown } | null = null;
     const finish = () => {
       worker.off('message', onMessage);
-      void redo.then(resolve);
+      void redo.then(() => (thrown === null ? resolve() : reject(thrown.error)));
     };
     const onMessage = (m: StreamMessage) => {
       const index = indexes[m.index]!;
       if (m.type === 'skip' || m.type === 'warning') outcomes.note(index, m);
       else {
         if (m.type === 'done') outcomes.settle(index, m.result);
-        else redo = redo.then(() => runHere(index));
+        else
+          redo = redo
+            .then(() => (thrown === null ? runHere(index) : undefined))
+            .catch((error: unknown) => {
+              thrown ??= { error };
+            });
         if (++answered === indexes.length) finish();
       }
     };

@@ -124,6 +124,18 @@ describe('many files in one lane reading in a thread of its own', () => {
     expect(twoThrown.said).toEqual(oneThrown.said);
   }, 180_000);
 
+  it('a file the lane failed on is analyzed here, in turn; an error there ends the run with it', async () => {
+    const some = fixtures().slice(0, 3).map((f) => f.path);
+    const files = [join(ROOT, some[0]!), copy(some[1]!, 'c-lane-fails.jsonl'), join(ROOT, some[2]!)];
+    const one = await oneThread(files);
+    const two = await streamed(files, DYING_LANE);
+    expect(two.json).toBe(one.json);
+    expect(two.said).toEqual(one.said);
+    const failing = (file: string, options: Options.AuditOptions) =>
+      file.includes('lane-fails') ? Promise.reject(new Error('the sink broke')) : audit.auditFile(file, options);
+    await expect(within(60_000, stream.auditInStream(files, {}, failing, DYING_LANE), 'the stream')).rejects.toThrow('the sink broke');
+  }, 120_000);
+
   it('a record past the reading thread\'s capped heap: that file is analyzed in the lane, the next ones read by a new thread', async () => {
     // A 48 MB tool result, past the reading thread's capped heap, between two ordinary files.
     const huge = tmp.file('huge-record.jsonl', hugeRecordTranscript());

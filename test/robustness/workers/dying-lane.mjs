@@ -2,7 +2,7 @@
 // (dist/run/file-pool-worker.js), except that it dies on a file whose name says so: "die-exit" ends
 // the thread with no error event, "die-throw" with an uncaught exception. Given one file at a time,
 // it dies before it starts on the file; given all its files at once (a stream), once it has
-// analyzed the file, its answer withheld.
+// analyzed the file, its answer withheld; and on a file named "lane-fails" it answers that it failed.
 import { parentPort } from 'node:worker_threads';
 import '../../../dist/run/file-pool-worker.js';
 
@@ -23,6 +23,7 @@ parentPort.prependListener('message', (request) => {
     const file = request.files[m.index];
     // Outside the lane's own try: an uncaught exception, as a crash would be.
     if (m.type === 'done' && dies(file)) setImmediate(() => die(file));
+    else if (m.type === 'done' && file.includes('lane-fails')) post({ type: 'failed', index: m.index, message: 'the lane failed on it' });
     else post(m);
   };
 });
