@@ -72,7 +72,7 @@ export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) =>
     .option('--strict', 'malformed input is an error (exit 2)')
     .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
     .option('--explain', 'show the statistics and threshold behind each entry')
-    .option('--jobs <n>', 'files analyzed at once (default: the idle cores, 1 to 3)', positiveInt)
+    .option('--jobs <n>', 'threads to analyze on (default: 2 on two cores or more, 3 when three are idle)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
     .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')

@@ -23,6 +23,7 @@ import { compareCodePoints, discoverInputs } from '../read/discover.js';
 import { formatShard, inShard, type Shard } from '../read/shard.js';
 import type { SkippedLine } from '../read/skipped.js';
 import { auditInWorkers, currentMachine, defaultJobs, type Machine } from './file-pool.js';
+import { auditInStream } from './file-stream.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import { ingestInWorker, worthPipelining } from './reader-thread.js';
 import { VERSION } from '../version.js';
@@ -64,44 +65,52 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
 
 /** One file through the whole pipeline. Never throws for bad content: that is in `input`. */
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
-  const pricer = await priceBookFor(options.pricing);
   // `--jobs 1` means one thread; so does a machine with one core. The machine is read last (it
   // reads /proc), only for a file large enough to pipeline.
   if ((options.jobs === undefined || options.jobs > 1) && (await worthPipelining(file)) && (options.jobs ?? defaultJobs()) > 1) {
-    let skips = 0;
-    let warnings = 0;
-    const counted: AuditOptions = {
-      ...options,
-      onSkip: (path, skipped) => {
-        skips += 1;
-        options.onSkip?.(path, skipped);
-      },
-      onWarning: (message) => {
-        warnings += 1;
-        options.onWarning?.(message);
-      },
-    };
-    const { ledger, book } = ledgerFor(counted, pricer);
-    const input = await ingestInWorker(file, ledger, {
-      inputFormat: options.inputFormat ?? 'auto',
-      onSkip: (s) => counted.onSkip!(file, s),
-    });
-    if (input !== null) return fileLedger(input, ledger, book);
-    // The worker failed: start over here. The one-thread run says the same things in the same
-    // order, so what was already said is withheld rather than said twice.
-    return auditFileHere(file, pricer, {
-      ...options,
-      onSkip: (path, skipped) => {
-        if (skips > 0) skips -= 1;
-        else options.onSkip?.(path, skipped);
-      },
-      onWarning: (message) => {
-        if (warnings > 0) warnings -= 1;
-        else options.onWarning?.(message);
-      },
-    });
+    return auditFileReadElsewhere(file, options, (sink, onSkip) => ingestInWorker(file, sink, { inputFormat: options.inputFormat ?? 'auto', onSkip }));
   }
-  return auditFileHere(file, pricer, options);
+  return auditFileHere(file, await priceBookFor(options.pricing), options);
+}
+
+/** Reads a file into `sink` in another thread: its summary, or null when that failed. */
+export type ReadElsewhere = (sink: LedgerBuilder, onSkip: (skipped: SkippedLine) => void) => Promise<InputSummary | null>;
+
+/**
+ * `file` read by another thread (`read`) and analyzed here; where the reading fails, the file is
+ * analyzed again on this thread alone, which gives the same ledger and diagnostics.
+ */
+export async function auditFileReadElsewhere(file: string, options: AuditOptions, read: ReadElsewhere): Promise<FileLedger> {
+  const pricer = await priceBookFor(options.pricing);
+  let skips = 0;
+  let warnings = 0;
+  const counted: AuditOptions = {
+    ...options,
+    onSkip: (path, skipped) => {
+      skips += 1;
+      options.onSkip?.(path, skipped);
+    },
+    onWarning: (message) => {
+      warnings += 1;
+      options.onWarning?.(message);
+    },
+  };
+  const { ledger, book } = ledgerFor(counted, pricer);
+  const input = await read(ledger, (s) => counted.onSkip!(file, s));
+  if (input !== null) return fileLedger(input, ledger, book);
+  // The worker failed: start over here. The one-thread run says the same things in the same
+  // order, so what was already said is withheld rather than said twice.
+  return auditFileHere(file, pricer, {
+    ...options,
+    onSkip: (path, skipped) => {
+      if (skips > 0) skips -= 1;
+      else options.onSkip?.(path, skipped);
+    },
+    onWarning: (message) => {
+      if (warnings > 0) warnings -= 1;
+      else options.onWarning?.(message);
+    },
+  });
 }
 
 /**
@@ -254,8 +263,8 @@ function smallerThan(files: readonly string[], limit: number): boolean {
 }
 
 /**
- * The lanes a run takes without --jobs: one thread for a small input, else the idle cores, at
- * least one and at most 3 (file-pool.ts defaultJobs). `machine` is this one unless given.
+ * The lanes a run takes without --jobs: one thread for a small input, else two threads on two
+ * cores or more, three when three cores are idle (file-pool.ts defaultJobs). `machine` is this one unless given.
  */
 export function defaultLanes(files: readonly string[], machine: Machine = currentMachine()): number {
   return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs(machine);
@@ -299,6 +308,9 @@ async function auditNonEmpty(files: readonly string[], options: AuditOptions): P
   const allowed = options.jobs ?? defaultLanes(files);
   const jobs = Math.min(allowed, files.length);
   options.onProgress?.(0, files.length);
+  // Two threads for many files: one lane of detectors reading in a thread of its own, which costs
+  // less CPU than two lanes each compiling and warming up the whole pipeline (file-stream.ts).
+  if (jobs === 2) return auditInStream(files, options, auditFile);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
   if (allowed > 1 && files.length === 1 && (await worthPipelining(files[0]!))) {
     // A large file alone: its detectors run in a lane, whose heap is capped (on this thread V8's

@@ -32,6 +32,17 @@ export type WorkerMessage =
   | { type: 'failed'; message: string };
 
 /**
+ * A lane given all its files at once (run/file-stream.ts): it reads them in a thread of its own,
+ * one after another, and answers each with its index in `files`.
+ */
+export interface StreamRequest {
+  files: string[];
+  options: WorkerRequest['options'];
+}
+
+export type StreamMessage = WorkerMessage & { index: number };
+
+/**
  * A lane's young generation. Left at V8's default, each lane's heap added ~25 MB of peak RSS and
  * a 2,000-file store peaked at 234 MB (SPEC: under 200); at 8 MB it peaked at 203–207 MB on a quiet
  * machine, at 4 MB 194–196 MB, with no measurable cost in time (the lanes' garbage is a file's
@@ -49,7 +60,7 @@ const LANE_YOUNG_GENERATION_MB = 4;
  */
 const LANE_OLD_GENERATION_MB = 1024;
 
-const LANE_WORKER_URL = new URL('./file-pool-worker.js', import.meta.url);
+export const LANE_WORKER_URL = new URL('./file-pool-worker.js', import.meta.url);
 
 /** Workers of a lane that may die in a row before the lane's files are analyzed on this thread. */
 const MAX_LANE_DEATHS = 2;
@@ -114,22 +125,110 @@ function runningElsewhere(): number | undefined {
 }
 
 /**
- * The cores nobody else is using, at least one, at most MAX_DEFAULT_JOBS. A lane costs CPU of its
- * own (a V8 isolate with its modules, price data and JIT warm-up: on the 100 MB real-shaped store
- * 2 lanes took 1.2x the user CPU of one thread), which buys wall time only on a core that is idle.
+ * Two threads wherever there are two cores, more for cores nobody else is using, at most
+ * MAX_DEFAULT_JOBS. Two threads read and analyze in a pipeline (file-stream.ts) at ~1.1x the CPU of
+ * one (300 MB real-shaped store: 5.7-5.9 s against 5.3 s), and on a busy machine two runnable
+ * threads also get a larger share of it: at load 14-18 on 2 cores, --jobs 2 took 1.93x the bare
+ * parse (median of 3) against 2.10x on one thread, and 3.74 s against 4.11 s on the 100 MB store
+ * (median of 5). A third lane analyzes whole files in an isolate of its own, which costs CPU
+ * (its own modules, price data and JIT warm-up), so it is only taken on a core that is idle.
  * Busy is the one-minute load, but only as far as it is still there now: the load average keeps
- * for a minute what this tool's own previous run (or a benchmark's) put there, which made the next
- * run single-laned on an idle machine, while others' threads runnable right now are work that is
- * going on. Where "now" cannot be read, the load alone.
+ * for a minute what this tool's own previous run (or a benchmark's) put there, while others'
+ * threads runnable right now are work that is going on. Where "now" cannot be read, the load alone.
  */
 export function defaultJobs(machine: Machine = currentMachine()): number {
   const cores = Math.max(1, Math.floor(machine.cores));
   const load = Number.isFinite(machine.load) ? Math.max(0, machine.load) : 0;
   const busy = machine.running !== undefined && Number.isFinite(machine.running) ? Math.min(load, Math.max(0, machine.running)) : load;
-  return Math.max(1, Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS));
+  const idle = Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS);
+  return Math.max(Math.min(2, cores), idle);
 }
 
 type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };
+
+/**
+ * The files' results as lanes settle them in any order, their diagnostics held and released in
+ * input order (file i's once files 0..i-1 are done: stderr stays deterministic), and progress.
+ */
+export class FileOutcomes {
+  readonly results: (FileLedger | undefined)[];
+  private readonly diagnostics: Diagnostic[][];
+  private readonly settled: boolean[];
+  private released = 0;
+  private done = 0;
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly options: AuditOptions,
+  ) {
+    this.results = new Array(files.length);
+    this.diagnostics = files.map(() => []);
+    this.settled = files.map(() => false);
+  }
+
+  isSettled(index: number): boolean {
+    return this.settled[index]!;
+  }
+
+  note(index: number, d: Diagnostic): void {
+    this.diagnostics[index]!.push(d);
+  }
+
+  /** What a failed attempt said is dropped: the file is analyzed again, and says it again. */
+  forget(index: number): void {
+    this.diagnostics[index] = [];
+  }
+
+  settle(index: number, result: FileLedger): void {
+    this.results[index] = result;
+    this.settled[index] = true;
+    while (this.released < this.files.length && this.settled[this.released]) {
+      for (const d of this.diagnostics[this.released]!) {
+        if (d.type === 'skip') this.options.onSkip?.(d.path, d.skipped);
+        else this.options.onWarning?.(d.message);
+      }
+      this.diagnostics[this.released] = [];
+      this.released += 1;
+    }
+    this.options.onProgress?.(++this.done, this.files.length);
+  }
+
+  /**
+   * File `index` analyzed on this thread, its diagnostics held for their turn like a worker's;
+   * `jobs` is what the file gets here.
+   */
+  runHere(index: number, runLocal: (file: string, options: AuditOptions) => Promise<FileLedger>, jobs: number): Promise<FileLedger> {
+    // A stream cannot cross to a worker; stdin is only ever read here anyway.
+    const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, ...plain } = this.options;
+    return runLocal(this.files[index]!, {
+      ...plain,
+      jobs,
+      onSkip: (path, skipped) => this.note(index, { type: 'skip', path, skipped }),
+      onWarning: (message) => this.note(index, { type: 'warning', message }),
+    });
+  }
+}
+
+/** What a lane's worker is sent: the options that can cross to a thread. */
+export function laneOptions(options: AuditOptions): WorkerRequest['options'] {
+  const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin: _i, config: _c, ...plain } = options;
+  return plain;
+}
+
+/** A lane's worker, its heap capped, or null when none can start. */
+export function startLane(workerUrl: URL, options: AuditOptions): Worker | null {
+  try {
+    const worker = new Worker(workerUrl, {
+      workerData: { config: flatConfig(options.config) } satisfies LaneData,
+      resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: LANE_OLD_GENERATION_MB },
+    });
+    // A worker that fails to load reports through 'error'; with no listener that would crash us.
+    worker.on('error', () => {});
+    return worker;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Analyze `files` with up to `jobs` workers. `runLocal` handles what a worker cannot (stdin) and
@@ -145,59 +244,32 @@ export async function auditInWorkers(
   /** The lanes' worker module (tests give one that dies on some files). */
   workerUrl: URL = LANE_WORKER_URL,
 ): Promise<FileLedger[]> {
-  const results: (FileLedger | undefined)[] = new Array(files.length);
-  const diagnostics: Diagnostic[][] = files.map(() => []);
-  const settled: boolean[] = files.map(() => false);
-  let released = 0;
-  // Diagnostics of file i go out only once files 0..i-1 are done: stderr stays deterministic.
-  const release = () => {
-    while (released < files.length && settled[released]) {
-      for (const d of diagnostics[released]!) {
-        if (d.type === 'skip') options.onSkip?.(d.path, d.skipped);
-        else options.onWarning?.(d.message);
-      }
-      diagnostics[released] = [];
-      released += 1;
-    }
-  };
-  // A stream cannot cross to a worker; stdin is only ever read here anyway.
-  const { onSkip: _s, onWarning: _w, onProgress: _p, jobs: _j, stdin, config, ...plain } = options;
-  const laneData: LaneData = { config: flatConfig(config) };
+  const outcomes = new FileOutcomes(files, options);
+  const plain = laneOptions(options);
   // The lanes already keep the cores busy: no second thread per file, unless the file is alone.
   const fileJobs = pipeline ? 2 : 1;
-  let done = 0;
 
   // Largest files first (ties in input order): the last file a lane starts is then a small one,
   // so both lanes finish together instead of one waiting on a big file it started late.
   const order = bySizeDescending(files);
   let next = 0;
-  // Here on this thread, diagnostics held for their turn like a worker's.
-  const runHere = (index: number) =>
-    runLocal(files[index]!, {
-      ...plain,
-      ...(config ? { config } : {}),
-      ...(stdin ? { stdin } : {}),
-      jobs: fileJobs,
-      onSkip: (path, skipped) => diagnostics[index]!.push({ type: 'skip', path, skipped }),
-      onWarning: (message) => diagnostics[index]!.push({ type: 'warning', message }),
-    });
+  const runHere = (index: number) => outcomes.runHere(index, runLocal, fileJobs);
   /** File `index` in `worker` (or here, without one); false when the worker died on it. */
   const runOne = async (worker: Worker | null, index: number): Promise<boolean> => {
     let alive = true;
+    let result: FileLedger;
     if (worker === null || files[index] === '-') {
       // No worker for this lane (none could start, or too many died), or stdin.
-      results[index] = await runHere(index);
+      result = await runHere(index);
     } else {
-      results[index] = await inWorker(worker, index).catch((e: unknown) => {
+      result = await inWorker(worker, index).catch((e: unknown) => {
         // A file that failed, or a worker that died, must not lose the file: analyze it here instead.
         alive = !(e instanceof LaneWorkerDied);
-        diagnostics[index] = [];
+        outcomes.forget(index);
         return runHere(index);
       });
     }
-    settled[index] = true;
-    release();
-    options.onProgress?.(++done, files.length);
+    outcomes.settle(index, result);
     return alive;
   };
 
@@ -209,7 +281,7 @@ export async function auditInWorkers(
         worker.off('exit', onExit);
       };
       const onMessage = (m: WorkerMessage) => {
-        if (m.type === 'skip' || m.type === 'warning') diagnostics[index]!.push(m);
+        if (m.type === 'skip' || m.type === 'warning') outcomes.note(index, m);
         else {
           stop();
           if (m.type === 'done') resolve(m.result);
@@ -231,19 +303,7 @@ export async function auditInWorkers(
       worker.postMessage({ file: files[index]!, options: plain, jobs: fileJobs } satisfies WorkerRequest);
     });
 
-  const startWorker = (): Worker | null => {
-    try {
-      const worker = new Worker(workerUrl, {
-        workerData: laneData,
-        resourceLimits: { maxYoungGenerationSizeMb: LANE_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: LANE_OLD_GENERATION_MB },
-      });
-      // A worker that fails to load reports through 'error'; with no listener that would crash us.
-      worker.on('error', () => {});
-      return worker;
-    } catch {
-      return null;
-    }
-  };
+  const startWorker = () => startLane(workerUrl, options);
 
   const lane = async () => {
     let worker = startWorker();
@@ -267,5 +327,5 @@ export async function auditInWorkers(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, files.length)) }, lane));
-  return results as FileLedger[];
+  return outcomes.results as FileLedger[];
 }

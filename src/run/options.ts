@@ -28,9 +28,11 @@ export interface AuditOptions {
   /** Attach each session's turn boundaries and spend curve (what `--format html` draws). */
   timeline?: boolean;
   /**
-   * Files analyzed at once (worker threads); 1 analyzes in this thread. Default: the idle cores,
-   * at least 1 and at most 3 (file-pool.ts defaultJobs). Above 1, a file analyzed alone that is large
-   * enough (PIPELINE_MIN_BYTES) runs in a worker that reads it in a second thread of its own.
+   * Threads the analysis takes; 1 analyzes in this thread. Default: 2 on two cores or more, 3 when
+   * three cores are idle (file-pool.ts defaultJobs). 2: one worker analyzes the files one after another while
+   * a second thread of its own reads them (file-stream.ts); 3 or more: that many workers analyze
+   * whole files at once. A file analyzed alone that is large enough (PIPELINE_MIN_BYTES) runs in a
+   * worker that reads it in a second thread of its own.
    */
   jobs?: number;
   /**

@@ -24,9 +24,11 @@ const waitAsync = (Atomics as unknown as {
 
 const port = parentPort;
 if (port) {
-  const { file, inputFormat, inFlight: shared } = workerData as PipelineRequest;
+  const { files, inputFormat, inFlight: shared } = workerData as PipelineRequest;
   const inFlight = new Int32Array(shared);
   const post = (m: PipelineMessage) => port.postMessage(m);
+  /** The file being read: its place in `files`, its events not yet posted, its reader. */
+  let index = 0;
   let events: PipelineEvents = [];
   let rounds = 0;
   let chars = 0;
@@ -35,26 +37,29 @@ if (port) {
 
   const flush = () => {
     if (events.length === 0) return;
-    post({ type: 'batch', events });
+    post({ type: 'batch', index, events });
     events = [];
     rounds = 0;
     chars = 0;
     if (Atomics.add(inFlight, 0, 1) + 1 >= MAX_UNACKED_BATCHES && reader && !paused) {
       paused = true;
       reader.pause();
-      void untilRoom();
+      void untilRoom(reader);
     }
   };
-  /** The reader resumes once the other thread has replayed enough batches (it notifies each). */
-  const untilRoom = async () => {
+  /** Until the other thread has replayed enough batches (it notifies each). */
+  const room = async () => {
     for (;;) {
       const n = Atomics.load(inFlight, 0);
-      if (n < MAX_UNACKED_BATCHES) break;
+      if (n < MAX_UNACKED_BATCHES) return;
       const wait = waitAsync(inFlight, 0, n);
       if (wait.async) await wait.value;
     }
+  };
+  const untilRoom = async (waiting: { resume(): void }) => {
+    await room();
     paused = false;
-    reader?.resume();
+    waiting.resume();
   };
   // A pending waitAsync holds no handle: this listener keeps the worker alive while it waits.
   port.on('message', () => {});
@@ -79,17 +84,32 @@ if (port) {
     },
   });
 
-  ingestFile(file, sink, {
-    inputFormat,
-    onSkip: (skipped) => sink.skip(skipped),
-    flow: (r) => {
-      reader = r;
-    },
-  }).then(
-    (summary) => {
-      flush();
-      post({ type: 'done', summary });
-    },
-    (e: unknown) => post({ type: 'failed', message: (e as Error)?.message ?? String(e) }),
-  );
+  // One file after another: the next one is read as soon as this one is posted, while the other
+  // thread is still replaying it. A file that fails is reported and the next one read.
+  const readAll = async () => {
+    for (index = 0; index < files.length; index++) {
+      // The batches in flight bound the reading ahead across files too: a file's last batch is
+      // posted after its reader is done, with nothing left to pause, so a store of small files
+      // would otherwise be read to its end while the other thread is still at its first.
+      await room();
+      events = [];
+      rounds = 0;
+      chars = 0;
+      reader = null;
+      try {
+        const summary = await ingestFile(files[index]!, sink, {
+          inputFormat,
+          onSkip: (skipped) => sink.skip(skipped),
+          flow: (r) => {
+            reader = r;
+          },
+        });
+        flush();
+        post({ type: 'done', index, summary });
+      } catch (e) {
+        post({ type: 'failed', index, message: (e as Error)?.message ?? String(e) });
+      }
+    }
+  };
+  void readAll();
 }

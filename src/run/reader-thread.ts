@@ -43,7 +43,8 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 const WORKER_OLD_GENERATION_MB = 40;
 
 export interface PipelineRequest {
-  file: string;
+  /** Read one after another, in this order: a lane's files, or one large file. */
+  files: string[];
   inputFormat: FormatName | 'auto';
   /**
    * Batches posted and not yet replayed, one Int32 shared by both threads: the worker adds, this
@@ -56,10 +57,11 @@ export interface PipelineRequest {
 /** A batch of sink events (see model/events.ts). */
 export type PipelineEvents = TranscriptEvents;
 
+/** `index` is the file's place in PipelineRequest.files. */
 export type PipelineMessage =
-  | { type: 'batch'; events: PipelineEvents }
-  | { type: 'done'; summary: InputSummary }
-  | { type: 'failed'; message: string };
+  | { type: 'batch'; index: number; events: PipelineEvents }
+  | { type: 'done'; index: number; summary: InputSummary }
+  | { type: 'failed'; index: number; message: string };
 
 const WORKER_URL = new URL('./reader-thread-worker.js', import.meta.url);
 
@@ -80,51 +82,133 @@ export async function worthPipelining(file: string): Promise<boolean> {
  * null when the worker could not start or failed: `sink` may then hold part of the file, and the
  * caller starts over on one thread. Errors thrown by `sink` are rethrown, as ingestFile does.
  */
-export function ingestInWorker(
+export async function ingestInWorker(
   file: string,
   sink: TranscriptSink,
   options: { inputFormat?: FormatName | 'auto'; onSkip?: (skipped: SkippedLine) => void },
 ): Promise<InputSummary | null> {
-  // Running from sources (vitest on .ts) there is no compiled worker next to this module.
-  if (!existsSync(fileURLToPath(WORKER_URL))) return Promise.resolve(null);
-  return new Promise<InputSummary | null>((resolve, reject) => {
-    let worker: Worker;
+  const reader = ReaderThread.start([file], options.inputFormat ?? 'auto');
+  if (reader === null) return null;
+  try {
+    return await reader.ingest(0, sink, options.onSkip);
+  } finally {
+    reader.close();
+  }
+}
+
+interface Ingesting {
+  index: number;
+  sink: TranscriptSink;
+  onSkip: ((skipped: SkippedLine) => void) | undefined;
+  resolve: (summary: InputSummary | null) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * A reading thread for a list of files, read one after another while this thread runs the
+ * detectors: it reads ahead into the next file as soon as one is done, as far as the batches in
+ * flight allow, so neither thread waits on the other between files (a lane's whole store in two
+ * threads, each compiling only its half of the code). Files are taken with `ingest`, in order.
+ */
+export class ReaderThread {
+  private current: Ingesting | null = null;
+  /** Messages for files not taken yet (the reader is ahead), in arrival order. */
+  private readonly early: PipelineMessage[] = [];
+  private dead = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly inFlight: Int32Array,
+  ) {
+    worker.on('message', (m: PipelineMessage) => this.receive(m));
+    worker.on('error', () => this.die());
+    worker.on('exit', () => this.die());
+  }
+
+  /** A thread reading `files`, or null where none can start (no compiled worker, or a failure). */
+  static start(files: readonly string[], inputFormat: FormatName | 'auto'): ReaderThread | null {
+    // Running from sources (vitest on .ts) there is no compiled worker next to this module.
+    if (!existsSync(fileURLToPath(WORKER_URL))) return null;
     const shared = new SharedArrayBuffer(4);
-    const inFlight = new Int32Array(shared);
     try {
-      worker = new Worker(WORKER_URL, {
-        workerData: { file, inputFormat: options.inputFormat ?? 'auto', inFlight: shared } satisfies PipelineRequest,
+      const worker = new Worker(WORKER_URL, {
+        workerData: { files: [...files], inputFormat, inFlight: shared } satisfies PipelineRequest,
         resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
       });
+      return new ReaderThread(worker, new Int32Array(shared));
     } catch {
-      resolve(null);
+      return null;
+    }
+  }
+
+  /**
+   * File `index` into `sink`: its summary, or null when the reader failed on it (or is gone), and
+   * the caller starts that file over here. Indexes must come in increasing order; one skipped is
+   * discarded unread.
+   */
+  ingest(index: number, sink: TranscriptSink, onSkip?: (skipped: SkippedLine) => void): Promise<InputSummary | null> {
+    if (this.dead) return Promise.resolve(null);
+    return new Promise<InputSummary | null>((resolve, reject) => {
+      this.current = { index, sink, onSkip, resolve, reject };
+      const early = this.early.splice(0);
+      for (const m of early) this.receive(m);
+    });
+  }
+
+  /** Messages held for files not taken yet: bounded by the batches in flight, however small the files. */
+  get held(): number {
+    return this.early.length;
+  }
+
+  /** False once the thread has died or been closed: what it did not read, it never will. */
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  /** Ends the thread (reading ahead included). */
+  close(): void {
+    this.dead = true;
+    void this.worker.terminate();
+  }
+
+  private receive(m: PipelineMessage): void {
+    const current = this.current;
+    if (this.dead) return;
+    if (current === null || m.index > current.index) {
+      this.early.push(m);
       return;
     }
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate();
-      outcome();
-    };
-    worker.on('message', (m: PipelineMessage) => {
-      if (settled) return;
-      if (m.type === 'batch') {
-        try {
-          replayEvents(m.events, sink, options.onSkip);
-        } catch (err) {
-          settle(() => reject(err));
-          return;
-        }
-        Atomics.sub(inFlight, 0, 1);
-        Atomics.notify(inFlight, 0);
-      } else if (m.type === 'done') {
-        settle(() => resolve(m.summary));
-      } else {
-        settle(() => resolve(null));
+    if (m.index < current.index) {
+      // A file the caller skipped: its batches still count as in flight until dropped.
+      if (m.type === 'batch') this.replayed();
+      return;
+    }
+    if (m.type === 'batch') {
+      try {
+        replayEvents(m.events, current.sink, current.onSkip);
+      } catch (err) {
+        this.current = null;
+        this.close();
+        current.reject(err);
+        return;
       }
-    });
-    worker.on('error', () => settle(() => resolve(null)));
-    worker.on('exit', () => settle(() => resolve(null)));
-  });
+      this.replayed();
+    } else {
+      this.current = null;
+      current.resolve(m.type === 'done' ? m.summary : null);
+    }
+  }
+
+  private replayed(): void {
+    Atomics.sub(this.inFlight, 0, 1);
+    Atomics.notify(this.inFlight, 0);
+  }
+
+  private die(): void {
+    if (this.dead && this.current === null) return;
+    this.dead = true;
+    const current = this.current;
+    this.current = null;
+    current?.resolve(null);
+  }
 }

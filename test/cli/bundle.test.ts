@@ -69,10 +69,13 @@ const viaModules = (args: string[]) =>
 const loaded = () => (existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('dist/loopledger.js, the CLI the launcher runs', () => {
-  it("in lanes (--jobs 2 over fixtures/): the modules' ledger byte for byte, each lane in the bundled worker", () => {
-    const args = ['analyze', 'fixtures', '--jobs', '2', '--format', 'json'];
+  it.each([
+    ['2', 'one lane reading in a thread of its own', ['file-pool-worker.js', 'reader-thread-worker.js']],
+    ['3', 'three lanes', ['file-pool-worker.js', 'file-pool-worker.js', 'file-pool-worker.js']],
+  ])("--jobs %s over fixtures/ (%s): the modules' ledger byte for byte, each thread from its bundled worker", (jobs, _how, workers) => {
+    const args = ['analyze', 'fixtures', '--jobs', jobs, '--format', 'json'];
     const bundled = viaBundle(args);
-    expect(loaded()).toEqual(['file-pool-worker.js', 'file-pool-worker.js']);
+    expect(loaded()).toEqual(workers);
     const modules = viaModules(args);
     expect(bundled.status).toBe(modules.status);
     expect(bundled.stderr).toBe(modules.stderr);

@@ -3,12 +3,13 @@
 // files under the OS temp directory, and the fixture corpus.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import type { SkippedLine } from '../../src/read/skipped.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
 
@@ -210,4 +211,58 @@ export const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 export function runs(n: number): number {
   const scale = Number(process.env['ROBUSTNESS_SCALE'] ?? '1');
   return Math.max(1, Math.round(n * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}
+
+/**
+ * A transcript whose last tool result is 48 MB, past the reading thread's capped heap (40 MB: a
+ * 32 MB record still reads there, 40 MB does not), after five identical failing batches that give
+ * the ledger entries to compare. Written a megabyte at a time (the text needs no escaping): held
+ * whole and stringified, the record cost the test's worker three copies of it before the ledger
+ * read a byte (issue 31 item 6). A tool result rather than an assistant text: the text cost the
+ * detectors 1.1 GB of RSS and 20 s, which proved nothing about the threads.
+ */
+export function writeHugeRecordTranscript(path: string): string {
+  const unit = 'FAIL src/deploy.test.ts: the deployment is still pending; expected status ready. ';
+  const stand = 'BIG-TEXT-STANDS-HERE';
+  const records: unknown[] = [{ type: 'session', schema: 'loopledger-canonical/1', id: 'huge' }, { type: 'user', text: 'Run the tests until they pass.' }];
+  for (let i = 0; i < 6; i++) {
+    records.push({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
+    records.push({ type: 'tool_result', id: `c${i}`, content: i === 5 ? stand : 'FAIL: 1 test failed', is_error: true });
+  }
+  const slice = unit.repeat(Math.ceil(2 ** 20 / unit.length));
+  const fd = openSync(path, 'w');
+  try {
+    for (const r of records) {
+      const [head, tail] = JSON.stringify(r).split(stand) as [string, string | undefined];
+      writeSync(fd, head);
+      if (tail !== undefined) {
+        for (let n = 0; n < 48; n++) writeSync(fd, slice);
+        writeSync(fd, tail);
+      }
+      writeSync(fd, '\n');
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return path;
+}
+
+/** A run's diagnostics (and, asked, its progress) as lines, in the order they were said. */
+export function diagnostics(withProgress = false): {
+  said: string[];
+  options: {
+    onSkip: (path: string, s: SkippedLine) => void;
+    onWarning: (m: string) => void;
+    onProgress?: (done: number, total: number) => void;
+  };
+} {
+  const said: string[] = [];
+  return {
+    said,
+    options: {
+      onSkip: (path, s) => said.push(`skip ${path}:${s.line}: ${s.reason}`),
+      onWarning: (m) => said.push(`warning ${m}`),
+      ...(withProgress ? { onProgress: (done: number, total: number) => said.push(`progress ${done}/${total}`) } : {}),
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { ROOT } from './helpers.js';
 import type * as Audit from '../../src/run/audit.js';
-import type * as ReaderThread from '../../src/run/reader-thread.js';
+import type * as ReaderThreadModule from '../../src/run/reader-thread.js';
 import type * as LedgerBuild from '../../src/ledger/build.js';
 import type * as Detectors from '../../src/ledger/detectors.js';
 import type * as Registry from '../../src/config/registry.js';
@@ -19,7 +19,7 @@ import type * as Prices from '../../src/money/prices.js';
 // The same modules as built in dist/, typed by their sources.
 export type Dist = {
   audit: typeof Audit;
-  pipeline: typeof ReaderThread;
+  pipeline: typeof ReaderThreadModule;
   ledger: typeof LedgerBuild;
   detectors: typeof Detectors;
   registry: typeof Registry;
