@@ -14,7 +14,8 @@ import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import { asLedger, LEDGER_SCHEMA, likenessOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import type { InputSummary } from '../formats/input.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { EXIT_OK, UsageError } from '../errors.js';
@@ -75,13 +76,16 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
       // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
-      const gates = sessions.map((s) => (s instanceof SpilledSession ? s.gate : s.thin));
+      const gates = Array.from(sessions, (s) => spill.gate(s));
       setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
-    const thinVersions = sessions.map((s) => s.thin);
-    const refs = new Map(sessions.map((s) => [s.thin, s]));
-    const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
+    const thinVersions = Array.from(sessions, (s) => spill.thin(s));
+    const numbers = new Map(thinVersions.map((t, i) => [t, sessions[i]!]));
+    const wholeSession = (s: SessionLedger) => {
+      const n = numbers.get(s);
+      return n === undefined ? s : spill.load(n);
+    };
     setExit(await emitLedger({ ...thin, sessions: thinVersions }, opts, io, setExit, NOTHING, files, thinVersions, wholeSession));
   }
 };
@@ -116,12 +120,14 @@ const SPILL_PREFIX = 'loopledger-merge.';
 const SPILL_SUFFIX = '.ndjson';
 
 /**
- * Sessions as a merge read them, one NDJSON line each in a temporary file of ours (removed at the
- * end, at exit and on SIGINT/SIGTERM/SIGHUP): memory keeps each session's thin version and where
- * its line is, so a merge of shards of any size holds one whole session at a time.
+ * Sessions and inputs as a merge read them, one NDJSON line each in a temporary file of ours
+ * (removed at the end, at exit and on SIGINT/SIGTERM/SIGHUP). Memory keeps a few numbers per
+ * session and per file (where its line is, a hash, its exit code's level), each file's path and,
+ * for the formats with an overview, each session's thin version: a merge holds one whole session
+ * or input at a time.
  */
-class Spill {
-  private readonly path = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
+class Spill implements ShardStore {
+  private readonly file = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
   private fd: number | null = null;
   private size = 0;
   private pending: string[] = [];
@@ -129,10 +135,25 @@ class Spill {
   private release: (() => void) | null = null;
   private readonly onExit = () => this.close();
 
+  // Per session: where its line is, a hash of its id, its highest level (GATE_LEVELS' index) and, with an overview, its thin version.
+  private readonly sessionAt = new NumberList(Float64Array);
+  private readonly sessionBytes = new NumberList(Uint32Array);
+  private readonly idHashes = new NumberList(Uint32Array);
+  private readonly gates = new NumberList(Uint8Array);
+  private readonly thinVersions: SessionLedger[] = [];
+  // Per file: where its input line is, its likeness, its path, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
+  private readonly inputAt = new NumberList(Float64Array);
+  private readonly inputBytes = new NumberList(Uint32Array);
+  private readonly likenesses = new NumberList(Float64Array);
+  private readonly paths: string[] = [];
+  private readonly sessionsFrom = new NumberList(Uint32Array);
+  private readonly sessionCount = new NumberList(Uint32Array);
+  private readonly fileSessions = new NumberList(Uint32Array);
+
   /**
    * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept but what
-   * SpilledSession holds: json and ndjson read each session back once, whole, in order.
+   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept: json and
+   * ndjson read each session back once, whole, in order.
    */
   constructor(overview: boolean) {
     this.thinSessions = overview ? new ThinSessions() : null;
@@ -140,20 +161,105 @@ class Spill {
 
   private readonly thinSessions: ThinSessions | null;
 
-  /** The session put aside. */
-  add(session: SessionLedger): SpilledSession {
-    if (this.fd === null) {
-      this.release = removeOnSignal(this.path);
-      process.on('exit', this.onExit);
-      this.fd = openSync(this.path, 'wx+', 0o600);
-    }
+  get sessionTotal(): number {
+    return this.sessionAt.length;
+  }
+
+  get fileCount(): number {
+    return this.paths.length;
+  }
+
+  /** The session put aside: its number. */
+  add(session: SessionLedger): number {
     const [at, bytes] = this.write(JSON.stringify(session));
-    const held = this.thinSessions?.of(session) ?? null;
-    return new SpilledSession(this, at, bytes, session.path, sessionIdHash(session.id), gateOf(session), held);
+    this.sessionAt.push(at);
+    this.sessionBytes.push(bytes);
+    this.idHashes.push(sessionIdHash(session.id));
+    this.gates.push(gateOf(session));
+    if (this.thinSessions !== null) this.thinVersions.push(this.thinSessions.of(session));
+    return this.sessionAt.length - 1;
+  }
+
+  /**
+   * A checked ledger's inputs put aside, its sessions (`firstSession` on, with these paths, in
+   * order) grouped by file in their order: the range of its files.
+   */
+  addFiles(inputs: readonly InputSummary[], firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
+    const from = this.paths.length;
+    const local = new Map<string, number>();
+    inputs.forEach((input, i) => local.set(input.path, i));
+    // Grouped by a count per file, then each session placed: their order within a file is kept.
+    const counts = new Uint32Array(inputs.length);
+    for (const path of sessionPaths) {
+      const i = local.get(path);
+      if (i !== undefined) counts[i]! += 1;
+    }
+    const starts = new Uint32Array(inputs.length);
+    let next = this.fileSessions.length;
+    for (let i = 0; i < inputs.length; i++) {
+      starts[i] = next;
+      next += counts[i]!;
+    }
+    this.fileSessions.resize(next);
+    const placed = starts.slice();
+    sessionPaths.forEach((path, j) => {
+      const i = local.get(path);
+      if (i !== undefined) this.fileSessions.set(placed[i]!++, firstSession + j);
+    });
+    inputs.forEach((input, i) => {
+      const [at, bytes] = this.write(JSON.stringify(input));
+      this.inputAt.push(at);
+      this.inputBytes.push(bytes);
+      this.paths.push(input.path);
+      this.sessionsFrom.push(starts[i]!);
+      this.sessionCount.push(counts[i]!);
+      const own = this.fileSessions.view(starts[i]!, starts[i]! + counts[i]!);
+      this.likenesses.push(likenessOf(input, Array.from(own, (s) => this.idHashes.get(s))));
+    });
+    return { from, to: this.paths.length };
+  }
+
+  path(file: number): string {
+    return this.paths[file]!;
+  }
+
+  /** A file's input line, read back (its format's name and an empty skipped list shared, as read). */
+  input(file: number): InputSummary {
+    const input = this.read(this.inputAt.get(file), this.inputBytes.get(file)) as InputSummary;
+    shareInputStrings([input]);
+    return input;
+  }
+
+  likeness(file: number): number {
+    return this.likenesses.get(file);
+  }
+
+  sessionsOf(file: number): ArrayLike<number> {
+    const from = this.sessionsFrom.get(file);
+    return this.fileSessions.view(from, from + this.sessionCount.get(file));
+  }
+
+  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
+  thin(session: number): SessionLedger {
+    return this.thinVersions[session] ?? this.load(session);
+  }
+
+  load(session: number): SessionLedger {
+    return this.read(this.sessionAt.get(session), this.sessionBytes.get(session)) as SessionLedger;
+  }
+
+  /** What the exit code reads of a session (reachedFailOn): one shared object per highest level. */
+  gate(session: number): SessionLedger {
+    return GATES[this.gates.get(session)]!;
   }
 
   /** One line appended: where it starts and its length in bytes. */
   private write(line: string): [number, number] {
+    if (this.fd === null) {
+      this.release = removeOnSignal(this.file);
+      process.on('exit', this.onExit);
+      this.fd = openSync(this.file, 'wx+', 0o600);
+    }
     const bytes = Buffer.byteLength(line);
     const at = this.size;
     this.size += bytes + 1;
@@ -171,64 +277,81 @@ class Spill {
     for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off, data.length - off);
   }
 
-  read(at: number, bytes: number): SessionLedger {
+  private read(at: number, bytes: number): unknown {
     this.flush();
     const data = Buffer.allocUnsafe(bytes);
     for (let off = 0; off < bytes; ) {
       const n = readSync(this.fd!, data, off, bytes - off, at + off);
-      if (n === 0) throw new Error(`${this.path}: cut short at ${at + off}`);
+      if (n === 0) throw new Error(`${this.file}: cut short at ${at + off}`);
       off += n;
     }
-    return JSON.parse(data.toString('utf8')) as SessionLedger;
+    return JSON.parse(data.toString('utf8'));
   }
 
   close(): void {
     if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
-    rmSync(this.path, { force: true });
+    rmSync(this.file, { force: true });
     this.release?.();
     process.off('exit', this.onExit);
   }
 }
 
-/**
- * A session in the spill: a class, not a closure per session (a merge holds hundreds of
- * thousands). Held: where its line is, its path (its input's string), a hash of its id, a shared
- * stand-in for its exit code and, for the formats with an overview, its thin version; under 100
- * bytes a session without it.
- */
-class SpilledSession implements SessionRef {
-  constructor(
-    private readonly spill: Spill,
-    private readonly at: number,
-    private readonly bytes: number,
-    readonly path: string,
-    readonly idHash: number,
-    /** What the exit code reads of it (reachedFailOn): one shared object per highest level. */
-    readonly gate: SessionLedger,
-    private readonly held: SessionLedger | null,
-  ) {}
+type NumberArray = Float64Array | Uint32Array | Uint8Array;
 
-  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
-  get thin(): SessionLedger {
-    return this.held ?? this.load();
+/** A growing list of numbers in a typed array: a merge keeps a few per session and per file, not an object each. */
+class NumberList {
+  private data: NumberArray;
+  length = 0;
+
+  constructor(private readonly kind: new (length: number) => NumberArray) {
+    this.data = new kind(1024);
   }
 
-  load(): SessionLedger {
-    return this.spill.read(this.at, this.bytes);
+  push(value: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = value;
+  }
+
+  /** Made this long (new places hold 0). */
+  resize(length: number): void {
+    if (length > this.data.length) this.grow(length);
+    this.length = length;
+  }
+
+  private grow(atLeast: number): void {
+    const next = new this.kind(Math.max(atLeast, this.data.length * 2));
+    next.set(this.data);
+    this.data = next;
+  }
+
+  get(i: number): number {
+    return this.data[i]!;
+  }
+
+  set(i: number, value: number): void {
+    this.data[i] = value;
+  }
+
+  /** Places `from` to `to`, not copied (valid until the list grows). */
+  view(from: number, to: number): NumberArray {
+    return this.data.subarray(from, to);
   }
 }
 
+/** No entry, then each enforce level: a session's highest, as GATES' index. */
+const GATE_LEVELS: readonly (EnforceLevel | null)[] = [null, ...ENFORCE_LEVELS];
+
 /** A session's highest enforce level as a session holding one entry of it (none: no entry); shared. */
-const GATES: ReadonlyMap<EnforceLevel | null, SessionLedger> = new Map(
-  [null, ...ENFORCE_LEVELS].map((level) => [level, Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger]),
+const GATES: readonly SessionLedger[] = GATE_LEVELS.map(
+  (level) => Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger,
 );
 
-function gateOf(s: SessionLedger): SessionLedger {
+function gateOf(s: SessionLedger): number {
   let top: EnforceLevel | null = null;
   for (const e of s.entries) if (top === null || LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[top]) top = e.intervention.enforce;
-  return GATES.get(top)!;
+  return GATE_LEVELS.indexOf(top);
 }
 
 /** Writes to the spill gathered to about this many characters. */
@@ -238,9 +361,11 @@ const SPILL_WRITE_CHARS = 1 << 20;
 interface ReadDocument {
   name: string;
   value: unknown;
-  sessions: SessionRef[];
   /** What the checks of its totals read of its sessions, gathered as they were read. */
   seen: SessionsSeen;
+  /** A ledger checked as it ended: its files in the spill (its `inputs` member let go), or why it was refused. */
+  files?: { from: number; to: number };
+  refusal?: MergeError;
 }
 
 function schemaOf(v: unknown): unknown {
@@ -254,7 +379,8 @@ function schemaOf(v: unknown): unknown {
 async function readDocument(name: string, spill: Spill, timelines: boolean): Promise<ReadDocument> {
   const head: Record<string, unknown> = {};
   let whole: { value: unknown } | null = null;
-  const sessions: SessionRef[] = [];
+  const firstSession = spill.sessionTotal;
+  const sessionPaths: string[] = [];
   const seen = new SessionsSeen();
   let paths: ReadonlyMap<string, string> = new Map();
   let kept: unknown[] | null = null;
@@ -292,7 +418,8 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       if (path !== undefined) session.path = path;
       // The whole session, while it is in memory: the checks read what its thin version holds.
       seen.add(session);
-      sessions.push(spill.add(session));
+      sessionPaths.push(session.path);
+      spill.add(session);
     },
     other: (value) => {
       whole = { value };
@@ -324,8 +451,18 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     }
     throw e;
   }
-  if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [], seen };
-  return { name, value: head, sessions, seen };
+  if (whole !== null) return { name, value: (whole as { value: unknown }).value, seen };
+  if (head['schema'] !== LEDGER_SCHEMA) return { name, value: head, seen };
+  // Checked now, so its inputs go to the spill and no ledger's list of them is held past its own
+  // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
+  try {
+    const files = spill.addFiles(asLedger(head, name, seen).inputs, firstSession, sessionPaths);
+    delete head['inputs'];
+    return { name, value: head, seen, files };
+  } catch (e) {
+    if (e instanceof MergeError) return { name, value: head, seen, refusal: e };
+    throw e;
+  }
 }
 
 /**
@@ -379,7 +516,13 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, d.seen), sessions: d.sessions }));
-  return { kind: 'ledger', merged: mergeShards(shards, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: options.summaryAsRead === true }) };
+  const shards = docs.map((d) => {
+    if (d.refusal !== undefined) throw d.refusal;
+    // Not a ledger: asLedger says why.
+    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name, d.seen), files: { from: 0, to: 0 } };
+    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
+  });
+  const asRead = options.summaryAsRead === true;
+  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: asRead }) };
 }
 
