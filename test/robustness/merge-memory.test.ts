@@ -1,8 +1,9 @@
-// Issue 27.17: what a merge holds per session. The formats with an overview (table, markdown, html,
-// junit, sarif, github, otlp) keep each session's thin version in memory, so what it costs bounds the
-// sessions a merge can take: the strings of a small vocabulary (models, formats, projects, finding
-// kinds, loop shapes) and the outcome of a session enforce would not stop are held once, not once
-// per session (ledger/merge.ts, ThinSessions).
+// Issue 27.17: what a merge holds per session and per file. The formats with an overview (table,
+// markdown, html, junit, sarif, github, otlp) keep each session's thin version in memory, so what it
+// costs bounds the sessions a merge can take: the strings of a small vocabulary (models, formats,
+// projects, finding kinds, loop shapes) and the outcome of a session enforce would not stop are held
+// once, not once per session (ledger/merge.ts, ThinSessions). Per file, a merge keeps a few numbers
+// and its path: its input line waits in the spill (commands/merge.ts).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,5 +68,54 @@ describe('memory per session, formats with an overview', () => {
     const r = await spawnCli(['merge', file, '--format', 'table', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
     expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^40000 sessions · 10000 with findings, worst first · 30000 calm/);
+  }, 120_000);
+});
+
+describe('memory per file', () => {
+  const FILES = 80_000;
+  const SHARDS = 8;
+  // Measured at load ~10, one calm session to a file: 955b926's build (each file's input line, its
+  // entry in the maps that find a file given twice, an object per session) aborts at 40, 48, 56 and
+  // 64 MB; this one merges them at 28, 32 and 40 MB, and aborts at 24.
+  const HEAP_CAP_MB = 40;
+
+  /** `count` shards of `n` files in all, one calm session each, as sharded runs write them (compact). */
+  async function calmShards(n: number, count: number): Promise<string[]> {
+    const base = await ledgerOf('openai/calm-weather.json');
+    const [input] = base.inputs;
+    const { timeline: _drawn, ...session } = base.sessions[0]!;
+    const files: string[] = [];
+    for (let k = 1; k <= count; k++) {
+      const inputs = [];
+      const sessions = [];
+      for (let i = k - 1; i < n; i += count) {
+        const path = `f${String(i).padStart(6, '0')}.json`;
+        inputs.push({ ...input!, path });
+        sessions.push({ ...session, id: `${session.id}-${i}`, path });
+      }
+      const report = assembleReport({
+        version: base.tool.version,
+        config: base.config as never,
+        inputs,
+        sessions,
+        shard: { index: k, count },
+        ...(base.pricing ? { pricing: base.pricing as never } : {}),
+      });
+      const file = join(tmp.dir, `calm-${k}-of-${count}.json`);
+      writeFileSync(file, JSON.stringify(report));
+      files.push(file);
+    }
+    return files;
+  }
+
+  it(`${FILES.toLocaleString('en')} files in ${SHARDS} shards merge to json in a ${HEAP_CAP_MB} MB heap`, async () => {
+    const shards = await calmShards(FILES, SHARDS);
+    const out = join(tmp.dir, 'calm.json');
+    const r = await spawnCli(['merge', ...shards, '--format', 'json', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
+    expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+    const merged = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
+    expect(merged.inputs).toHaveLength(FILES);
+    expect(merged.inputs[FILES - 1]!.path).toBe(`f${String(FILES - 1).padStart(6, '0')}.json`);
+    expect(merged.summary.sessions).toBe(FILES);
   }, 120_000);
 });
