@@ -14,10 +14,11 @@ import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, likenessOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import { asLedger, LEDGER_SCHEMA, likenessOf, pathKeyOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
+import { compareCodePoints } from '../read/discover.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
@@ -141,11 +142,13 @@ class Spill implements ShardStore {
   private readonly idHashes = new NumberList(Uint32Array);
   private readonly gates = new NumberList(Uint8Array);
   private readonly thinVersions: SessionLedger[] = [];
-  // Per file: where its input line is, its likeness, its path, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
+  // Per file: where its input line is, its likeness, its path's key, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
   private readonly inputAt = new NumberList(Float64Array);
   private readonly inputBytes = new NumberList(Uint32Array);
   private readonly likenesses = new NumberList(Float64Array);
-  private readonly paths: string[] = [];
+  private readonly pathKeys = new NumberList(Float64Array);
+  /** The ledgers whose files are not in path order, by their first file. */
+  private readonly unordered = new Set<number>();
   private readonly sessionsFrom = new NumberList(Uint32Array);
   private readonly sessionCount = new NumberList(Uint32Array);
   private readonly fileSessions = new NumberList(Uint32Array);
@@ -166,7 +169,7 @@ class Spill implements ShardStore {
   }
 
   get fileCount(): number {
-    return this.paths.length;
+    return this.inputAt.length;
   }
 
   /** The session put aside: its number. */
@@ -185,7 +188,7 @@ class Spill implements ShardStore {
    * order) grouped by file in their order: the range of its files.
    */
   addFiles(inputs: readonly InputSummary[], firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
-    const from = this.paths.length;
+    const from = this.inputAt.length;
     const local = new Map<string, number>();
     inputs.forEach((input, i) => local.set(input.path, i));
     // Grouped by a count per file, then each session placed: their order within a file is kept.
@@ -210,17 +213,27 @@ class Spill implements ShardStore {
       const [at, bytes] = this.write(JSON.stringify(input));
       this.inputAt.push(at);
       this.inputBytes.push(bytes);
-      this.paths.push(input.path);
+      this.pathKeys.push(pathKeyOf(input.path));
+      if (i > 0 && compareCodePoints(inputs[i - 1]!.path, input.path) >= 0) this.unordered.add(from);
       this.sessionsFrom.push(starts[i]!);
       this.sessionCount.push(counts[i]!);
       const own = this.fileSessions.view(starts[i]!, starts[i]! + counts[i]!);
       this.likenesses.push(likenessOf(input, Array.from(own, (s) => this.idHashes.get(s))));
     });
-    return { from, to: this.paths.length };
+    return { from, to: this.inputAt.length };
   }
 
+  /** Read back: a merge keeps no path per file (keptInPathOrder reads each once). */
   path(file: number): string {
-    return this.paths[file]!;
+    return this.input(file).path;
+  }
+
+  pathKey(file: number): number {
+    return this.pathKeys.get(file);
+  }
+
+  inPathOrder(files: { from: number; to: number }): boolean {
+    return !this.unordered.has(files.from);
   }
 
   /** A file's input line, read back (its format's name and an empty skipped list shared, as read). */

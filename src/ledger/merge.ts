@@ -32,7 +32,12 @@ export interface NamedLedger {
  */
 export interface ShardStore {
   readonly fileCount: number;
+  /** The file's path (read back from its input, where the store keeps no path). */
   path(file: number): string;
+  /** pathKeyOf its path, computed as it was read. */
+  pathKey(file: number): number;
+  /** Whether a ledger's files, `from` up to `to`, are listed in code point order of their paths, as a run lists them. */
+  inPathOrder(files: { from: number; to: number }): boolean;
   input(file: number): InputSummary;
   /** What tells the file from others cheaply (likenessOf), computed as it was read. */
   likeness(file: number): number;
@@ -328,8 +333,8 @@ export function likenessOf(input: InputSummary, idHashes: Iterable<number>): num
   return hash.digest().readUIntBE(0, 6);
 }
 
-/** 52 bits of two FNV-1a hashes of a path: equal paths have equal keys (pathsMet compares those). */
-function pathKey(path: string): number {
+/** 52 bits of two FNV-like hashes of a path: equal paths have equal keys (filesThatMayMeet compares those). */
+export function pathKeyOf(path: string): number {
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < path.length; i++) {
@@ -367,8 +372,8 @@ function filesThatMayMeet(store: ShardStore, ledgers: readonly ShardLedger[]): U
   markRepeated(likenesses, marked);
   const others = ledgers.flatMap((l) => l.report.not_transcripts ?? []);
   const paths = new Float64Array(n + others.length);
-  for (let f = 0; f < n; f++) paths[f] = pathKey(store.path(f));
-  others.forEach((o, i) => (paths[n + i] = pathKey(o.path)));
+  for (let f = 0; f < n; f++) paths[f] = store.pathKey(f);
+  others.forEach((o, i) => (paths[n + i] = pathKeyOf(o.path)));
   markRepeated(paths, marked);
   return marked;
 }
@@ -493,6 +498,7 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
 class LedgersInMemory implements ShardStore {
   private readonly inputs: InputSummary[] = [];
   private readonly likenesses: number[] = [];
+  private readonly pathKeys: number[] = [];
   private readonly sessions: SessionLedger[] = [];
   private readonly fileSessions: number[][] = [];
 
@@ -513,6 +519,7 @@ class LedgersInMemory implements ShardStore {
     for (const input of report.inputs) {
       const own = byPath.get(input.path) ?? [];
       this.inputs.push(input);
+      this.pathKeys.push(pathKeyOf(input.path));
       this.fileSessions.push(own);
       this.likenesses.push(likenessOf(input, own.map((s) => sessionIdHash(this.sessions[s]!.id))));
     }
@@ -521,6 +528,13 @@ class LedgersInMemory implements ShardStore {
 
   path(file: number): string {
     return this.inputs[file]!.path;
+  }
+  pathKey(file: number): number {
+    return this.pathKeys[file]!;
+  }
+  /** Sorted as they are: the paths are at hand. */
+  inPathOrder(): boolean {
+    return false;
   }
   input(file: number): InputSummary {
     return this.inputs[file]!;
@@ -545,6 +559,54 @@ export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: 
   const shards = ledgers.map(({ name, report }) => ({ name, report, files: store.add(report) }));
   const merged = mergeShards(shards, store, { onNote });
   return { ...merged.report, sessions: Array.from(merged.sessions, (s) => store.load(s)) };
+}
+
+/**
+ * The files marked 2 in code point order of their paths. A ledger loopledger wrote lists its files
+ * in that order already: then the ledgers' lists are merged, reading each path once and holding
+ * one per ledger. Otherwise the kept files' paths are read and sorted.
+ */
+function keptInPathOrder(store: ShardStore, ledgers: readonly ShardLedger[], marks: Uint8Array, count: number): Uint32Array {
+  const ordered = new Uint32Array(count);
+  if (!ledgers.every((l) => store.inPathOrder(l.files))) {
+    let at = 0;
+    for (let f = 0; f < marks.length; f++) if (marks[f] === 2) ordered[at++] = f;
+    const paths = Array.from(ordered, (f) => store.path(f));
+    const order = Array.from(ordered.keys()).sort((a, b) => compareCodePoints(paths[a]!, paths[b]!));
+    return Uint32Array.from(order, (i) => ordered[i]!);
+  }
+  // Each ledger's next kept file and its path; a binary heap of them, the least path on top.
+  const heads = ledgers.map((l) => ({ next: l.files.from - 1, to: l.files.to, path: '' }));
+  const advance = (h: (typeof heads)[number]): boolean => {
+    do h.next += 1;
+    while (h.next < h.to && marks[h.next] !== 2);
+    if (h.next >= h.to) return false;
+    h.path = store.path(h.next);
+    return true;
+  };
+  const heap = heads.filter(advance);
+  const less = (i: number, j: number) => compareCodePoints(heap[i]!.path, heap[j]!.path) < 0;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const m = l + 1 < heap.length && less(l + 1, l) ? l + 1 : l;
+      if (l >= heap.length || !less(m, i)) return;
+      swap(i, m);
+      i = m;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let at = 0; heap.length > 0; at++) {
+    const top = heap[0]!;
+    ordered[at] = top.next;
+    if (!advance(top)) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    down(0);
+  }
+  return ordered;
 }
 
 /** Each session's thin version as it is iterated, none held. */
@@ -594,24 +656,28 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
   sameEverywhere(ledgers, 'pricing', (r) => r.pricing);
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
-  const mayMeet = filesThatMayMeet(store, ledgers);
+  // Marked 1: files that may meet another (FileSet decides), then 2: the files kept.
+  const marks = filesThatMayMeet(store, ledgers);
   const files = new FileSet(store);
-  const kept = new Uint32Array(store.fileCount);
   let count = 0;
   for (const { name, report, files: range } of ledgers) {
     for (let f = range.from; f < range.to; f++) {
-      if (mayMeet[f] === 1) files.addInput(f, name);
-      else kept[count++] = f;
+      if (marks[f] === 1) files.addInput(f, name);
+      else {
+        marks[f] = 2;
+        count += 1;
+      }
     }
     for (const file of report.not_transcripts ?? []) files.addNotTranscript(file, name);
   }
   const { files: met, notTranscripts } = files.contents();
-  for (const f of met) kept[count++] = f;
+  for (const f of met) marks[f] = 2;
+  count += met.length;
   files.note(onNote);
   const { judge } = addSummaries(ledgers);
   // One run reads files in code point order of their paths and keeps each file's sessions in its
-  // own order: files sorted by path (no two share one), each with its sessions, is exactly that order.
-  const ordered = kept.subarray(0, count).sort((a, b) => compareCodePoints(store.path(a), store.path(b)));
+  // own order: files in path order (no two share one), each with its sessions, is exactly that order.
+  const ordered = keptInPathOrder(store, ledgers, marks, count);
   let sessionCount = 0;
   for (const f of ordered) sessionCount += store.sessionsOf(f).length;
   const sessions = new Uint32Array(sessionCount);
