@@ -13,7 +13,7 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
+import { checkSessionField, InputsSeen, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
 import { asLedger, LEDGER_SCHEMA, likenessOf, pathKeyOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
 import type { SessionLedger } from '../ledger/types.js';
@@ -183,44 +183,47 @@ class Spill implements ShardStore {
     return this.sessionAt.length - 1;
   }
 
+  /** A checked input put aside: its file's number. */
+  addInput(input: InputSummary): number {
+    const [at, bytes] = this.write(JSON.stringify(input));
+    this.inputAt.push(at);
+    this.inputBytes.push(bytes);
+    this.pathKeys.push(pathKeyOf(input.path));
+    return this.inputAt.length - 1;
+  }
+
   /**
-   * A checked ledger's inputs put aside, its sessions (`firstSession` on, with these paths, in
-   * order) grouped by file in their order: the range of its files.
+   * A checked ledger's files (`files`, whose paths `inputs` holds in order) given their sessions
+   * (`firstSession` on, with these paths, in order), grouped by file in their order: its files.
    */
-  addFiles(inputs: readonly InputSummary[], firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
-    const from = this.inputAt.length;
-    const local = new Map<string, number>();
-    inputs.forEach((input, i) => local.set(input.path, i));
+  addFiles(files: { from: number; to: number }, inputs: InputsSeen, firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
+    const n = files.to - files.from;
     // Grouped by a count per file, then each session placed: their order within a file is kept.
-    const counts = new Uint32Array(inputs.length);
+    const counts = new Uint32Array(n);
     for (const path of sessionPaths) {
-      const i = local.get(path);
+      const i = inputs.places.get(path);
       if (i !== undefined) counts[i]! += 1;
     }
-    const starts = new Uint32Array(inputs.length);
+    const starts = new Uint32Array(n);
     let next = this.fileSessions.length;
-    for (let i = 0; i < inputs.length; i++) {
+    for (let i = 0; i < n; i++) {
       starts[i] = next;
       next += counts[i]!;
     }
     this.fileSessions.resize(next);
     const placed = starts.slice();
     sessionPaths.forEach((path, j) => {
-      const i = local.get(path);
+      const i = inputs.places.get(path);
       if (i !== undefined) this.fileSessions.set(placed[i]!++, firstSession + j);
     });
-    inputs.forEach((input, i) => {
-      const [at, bytes] = this.write(JSON.stringify(input));
-      this.inputAt.push(at);
-      this.inputBytes.push(bytes);
-      this.pathKeys.push(pathKeyOf(input.path));
-      if (i > 0 && compareCodePoints(inputs[i - 1]!.path, input.path) >= 0) this.unordered.add(from);
+    for (let i = 0; i < n; i++) {
       this.sessionsFrom.push(starts[i]!);
       this.sessionCount.push(counts[i]!);
+      if (i > 0 && compareCodePoints(inputs.paths[i - 1]!, inputs.paths[i]!) >= 0) this.unordered.add(files.from);
       const own = this.fileSessions.view(starts[i]!, starts[i]! + counts[i]!);
-      this.likenesses.push(likenessOf(input, Array.from(own, (s) => this.idHashes.get(s))));
-    });
-    return { from, to: this.inputAt.length };
+      this.likenesses.push(likenessOf(this.input(files.from + i), Array.from(own, (s) => this.idHashes.get(s))));
+    }
+    return files;
   }
 
   /** Read back: a merge keeps no path per file (keptInPathOrder reads each once). */
@@ -395,24 +398,42 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   const firstSession = spill.sessionTotal;
   const sessionPaths: string[] = [];
   const seen = new SessionsSeen();
-  let paths: ReadonlyMap<string, string> = new Map();
+  // The inputs as they came (the last `inputs` list, were there two) and where their files begin in the spill.
+  let inputs: InputsSeen | null = null;
+  let firstFile = spill.fileCount;
   let kept: unknown[] | null = null;
+  let keptInputs: unknown[] | null = null;
   let firstLine = '';
   const refused = (e: unknown): never => {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
     throw e;
   };
-  const scanner = new JsonScanner('sessions', {
+  const member = (key: string, value: unknown) => {
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
+    Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  const scanner = new JsonScanner(['inputs', 'sessions'], {
     member: (key, value) => {
-      if (key === 'inputs' && head['schema'] === LEDGER_SCHEMA && Array.isArray(value)) paths = shareInputStrings(value);
-      Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
+      if (key === 'inputs') inputs = null;
+      member(key, value);
     },
-    // The sessions were gathered into `seen` for the checks of the rest (asLedger) as they came.
-    elementsEnd: () => {
-      head['sessions'] = kept ?? [];
+    elementsStart: (key) => {
+      if (key !== 'inputs') return;
+      inputs = new InputsSeen();
+      firstFile = spill.fileCount;
+      keptInputs = head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA ? [] : null;
     },
-    element: (value, index) => {
+    // The inputs and sessions were gathered into `inputs` and `seen` for the checks of the rest (asLedger) as they came.
+    elementsEnd: (key) => {
+      member(key, (key === 'inputs' ? keptInputs : kept) ?? []);
+    },
+    element: (value, index, key) => {
+      if (key === 'inputs') {
+        if (keptInputs !== null) keptInputs.push(value);
+        // Each input checked as it comes and put in the spill; a refusal is said when the ledger ends.
+        else if (inputs!.add(value, index)) spill.addInput(value as InputSummary);
+        return;
+      }
       if (index === 0 && head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA) kept = [];
       if (kept !== null) {
         kept.push(value);
@@ -427,8 +448,8 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       }
       const session = value as SessionLedger;
       // The session's path as its input's string: one copy of each path held, not two.
-      const path = typeof session.path === 'string' ? paths.get(session.path) : undefined;
-      if (path !== undefined) session.path = path;
+      const at = inputs !== null && typeof session.path === 'string' ? (inputs as InputsSeen).places.get(session.path) : undefined;
+      if (at !== undefined) session.path = (inputs as InputsSeen).paths[at]!;
       // The whole session, while it is in memory: the checks read what its thin version holds.
       seen.add(session);
       sessionPaths.push(session.path);
@@ -469,7 +490,10 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   // Checked now, so its inputs go to the spill and no ledger's list of them is held past its own
   // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
   try {
-    const files = spill.addFiles(asLedger(head, name, seen).inputs, firstSession, sessionPaths);
+    const read = inputs as InputsSeen | null;
+    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read });
+    // Not reached without a list of inputs (asLedger refuses), so `read` holds them.
+    const files = spill.addFiles({ from: firstFile, to: spill.fileCount }, read!, firstSession, sessionPaths);
     delete head['inputs'];
     return { name, value: head, seen, files };
   } catch (e) {
@@ -532,7 +556,7 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   const shards = docs.map((d) => {
     if (d.refusal !== undefined) throw d.refusal;
     // Not a ledger: asLedger says why.
-    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name, d.seen), files: { from: 0, to: 0 } };
+    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 } };
     return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
   });
   const asRead = options.summaryAsRead === true;

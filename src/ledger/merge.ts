@@ -11,7 +11,7 @@ import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
-import { checkLedgerFields, checkLedgerRest, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
+import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
 import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -168,11 +168,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * `value` as a ledger, or a refusal naming the file and the field. `sessionsSeen`: its sessions
- * were checked one by one as they were read (checkSessionField) and gathered there, and
- * `value.sessions` holds none of them; the rest is checked here.
+ * `value` as a ledger, or a refusal naming the file and the field. `read`: its sessions were
+ * checked one by one as they were read (checkSessionField) and its inputs too, gathered there,
+ * and `value.sessions` and `value.inputs` hold none of them; the rest is checked here.
  */
-export function asLedger(value: unknown, name: string, sessionsSeen?: SessionsSeen): LedgerReport {
+export function asLedger(value: unknown, name: string, read?: { sessions: SessionsSeen; inputs: InputsSeen }): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
     const schema = typeof value['schema'] === 'string' ? value['schema'] : null;
@@ -188,7 +188,7 @@ export function asLedger(value: unknown, name: string, sessionsSeen?: SessionsSe
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
   try {
-    if (sessionsSeen !== undefined) checkLedgerRest(value, sessionsSeen);
+    if (read !== undefined) checkLedgerRest(value, read.sessions, read.inputs);
     else checkLedgerFields(value);
   } catch (e) {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);

@@ -68,7 +68,7 @@ export class SummaryTally {
   }
 
   /** `inputs` are iterated once (a large merge reads them back from disk as they are iterated). */
-  summary(inputs: Iterable<InputSummary>, judge: JudgeUsage = noJudgeUsage()): LedgerSummary {
+  summary(inputs: Iterable<Pick<InputSummary, 'skipped_lines'>>, judge: JudgeUsage = noJudgeUsage()): LedgerSummary {
     let skipped = 0;
     for (const i of inputs) skipped += i.skipped_lines;
     return {
