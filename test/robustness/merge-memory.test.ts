@@ -24,6 +24,18 @@ async function ledgerOf(fixture: string): Promise<LedgerReport> {
   return JSON.parse(r.stdout) as LedgerReport;
 }
 
+/** A shard ledger of these inputs and sessions, made under `base`'s version, configuration and prices, as a run writes it. */
+function shardOf(base: LedgerReport, inputs: LedgerReport['inputs'], sessions: LedgerReport['sessions'], shard: { index: number; count: number }): LedgerReport {
+  return assembleReport({
+    version: base.tool.version,
+    config: base.config as never,
+    inputs,
+    sessions,
+    shard,
+    ...(base.pricing ? { pricing: base.pricing as never } : {}),
+  });
+}
+
 /**
  * One shard of `n` sessions, `perFile` to a file (an export of many conversations), three calm
  * ones for each that loops (enforce stops it). Many sessions to a file, so what is held per
@@ -42,14 +54,7 @@ async function mixedLedger(n: number, perFile: number): Promise<string> {
       sessions.push({ ...session, id: `${session.id}-${i}`, path });
     }
   }
-  const report = assembleReport({
-    version: calm.tool.version,
-    config: calm.config as never,
-    inputs,
-    sessions,
-    shard: { index: 1, count: 1 },
-    ...(calm.pricing ? { pricing: calm.pricing as never } : {}),
-  });
+  const report = shardOf(calm, inputs, sessions, { index: 1, count: 1 });
   const file = join(tmp.dir, `mixed-${n}.json`);
   writeFileSync(file, JSON.stringify(report));
   return file;
@@ -94,14 +99,7 @@ describe('memory per file', () => {
         inputs.push({ ...input!, path });
         sessions.push({ ...session, id: `${session.id}-${i}`, path });
       }
-      const report = assembleReport({
-        version: base.tool.version,
-        config: base.config as never,
-        inputs,
-        sessions,
-        shard: { index: k, count },
-        ...(base.pricing ? { pricing: base.pricing as never } : {}),
-      });
+      const report = shardOf(base, inputs, sessions, { index: k, count });
       const file = join(tmp.dir, `calm-${k}-of-${count}.json`);
       writeFileSync(file, JSON.stringify(report));
       files.push(file);
