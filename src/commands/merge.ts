@@ -377,8 +377,6 @@ const SPILL_WRITE_CHARS = 1 << 20;
 interface ReadDocument {
   name: string;
   value: unknown;
-  /** What the checks of its totals read of its sessions, gathered as they were read. */
-  seen: SessionsSeen;
   /** A ledger checked as it ended: its files in the spill (its `inputs` member let go), or why it was refused. */
   files?: { from: number; to: number };
   refusal?: MergeError;
@@ -485,8 +483,8 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     }
     throw e;
   }
-  if (whole !== null) return { name, value: (whole as { value: unknown }).value, seen };
-  if (head['schema'] !== LEDGER_SCHEMA) return { name, value: head, seen };
+  if (whole !== null) return { name, value: (whole as { value: unknown }).value };
+  if (head['schema'] !== LEDGER_SCHEMA) return { name, value: head };
   // Checked now, so its inputs go to the spill and no ledger's list of them is held past its own
   // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
   try {
@@ -495,9 +493,9 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     // Not reached without a list of inputs (asLedger refuses), so `read` holds them.
     const files = spill.addFiles({ from: firstFile, to: spill.fileCount }, read!, firstSession, sessionPaths);
     delete head['inputs'];
-    return { name, value: head, seen, files };
+    return { name, value: head, files };
   } catch (e) {
-    if (e instanceof MergeError) return { name, value: head, seen, refusal: e };
+    if (e instanceof MergeError) return { name, value: head, refusal: e };
     throw e;
   }
 }
