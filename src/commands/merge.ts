@@ -1,8 +1,8 @@
 // `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
 // The files are JSON documents written by loopledger, read in pieces (ledger/json-scan.ts): each
-// session is checked as it arrives and put aside on disk, so a merge holds the sessions' thin
-// versions (what the summary and the exit code read) and one whole session at a time; then merged
-// by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
+// input and session is checked as it arrives and put aside on disk, so a merge holds a few numbers
+// per file and session (and, for the formats with an overview, each session's thin version) and one
+// whole session at a time; then merged by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -70,8 +70,8 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
-    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written
-    // (and added to the summary, which json writes after them).
+    // JSON, NDJSON and OTLP write the sessions in order, each read back from the spill as it is
+    // written (and added to the summary, which json writes after them).
     // The other formats look at every session more than once (overviews, widths, rule lists): they
     // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
@@ -112,8 +112,8 @@ function mergeOptions(raw: OptionValues): EmitOptions {
 
 const NOTHING = 'the merged ledgers hold no session';
 
-/** json and ndjson write each session whole, in order: they read nothing of a session but that. */
-const streamsSessions = (format: ReportFormat) => format === 'json' || format === 'ndjson';
+/** json, ndjson and otlp write each session whole, in order: they read nothing of a session but that (otlp no summary either). */
+const streamsSessions = (format: ReportFormat) => format === 'json' || format === 'ndjson' || format === 'otlp';
 
 type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
