@@ -1,8 +1,8 @@
 // `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
 // The files are JSON documents written by loopledger, read in pieces (ledger/json-scan.ts): each
-// session is checked as it arrives and put aside on disk, so a merge holds the sessions' thin
-// versions (what the summary and the exit code read) and one whole session at a time; then merged
-// by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
+// input and session is checked as it arrives and put aside on disk, so a merge holds a few numbers
+// per file and session (and, for the formats with an overview, each session's thin version) and one
+// whole session at a time; then merged by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -13,10 +13,12 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type SessionRef, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import { checkSessionField, InputsSeen, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
+import { asLedger, LEDGER_SCHEMA, likenessOf, pathKeyOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import type { InputSummary } from '../formats/input.js';
 import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
+import { compareCodePoints } from '../read/discover.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
@@ -68,20 +70,23 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
-    // JSON and NDJSON write the sessions in order, each read back from the spill as it is written
-    // (and added to the summary, which json writes after them).
+    // JSON, NDJSON and OTLP write the sessions in order, each read back from the spill as it is
+    // written (and added to the summary, which json writes after them).
     // The other formats look at every session more than once (overviews, widths, rule lists): they
     // are given the thin ones and read a session back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
       // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
-      const gates = sessions.map((s) => (s instanceof SpilledSession ? s.gate : s.thin));
+      const gates = Array.from(sessions, (s) => spill.gate(s));
       setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
-    const thinVersions = sessions.map((s) => s.thin);
-    const refs = new Map(sessions.map((s) => [s.thin, s]));
-    const wholeSession = (s: SessionLedger) => refs.get(s)?.load() ?? s;
+    const thinVersions = Array.from(sessions, (s) => spill.thin(s));
+    const numbers = new Map(thinVersions.map((t, i) => [t, sessions[i]!]));
+    const wholeSession = (s: SessionLedger) => {
+      const n = numbers.get(s);
+      return n === undefined ? s : spill.load(n);
+    };
     setExit(await emitLedger({ ...thin, sessions: thinVersions }, opts, io, setExit, NOTHING, files, thinVersions, wholeSession));
   }
 };
@@ -107,8 +112,8 @@ function mergeOptions(raw: OptionValues): EmitOptions {
 
 const NOTHING = 'the merged ledgers hold no session';
 
-/** json and ndjson write each session whole, in order: they read nothing of a session but that. */
-const streamsSessions = (format: ReportFormat) => format === 'json' || format === 'ndjson';
+/** json, ndjson and otlp write each session whole, in order: they read nothing of a session but that (otlp no summary either). */
+const streamsSessions = (format: ReportFormat) => format === 'json' || format === 'ndjson' || format === 'otlp';
 
 type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
@@ -116,12 +121,14 @@ const SPILL_PREFIX = 'loopledger-merge.';
 const SPILL_SUFFIX = '.ndjson';
 
 /**
- * Sessions as a merge read them, one NDJSON line each in a temporary file of ours (removed at the
- * end, at exit and on SIGINT/SIGTERM/SIGHUP): memory keeps each session's thin version and where
- * its line is, so a merge of shards of any size holds one whole session at a time.
+ * Sessions and inputs as a merge read them, one NDJSON line each in a temporary file of ours
+ * (removed at the end, at exit and on SIGINT/SIGTERM/SIGHUP). Memory keeps a few numbers per
+ * session and per file (where its line is, a hash, its exit code's level), each file's path and,
+ * for the formats with an overview, each session's thin version: a merge holds one whole session
+ * or input at a time.
  */
-class Spill {
-  private readonly path = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
+class Spill implements ShardStore {
+  private readonly file = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
   private fd: number | null = null;
   private size = 0;
   private pending: string[] = [];
@@ -129,10 +136,27 @@ class Spill {
   private release: (() => void) | null = null;
   private readonly onExit = () => this.close();
 
+  // Per session: where its line is, a hash of its id, its highest level (GATE_LEVELS' index) and, with an overview, its thin version.
+  private readonly sessionAt = new NumberList(Float64Array);
+  private readonly sessionBytes = new NumberList(Uint32Array);
+  private readonly idHashes = new NumberList(Uint32Array);
+  private readonly gates = new NumberList(Uint8Array);
+  private readonly thinVersions: SessionLedger[] = [];
+  // Per file: where its input line is, its likeness, its path's key, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
+  private readonly inputAt = new NumberList(Float64Array);
+  private readonly inputBytes = new NumberList(Uint32Array);
+  private readonly likenesses = new NumberList(Float64Array);
+  private readonly pathKeys = new NumberList(Float64Array);
+  /** The ledgers whose files are not in path order, by their first file. */
+  private readonly unordered = new Set<number>();
+  private readonly sessionsFrom = new NumberList(Uint32Array);
+  private readonly sessionCount = new NumberList(Uint32Array);
+  private readonly fileSessions = new NumberList(Uint32Array);
+
   /**
    * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept but what
-   * SpilledSession holds: json and ndjson read each session back once, whole, in order.
+   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept: json and
+   * ndjson read each session back once, whole, in order.
    */
   constructor(overview: boolean) {
     this.thinSessions = overview ? new ThinSessions() : null;
@@ -140,20 +164,118 @@ class Spill {
 
   private readonly thinSessions: ThinSessions | null;
 
-  /** The session put aside. */
-  add(session: SessionLedger): SpilledSession {
-    if (this.fd === null) {
-      this.release = removeOnSignal(this.path);
-      process.on('exit', this.onExit);
-      this.fd = openSync(this.path, 'wx+', 0o600);
-    }
+  get sessionTotal(): number {
+    return this.sessionAt.length;
+  }
+
+  get fileCount(): number {
+    return this.inputAt.length;
+  }
+
+  /** The session put aside: its number. */
+  add(session: SessionLedger): number {
     const [at, bytes] = this.write(JSON.stringify(session));
-    const held = this.thinSessions?.of(session) ?? null;
-    return new SpilledSession(this, at, bytes, session.path, sessionIdHash(session.id), gateOf(session), held);
+    this.sessionAt.push(at);
+    this.sessionBytes.push(bytes);
+    this.idHashes.push(sessionIdHash(session.id));
+    this.gates.push(gateOf(session));
+    if (this.thinSessions !== null) this.thinVersions.push(this.thinSessions.of(session));
+    return this.sessionAt.length - 1;
+  }
+
+  /** A checked input put aside: its file's number. */
+  addInput(input: InputSummary): number {
+    const [at, bytes] = this.write(JSON.stringify(input));
+    this.inputAt.push(at);
+    this.inputBytes.push(bytes);
+    this.pathKeys.push(pathKeyOf(input.path));
+    return this.inputAt.length - 1;
+  }
+
+  /**
+   * A checked ledger's files (`files`, whose paths `inputs` holds in order) given their sessions
+   * (`firstSession` on, with these paths, in order), grouped by file in their order: its files.
+   */
+  addFiles(files: { from: number; to: number }, inputs: InputsSeen, firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
+    const n = files.to - files.from;
+    // Grouped by a count per file, then each session placed: their order within a file is kept.
+    const counts = new Uint32Array(n);
+    for (const path of sessionPaths) {
+      const i = inputs.places.get(path);
+      if (i !== undefined) counts[i]! += 1;
+    }
+    const starts = new Uint32Array(n);
+    let next = this.fileSessions.length;
+    for (let i = 0; i < n; i++) {
+      starts[i] = next;
+      next += counts[i]!;
+    }
+    this.fileSessions.resize(next);
+    const placed = starts.slice();
+    sessionPaths.forEach((path, j) => {
+      const i = inputs.places.get(path);
+      if (i !== undefined) this.fileSessions.set(placed[i]!++, firstSession + j);
+    });
+    for (let i = 0; i < n; i++) {
+      this.sessionsFrom.push(starts[i]!);
+      this.sessionCount.push(counts[i]!);
+      if (i > 0 && compareCodePoints(inputs.paths[i - 1]!, inputs.paths[i]!) >= 0) this.unordered.add(files.from);
+      const own = this.fileSessions.view(starts[i]!, starts[i]! + counts[i]!);
+      this.likenesses.push(likenessOf(this.input(files.from + i), Array.from(own, (s) => this.idHashes.get(s))));
+    }
+    return files;
+  }
+
+  /** Read back: a merge keeps no path per file (keptInPathOrder reads each once). */
+  path(file: number): string {
+    return this.input(file).path;
+  }
+
+  pathKey(file: number): number {
+    return this.pathKeys.get(file);
+  }
+
+  inPathOrder(files: { from: number; to: number }): boolean {
+    return !this.unordered.has(files.from);
+  }
+
+  /** A file's input line, read back (its format's name and an empty skipped list shared, as read). */
+  input(file: number): InputSummary {
+    const input = this.read(this.inputAt.get(file), this.inputBytes.get(file)) as InputSummary;
+    shareInputStrings([input]);
+    return input;
+  }
+
+  likeness(file: number): number {
+    return this.likenesses.get(file);
+  }
+
+  sessionsOf(file: number): ArrayLike<number> {
+    const from = this.sessionsFrom.get(file);
+    return this.fileSessions.view(from, from + this.sessionCount.get(file));
+  }
+
+  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
+  thin(session: number): SessionLedger {
+    return this.thinVersions[session] ?? this.load(session);
+  }
+
+  load(session: number): SessionLedger {
+    return this.read(this.sessionAt.get(session), this.sessionBytes.get(session)) as SessionLedger;
+  }
+
+  /** What the exit code reads of a session (reachedFailOn): one shared object per highest level. */
+  gate(session: number): SessionLedger {
+    return GATES[this.gates.get(session)]!;
   }
 
   /** One line appended: where it starts and its length in bytes. */
   private write(line: string): [number, number] {
+    if (this.fd === null) {
+      this.release = removeOnSignal(this.file);
+      process.on('exit', this.onExit);
+      this.fd = openSync(this.file, 'wx+', 0o600);
+    }
     const bytes = Buffer.byteLength(line);
     const at = this.size;
     this.size += bytes + 1;
@@ -171,64 +293,81 @@ class Spill {
     for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off, data.length - off);
   }
 
-  read(at: number, bytes: number): SessionLedger {
+  private read(at: number, bytes: number): unknown {
     this.flush();
     const data = Buffer.allocUnsafe(bytes);
     for (let off = 0; off < bytes; ) {
       const n = readSync(this.fd!, data, off, bytes - off, at + off);
-      if (n === 0) throw new Error(`${this.path}: cut short at ${at + off}`);
+      if (n === 0) throw new Error(`${this.file}: cut short at ${at + off}`);
       off += n;
     }
-    return JSON.parse(data.toString('utf8')) as SessionLedger;
+    return JSON.parse(data.toString('utf8'));
   }
 
   close(): void {
     if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
-    rmSync(this.path, { force: true });
+    rmSync(this.file, { force: true });
     this.release?.();
     process.off('exit', this.onExit);
   }
 }
 
-/**
- * A session in the spill: a class, not a closure per session (a merge holds hundreds of
- * thousands). Held: where its line is, its path (its input's string), a hash of its id, a shared
- * stand-in for its exit code and, for the formats with an overview, its thin version; under 100
- * bytes a session without it.
- */
-class SpilledSession implements SessionRef {
-  constructor(
-    private readonly spill: Spill,
-    private readonly at: number,
-    private readonly bytes: number,
-    readonly path: string,
-    readonly idHash: number,
-    /** What the exit code reads of it (reachedFailOn): one shared object per highest level. */
-    readonly gate: SessionLedger,
-    private readonly held: SessionLedger | null,
-  ) {}
+type NumberArray = Float64Array | Uint32Array | Uint8Array;
 
-  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
-  get thin(): SessionLedger {
-    return this.held ?? this.load();
+/** A growing list of numbers in a typed array: a merge keeps a few per session and per file, not an object each. */
+class NumberList {
+  private data: NumberArray;
+  length = 0;
+
+  constructor(private readonly kind: new (length: number) => NumberArray) {
+    this.data = new kind(1024);
   }
 
-  load(): SessionLedger {
-    return this.spill.read(this.at, this.bytes);
+  push(value: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = value;
+  }
+
+  /** Made this long (new places hold 0). */
+  resize(length: number): void {
+    if (length > this.data.length) this.grow(length);
+    this.length = length;
+  }
+
+  private grow(atLeast: number): void {
+    const next = new this.kind(Math.max(atLeast, this.data.length * 2));
+    next.set(this.data);
+    this.data = next;
+  }
+
+  get(i: number): number {
+    return this.data[i]!;
+  }
+
+  set(i: number, value: number): void {
+    this.data[i] = value;
+  }
+
+  /** Places `from` to `to`, not copied (valid until the list grows). */
+  view(from: number, to: number): NumberArray {
+    return this.data.subarray(from, to);
   }
 }
 
+/** No entry, then each enforce level: a session's highest, as GATES' index. */
+const GATE_LEVELS: readonly (EnforceLevel | null)[] = [null, ...ENFORCE_LEVELS];
+
 /** A session's highest enforce level as a session holding one entry of it (none: no entry); shared. */
-const GATES: ReadonlyMap<EnforceLevel | null, SessionLedger> = new Map(
-  [null, ...ENFORCE_LEVELS].map((level) => [level, Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger]),
+const GATES: readonly SessionLedger[] = GATE_LEVELS.map(
+  (level) => Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger,
 );
 
-function gateOf(s: SessionLedger): SessionLedger {
+function gateOf(s: SessionLedger): number {
   let top: EnforceLevel | null = null;
   for (const e of s.entries) if (top === null || LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[top]) top = e.intervention.enforce;
-  return GATES.get(top)!;
+  return GATE_LEVELS.indexOf(top);
 }
 
 /** Writes to the spill gathered to about this many characters. */
@@ -238,9 +377,9 @@ const SPILL_WRITE_CHARS = 1 << 20;
 interface ReadDocument {
   name: string;
   value: unknown;
-  sessions: SessionRef[];
-  /** What the checks of its totals read of its sessions, gathered as they were read. */
-  seen: SessionsSeen;
+  /** A ledger checked as it ended: its files in the spill (its `inputs` member let go), or why it was refused. */
+  files?: { from: number; to: number };
+  refusal?: MergeError;
 }
 
 function schemaOf(v: unknown): unknown {
@@ -254,26 +393,45 @@ function schemaOf(v: unknown): unknown {
 async function readDocument(name: string, spill: Spill, timelines: boolean): Promise<ReadDocument> {
   const head: Record<string, unknown> = {};
   let whole: { value: unknown } | null = null;
-  const sessions: SessionRef[] = [];
+  const firstSession = spill.sessionTotal;
+  const sessionPaths: string[] = [];
   const seen = new SessionsSeen();
-  let paths: ReadonlyMap<string, string> = new Map();
+  // The inputs as they came (the last `inputs` list, were there two) and where their files begin in the spill.
+  let inputs: InputsSeen | null = null;
+  let firstFile = spill.fileCount;
   let kept: unknown[] | null = null;
+  let keptInputs: unknown[] | null = null;
   let firstLine = '';
   const refused = (e: unknown): never => {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
     throw e;
   };
-  const scanner = new JsonScanner('sessions', {
+  const member = (key: string, value: unknown) => {
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
+    Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  const scanner = new JsonScanner(['inputs', 'sessions'], {
     member: (key, value) => {
-      if (key === 'inputs' && head['schema'] === LEDGER_SCHEMA && Array.isArray(value)) paths = shareInputStrings(value);
-      Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
+      if (key === 'inputs') inputs = null;
+      member(key, value);
     },
-    // The sessions were gathered into `seen` for the checks of the rest (asLedger) as they came.
-    elementsEnd: () => {
-      head['sessions'] = kept ?? [];
+    elementsStart: (key) => {
+      if (key !== 'inputs') return;
+      inputs = new InputsSeen();
+      firstFile = spill.fileCount;
+      keptInputs = head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA ? [] : null;
     },
-    element: (value, index) => {
+    // The inputs and sessions were gathered into `inputs` and `seen` for the checks of the rest (asLedger) as they came.
+    elementsEnd: (key) => {
+      member(key, (key === 'inputs' ? keptInputs : kept) ?? []);
+    },
+    element: (value, index, key) => {
+      if (key === 'inputs') {
+        if (keptInputs !== null) keptInputs.push(value);
+        // Each input checked as it comes and put in the spill; a refusal is said when the ledger ends.
+        else if (inputs!.add(value, index)) spill.addInput(value as InputSummary);
+        return;
+      }
       if (index === 0 && head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA) kept = [];
       if (kept !== null) {
         kept.push(value);
@@ -288,11 +446,12 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
       }
       const session = value as SessionLedger;
       // The session's path as its input's string: one copy of each path held, not two.
-      const path = typeof session.path === 'string' ? paths.get(session.path) : undefined;
-      if (path !== undefined) session.path = path;
+      const at = inputs !== null && typeof session.path === 'string' ? (inputs as InputsSeen).places.get(session.path) : undefined;
+      if (at !== undefined) session.path = (inputs as InputsSeen).paths[at]!;
       // The whole session, while it is in memory: the checks read what its thin version holds.
       seen.add(session);
-      sessions.push(spill.add(session));
+      sessionPaths.push(session.path);
+      spill.add(session);
     },
     other: (value) => {
       whole = { value };
@@ -324,8 +483,21 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     }
     throw e;
   }
-  if (whole !== null) return { name, value: (whole as { value: unknown }).value, sessions: [], seen };
-  return { name, value: head, sessions, seen };
+  if (whole !== null) return { name, value: (whole as { value: unknown }).value };
+  if (head['schema'] !== LEDGER_SCHEMA) return { name, value: head };
+  // Checked now, so its inputs go to the spill and no ledger's list of them is held past its own
+  // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
+  try {
+    const read = inputs as InputsSeen | null;
+    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read });
+    // Not reached without a list of inputs (asLedger refuses), so `read` holds them.
+    const files = spill.addFiles({ from: firstFile, to: spill.fileCount }, read!, firstSession, sessionPaths);
+    delete head['inputs'];
+    return { name, value: head, files };
+  } catch (e) {
+    if (e instanceof MergeError) return { name, value: head, refusal: e };
+    throw e;
+  }
 }
 
 /**
@@ -379,7 +551,13 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   if (odd && typeof schemas[0]!.schema === 'string') {
     throw new MergeError(`${schemas[0]!.name} has schema ${String(schemas[0]!.schema)} but ${odd.name} has ${String(odd.schema)}: ledgers of different schema versions cannot be merged`);
   }
-  const shards = docs.map((d) => ({ name: d.name, report: asLedger(d.value, d.name, d.seen), sessions: d.sessions }));
-  return { kind: 'ledger', merged: mergeShards(shards, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: options.summaryAsRead === true }) };
+  const shards = docs.map((d) => {
+    if (d.refusal !== undefined) throw d.refusal;
+    // Not a ledger: asLedger says why.
+    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 } };
+    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
+  });
+  const asRead = options.summaryAsRead === true;
+  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: asRead }) };
 }
 

@@ -1,6 +1,7 @@
 // A JSON document read in pieces, for `merge` (issue 27.17): a shard of 256 MB parsed whole costs
 // several times its size, so the top-level object's members are handed over one by one and the
-// elements of one named array (a ledger's `sessions`) one at a time, each as soon as it is complete.
+// elements of the named arrays (a ledger's `inputs` and `sessions`) one at a time, each as soon as
+// it is complete.
 // This only finds where values begin and end (strings, escapes, brackets); each value's text is then
 // given to JSON.parse, which does the real parsing (numbers, escapes, unicode) and its checking.
 // Memory: the value being read, and the piece of input that holds it.
@@ -20,12 +21,14 @@ export class JsonScanError extends Error {
 }
 
 export interface ScanHandlers {
-  /** A member of the top-level object, parsed (each but the streamed array, which `element` gets). */
+  /** A member of the top-level object, parsed (each but the streamed arrays, whose elements `element` gets). */
   member(key: string, value: unknown): void;
-  /** An element of the streamed array, parsed, in order. */
-  element(value: unknown, index: number): void;
-  /** The streamed array is over (after its last element, if any). */
-  elementsEnd(): void;
+  /** A streamed array begins (before its first element, if any). */
+  elementsStart?(key: string): void;
+  /** An element of a streamed array, parsed, in order. */
+  element(value: unknown, index: number, key: string): void;
+  /** A streamed array is over (after its last element, if any). */
+  elementsEnd(key: string): void;
   /** The document when it is no object at all (read whole: it is nothing a ledger is). */
   other(value: unknown): void;
 }
@@ -56,9 +59,12 @@ export class JsonScanner {
   private start = -1;
   private state = S.Start;
   private key = '';
-  /** Inside the streamed array, nothing read yet: `]` may close it. */
+  /** Inside a streamed array, nothing read yet: `]` may close it. */
   private first = true;
   private index = 0;
+  /** Where each streamed array's count of elements is (a name given twice counts on). */
+  private readonly indices = new Map<string, number>();
+  private readonly streamed: ReadonlySet<string>;
   // The value being skipped.
   private depth = 0;
   private inString = false;
@@ -77,9 +83,11 @@ export class JsonScanner {
   private heldAt = { line: 1, byte: 0 };
 
   constructor(
-    private readonly streamed: string,
+    streamed: string | readonly string[],
     private readonly handlers: ScanHandlers,
-  ) {}
+  ) {
+    this.streamed = new Set(typeof streamed === 'string' ? [streamed] : streamed);
+  }
 
   feed(text: string): void {
     if (this.state === S.Whole) {
@@ -236,6 +244,11 @@ export class JsonScanner {
     return this.held.join('');
   }
 
+  private endElements(): void {
+    this.indices.set(this.key, this.index);
+    this.handlers.elementsEnd(this.key);
+  }
+
   private run(): void {
     for (;;) {
       switch (this.state) {
@@ -286,10 +299,12 @@ export class JsonScanner {
         case S.Value: {
           const c = this.next();
           if (c < 0) return;
-          if (c === 0x5b && this.key === this.streamed) {
+          if (c === 0x5b && this.streamed.has(this.key)) {
             this.pos++;
             this.first = true;
+            this.index = this.indices.get(this.key) ?? 0;
             this.state = S.Element;
+            this.handlers.elementsStart?.(this.key);
           } else {
             this.begin();
             this.state = S.MemberText;
@@ -321,7 +336,7 @@ export class JsonScanner {
           if (c === 0x5d && this.first) {
             this.pos++;
             this.state = S.AfterMember;
-            this.handlers.elementsEnd();
+            this.endElements();
           } else {
             this.begin();
             this.state = S.ElementText;
@@ -332,7 +347,7 @@ export class JsonScanner {
           const text = this.skip();
           if (text === null) return;
           const value = this.value(text);
-          this.handlers.element(value, this.index++);
+          this.handlers.element(value, this.index++, this.key);
           this.state = S.AfterElement;
           break;
         }
@@ -345,7 +360,7 @@ export class JsonScanner {
             this.state = S.Element;
           } else if (c === 0x5d) {
             this.state = S.AfterMember;
-            this.handlers.elementsEnd();
+            this.endElements();
           } else throw this.error(`expected ',' or ']' after ${this.key}[${this.index - 1}], found ${shown(c)}`, this.pos - 1);
           break;
         }

@@ -299,16 +299,15 @@ function summaryDifference(recorded: Rec, computed: LedgerSummary): { path: stri
 export function checkLedgerFields(value: Rec): void {
   const deep = tooDeep(value, MAX_LEDGER_DEPTH);
   if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
-  checkLedgerInputs(value['inputs']);
+  const inputs = list(value['inputs'], 'inputs');
+  inputs.forEach((v, i) => checkInput(v, `inputs[${i}]`));
   const sessions = list(value['sessions'], 'sessions');
   sessions.forEach((v, i) => checkSession(v, `sessions[${i}]`));
   const seen = new SessionsSeen();
   for (const v of sessions) seen.add(v as SessionLedger);
-  checkLedgerTotals(value, seen);
-}
-
-function checkLedgerInputs(value: unknown): void {
-  list(value, 'inputs').forEach((v, i) => checkInput(v, `inputs[${i}]`));
+  const inputsSeen = new InputsSeen();
+  for (const v of inputs) inputsSeen.note(v as Rec);
+  checkLedgerTotals(value, seen, inputsSeen);
 }
 
 /** `sessions[index]` of a ledger read in pieces, checked as it arrives, nesting included. */
@@ -343,14 +342,82 @@ export class SessionsSeen {
   }
 
   /** The first session whose path is not among these, as its index and path. */
-  firstOutside(paths: ReadonlySet<string>): { index: number; path: string } | null {
+  firstOutside(paths: { has(path: string): boolean }): { index: number; path: string } | null {
     let found: { index: number; path: string } | null = null;
     for (const [path, { first }] of this.perPath) if (!paths.has(path) && (found === null || first < found.index)) found = { index: first, path };
     return found;
   }
 
-  summary(inputs: readonly Rec[]): LedgerSummary {
-    return this.tally.summary(inputs as never);
+  /** Their summary, with the inputs' skipped lines added up. */
+  summary(skippedLines: number): LedgerSummary {
+    return this.tally.summary([{ skipped_lines: skippedLines }]);
+  }
+}
+
+/**
+ * What the checks of a ledger's totals need of its inputs, gathered as they arrive (a merge holds
+ * none of them): each one's path and the sessions it says it gave, where each path is first, their
+ * skipped lines, and the first refusals of their checks, kept for checkLedgerRest to give in the
+ * order a check of the whole ledger meets them.
+ */
+export class InputsSeen {
+  /** Each input's path, in order (a path listed twice, twice). */
+  readonly paths: string[] = [];
+  /** Where each path is first listed. */
+  readonly places = new Map<string, number>();
+  private readonly declared: number[] = [];
+  private skippedLines = 0;
+  /** The path of the first value nested too deep in an input, and the first input refused. */
+  private deep: string | null = null;
+  private refusal: LedgerFieldError | null = null;
+
+  /** `inputs[index]` checked as it arrives, nesting included: false when it is refused (said by checkLedgerRest). */
+  add(value: unknown, index: number): boolean {
+    const path = `inputs[${index}]`;
+    if (this.deep === null) {
+      // The input sits two levels down (document, inputs), as a session does.
+      const deep = tooDeep(value, MAX_LEDGER_DEPTH - 2);
+      if (deep !== null) this.deep = `${path}${deep.startsWith('[') ? '' : '.'}${deep}`;
+    }
+    if (this.refusal === null) {
+      try {
+        checkInput(value, path);
+      } catch (e) {
+        if (!(e instanceof LedgerFieldError)) throw e;
+        this.refusal = e;
+      }
+    }
+    if (this.deep !== null || this.refusal !== null) return false;
+    this.note(value as Rec);
+    return true;
+  }
+
+  /** An input already checked. */
+  note(input: Rec): void {
+    const path = input['path'] as string;
+    if (!this.places.has(path)) this.places.set(path, this.paths.length);
+    this.paths.push(path);
+    this.declared.push(input['sessions'] as number);
+    this.skippedLines += input['skipped_lines'] as number;
+  }
+
+  /** The first value nested too deep in an input, as its path in the ledger. */
+  get tooDeep(): string | null {
+    return this.deep;
+  }
+
+  /** The first input refused by its checks. */
+  get refused(): LedgerFieldError | null {
+    return this.refusal;
+  }
+
+  /** The sessions input `i` says it gave. */
+  sessionsOf(i: number): number {
+    return this.declared[i]!;
+  }
+
+  get skipped(): number {
+    return this.skippedLines;
   }
 }
 
@@ -359,16 +426,18 @@ export class SessionsSeen {
  * counts against the sessions, the summary against what they add up to (`seen`, gathered from
  * the sessions as they were read).
  */
-export function checkLedgerRest(value: Rec, seen: SessionsSeen): void {
+export function checkLedgerRest(value: Rec, seen: SessionsSeen, inputs: InputsSeen): void {
   const { sessions: _read, ...rest } = value;
-  const deep = tooDeep(rest, MAX_LEDGER_DEPTH);
-  if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
-  checkLedgerInputs(value['inputs']);
-  checkLedgerTotals(value, seen);
+  // Member by member, in their order: the inputs were walked as they arrived (their member holds none).
+  for (const key of Object.keys(rest)) {
+    const deep = key === 'inputs' ? inputs.tooDeep : tooDeep({ [key]: rest[key] }, MAX_LEDGER_DEPTH);
+    if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
+  }
+  if (inputs.refused !== null) throw inputs.refused;
+  checkLedgerTotals(value, seen, inputs);
 }
 
-function checkLedgerTotals(value: Rec, sessions: SessionsSeen): void {
-  const inputs = list(value['inputs'], 'inputs');
+function checkLedgerTotals(value: Rec, sessions: SessionsSeen, inputs: InputsSeen): void {
   if (value['not_transcripts'] !== undefined) {
     list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => {
       const f = record(v, `not_transcripts[${i}]`);
@@ -378,19 +447,16 @@ function checkLedgerTotals(value: Rec, sessions: SessionsSeen): void {
     });
   }
   // Each input says how many sessions it gave; a session pushed twice (or dropped) shows here.
-  const seen = new Set<string>();
-  (inputs as Rec[]).forEach((input, i) => {
-    const path = input['path'] as string;
-    if (seen.has(path)) throw new LedgerFieldError(`inputs[${i}].path`, 'expected each file once, but it is listed twice', path);
-    seen.add(path);
+  inputs.paths.forEach((path, i) => {
+    if (inputs.places.get(path) !== i) throw new LedgerFieldError(`inputs[${i}].path`, 'expected each file once, but it is listed twice', path);
     const n = sessions.count(path);
-    if (n !== input['sessions']) throw new LedgerFieldError(`inputs[${i}].sessions`, `expected ${n}, the sessions with its path`, input['sessions']);
+    if (n !== inputs.sessionsOf(i)) throw new LedgerFieldError(`inputs[${i}].sessions`, `expected ${n}, the sessions with its path`, inputs.sessionsOf(i));
   });
-  const outside = sessions.firstOutside(seen);
+  const outside = sessions.firstOutside(inputs.places);
   if (outside !== null) throw new LedgerFieldError(`sessions[${outside.index}].path`, 'expected the path of one of the inputs', outside.path);
   const summary = record(value['summary'], 'summary');
   if (summary['judge'] !== undefined) checkJudge(summary['judge'], 'summary.judge');
-  const computed = sessions.summary(inputs as Rec[]);
+  const computed = sessions.summary(inputs.skipped);
   const diff = summaryDifference(summary, computed);
   if (diff !== null) throw new LedgerFieldError(diff.path, `expected ${shown(diff.want)}, what its sessions add up to`, diff.got);
 }

@@ -11,7 +11,7 @@ import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
-import { checkLedgerFields, checkLedgerRest, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
+import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
 import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -25,16 +25,27 @@ export interface NamedLedger {
 }
 
 /**
- * A session as a merge holds it: its path (what orders it), a hash of its id (what a file's
- * likeness reads of it, sessionIdHash), what the summary, the exit code and the checks read
- * (`thin`, held, or the whole session read back each time it is asked for), and how to get the
- * whole session back (from memory, or from where a merge read in pieces put it).
+ * The shards' files and sessions as a merge holds them, each numbered in the order it was read
+ * (ledger by ledger, each in its own order). A merge of shards of any size keeps a few numbers per
+ * file and per session (commands/merge.ts keeps the rest on disk) and reads an input or a session
+ * back whole when it is asked for one.
  */
-export interface SessionRef {
-  readonly path: string;
-  readonly idHash: number;
-  readonly thin: SessionLedger;
-  load(): SessionLedger;
+export interface ShardStore {
+  readonly fileCount: number;
+  /** The file's path (read back from its input, where the store keeps no path). */
+  path(file: number): string;
+  /** pathKeyOf its path, computed as it was read. */
+  pathKey(file: number): number;
+  /** Whether a ledger's files, `from` up to `to`, are listed in code point order of their paths, as a run lists them. */
+  inPathOrder(files: { from: number; to: number }): boolean;
+  input(file: number): InputSummary;
+  /** What tells the file from others cheaply (likenessOf), computed as it was read. */
+  likeness(file: number): number;
+  /** Its sessions, in their order in its ledger. */
+  sessionsOf(file: number): ArrayLike<number>;
+  /** What the summary, the exit code and the checks read of a session: its thin version, or the whole session. */
+  thin(session: number): SessionLedger;
+  load(session: number): SessionLedger;
 }
 
 /**
@@ -47,22 +58,26 @@ export function sessionIdHash(id: string): number {
   return h & 0x3fffffff;
 }
 
-/** A shard whose sessions are held as references: its other fields as its file gave them. */
+/** A shard's fields as its file gave them (inputs and sessions aside) and its files in the store. */
 export interface ShardLedger {
   name: string;
-  report: Omit<LedgerReport, 'sessions'>;
-  sessions: readonly SessionRef[];
+  report: Omit<LedgerReport, 'sessions' | 'inputs'>;
+  /** Its files are the store's from `from` up to `to`, not included. */
+  files: { from: number; to: number };
 }
 
-/** The merged ledger: its summary and fields, and its sessions in the order one run gives them. */
+/** The merged ledger: its summary and fields, and its files and sessions in the order one run gives them. */
 export interface MergedShards {
   /**
    * Its `sessions` is empty: the caller puts the sessions (thin or whole) in its place. Its
-   * `summary` is added up from the thin versions, or, with `summaryAsRead`, as wholeInOrder reads
-   * the sessions back.
+   * `inputs` are read from the store as they are iterated (`inputsAsRead`) or held. Its `summary`
+   * is added up from the thin versions, or, with `summaryAsRead`, as wholeInOrder reads the
+   * sessions back.
    */
   report: LedgerReport;
-  sessions: SessionRef[];
+  store: ShardStore;
+  /** The store's sessions, in order. */
+  sessions: Uint32Array;
 }
 
 /** One shared object per level: a merge of many entries keeps no copy of its own. */
@@ -153,11 +168,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * `value` as a ledger, or a refusal naming the file and the field. `sessionsSeen`: its sessions
- * were checked one by one as they were read (checkSessionField) and gathered there, and
- * `value.sessions` holds none of them; the rest is checked here.
+ * `value` as a ledger, or a refusal naming the file and the field. `read`: its sessions were
+ * checked one by one as they were read (checkSessionField) and its inputs too, gathered there,
+ * and `value.sessions` and `value.inputs` hold none of them; the rest is checked here.
  */
-export function asLedger(value: unknown, name: string, sessionsSeen?: SessionsSeen): LedgerReport {
+export function asLedger(value: unknown, name: string, read?: { sessions: SessionsSeen; inputs: InputsSeen }): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
     const schema = typeof value['schema'] === 'string' ? value['schema'] : null;
@@ -173,7 +188,7 @@ export function asLedger(value: unknown, name: string, sessionsSeen?: SessionsSe
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
   try {
-    if (sessionsSeen !== undefined) checkLedgerRest(value, sessionsSeen);
+    if (read !== undefined) checkLedgerRest(value, read.sessions, read.inputs);
     else checkLedgerFields(value);
   } catch (e) {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
@@ -270,20 +285,10 @@ function addJudge(total: JudgeUsage, j: JudgeUsage | undefined): void {
   total.usd = roundUsd((total.usd ?? 0) + j.usd);
 }
 
-function sessionsByPath(sessions: readonly SessionRef[]): Map<string, SessionRef[]> {
-  const byPath = new Map<string, SessionRef[]>();
-  for (const s of sessions) {
-    const own = byPath.get(s.path);
-    if (own === undefined) byPath.set(s.path, [s]);
-    else own.push(s);
-  }
-  return byPath;
-}
-
-/** One file as a ledger gave it: its input line and its sessions, in their order. */
+/** One file as a ledger gave it (its input line; its sessions are the store's). */
 interface FileEntry {
+  file: number;
   input: InputSummary;
-  sessions: SessionRef[];
   /** The ledger that gave this file first, and the others that gave it again (by whatever path). */
   from: string;
   again?: string[];
@@ -302,15 +307,15 @@ function givenAgain(f: FileEntry, ledger: string): void {
  * What a file gave, path aside: its input's counts and its sessions (ids, entries, money), each
  * without the path (and the project, which a path spelled otherwise may name otherwise).
  */
-function fingerprint(f: FileEntry): string {
+function fingerprint(f: FileEntry, store: ShardStore): string {
   if (f.print === undefined) {
     const hash = createHash('sha256');
     const { path: _input, ...input } = f.input;
     hash.update(JSON.stringify(input));
     // Only files alike in their likeness are compared: their sessions are read back for it.
-    for (const ref of f.sessions) {
-      const { path: _path, project: _project, ...s } = ref.load();
-      hash.update('\n').update(JSON.stringify(s));
+    for (const s of Array.from(store.sessionsOf(f.file))) {
+      const { path: _path, project: _project, ...rest } = store.load(s);
+      hash.update('\n').update(JSON.stringify(rest));
     }
     f.print = hash.digest('hex');
   }
@@ -320,25 +325,73 @@ function fingerprint(f: FileEntry): string {
 /**
  * Cheap to compute, and equal whenever the fingerprints are: only files alike in it are hashed.
  * Kept as 48 bits of a hash, not the text (a merge keeps one per file): files that only collide
- * are told apart by their fingerprints.
+ * are told apart by their fingerprints. `idHashes`: its sessions' sessionIdHash, in order.
  */
-function likeness(input: InputSummary, sessions: readonly SessionRef[]): number {
+export function likenessOf(input: InputSummary, idHashes: Iterable<number>): number {
   const hash = createHash('sha256').update([input.format, input.lines, input.sessions, input.skipped_lines, input.error ?? ''].join('\u0000'));
-  for (const s of sessions) hash.update(`\u0000${s.idHash}`);
+  for (const h of idHashes) hash.update(`\u0000${h}`);
   return hash.digest().readUIntBE(0, 6);
 }
 
+/** 52 bits of two FNV-like hashes of a path: equal paths have equal keys (filesThatMayMeet compares those). */
+export function pathKeyOf(path: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
+
+/** Which of the keys occur more than once, as marks on the first `marked.length` of them. */
+function markRepeated(keys: Float64Array, marked: Uint8Array): void {
+  const order = new Uint32Array(keys.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => keys[a]! - keys[b]!);
+  for (let i = 1; i < order.length; i++) {
+    const a = order[i - 1]!;
+    const b = order[i]!;
+    if (keys[a] !== keys[b]) continue;
+    if (a < marked.length) marked[a] = 1;
+    if (b < marked.length) marked[b] = 1;
+  }
+}
+
 /**
- * The files of every ledger, each counted once. A file is known by what it gave, not by how its
- * path was spelled: the same file given again (pushed twice, or named by an absolute path in one
- * run and a relative one in another) is the same content, and is kept once, under the shorter path
- * (then the one that sorts first). The same path with other content is two runs that disagree: refused, naming both.
- * Two files alike within one ledger are two copies one run counted: both stay.
+ * The files that may meet another: those whose path key or likeness is another file's (or whose
+ * path key is a no-transcript's). Every other file is alone, in FileSet as out of it: it is kept
+ * as it is, and FileSet holds only these (none, in a merge of disjoint shards).
+ */
+function filesThatMayMeet(store: ShardStore, ledgers: readonly ShardLedger[]): Uint8Array {
+  const n = store.fileCount;
+  const marked = new Uint8Array(n);
+  const likenesses = new Float64Array(n);
+  for (let f = 0; f < n; f++) likenesses[f] = store.likeness(f);
+  markRepeated(likenesses, marked);
+  const others = ledgers.flatMap((l) => l.report.not_transcripts ?? []);
+  const paths = new Float64Array(n + others.length);
+  for (let f = 0; f < n; f++) paths[f] = store.pathKey(f);
+  others.forEach((o, i) => (paths[n + i] = pathKeyOf(o.path)));
+  markRepeated(paths, marked);
+  return marked;
+}
+
+/**
+ * The files of every ledger that may meet another (filesThatMayMeet), each counted once. A file is
+ * known by what it gave, not by how its path was spelled: the same file given again (pushed twice,
+ * or named by an absolute path in one run and a relative one in another) is the same content, and
+ * is kept once, under the shorter path (then the one that sorts first). The same path with other
+ * content is two runs that disagree: refused, naming both. Two files alike within one ledger are
+ * two copies one run counted: both stay.
  */
 class FileSet {
   private readonly byPath = new Map<string, FileEntry>();
   private readonly byLikeness = new Map<number, FileEntry[]>();
   private readonly notTranscripts = new Map<string, { file: NotTranscriptFile; from: string }>();
+
+  constructor(private readonly store: ShardStore) {}
 
   /** Files given again: how many, and the first, named in the one note. */
   private repeated = 0;
@@ -355,22 +408,24 @@ class FileSet {
     onNote(`${this.firstRepeat}${more}: the same content, counted once`);
   }
 
-  addInput(input: InputSummary, sessions: SessionRef[], from: string): void {
-    const entry: FileEntry = { input, sessions, from };
+  addInput(file: number, from: string): void {
+    const store = this.store;
+    const input = store.input(file);
+    const entry: FileEntry = { file, input, from };
     const same = this.byPath.get(input.path);
     if (same !== undefined) {
-      if (fingerprint(same) !== fingerprint(entry)) {
+      if (fingerprint(same, store) !== fingerprint(entry, store)) {
         throw new MergeError(
-          `${input.path} is in both ${same.from} and ${from}, and they disagree about it (${disagreement(same, entry)}): runs over a file that changed between them, or edited by hand`,
+          `${input.path} is in both ${same.from} and ${from}, and they disagree about it (${disagreement(same, entry, store)}): runs over a file that changed between them, or edited by hand`,
         );
       }
       givenAgain(same, from);
       this.again(`${input.path} is in both ${same.from} and ${from}`);
       return;
     }
-    const key = likeness(input, sessions);
+    const key = store.likeness(file);
     const alike = this.byLikeness.get(key) ?? [];
-    const twin = alike.find((f) => !givenBy(f, from) && fingerprint(f) === fingerprint(entry));
+    const twin = alike.find((f) => !givenBy(f, from) && fingerprint(f, store) === fingerprint(entry, store));
     if (twin !== undefined) {
       const first = twin.from;
       givenAgain(twin, from);
@@ -379,7 +434,7 @@ class FileSet {
       // first: the order the ledgers are given in does not matter.
       if (input.path.length < twin.input.path.length || (input.path.length === twin.input.path.length && compareCodePoints(input.path, twin.input.path) < 0)) {
         this.byPath.delete(twin.input.path);
-        Object.assign(twin, { input, sessions, from });
+        Object.assign(twin, { file, input, from, print: entry.print });
         if (first !== from) givenAgain(twin, first);
         this.byPath.set(input.path, twin);
       }
@@ -399,27 +454,26 @@ class FileSet {
     if (this.byPath.has(file.path)) throw new MergeError(`${file.path} is a transcript in ${this.byPath.get(file.path)!.from} but no transcript in ${from}`);
   }
 
-  contents(): { inputs: InputSummary[]; notTranscripts: NotTranscriptFile[]; sessions: SessionRef[] } {
-    const inputs: InputSummary[] = [];
-    const sessions: SessionRef[] = [];
+  contents(): { files: number[]; notTranscripts: NotTranscriptFile[] } {
+    const files: number[] = [];
     for (const f of this.byPath.values()) {
-      inputs.push(f.input);
-      // One at a time: a spread into push() puts every element on the stack (overflow past ~130k).
-      for (const s of f.sessions) sessions.push(s);
+      files.push(f.file);
       if (this.notTranscripts.has(f.input.path)) {
         throw new MergeError(`${f.input.path} is a transcript in ${f.from} but no transcript in ${this.notTranscripts.get(f.input.path)!.from}`);
       }
     }
-    return { inputs, notTranscripts: [...this.notTranscripts.values()].map((n) => n.file), sessions };
+    return { files, notTranscripts: [...this.notTranscripts.values()].map((n) => n.file) };
   }
 }
 
 /** Where two versions of one file first differ, in a few words. */
-function disagreement(a: FileEntry, b: FileEntry): string {
-  if (a.sessions.length !== b.sessions.length) return `${a.sessions.length} vs ${b.sessions.length} sessions`;
-  for (const [i, ref] of a.sessions.entries()) {
-    const s = ref.load();
-    const t = b.sessions[i]!.load();
+function disagreement(a: FileEntry, b: FileEntry, store: ShardStore): string {
+  const ours = store.sessionsOf(a.file);
+  const theirs = store.sessionsOf(b.file);
+  if (ours.length !== theirs.length) return `${ours.length} vs ${theirs.length} sessions`;
+  for (let i = 0; i < ours.length; i++) {
+    const s = store.load(ours[i]!);
+    const t = store.load(theirs[i]!);
     if (s.id !== t.id) return `session ${s.id} vs ${t.id}`;
     for (const key of new Set([...Object.keys(s), ...Object.keys(t)])) {
       if (key === 'path' || key === 'project') continue;
@@ -440,20 +494,133 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
   return { judge };
 }
 
+/** Ledgers held whole in memory, as a store (mergeLedgers). */
+class LedgersInMemory implements ShardStore {
+  private readonly inputs: InputSummary[] = [];
+  private readonly likenesses: number[] = [];
+  private readonly pathKeys: number[] = [];
+  private readonly sessions: SessionLedger[] = [];
+  private readonly fileSessions: number[][] = [];
+
+  get fileCount(): number {
+    return this.inputs.length;
+  }
+
+  /** A ledger's files and sessions added: its files' range. */
+  add(report: LedgerReport): { from: number; to: number } {
+    const from = this.inputs.length;
+    const byPath = new Map<string, number[]>();
+    for (const s of report.sessions) {
+      const own = byPath.get(s.path);
+      if (own === undefined) byPath.set(s.path, [this.sessions.length]);
+      else own.push(this.sessions.length);
+      this.sessions.push(s);
+    }
+    for (const input of report.inputs) {
+      const own = byPath.get(input.path) ?? [];
+      this.inputs.push(input);
+      this.pathKeys.push(pathKeyOf(input.path));
+      this.fileSessions.push(own);
+      this.likenesses.push(likenessOf(input, own.map((s) => sessionIdHash(this.sessions[s]!.id))));
+    }
+    return { from, to: this.inputs.length };
+  }
+
+  path(file: number): string {
+    return this.inputs[file]!.path;
+  }
+  pathKey(file: number): number {
+    return this.pathKeys[file]!;
+  }
+  /** Sorted as they are: the paths are at hand. */
+  inPathOrder(): boolean {
+    return false;
+  }
+  input(file: number): InputSummary {
+    return this.inputs[file]!;
+  }
+  likeness(file: number): number {
+    return this.likenesses[file]!;
+  }
+  sessionsOf(file: number): readonly number[] {
+    return this.fileSessions[file]!;
+  }
+  thin(session: number): SessionLedger {
+    return this.sessions[session]!;
+  }
+  load(session: number): SessionLedger {
+    return this.sessions[session]!;
+  }
+}
+
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
-  const shards = ledgers.map(({ name, report }) => ({
-    name,
-    report,
-    sessions: report.sessions.map((s) => ({ path: s.path, idHash: sessionIdHash(s.id), thin: s, load: () => s })),
-  }));
-  const merged = mergeShards(shards, { onNote });
-  return { ...merged.report, sessions: merged.sessions.map((s) => s.load()) };
+  const store = new LedgersInMemory();
+  const shards = ledgers.map(({ name, report }) => ({ name, report, files: store.add(report) }));
+  const merged = mergeShards(shards, store, { onNote });
+  return { ...merged.report, sessions: Array.from(merged.sessions, (s) => store.load(s)) };
+}
+
+/**
+ * The files marked 2 in code point order of their paths. A ledger loopledger wrote lists its files
+ * in that order already: then the ledgers' lists are merged, reading each path once and holding
+ * one per ledger. Otherwise the kept files' paths are read and sorted.
+ */
+function keptInPathOrder(store: ShardStore, ledgers: readonly ShardLedger[], marks: Uint8Array, count: number): Uint32Array {
+  const ordered = new Uint32Array(count);
+  if (!ledgers.every((l) => store.inPathOrder(l.files))) {
+    let at = 0;
+    for (let f = 0; f < marks.length; f++) if (marks[f] === 2) ordered[at++] = f;
+    const paths = Array.from(ordered, (f) => store.path(f));
+    const order = Array.from(ordered.keys()).sort((a, b) => compareCodePoints(paths[a]!, paths[b]!));
+    return Uint32Array.from(order, (i) => ordered[i]!);
+  }
+  // Each ledger's next kept file and its path; a binary heap of them, the least path on top.
+  const heads = ledgers.map((l) => ({ next: l.files.from - 1, to: l.files.to, path: '' }));
+  const advance = (h: (typeof heads)[number]): boolean => {
+    do h.next += 1;
+    while (h.next < h.to && marks[h.next] !== 2);
+    if (h.next >= h.to) return false;
+    h.path = store.path(h.next);
+    return true;
+  };
+  const heap = heads.filter(advance);
+  const less = (i: number, j: number) => compareCodePoints(heap[i]!.path, heap[j]!.path) < 0;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j]!, heap[i]!]);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const m = l + 1 < heap.length && less(l + 1, l) ? l + 1 : l;
+      if (l >= heap.length || !less(m, i)) return;
+      swap(i, m);
+      i = m;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let at = 0; heap.length > 0; at++) {
+    const top = heap[0]!;
+    ordered[at] = top.next;
+    if (!advance(top)) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    down(0);
+  }
+  return ordered;
 }
 
 /** Each session's thin version as it is iterated, none held. */
-function* thinOnes(sessions: readonly SessionRef[]): Generator<SessionLedger> {
-  for (const s of sessions) yield s.thin;
+function* thinOnes(store: ShardStore, sessions: Uint32Array): Generator<SessionLedger> {
+  for (const s of sessions) yield store.thin(s);
+}
+
+/** Each file's input as it is iterated, as often: read from the store, none held. */
+function inputsRead(store: ShardStore, files: Uint32Array): Iterable<InputSummary> {
+  return {
+    *[Symbol.iterator]() {
+      for (const f of files) yield store.input(f);
+    },
+  };
 }
 
 export interface MergeShardsOptions {
@@ -465,13 +632,15 @@ export interface MergeShardsOptions {
    * keeps them on disk reads each session back once, not twice.
    */
   summaryAsRead?: boolean;
+  /** The report's inputs are read from the store each time they are iterated (json, ndjson), not held in a list. */
+  inputsAsRead?: boolean;
 }
 
 /**
- * The shards added up, their sessions as references: the summary is computed from the thin
- * sessions (exactly what it reads), or as the caller reads the whole sessions back in order.
+ * The shards added up, their files and sessions as the store's numbers: the summary is computed
+ * from the thin sessions (exactly what it reads), or as the caller reads the whole sessions back in order.
  */
-export function mergeShards(ledgers: readonly ShardLedger[], options: MergeShardsOptions = {}): MergedShards {
+export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, options: MergeShardsOptions = {}): MergedShards {
   const onNote = options.onNote ?? (() => {});
   if (ledgers.length === 0) throw new MergeError('merge: name at least one JSON ledger');
   const first = ledgers[0]!;
@@ -487,34 +656,53 @@ export function mergeShards(ledgers: readonly ShardLedger[], options: MergeShard
   sameEverywhere(ledgers, 'pricing', (r) => r.pricing);
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
-  const files = new FileSet();
-  for (const { name, report, sessions } of ledgers) {
-    const byPath = sessionsByPath(sessions);
-    for (const input of report.inputs) files.addInput(input, byPath.get(input.path) ?? [], name);
+  // Marked 1: files that may meet another (FileSet decides), then 2: the files kept.
+  const marks = filesThatMayMeet(store, ledgers);
+  const files = new FileSet(store);
+  let count = 0;
+  for (const { name, report, files: range } of ledgers) {
+    for (let f = range.from; f < range.to; f++) {
+      if (marks[f] === 1) files.addInput(f, name);
+      else {
+        marks[f] = 2;
+        count += 1;
+      }
+    }
     for (const file of report.not_transcripts ?? []) files.addNotTranscript(file, name);
   }
-  const { inputs, notTranscripts, sessions } = files.contents();
+  const { files: met, notTranscripts } = files.contents();
+  for (const f of met) marks[f] = 2;
+  count += met.length;
   files.note(onNote);
   const { judge } = addSummaries(ledgers);
   // One run reads files in code point order of their paths and keeps each file's sessions in its
-  // own order: a stable sort by path puts the shards' sessions back in exactly that order.
-  const byPath = <T extends { path: string }>(a: T, b: T) => compareCodePoints(a.path, b.path);
-  const ordered = sessions.sort((a, b) => compareCodePoints(a.path, b.path));
-  inputs.sort(byPath);
+  // own order: files in path order (no two share one), each with its sessions, is exactly that order.
+  const ordered = keptInPathOrder(store, ledgers, marks, count);
+  let sessionCount = 0;
+  for (const f of ordered) sessionCount += store.sessionsOf(f).length;
+  const sessions = new Uint32Array(sessionCount);
+  let at = 0;
+  for (const f of ordered) {
+    const own = store.sessionsOf(f);
+    for (let i = 0; i < own.length; i++) sessions[at++] = own[i]!;
+  }
+  const inputs = options.inputsAsRead === true ? (inputsRead(store, ordered) as InputSummary[]) : Array.from(ordered, (f) => store.input(f));
   // Added up one session at a time in their order, each thin version let go once counted; as read,
   // a summary of no session until a pass of wholeInOrder completes it (its inputs' counts are final).
-  const summary = summarize(inputs, options.summaryAsRead === true ? [] : thinOnes(ordered), judge);
+  const summary = summarize(inputs, options.summaryAsRead === true ? [] : thinOnes(store, sessions), judge);
   const report = assembleReport({
     version: first.report.tool.version,
     config: first.report.config as never,
-    inputs,
-    notTranscripts: notTranscripts.sort(byPath),
+    inputs: [],
+    notTranscripts: notTranscripts.sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: [],
     judge,
     summary,
     ...(first.report.pricing ? { pricing: first.report.pricing as never } : {}),
   });
-  return { report, sessions: ordered };
+  // In place of assembleReport's copy (which would hold every input): the key keeps its place.
+  report.inputs = inputs;
+  return { report, store, sessions };
 }
 
 /**
@@ -524,12 +712,12 @@ export function mergeShards(ledgers: readonly ShardLedger[], options: MergeShard
  * where it is computed (json writes the summary after the sessions, ndjson writes none).
  */
 export function wholeInOrder(merged: MergedShards): Iterable<SessionLedger> {
-  const { report, sessions } = merged;
+  const { report, store, sessions } = merged;
   return {
     *[Symbol.iterator]() {
       const tally = new SummaryTally();
       for (const s of sessions) {
-        const whole = s.load();
+        const whole = store.load(s);
         tally.add(whole);
         yield whole;
       }

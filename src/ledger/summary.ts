@@ -67,12 +67,15 @@ export class SummaryTally {
     this.shapes.add(s);
   }
 
-  summary(inputs: readonly InputSummary[], judge: JudgeUsage = noJudgeUsage()): LedgerSummary {
+  /** `inputs` are iterated once (a large merge reads them back from disk as they are iterated). */
+  summary(inputs: Iterable<Pick<InputSummary, 'skipped_lines'>>, judge: JudgeUsage = noJudgeUsage()): LedgerSummary {
+    let skipped = 0;
+    for (const i of inputs) skipped += i.skipped_lines;
     return {
       sessions: this.count,
       rounds: this.rounds,
       entries: this.entries,
-      skipped_lines: inputs.reduce((n, i) => n + i.skipped_lines, 0),
+      skipped_lines: skipped,
       enforce: { sessions_stopped: this.stopped, sessions_steered: this.steered, saved: this.saved.total(), cut: this.cut.total() },
       // Unpriced sessions are counted, never added as 0; with none priced there is no total at all.
       cost: { usd: this.priced === 0 && this.unpriced > 0 ? null : roundUsd(this.usd), unpriced_sessions: this.unpriced },
@@ -83,7 +86,7 @@ export class SummaryTally {
 }
 
 /** The summary of these sessions, in their order. */
-export function summarize(inputs: readonly InputSummary[], sessions: Iterable<SessionLedger>, judge?: JudgeUsage): LedgerSummary {
+export function summarize(inputs: Iterable<InputSummary>, sessions: Iterable<SessionLedger>, judge?: JudgeUsage): LedgerSummary {
   const tally = new SummaryTally();
   for (const s of sessions) tally.add(s);
   return tally.summary(inputs, judge);

@@ -93,6 +93,40 @@ describe('json-scan', () => {
     expect(s.ended).toBe(0);
   });
 
+  it('several named arrays stream, each element with its name and its own count, cut anywhere', () => {
+    const text = JSON.stringify({ schema: 's', inputs: [{ path: 'a' }, { path: 'b' }], mid: [1], sessions: [{ id: 1 }], empty: [], after: 2 });
+    const cuts = (at: number[]) => {
+      const got: [string, number, unknown][] = [];
+      const events: string[] = [];
+      const members: Record<string, unknown> = {};
+      const scanner = new JsonScanner(['inputs', 'sessions', 'empty'], {
+        member: (k, v) => (members[k] = v),
+        elementsStart: (k) => events.push(`start ${k}`),
+        element: (v, i, k) => got.push([k, i, v]),
+        elementsEnd: (k) => events.push(`end ${k}`),
+        other: () => {},
+      });
+      let from = 0;
+      for (const cut of at) {
+        scanner.feed(text.slice(from, cut));
+        from = cut;
+      }
+      scanner.feed(text.slice(from));
+      scanner.end();
+      return { got, events, members };
+    };
+    for (let i = 0; i <= text.length; i++) {
+      const { got, events, members } = cuts([i]);
+      expect(got).toEqual([
+        ['inputs', 0, { path: 'a' }],
+        ['inputs', 1, { path: 'b' }],
+        ['sessions', 0, { id: 1 }],
+      ]);
+      expect(events).toEqual(['start inputs', 'end inputs', 'start sessions', 'end sessions', 'start empty', 'end empty']);
+      expect(members).toEqual({ schema: 's', mid: [1], after: 2 });
+    }
+  });
+
   it('a long string in many pieces, an escape ending one of them, reads as JSON.parse reads it', () => {
     const long = `${'a'.repeat(5000)}\\"${'b'.repeat(5000)}`;
     const text = JSON.stringify({ sessions: [{ s: long }, 2], after: long });

@@ -1,8 +1,9 @@
-// Issue 27.17: what a merge holds per session. The formats with an overview (table, markdown, html,
-// junit, sarif, github, otlp) keep each session's thin version in memory, so what it costs bounds the
-// sessions a merge can take: the strings of a small vocabulary (models, formats, projects, finding
-// kinds, loop shapes) and the outcome of a session enforce would not stop are held once, not once
-// per session (ledger/merge.ts, ThinSessions).
+// Issue 27.17: what a merge holds per session and per file. The formats with an overview (table,
+// markdown, html, junit, sarif, github, otlp) keep each session's thin version in memory, so what it
+// costs bounds the sessions a merge can take: the strings of a small vocabulary (models, formats,
+// projects, finding kinds, loop shapes) and the outcome of a session enforce would not stop are held
+// once, not once per session (ledger/merge.ts, ThinSessions). Per file, a merge keeps a few numbers
+// and its path: its input line waits in the spill (commands/merge.ts).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,18 @@ async function ledgerOf(fixture: string): Promise<LedgerReport> {
   return JSON.parse(r.stdout) as LedgerReport;
 }
 
+/** A shard ledger of these inputs and sessions, made under `base`'s version, configuration and prices, as a run writes it. */
+function shardOf(base: LedgerReport, inputs: LedgerReport['inputs'], sessions: LedgerReport['sessions'], shard: { index: number; count: number }): LedgerReport {
+  return assembleReport({
+    version: base.tool.version,
+    config: base.config as never,
+    inputs,
+    sessions,
+    shard,
+    ...(base.pricing ? { pricing: base.pricing as never } : {}),
+  });
+}
+
 /**
  * One shard of `n` sessions, `perFile` to a file (an export of many conversations), three calm
  * ones for each that loops (enforce stops it). Many sessions to a file, so what is held per
@@ -41,14 +54,7 @@ async function mixedLedger(n: number, perFile: number): Promise<string> {
       sessions.push({ ...session, id: `${session.id}-${i}`, path });
     }
   }
-  const report = assembleReport({
-    version: calm.tool.version,
-    config: calm.config as never,
-    inputs,
-    sessions,
-    shard: { index: 1, count: 1 },
-    ...(calm.pricing ? { pricing: calm.pricing as never } : {}),
-  });
+  const report = shardOf(calm, inputs, sessions, { index: 1, count: 1 });
   const file = join(tmp.dir, `mixed-${n}.json`);
   writeFileSync(file, JSON.stringify(report));
   return file;
@@ -67,5 +73,48 @@ describe('memory per session, formats with an overview', () => {
     const r = await spawnCli(['merge', file, '--format', 'table', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
     expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^40000 sessions · 10000 with findings, worst first · 30000 calm/);
+  }, 120_000);
+});
+
+describe('memory per file', () => {
+  const FILES = 80_000;
+  const SHARDS = 8;
+  // Measured at load ~10, one calm session to a file: 955b926's build (each file's input line, its
+  // entry in the maps that find a file given twice, an object per session, each shard's list of
+  // inputs) aborts at 40, 48, 56 and 64 MB; this one merges them at 24, 32, 40 and 48 MB, and aborts
+  // at 20. Close to its cap a merge spends its time collecting: 48 keeps this test near 15 s.
+  const HEAP_CAP_MB = 48;
+
+  /** `count` shards of `n` files in all, one calm session each, as sharded runs write them (compact). */
+  async function calmShards(n: number, count: number): Promise<string[]> {
+    const base = await ledgerOf('openai/calm-weather.json');
+    const [input] = base.inputs;
+    const { timeline: _drawn, ...session } = base.sessions[0]!;
+    const files: string[] = [];
+    for (let k = 1; k <= count; k++) {
+      const inputs = [];
+      const sessions = [];
+      for (let i = k - 1; i < n; i += count) {
+        const path = `f${String(i).padStart(6, '0')}.json`;
+        inputs.push({ ...input!, path });
+        sessions.push({ ...session, id: `${session.id}-${i}`, path });
+      }
+      const report = shardOf(base, inputs, sessions, { index: k, count });
+      const file = join(tmp.dir, `calm-${k}-of-${count}.json`);
+      writeFileSync(file, JSON.stringify(report));
+      files.push(file);
+    }
+    return files;
+  }
+
+  it(`${FILES.toLocaleString('en')} files in ${SHARDS} shards merge to json in a ${HEAP_CAP_MB} MB heap`, async () => {
+    const shards = await calmShards(FILES, SHARDS);
+    const out = join(tmp.dir, 'calm.json');
+    const r = await spawnCli(['merge', ...shards, '--format', 'json', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
+    expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+    const merged = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
+    expect(merged.inputs).toHaveLength(FILES);
+    expect(merged.inputs[FILES - 1]!.path).toBe(`f${String(FILES - 1).padStart(6, '0')}.json`);
+    expect(merged.summary.sessions).toBe(FILES);
   }, 120_000);
 });
