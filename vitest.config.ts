@@ -10,20 +10,20 @@ const OUT_OF_PROCESS = ['agents/', 'browser/', 'package/'];
 
 const testFiles = (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.test.ts'));
 
-/** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
-export const unitFiles = testFiles
-  .filter((f) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)))
-  .filter((f) => !NEEDS_MORE.test(readFileSync(`test/${f}`, 'utf8')))
-  .map((f) => `test/${f}`);
-
 /**
  * The files whose cases hold hundreds of MB at once (a JSON document read up to V8's string limit,
- * a 50 MB line, a 48 MB record): each calls oneHeavyCaseAtATime (test/helpers/one-heavy.ts), which
- * is how they are found. They keep their heavy cases and little else, and run last, one at a time,
+ * a 50 MB line, a 48 MB record, a 32 MB merged value, 200k sessions in one merge): each calls
+ * oneHeavyCaseAtATime (test/helpers/one-heavy.ts), which is how they are found. They keep their heavy cases and little else, and run last, one at a time,
  * once the other workers are gone: beside four workers one of them took the suite past 1.3 GB.
  */
 const heavyFiles = testFiles
   .filter((f) => f !== 'helpers/one-heavy.test.ts' && /\boneHeavyCaseAtATime\(/.test(readFileSync(`test/${f}`, 'utf8')))
+  .map((f) => `test/${f}`);
+
+/** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
+export const unitFiles = testFiles
+  .filter((f) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavyFiles.includes(`test/${f}`))
+  .filter((f) => !NEEDS_MORE.test(readFileSync(`test/${f}`, 'utf8')))
   .map((f) => `test/${f}`);
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
