@@ -28,11 +28,12 @@ export const unitFiles = testFiles
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
 /**
- * Most end-to-end files spend their time waiting on the processes they spawn (the CLI, the hook,
- * the agents, Chromium), not on their own CPU: one worker per core left the second core idle half
- * the run. Two per core, at least four, keeps both busy (issue 31, item 6).
+ * End-to-end files wait on the processes they spawn (the CLI, the hook, the agents, Chromium) as
+ * well as computing. Three workers on two cores: on this tree, quiet, the suite took 314 s of wall,
+ * 580 CPU-s and peaked at 1,122 MB of PSS, against 327-333 s, ~625 CPU-s and 1,178-1,304 MB with
+ * four (node bench/suite.mjs; issue 31, item 6): the fourth worker added contention, not speed.
  */
-const END_TO_END_WORKERS = Math.max(4, 2 * availableParallelism());
+const END_TO_END_WORKERS = availableParallelism() + 1;
 /**
  * The unit workers' old generation. Uncapped, V8 let each grow to ~450 MB of mostly dead objects
  * (a shared worker keeps running file after file); at 128 MB one worker running every unit file
