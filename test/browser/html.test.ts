@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
+import { ONE_BROWSER_LOCK, takeTurn } from '../helpers/one-heavy.js';
 import { audit } from '../../src/run/audit.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { renderReport } from '../../src/report/index.js';
@@ -85,6 +86,7 @@ function hostile(): LedgerReport {
 
 describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})`}`, () => {
   let browser: Browser;
+  let releaseBrowserTurn: (() => void) | undefined;
   let fixtures: LedgerReport;
   let page: string;
 
@@ -95,11 +97,13 @@ describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})
     page = join(OUT, 'fixtures.html');
     writeFileSync(page, await renderReport(fixtures, 'html', {}));
     writeFileSync(join(OUT, 'hostile.html'), await renderReport(hostile(), 'html', { excerpts: true }));
+    releaseBrowserTurn = await takeTurn(ONE_BROWSER_LOCK);
     browser = await Browser.launch(bin!);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
+    releaseBrowserTurn?.();
   });
 
   it('the fixtures: one timeline per session with findings, no console error, no request leaving the page', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
+import { ONE_BROWSER_LOCK, takeTurn } from '../helpers/one-heavy.js';
 import { ensureBuilt, runCli } from '../cli/helpers.js';
 
 const bin = findChromium();
@@ -18,6 +19,7 @@ if (!bin) console.warn(`test/browser/labels.test.ts skipped: ${WHY}`);
 
 describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY})`}`, () => {
   let browser: Browser;
+  let releaseBrowserTurn: (() => void) | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'loopledger-page-labels-'));
   const downloads = join(dir, 'downloads');
   const page = join(dir, 'fixtures.html');
@@ -30,11 +32,13 @@ describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY}
     expect(r.code, r.stderr).toBe(0);
     const json = await runCli(['fixtures', '--json']);
     withFindings = (JSON.parse(json.stdout) as { sessions: { entries: unknown[] }[] }).sessions.filter((s) => s.entries.length > 0).length;
+    releaseBrowserTurn = await takeTurn(ONE_BROWSER_LOCK);
     browser = await Browser.launch(bin!);
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
+    releaseBrowserTurn?.();
     rmSync(dir, { recursive: true, force: true });
   });
 

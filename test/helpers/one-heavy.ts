@@ -31,8 +31,11 @@ function stale(lock: string): boolean {
   }
 }
 
-/** Runs `work` while no other test process runs one of the heavy cases (`lock`: for this file's own test). */
-export async function oneHeavyCaseAtATime<T>(work: () => Promise<T>, lock = LOCK): Promise<T> {
+/**
+ * Waits until no other test process holds `lock`, takes it, and returns what lets it go: for a
+ * turn that spans a file's beforeAll and afterAll (a browser, launched once for the file).
+ */
+export async function takeTurn(lock: string): Promise<() => void> {
   mkdirSync(dirname(lock), { recursive: true });
   for (;;) {
     try {
@@ -44,10 +47,22 @@ export async function oneHeavyCaseAtATime<T>(work: () => Promise<T>, lock = LOCK
       else await sleep(250);
     }
   }
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  return () => rmSync(lock, { recursive: true, force: true });
+}
+
+/** Runs `work` while no other test process runs one of the heavy cases (`lock`: for this file's own test). */
+export async function oneHeavyCaseAtATime<T>(work: () => Promise<T>, lock = LOCK): Promise<T> {
+  const release = await takeTurn(lock);
   try {
-    writeFileSync(join(lock, 'pid'), String(process.pid));
     return await work();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    release();
   }
 }
+
+/**
+ * The Chromium test files take turns: each browser is ~340 MB over its processes, and two at once
+ * were the end-to-end phase's peak (1,085 MB with vitest beside them; issue 31 item 6).
+ */
+export const ONE_BROWSER_LOCK = join(dirname(LOCK), 'one-browser.lock');
