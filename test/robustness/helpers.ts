@@ -127,8 +127,8 @@ export function spawnCli(
 }
 
 /** The built binary in a 48 MB V8 heap: a run that holds what it should stream aborts. */
-export async function runCapped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const r = await spawnCli(args, { nodeArgs: ['--max-old-space-size=48'], timeoutMs: 600_000 });
+export async function runCapped(args: string[], heapMb = 48): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await spawnCli(args, { nodeArgs: [`--max-old-space-size=${heapMb}`], timeoutMs: 600_000 });
   return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
