@@ -8,23 +8,25 @@ import { defineConfig } from 'vitest/config';
 const NEEDS_MORE = /\b(spawn|spawnSync|execFile|execFileSync|execSync|fork|ensureBuilt|runCli|spawnCli|new Worker|generateHome)\b|['"/]dist\/|\/helpers\.js'|chromium/;
 const OUT_OF_PROCESS = ['agents/', 'browser/', 'package/'];
 
-const testFiles = (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.test.ts'));
+/** Every test file's text, read once: both rules below read it. */
+const testSources = new Map(
+  (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => [f, readFileSync(`test/${f}`, 'utf8')] as const),
+);
 
 /**
  * The files whose cases hold hundreds of MB at once (a JSON document read up to V8's string limit,
  * a 50 MB line, a 48 MB record, a 32 MB merged value, 200k sessions in one merge): each calls
- * oneHeavyCaseAtATime (test/helpers/one-heavy.ts), which is how they are found. They keep their heavy cases and little else, and run last, one at a time,
- * once the other workers are gone: beside four workers one of them took the suite past 1.3 GB.
+ * oneHeavyCaseAtATime (test/helpers/one-heavy.ts), which is how they are found (the lock's own test
+ * excepted). They keep their heavy cases and little else, and run last, one at a time, once the
+ * other workers are gone: beside four workers one of them took the suite past 1.3 GB.
  */
-const heavyFiles = testFiles
-  .filter((f) => f !== 'helpers/one-heavy.test.ts' && /\boneHeavyCaseAtATime\(/.test(readFileSync(`test/${f}`, 'utf8')))
-  .map((f) => `test/${f}`);
+const heavy = new Set([...testSources].filter(([f, text]) => f !== 'helpers/one-heavy.test.ts' && /\boneHeavyCaseAtATime\(/.test(text)).map(([f]) => f));
+const heavyFiles = [...heavy].map((f) => `test/${f}`);
 
 /** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
-export const unitFiles = testFiles
-  .filter((f) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavyFiles.includes(`test/${f}`))
-  .filter((f) => !NEEDS_MORE.test(readFileSync(`test/${f}`, 'utf8')))
-  .map((f) => `test/${f}`);
+export const unitFiles = [...testSources]
+  .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !NEEDS_MORE.test(text))
+  .map(([f]) => `test/${f}`);
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
 /**
@@ -52,10 +54,8 @@ export default defineConfig({
       // The unit files share the modules a worker loaded instead of importing src/ afresh for each
       // (isolate: false): half their CPU (issue 31 item 6). They pass in shuffled order too
       // (--sequence.shuffle.files), so none leans on state another left behind. A shared worker
-      // keeps what its files allocated (~400 MB by the end), so they run first, one worker per
+      // keeps what its files allocated (hence UNIT_HEAP_MB), so they run first, one worker per
       // core (they only compute), and their workers are gone before the end-to-end files start.
-      // Their heap is capped (UNIT_HEAP_MB) so that V8 collects what a finished file left instead of
-      // growing to ~450 MB a worker.
       { test: { ...unitRun, name: 'unit', sequence: { groupOrder: 0 } } },
       // A file that spawns processes or generates stores gets a fresh worker, as a user's run does.
       { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
