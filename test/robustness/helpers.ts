@@ -7,7 +7,6 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, w
 import { dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/cli.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
@@ -59,6 +58,9 @@ export async function runMain(
   argv: readonly string[],
   opts: { stdin?: readonly (Buffer | string)[]; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
+  // Loaded on first use, before the clock starts: most files that import these helpers only spawn
+  // the binary, and a fresh worker evaluating the CLI's ~240 modules cost each of them ~0.45 CPU-s.
+  const { main } = await import('../../src/cli.js');
   const stdout = new Collector();
   const stderr = new Collector();
   const original = Object.getOwnPropertyDescriptor(process, 'stdin')!;
