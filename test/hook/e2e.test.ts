@@ -16,8 +16,6 @@ const SHELL: Record<AgentName, string> = { 'claude-code': 'Bash', codex: 'Bash',
 // Every hook call is a Node process: on a loaded 2-core machine a test of twenty calls, run beside
 // two others, takes longer than the suite's default minute.
 vi.setConfig({ testTimeout: 300_000 });
-// Should a worker run other files after this one (isolate: false), they get the suite's timeout back.
-afterAll(() => vi.resetConfig());
 
 const tmp = scratch('loopledger-hook-e2e-');
 beforeAll(() => ensureBuilt());

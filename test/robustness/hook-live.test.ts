@@ -14,8 +14,6 @@ import { inProcess } from '../hook/inprocess.js';
 import { AGENT_TIMEOUT_MS, callHook, type Delivery, type HookCall } from '../hook/process.js';
 
 vi.setConfig({ testTimeout: 120_000 });
-// Should a worker run other files after this one (isolate: false), they get the suite's timeout back.
-afterAll(() => vi.resetConfig());
 
 const tmp = scratch('loopledger-hook-live-');
 beforeAll(() => ensureBuilt());
