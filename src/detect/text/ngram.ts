@@ -76,7 +76,12 @@ const INITIAL_SAMPLES = 256;
 
 /**
  * Per scale, a ring of its own samples (position, hash) and bucket counts for window A (the last
- * L characters) and window B (the L before), with distinct and shared bucket counts kept current.
+ * L characters) and window B (the L before). A sample only goes into its ring when it arrives;
+ * the counts catch up when they are read (`jaccard`, a snapshot) or before a ring slot still in
+ * their windows is overwritten. They are a function of the ring and the newest sample alone, so
+ * catching up late reaches exactly the state entering every sample at once would have: a pass
+ * every stride reads the smallest scale's two windows wholly new, and rebuilding them costs a
+ * third of moving each sample through A and B.
  */
 export class MultiScaleJaccard {
   /** Characters seen (absolute position of the next). */
@@ -90,6 +95,8 @@ export class MultiScaleJaccard {
   rings: SampleRing[];
   /** #private: a snapshot (a spread of the fields) leaves it out. */
   readonly #pool: ArrayPool;
+  /** Per scale, samples [0, entered) are in its counts (meaningful once the counts exist). */
+  #entered: number[];
 
   constructor(scales: readonly number[] = JACCARD_SCALES, pool = new ArrayPool()) {
     this.#pool = pool;
@@ -101,6 +108,7 @@ export class MultiScaleJaccard {
     this.anyMask = Math.min(...this.scales.map((s) => s.mask));
     // Rings start small (allocation per turn was most of a short turn's cost) and grow.
     this.rings = this.scales.map(() => ({ pos: pool.float64(INITIAL_SAMPLES), hash: pool.int32(INITIAL_SAMPLES), count: 0 }));
+    this.#entered = this.scales.map(() => 0);
   }
 
   /** Hand the rings and counts to the pool; this tracker is not used again. */
@@ -109,6 +117,16 @@ export class MultiScaleJaccard {
     for (const ring of this.rings) pool.give(ring.pos, ring.hash);
     // A scale's two count windows are the halves of one array (see materialize).
     for (const s of this.scales) if (s.a) pool.give(new Uint16Array(s.a.buffer), s.b);
+  }
+
+  /** Every scale's counts brought up to date: what a snapshot must hold. */
+  settle(): void {
+    for (let k = 0; k < this.scales.length; k++) if (this.scales[k]!.a !== null) this.catchUp(k);
+  }
+
+  /** After a restore (whose snapshot was settled): every sample is in the counts. */
+  restored(): void {
+    this.#entered = this.rings.map((r) => r.count);
   }
 
   push(piece: string): void {
@@ -152,37 +170,90 @@ export class MultiScaleJaccard {
     const top = h >>> SAMPLE_SHIFT;
     for (let k = 0; k < scales.length; k++) {
       const s = scales[k]!;
-      if ((top & s.mask) === 0) this.advance(s, this.rings[k]!, h, p);
+      if ((top & s.mask) === 0) this.advance(k, s, this.rings[k]!, h, p);
     }
   }
 
-  private advance(s: ScaleState, ring: SampleRing, h: number, p: number): void {
+  private advance(k: number, s: ScaleState, ring: SampleRing, h: number, p: number): void {
     const idx = ring.count++;
     let cap = ring.pos.length;
+    // The slot taken holds sample idx - cap: the counts must be done with it first, and if the
+    // windows still hold it, the ring doubles.
     if (idx - s.tailB >= cap) {
-      this.grow(ring, s.tailB, idx);
-      cap = ring.pos.length;
+      if (s.a !== null) this.catchUp(k, idx);
+      if (idx - s.tailB >= cap) {
+        this.grow(ring, s.tailB, idx);
+        cap = ring.pos.length;
+      }
     }
     const rm = cap - 1;
     ring.pos[idx & rm] = p;
     ring.hash[idx & rm] = h | 0;
     s.last = p;
-    if (s.a === null) {
-      if (p + 1 >= 2 * s.len) this.materialize(s, ring);
-      return;
-    }
-    this.enter(s, ring, idx);
+    if (s.a === null && p + 1 >= 2 * s.len) this.materialize(s, k);
   }
 
-  /** Sample `idx` enters A; samples older than L move from A to B, older than 2L leave B. */
-  private enter(s: ScaleState, ring: SampleRing, idx: number): void {
+  /**
+   * Samples [entered, end) into scale k's counts (end: the ring's count unless given), each
+   * measured back from itself as when it arrived; or, when that is more work, the two windows
+   * rebuilt from the ring as they stand after sample end - 1 (the same counts either way).
+   */
+  private catchUp(k: number, end = this.rings[k]!.count): void {
+    const from = this.#entered[k]!;
+    if (from >= end) return;
+    const s = this.scales[k]!;
+    const ring = this.rings[k]!;
+    const pos = ring.pos;
+    const rm = pos.length - 1;
+    const last = pos[(end - 1) & rm]!;
+    let tailB = s.tailB;
+    while (tailB < end && pos[tailB & rm]! <= last - 2 * s.len) tailB++;
+    // Each sample entered moves through A and B (three count changes); a rebuild clears the
+    // counts and enters each sample of the windows once.
+    if (3 * (end - from) > end - tailB + (s.buckets >> 4)) this.rebuild(s, ring, tailB, end, last);
+    else for (let idx = from; idx < end; idx++) this.enter(s, ring, idx, pos[idx & rm]!);
+    this.#entered[k] = end;
+  }
+
+  /** The counts of windows B = samples [tailB, tailA) and A = [tailA, end), from nothing. */
+  private rebuild(s: ScaleState, ring: SampleRing, tailB: number, end: number, last: number): void {
+    const a = s.a!;
+    const b = s.b!;
+    a.fill(0);
+    b.fill(0);
+    const pos = ring.pos;
+    const hash = ring.hash;
+    const rm = pos.length - 1;
+    const nb = s.buckets - 1;
+    let tailA = Math.max(tailB, s.tailA);
+    while (tailA < end && pos[tailA & rm]! <= last - s.len) tailA++;
+    let distinctA = 0;
+    let distinctB = 0;
+    let inter = 0;
+    for (let idx = tailB; idx < tailA; idx++) if (b[hash[idx & rm]! & nb]!++ === 0) distinctB++;
+    for (let idx = tailA; idx < end; idx++) {
+      const bk = hash[idx & rm]! & nb;
+      if (a[bk]!++ === 0) {
+        distinctA++;
+        if (b[bk]! > 0) inter++;
+      }
+    }
+    s.distinctA = distinctA;
+    s.distinctB = distinctB;
+    s.inter = inter;
+    s.tailA = tailA;
+    s.tailB = tailB;
+  }
+
+  /** Sample `idx` (at `last`) enters A; samples older than L move from A to B, older than 2L leave B. */
+  private enter(s: ScaleState, ring: SampleRing, idx: number, last: number): void {
     const a = s.a!;
     const b = s.b!;
     const pos = ring.pos;
     const hash = ring.hash;
     const rm = pos.length - 1;
     const nb = s.buckets - 1;
-    const edgeA = s.last - s.len;
+    const edgeA = last - s.len;
     const edgeB = edgeA - s.len;
     let distinctA = s.distinctA;
     let distinctB = s.distinctB;
@@ -222,15 +293,14 @@ export class MultiScaleJaccard {
   }
 
   /**
-   * Build a scale's counts from its ring: every sample so far entering in order, measured back
-   * from the newest, which is exactly the state incremental entry would have reached. Nothing
-   * has left the ring before this (tails stay at 0 while there are no counts).
+   * A scale's counts, once it can first be compared: every sample so far is still to enter
+   * (nothing has left the ring before this: tails stay at 0 while there are no counts).
    */
-  private materialize(s: ScaleState, ring: SampleRing): void {
+  private materialize(s: ScaleState, k: number): void {
     const counts = this.#pool.uint16(2 * s.buckets);
     s.a = counts.subarray(0, s.buckets);
     s.b = counts.subarray(s.buckets);
-    for (let idx = s.tailB; idx < ring.count; idx++) this.enter(s, ring, idx);
+    this.#entered[k] = s.tailB;
   }
 
   /**
@@ -260,7 +330,8 @@ export class MultiScaleJaccard {
   jaccard(i: number): number {
     const s = this.scales[i]!;
     if (this.pos < 2 * s.len) return -1;
-    if (s.a === null) this.materialize(s, this.rings[i]!);
+    if (s.a === null) this.materialize(s, i);
+    this.catchUp(i);
     const union = s.distinctA + s.distinctB - s.inter;
     return union === 0 ? -1 : s.inter / union;
   }
