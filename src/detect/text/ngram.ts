@@ -71,6 +71,9 @@ export interface ScaleState {
 
 type SampleRing = { pos: Float64Array; hash: Int32Array; count: number };
 
+/** N-grams hashed before the kept ones go to their scales (the scratch arrays' length). */
+const SCRATCH = 1024;
+
 /** Initial ring slots: a turn's first paragraph; rings double on demand. */
 const INITIAL_SAMPLES = 256;
 
@@ -97,6 +100,13 @@ export class MultiScaleJaccard {
   readonly #pool: ArrayPool;
   /** Per scale, samples [0, entered) are in its counts (meaningful once the counts exist). */
   #entered: number[];
+  /** Scratch: a stretch's n-grams (hash, position), and those one scale keeps. */
+  readonly #hs: Int32Array;
+  readonly #ps: Float64Array;
+  readonly #mh: Int32Array[];
+  readonly #mp: Float64Array[];
+  /** How many of the scratch samples each scale kept (-1: all of them, in #hs). */
+  readonly #kept: Int32Array;
 
   constructor(scales: readonly number[] = JACCARD_SCALES, pool = new ArrayPool()) {
     this.#pool = pool;
@@ -109,12 +119,18 @@ export class MultiScaleJaccard {
     // Rings start small (allocation per turn was most of a short turn's cost) and grow.
     this.rings = this.scales.map(() => ({ pos: pool.float64(INITIAL_SAMPLES), hash: pool.int32(INITIAL_SAMPLES), count: 0 }));
     this.#entered = this.scales.map(() => 0);
+    this.#hs = pool.int32(SCRATCH);
+    this.#ps = pool.float64(SCRATCH);
+    this.#mh = this.scales.map(() => pool.int32(SCRATCH));
+    this.#mp = this.scales.map(() => pool.float64(SCRATCH));
+    this.#kept = new Int32Array(this.scales.length);
   }
 
   /** Hand the rings and counts to the pool; this tracker is not used again. */
   release(): void {
     const pool = this.#pool;
     for (const ring of this.rings) pool.give(ring.pos, ring.hash);
+    pool.give(this.#hs, this.#ps, ...this.#mh, ...this.#mp);
     // A scale's two count windows are the halves of one array (see materialize).
     for (const s of this.scales) if (s.a) pool.give(new Uint16Array(s.a.buffer), s.b);
   }
@@ -142,24 +158,37 @@ export class MultiScaleJaccard {
     let p = this.pos;
     let rolling = this.rolling;
     let i = from;
-    // The first characters of the stream fill the n-gram; after that every character ends one.
-    for (; i < to && p < NGRAM_CHARS - 1; i++, p++) {
+    // The character leaving the n-gram was seen NGRAM_CHARS positions ago: in the ring of the
+    // last characters for the piece's first ones, in the piece itself after that. The first
+    // characters of the stream only fill the n-gram; after that every character ends one.
+    for (; i < to && i < from + NGRAM_CHARS; i++, p++) {
       const c = buf[i]!;
-      codes[p & RING_MASK] = c;
       rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(codes[(p - NGRAM_CHARS) & RING_MASK]!, NG_BASE_OUT)) | 0;
-    }
-    for (; i < to; i++) {
-      const c = buf[i]!;
-      // The character leaving the n-gram was written NGRAM_CHARS positions ago.
-      const out = codes[(p - NGRAM_CHARS) & RING_MASK]!;
-      codes[p & RING_MASK] = c;
-      rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(out, NG_BASE_OUT)) | 0;
-      // Multiplicative mixing: the high bits decide sampling and buckets. Kept int32 (the
-      // samples are stored as int32 anyway): a uint32 here made the hot loop's value a double.
+      if (p < NGRAM_CHARS - 1) continue;
       const h = Math.imul(rolling ^ (rolling >>> 15), MIX);
       if (((h >>> SAMPLE_SHIFT) & any) === 0) this.sample(h, p);
-      p++;
     }
+    const hs = this.#hs;
+    const ps = this.#ps;
+    while (i < to) {
+      const end = Math.min(to, i + SCRATCH);
+      let k = 0;
+      for (; i < end; i++, p++) {
+        const c = buf[i]!;
+        rolling = (Math.imul(rolling, NG_BASE) + c - Math.imul(buf[i - NGRAM_CHARS]!, NG_BASE_OUT)) | 0;
+        // Multiplicative mixing: the high bits decide sampling and buckets. Kept int32 (the
+        // samples are stored as int32 anyway): a uint32 here made the hot loop's value a double.
+        const h = Math.imul(rolling ^ (rolling >>> 15), MIX);
+        // Every n-gram is written and a kept one counted without a branch ((x - 1) >>> 31 is 1
+        // only for x = 0): a branch taken one time in four, at random, cost more than the loop.
+        hs[k] = h;
+        ps[k] = p;
+        k += (((h >>> SAMPLE_SHIFT) & any) - 1) >>> 31;
+      }
+      for (let j = 0; j < this.scales.length; j++) this.keepAll(j, k);
+    }
+    // The ring keeps the piece's last characters (at most its size), each at its position.
+    for (let k = Math.max(from, to - RING_MASK - 1); k < to; k++) codes[(p - (to - k)) & RING_MASK] = buf[k]!;
     this.pos = p;
     this.rolling = rolling;
   }
@@ -172,6 +201,69 @@ export class MultiScaleJaccard {
       const s = scales[k]!;
       if ((top & s.mask) === 0) this.advance(k, s, this.rings[k]!, h, p);
     }
+  }
+
+  /**
+   * Scale k takes its samples of the first `n` in the scratch, in order (scales are independent
+   * of each other). A scale's samples are picked from the previous scale's when its mask holds
+   * that one's bits (the usual nesting), else from all of them.
+   */
+  private keepAll(k: number, n: number): void {
+    const s = this.scales[k]!;
+    let hs = this.#hs;
+    let ps = this.#ps;
+    if (s.mask !== this.anyMask) {
+      const nested = k > 0 && (this.scales[k - 1]!.mask & s.mask) === this.scales[k - 1]!.mask && this.#kept[k - 1]! >= 0;
+      const mh = this.#mh[k]!;
+      const mp = this.#mp[k]!;
+      if (nested) {
+        hs = this.#mh[k - 1]!;
+        ps = this.#mp[k - 1]!;
+        n = this.#kept[k - 1]!;
+      }
+      const mask = s.mask;
+      let m = 0;
+      for (let q = 0; q < n; q++) {
+        const h = hs[q]!;
+        mh[m] = h;
+        mp[m] = ps[q]!;
+        m += (((h >>> SAMPLE_SHIFT) & mask) - 1) >>> 31;
+      }
+      hs = mh;
+      ps = mp;
+      n = m;
+      this.#kept[k] = m;
+    } else {
+      this.#kept[k] = -1;
+    }
+    const ring = this.rings[k]!;
+    // `advance` on locals: the rare cases (counts to catch up before a slot is reused, a ring
+    // to grow, counts to create) take the general path.
+    let pos = ring.pos;
+    let hash = ring.hash;
+    let rm = pos.length - 1;
+    let idx = ring.count;
+    let room = s.tailB + rm;
+    let first = s.a === null ? 2 * s.len - 1 : Infinity;
+    for (let q = 0; q < n; q++) {
+      const p = ps[q]!;
+      if (idx > room || p >= first) {
+        ring.count = idx;
+        this.advance(k, s, ring, hs[q]!, p);
+        idx = ring.count;
+        pos = ring.pos;
+        hash = ring.hash;
+        rm = pos.length - 1;
+        room = s.tailB + rm;
+        first = s.a === null ? 2 * s.len - 1 : Infinity;
+        continue;
+      }
+      pos[idx & rm] = p;
+      hash[idx & rm] = hs[q]!;
+      idx++;
+    }
+    ring.count = idx;
+    if (n > 0) s.last = ps[n - 1]!;
   }
 
   private advance(k: number, s: ScaleState, ring: SampleRing, h: number, p: number): void {
