@@ -462,17 +462,20 @@ export class BlockSets {
   private stamps: Int32Array;
   private gen = 0;
   private found: Int32Array;
+  /** Scratch: a stretch's sampled n-grams, before they go into the table. */
+  private readonly picked: Int32Array;
 
   constructor(pool = new ArrayPool()) {
     this.pool = pool;
     this.keys = pool.int32(1024);
     this.stamps = pool.int32(1024);
     this.found = pool.int32(256);
+    this.picked = pool.int32(SCRATCH);
   }
 
   /** Hand the table to the pool; these sets are not used again. */
   release(): void {
-    this.pool.give(this.keys, this.stamps, this.found);
+    this.pool.give(this.keys, this.stamps, this.found, this.picked);
   }
 
   /** Distinct hash-sampled n-grams of `text` (unordered). */
@@ -487,30 +490,42 @@ export class BlockSets {
     let found = this.found;
     let k = 0;
     let h = 0;
-    for (let i = 0; i < text.length; i++) {
-      const out = i >= NGRAM_CHARS ? text[i - NGRAM_CHARS]! : 0;
-      h = (Math.imul(h, NG_BASE) + text[i]! - Math.imul(out, NG_BASE_OUT)) | 0;
-      if (i + 1 < NGRAM_CHARS) continue;
-      const m = Math.imul(h ^ (h >>> 15), MIX);
-      if (((m >>> SAMPLE_SHIFT) & mask) !== 0) continue;
-      let at = Math.imul(m ^ (m >>> 16), 0x85ebca6b) & tm;
-      while (stamps[at] === gen && keys[at] !== m) at = (at + 1) & tm;
-      if (stamps[at] === gen) continue;
-      stamps[at] = gen;
-      keys[at] = m;
-      if (k === found.length) {
-        const grown = this.pool.int32(k * 2);
-        grown.set(found);
-        this.pool.give(found);
-        found = this.found = grown;
+    const picked = this.picked;
+    let i = 0;
+    for (; i < NGRAM_CHARS - 1; i++) h = (Math.imul(h, NG_BASE) + text[i]!) | 0;
+    while (i < text.length) {
+      // A stretch's sampled n-grams first, kept without a branch (as in MultiScaleJaccard), then
+      // each into the table.
+      const end = Math.min(text.length, i + SCRATCH);
+      let c = 0;
+      for (; i < end; i++) {
+        const out = i >= NGRAM_CHARS ? text[i - NGRAM_CHARS]! : 0;
+        h = (Math.imul(h, NG_BASE) + text[i]! - Math.imul(out, NG_BASE_OUT)) | 0;
+        const m = Math.imul(h ^ (h >>> 15), MIX);
+        picked[c] = m;
+        c += (((m >>> SAMPLE_SHIFT) & mask) - 1) >>> 31;
       }
-      found[k++] = m;
-      if (2 * k > keys.length) {
-        this.rehash(found, k);
-        keys = this.keys;
-        stamps = this.stamps;
-        tm = keys.length - 1;
-        gen = this.gen;
+      for (let q = 0; q < c; q++) {
+        const m = picked[q]!;
+        let at = Math.imul(m ^ (m >>> 16), 0x85ebca6b) & tm;
+        while (stamps[at] === gen && keys[at] !== m) at = (at + 1) & tm;
+        if (stamps[at] === gen) continue;
+        stamps[at] = gen;
+        keys[at] = m;
+        if (k === found.length) {
+          const grown = this.pool.int32(k * 2);
+          grown.set(found);
+          this.pool.give(found);
+          found = this.found = grown;
+        }
+        found[k++] = m;
+        if (2 * k > keys.length) {
+          this.rehash(found, k);
+          keys = this.keys;
+          stamps = this.stamps;
+          tm = keys.length - 1;
+          gen = this.gen;
+        }
       }
     }
     return found.slice(0, k);
