@@ -346,24 +346,32 @@ export class MarkdownNormalizer {
     }
     // Slot 0 is left for the separating space, so the body is never moved.
     let k = 1;
-    let leadingSpace = false;
-    let pendingSpace = false;
-    let content = false;
-    for (let i = from; i < to; i++) {
-      const c = src[i]!;
-      if (isSpace(c)) {
-        if (!content) leadingSpace = true;
-        pendingSpace = true;
-      } else {
-        if (pendingSpace && content) buf[k++] = 32;
-        pendingSpace = false;
-        content = true;
-        buf[k++] = c >= 65 && c <= 90 ? c + 32 : c;
-      }
-    }
-    if (!content) {
+    let i = from;
+    while (i < to && isSpace(src[i]!)) i++;
+    if (i === to) {
       if (this.emitted) this.owedSpace = true;
       return;
+    }
+    const leadingSpace = i > from;
+    let pendingSpace = false;
+    for (; i < to; i++) {
+      const c = src[i]!;
+      // Printable ASCII and Latin-1 (no space among them) first: most of any text.
+      if (c > 32 && c < 0xa0) {
+        buf[k++] = c >= 65 && c <= 90 ? c + 32 : c;
+      } else if (isSpace(c)) {
+        // A run of spaces is one, and none at the end (it is owed to what comes next).
+        let j = i + 1;
+        while (j < to && isSpace(src[j]!)) j++;
+        if (j === to) {
+          pendingSpace = true;
+          break;
+        }
+        buf[k++] = 32;
+        i = j - 1;
+      } else {
+        buf[k++] = c;
+      }
     }
     const first = (this.owedSpace || leadingSpace) && this.emitted ? 0 : 1;
     buf[0] = 32;
