@@ -9,7 +9,7 @@ import type { Word } from '../text/tokens.js';
 import type { OutputConfig } from './config.js';
 import { trackCounter } from './counter.js';
 import { trackExactRun } from './exact-run.js';
-import { wordCapacity, type State } from './state.js';
+import type { State } from './state.js';
 import { regionStart } from './window.js';
 
 /** Digit words enter the data checksum modulo this prime, so prefix sums stay exact doubles. */
@@ -18,7 +18,7 @@ const DATA_MODULUS = 1000003;
 export function trackWord(s: State, c: OutputConfig, pool: ArrayPool, w: Word): void {
   const n = s.words++;
   if (n >= s.wordStart.length && s.wordStart.length < s.wordCap) {
-    const size = Math.min(wordCapacity(c), s.wordStart.length * 2);
+    const size = Math.min(s.wordCap, s.wordStart.length * 2);
     s.wordStart = growRing(s.wordStart, n, size, pool);
     s.wordEnd = growRing(s.wordEnd, n, size, pool);
     s.dataPrefix = growRing(s.dataPrefix, n, size, pool);
