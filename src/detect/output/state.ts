@@ -117,7 +117,7 @@ export function pow2(n: number): number {
  * characters a word with its space, so this spans the whole window; text of two-letter words
  * spans half of it, which still holds four ~936-token copies. Smaller rings are less to allocate.
  */
-export function wordCapacity(c: OutputConfig): number {
+function wordCapacity(c: OutputConfig): number {
   return Math.ceil(c.windowChars / 4);
 }
 
