@@ -9,6 +9,8 @@ import type { OutputConfig } from './config.js';
 import { freshState, type State } from './state.js';
 
 export function encodeSnapshot(s: State, config: Readonly<OutputConfig>, log: MeasurementLog): unknown {
+  // The n-gram counts catch up lazily; the saved state is the caught-up one, as it always was.
+  s.jac.settle();
   return encodeState({
     v: 1,
     config,
@@ -65,6 +67,7 @@ export function decodeSnapshot(o: Record<string, unknown>, config: OutputConfig,
   assignState(s.norm, o['norm']);
   assignState(s.tok, o['tok']);
   assignState(s.jac, o['jac']);
+  s.jac.restored();
   assignState(s.shingles, o['shingles']);
   assignState(s.period, o['period']);
   assignState(s.openings, o['openings']);

@@ -66,6 +66,8 @@ export interface State {
   openings: OpeningTracker;
   wordStart: Float64Array;
   wordEnd: Float64Array;
+  /** wordCapacity of the config, the word rings' bound (not saved: it follows from the config). */
+  wordCap: number;
   /** Prefix sums of digit-word hashes (ring): which numbers sit between two copies. */
   dataPrefix: Float64Array;
   words: number;
@@ -115,7 +117,7 @@ export function pow2(n: number): number {
  * characters a word with its space, so this spans the whole window; text of two-letter words
  * spans half of it, which still holds four ~936-token copies. Smaller rings are less to allocate.
  */
-export function wordCapacity(c: OutputConfig): number {
+function wordCapacity(c: OutputConfig): number {
   return Math.ceil(c.windowChars / 4);
 }
 
@@ -131,6 +133,7 @@ export function freshState(c: OutputConfig, pool: ArrayPool): State {
     openings: new OpeningTracker(c.connectorOpeningWindow),
     wordStart: pool.float64(initial),
     wordEnd: pool.float64(initial),
+    wordCap,
     dataPrefix: pool.float64(initial),
     words: 0,
     passes: 0,

@@ -4,12 +4,12 @@
 
 import { isConnectorHash } from '../text/connectors.js';
 import type { ArrayPool } from '../text/pool.js';
-import { growRing } from '../text/ring.js';
+import { growRing, slotOf } from '../text/ring.js';
 import type { Word } from '../text/tokens.js';
 import type { OutputConfig } from './config.js';
 import { trackCounter } from './counter.js';
 import { trackExactRun } from './exact-run.js';
-import { wordCapacity, type State } from './state.js';
+import type { State } from './state.js';
 import { regionStart } from './window.js';
 
 /** Digit words enter the data checksum modulo this prime, so prefix sums stay exact doubles. */
@@ -17,17 +17,18 @@ const DATA_MODULUS = 1000003;
 
 export function trackWord(s: State, c: OutputConfig, pool: ArrayPool, w: Word): void {
   const n = s.words++;
-  if (n >= s.wordStart.length && s.wordStart.length < wordCapacity(c)) {
-    const size = Math.min(wordCapacity(c), s.wordStart.length * 2);
+  if (n >= s.wordStart.length && s.wordStart.length < s.wordCap) {
+    const size = Math.min(s.wordCap, s.wordStart.length * 2);
     s.wordStart = growRing(s.wordStart, n, size, pool);
     s.wordEnd = growRing(s.wordEnd, n, size, pool);
     s.dataPrefix = growRing(s.dataPrefix, n, size, pool);
   }
   const cap = s.wordStart.length;
-  s.wordStart[n % cap] = w.start;
-  s.wordEnd[n % cap] = w.end;
-  const prevSum = n > 0 ? s.dataPrefix[(n - 1) % cap]! : 0;
-  s.dataPrefix[n % cap] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
+  const slot = slotOf(n, cap);
+  s.wordStart[slot] = w.start;
+  s.wordEnd[slot] = w.end;
+  const prevSum = n > 0 ? s.dataPrefix[slot === 0 ? cap - 1 : slot - 1]! : 0;
+  s.dataPrefix[slot] = prevSum + (w.hasDigit ? (w.hash % DATA_MODULUS) + 1 : 0);
 
   const p = trackPeriods(s, c, w, n);
   // A shingle inside a chant belongs to short_period: exact blocks are the longer units.

@@ -137,25 +137,39 @@ export class MarkdownNormalizer {
   emitted = false;
   /** Scratch for `codes` sinks; #private so snapshots (a spread of the fields) skip it. */
   #scratch: Uint16Array;
+  /** The raw text of a push as codes (whole lines are emitted from it), and a line's. */
+  readonly #raw: CodeScratch;
+  readonly #line: CodeScratch;
   readonly #pool: ArrayPool;
 
   constructor(pool = new ArrayPool()) {
     this.#pool = pool;
     this.#scratch = pool.uint16(256);
+    this.#raw = new CodeScratch(pool);
+    this.#line = new CodeScratch(pool);
   }
 
   /** Hand the scratch to the pool; this normalizer is not used again. */
   release(): void {
     this.#pool.give(this.#scratch);
+    this.#raw.release();
+    this.#line.release();
   }
 
   push(raw: string, sink: NormalizedSink): void {
     let start = 0;
+    // A `codes` sink is fed from the raw text's codes, read once: a line's characters read
+    // from its string one charCodeAt at a time cost more than everything the sink does.
+    const codes = sink.codes && raw.indexOf('\n') >= 0 ? this.#raw.of(raw) : null;
     for (;;) {
       const nl = raw.indexOf('\n', start);
       if (nl < 0) break;
-      this.pending += raw.slice(start, nl);
-      this.endLine(sink);
+      if (codes !== null && this.pending.length === 0) {
+        this.endLine(sink, true, raw.slice(start, nl), codes, start);
+      } else {
+        this.pending += raw.slice(start, nl);
+        this.endLine(sink);
+      }
       start = nl + 1;
     }
     if (start < raw.length) {
@@ -201,9 +215,11 @@ export class MarkdownNormalizer {
     if (this.lineClass === 'keep') this.emit(piece, sink);
   }
 
-  /** The pending line is complete; `newline`: it ended with one (not at a segment's end). */
-  private endLine(sink: NormalizedSink, newline = true): void {
-    const line = this.pending;
+  /**
+   * The pending line is complete; `newline`: it ended with one (not at a segment's end). A line
+   * given whole (`line`) may come with its codes, `codes` from `at`, to be emitted from.
+   */
+  private endLine(sink: NormalizedSink, newline = true, line = this.pending, codes: Uint16Array | null = null, at = 0): void {
     this.pending = '';
     const cls = this.lineClass ?? this.decide(line, true, sink);
     this.lineClass = null;
@@ -212,7 +228,13 @@ export class MarkdownNormalizer {
       return;
     }
     sink.raw?.(line.length + (newline ? 1 : 0));
-    if (cls === 'keep') this.emit(line, sink);
+    if (cls === 'keep') {
+      if (codes !== null) {
+        if (line.length > 0) this.emitCodes(codes, at, at + line.length, sink);
+      } else {
+        this.emit(line, sink);
+      }
+    }
     // A line break is whitespace: it separates words but is not a sentence end by itself.
     this.owedSpace = this.emitted;
   }
@@ -293,7 +315,7 @@ export class MarkdownNormalizer {
   private emit(text: string, sink: NormalizedSink): void {
     if (text.length === 0) return;
     if (sink.codes) {
-      this.emitCodes(text, sink);
+      this.emitCodes(this.#line.of(text), 0, text.length, sink);
       return;
     }
     // ASCII-only lowering: context-free, so a chunk boundary can never change the result.
@@ -312,9 +334,9 @@ export class MarkdownNormalizer {
     sink.text(out);
   }
 
-  /** `emit` as one pass over the codes: the same lowering, collapsing and trimming. */
-  private emitCodes(text: string, sink: NormalizedSink): void {
-    const n = text.length;
+  /** `emit` of the text in `src[from, to)` as one pass: the same lowering, collapsing and trimming. */
+  private emitCodes(src: Uint16Array, from: number, to: number, sink: NormalizedSink): void {
+    const n = to - from;
     let buf = this.#scratch;
     if (buf.length < n + 1) {
       let size = buf.length * 2;
@@ -324,30 +346,38 @@ export class MarkdownNormalizer {
     }
     // Slot 0 is left for the separating space, so the body is never moved.
     let k = 1;
-    let leadingSpace = false;
-    let pendingSpace = false;
-    let content = false;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (isSpace(c)) {
-        if (!content) leadingSpace = true;
-        pendingSpace = true;
-      } else {
-        if (pendingSpace && content) buf[k++] = 32;
-        pendingSpace = false;
-        content = true;
-        buf[k++] = c >= 65 && c <= 90 ? c + 32 : c;
-      }
-    }
-    if (!content) {
+    let i = from;
+    while (i < to && isSpace(src[i]!)) i++;
+    if (i === to) {
       if (this.emitted) this.owedSpace = true;
       return;
     }
-    const from = (this.owedSpace || leadingSpace) && this.emitted ? 0 : 1;
+    const leadingSpace = i > from;
+    let pendingSpace = false;
+    for (; i < to; i++) {
+      const c = src[i]!;
+      // Printable ASCII and Latin-1 (no space among them) first: most of any text.
+      if (c > 32 && c < 0xa0) {
+        buf[k++] = c >= 65 && c <= 90 ? c + 32 : c;
+      } else if (isSpace(c)) {
+        // A run of spaces is one, and none at the end (it is owed to what comes next).
+        let j = i + 1;
+        while (j < to && isSpace(src[j]!)) j++;
+        if (j === to) {
+          pendingSpace = true;
+          break;
+        }
+        buf[k++] = 32;
+        i = j - 1;
+      } else {
+        buf[k++] = c;
+      }
+    }
+    const first = (this.owedSpace || leadingSpace) && this.emitted ? 0 : 1;
     buf[0] = 32;
     this.owedSpace = pendingSpace;
     this.emitted = true;
-    sink.codes!(buf, from, k);
+    sink.codes!(buf, first, k);
   }
 }
 
@@ -366,6 +396,41 @@ function isSpace(c: number): boolean {
     c === 0x3000 ||
     c === 0xfeff
   );
+}
+
+/** Texts this long or longer are copied by Buffer's native UTF-16 write; shorter ones by a loop. */
+const NATIVE_COPY = 64;
+/** The native copy writes little-endian code units: a Uint16Array reads them so on such a host. */
+const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
+
+/** A text's UTF-16 codes in a reusable array (valid until the next `of`). */
+class CodeScratch {
+  #codes: Uint16Array;
+  #bytes: Buffer;
+
+  constructor(private readonly pool: ArrayPool) {
+    this.#codes = pool.uint16(1024);
+    this.#bytes = Buffer.from(this.#codes.buffer, 0, this.#codes.byteLength);
+  }
+
+  of(text: string): Uint16Array {
+    const n = text.length;
+    if (this.#codes.length < n) {
+      let size = this.#codes.length * 2;
+      while (size < n) size *= 2;
+      this.pool.give(this.#codes);
+      this.#codes = this.pool.uint16(size);
+      this.#bytes = Buffer.from(this.#codes.buffer, 0, this.#codes.byteLength);
+    }
+    const codes = this.#codes;
+    if (n >= NATIVE_COPY && LITTLE_ENDIAN) this.#bytes.write(text, 0, 'utf16le');
+    else for (let i = 0; i < n; i++) codes[i] = text.charCodeAt(i);
+    return codes;
+  }
+
+  release(): void {
+    this.pool.give(this.#codes);
+  }
 }
 
 const HAS_UPPER = /[A-Z]/;

@@ -3,6 +3,7 @@
 // period 3. Constant work per word, so chanting is found without any window scan.
 
 import { isConnectorHash } from './connectors.js';
+import { slotOf } from './ring.js';
 
 export class PeriodTracker {
   readonly maxUnits: number;
@@ -35,7 +36,7 @@ export class PeriodTracker {
   push(hash: number): number {
     const size = this.maxUnits + 1;
     const n = this.count;
-    const slot = n % size;
+    const slot = slotOf(n, size);
     this.hashes[slot] = hash | 0;
     this.conn[slot] = isConnectorHash(hash) ? 1 : 0;
     let best = 0;
@@ -88,7 +89,7 @@ export class OpeningTracker {
   /** Record an opener (its hash if a connector, else 0); returns how many of the window match it. */
   push(connectorHash: number): number {
     const w = this.ring.length;
-    this.ring[this.count % w] = connectorHash | 0;
+    this.ring[slotOf(this.count, w)] = connectorHash | 0;
     this.count++;
     if (connectorHash === 0) return 0;
     let same = 0;

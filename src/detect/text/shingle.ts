@@ -7,7 +7,7 @@
 
 import { HIGH_MASK } from './hash.js';
 import { ArrayPool } from './pool.js';
-import { INITIAL_RING } from './ring.js';
+import { INITIAL_RING, slotOf } from './ring.js';
 
 /** Bases of the two independent rolling polynomial hashes (odd, well-mixed constants). */
 const K1 = 0x9e3779b1;
@@ -82,8 +82,9 @@ export class ShingleIndex {
 
   push(hash: number): void {
     const n = this.count;
-    const old = n >= this.k ? this.words[n % this.k]! : 0;
-    this.words[n % this.k] = hash | 0;
+    const wslot = slotOf(n, this.k);
+    const old = n >= this.k ? this.words[wslot]! : 0;
+    this.words[wslot] = hash | 0;
     this.h1 = (Math.imul(this.h1, K1) + (hash | 0) - Math.imul(old, this.out1)) | 0;
     this.h2 = (Math.imul(this.h2, K2) + (hash | 0) - Math.imul(old, this.out2)) | 0;
     this.count = n + 1;
@@ -92,7 +93,7 @@ export class ShingleIndex {
       this.keysLo = growRing32(this.keysLo, n, size, 0, this.#pool);
       this.keysHi = growRing32(this.keysHi, n, size, -1, this.#pool);
     }
-    const slot = n % this.keysLo.length;
+    const slot = slotOf(n, this.keysLo.length);
     // The word leaving the window takes its shingle's count with it.
     const leavingHi = this.keysHi[slot]!;
     if (leavingHi !== -1) {

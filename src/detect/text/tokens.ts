@@ -137,6 +137,20 @@ export class WordTokenizer {
             digitsOnly = false;
           }
           terminal = false;
+          // The rest of a run of lowercase ASCII letters (most of prose) only grows the hash
+          // and the core: a tight loop of its own, without the other states' branches.
+          let j = i + 1;
+          let d = j < to ? buf[j]! : 0;
+          if (d >= 97 && d <= 122) {
+            digitsOnly = false;
+            do {
+              hash = Math.imul(hash ^ d, FNV_PRIME);
+              d = ++j < to ? buf[j]! : 0;
+            } while (d >= 97 && d <= 122);
+            coreLen += j - i - 1;
+            pos += j - i - 1;
+            i = j - 1;
+          }
         } else {
           if (coreLen > 0) {
             punctAfterCore = true;
