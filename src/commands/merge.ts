@@ -1,8 +1,9 @@
 // `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
 // The files are JSON documents written by loopledger, read in pieces (ledger/json-scan.ts): each
 // input and session is checked as it arrives and put aside on disk, so a merge holds a few numbers
-// per file and session (and, for the formats with an overview, each session's thin version) and one
-// whole session at a time; then merged by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
+// per file and session and one whole session at a time; then merged by ledger/merge.ts (sweeps,
+// small, whole by calibrate/merge.ts). The formats read the sessions (thin or whole) and inputs
+// back from disk as they iterate them, and sort what they rank on disk (Spill.sort).
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -20,6 +21,7 @@ import type { SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { compareCodePoints } from '../read/discover.js';
 import { EXIT_OK, UsageError } from '../errors.js';
+import { mapped, type Sorter } from '../report/lists.js';
 import { SESSION_SORTS } from '../report/index.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { type EmitOptions, emitLedger } from './analyze.js';
@@ -70,24 +72,20 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
+    // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
+    const gates = mapped(sessions, (s) => spill.gate(s));
     // JSON, NDJSON and OTLP write the sessions in order, each read back from the spill as it is
     // written (and added to the summary, which json writes after them).
     // The other formats look at every session more than once (overviews, widths, rule lists): they
-    // are given the thin ones and read a session back whole where they write it in full.
+    // are given the thin ones, read back in order as often as they iterate them, and read a session
+    // back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
-      // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
-      const gates = Array.from(sessions, (s) => spill.gate(s));
       setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
-    const thinVersions = Array.from(sessions, (s) => spill.thin(s));
-    const numbers = new Map(thinVersions.map((t, i) => [t, sessions[i]!]));
-    const wholeSession = (s: SessionLedger) => {
-      const n = numbers.get(s);
-      return n === undefined ? s : spill.load(n);
-    };
-    setExit(await emitLedger({ ...thin, sessions: thinVersions }, opts, io, setExit, NOTHING, files, thinVersions, wholeSession));
+    const lazy = { wholeSession: (s: SessionLedger) => spill.whole(s), sorter: spill.sorter };
+    setExit(await emitLedger({ ...thin, sessions: spill.thinInOrder(sessions) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates, lazy));
   }
 };
 
@@ -123,9 +121,10 @@ const SPILL_SUFFIX = '.ndjson';
 /**
  * Sessions and inputs as a merge read them, one NDJSON line each in a temporary file of ours
  * (removed at the end, at exit and on SIGINT/SIGTERM/SIGHUP). Memory keeps a few numbers per
- * session and per file (where its line is, a hash, its exit code's level), each file's path and,
- * for the formats with an overview, each session's thin version: a merge holds one whole session
- * or input at a time.
+ * session and per file (where its line is, a hash, its exit code's level): a merge holds one whole
+ * session or input at a time. For the formats with an overview, each session's thin version is a
+ * line of its own, copied in the merged order once (thinInOrder), and what they sort is sorted in
+ * runs appended to the same file (sort).
  */
 class Spill implements ShardStore {
   private readonly file = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
@@ -136,12 +135,13 @@ class Spill implements ShardStore {
   private release: (() => void) | null = null;
   private readonly onExit = () => this.close();
 
-  // Per session: where its line is, a hash of its id, its highest level (GATE_LEVELS' index) and, with an overview, its thin version.
+  // Per session: where its line is, a hash of its id, its highest level (GATE_LEVELS' index) and, with an overview, where its thin line is.
   private readonly sessionAt = new NumberList(Float64Array);
   private readonly sessionBytes = new NumberList(Uint32Array);
   private readonly idHashes = new NumberList(Uint32Array);
   private readonly gates = new NumberList(Uint8Array);
-  private readonly thinVersions: SessionLedger[] = [];
+  private readonly thinAt = new NumberList(Float64Array);
+  private readonly thinBytes = new NumberList(Uint32Array);
   // Per file: where its input line is, its likeness, its path's key, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
   private readonly inputAt = new NumberList(Float64Array);
   private readonly inputBytes = new NumberList(Uint32Array);
@@ -152,11 +152,13 @@ class Spill implements ShardStore {
   private readonly sessionsFrom = new NumberList(Uint32Array);
   private readonly sessionCount = new NumberList(Uint32Array);
   private readonly fileSessions = new NumberList(Uint32Array);
+  /** The thin versions read back (from thinInOrder or a sort): their sessions, for whole(). */
+  private readonly numbers = new WeakMap<object, number>();
 
   /**
-   * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept: json and
-   * ndjson read each session back once, whole, in order.
+   * `overview`: put each session's thin version aside too, with what the reports' overviews read
+   * (ThinSessions), for formats that rank and count them. Without, json and ndjson read each
+   * session back once, whole, in order.
    */
   constructor(overview: boolean) {
     this.thinSessions = overview ? new ThinSessions() : null;
@@ -174,15 +176,20 @@ class Spill implements ShardStore {
 
   /** The session put aside: its number. */
   add(session: SessionLedger): number {
+    const n = this.sessionAt.length;
     const [at, bytes] = this.write(JSON.stringify(session));
     this.sessionAt.push(at);
     this.sessionBytes.push(bytes);
     this.idHashes.push(sessionIdHash(session.id));
     this.gates.push(gateOf(session));
-    if (this.thinSessions !== null) this.thinVersions.push(this.thinSessions.of(session));
-    return this.sessionAt.length - 1;
+    if (this.thinSessions !== null) {
+      // With its number, as the lines a sort writes are: read back, it still finds its whole session.
+      const [thinAt, thinBytes] = this.write(JSON.stringify([n, this.thinSessions.of(session)]));
+      this.thinAt.push(thinAt);
+      this.thinBytes.push(thinBytes);
+    }
+    return n;
   }
-
   /** A checked input put aside: its file's number. */
   addInput(input: InputSummary): number {
     const [at, bytes] = this.write(JSON.stringify(input));
@@ -255,9 +262,10 @@ class Spill implements ShardStore {
     return this.fileSessions.view(from, from + this.sessionCount.get(file));
   }
 
-  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
+  /** Its thin version read back; without (json, ndjson), the whole session, which holds all it does. */
   thin(session: number): SessionLedger {
-    return this.thinVersions[session] ?? this.load(session);
+    if (this.thinSessions === null) return this.load(session);
+    return (this.read(this.thinAt.get(session), this.thinBytes.get(session)) as [number, SessionLedger])[1];
   }
 
   load(session: number): SessionLedger {
@@ -267,6 +275,141 @@ class Spill implements ShardStore {
   /** What the exit code reads of a session (reachedFailOn): one shared object per highest level. */
   gate(session: number): SessionLedger {
     return GATES[this.gates.get(session)]!;
+  }
+
+  /** A thin version read back from thinInOrder or a sort whole; anything else as it is. */
+  whole(s: SessionLedger): SessionLedger {
+    const n = this.numbers.get(s);
+    return n === undefined ? s : this.load(n);
+  }
+
+  /**
+   * The sessions' thin versions in this order, as a list read back as often as it is iterated:
+   * their lines are copied once, in this order, so that each pass reads the file straight through.
+   */
+  thinInOrder(sessions: Uint32Array): Iterable<SessionLedger> {
+    return this.decoded<SessionLedger>(this.append(this.thinLines(sessions)));
+  }
+
+  private *thinLines(sessions: Uint32Array): Generator<string> {
+    for (const s of sessions) yield this.rawLine(this.thinAt.get(s), this.thinBytes.get(s));
+  }
+
+  /**
+   * ReportOptions.sorter: `items` sorted stably by `compare`, in runs of about SORT_RUN_CHARS
+   * characters each sorted in memory and appended here, then merged (at most SORT_FAN_IN at a time;
+   * ties go to the earlier run, so the order is Array.prototype.sort's). A list that fits one run
+   * is kept in memory.
+   */
+  readonly sorter: Sorter = <T>(items: Iterable<T>, compare: (a: T, b: T) => number): Iterable<T> => {
+    let runs: Region[] = [];
+    let batch: { item: T; line: string }[] = [];
+    let chars = 0;
+    const byItem = (a: { item: T }, b: { item: T }) => compare(a.item, b.item);
+    const flush = () => {
+      batch.sort(byItem);
+      runs.push(this.append(batch.map((b) => b.line)));
+      batch = [];
+      chars = 0;
+    };
+    for (const item of items) {
+      const line = JSON.stringify([this.numbers.get(item as object) ?? -1, item]);
+      batch.push({ item, line });
+      chars += line.length;
+      if (chars >= SORT_RUN_CHARS) flush();
+    }
+    if (runs.length === 0) return batch.sort(byItem).map((b) => b.item);
+    if (batch.length > 0) flush();
+    while (runs.length > 1) {
+      const next: Region[] = [];
+      for (let i = 0; i < runs.length; i += SORT_FAN_IN) next.push(this.append(this.merged(runs.slice(i, i + SORT_FAN_IN), compare)));
+      runs = next;
+    }
+    return this.decoded<T>(runs[0]!);
+  };
+
+  /** The runs' lines merged in order of their items (the earlier run first among equals). */
+  private *merged<T>(runs: readonly Region[], compare: (a: T, b: T) => number): Generator<string> {
+    type Head = { item: T; line: string; run: number; rest: Iterator<string> };
+    const heads: Head[] = [];
+    const less = (a: Head, b: Head) => {
+      const c = compare(a.item, b.item);
+      return c < 0 || (c === 0 && a.run < b.run);
+    };
+    const place = (h: Head) => {
+      // Sorted insertion: a merge has at most SORT_FAN_IN heads.
+      let i = heads.length;
+      while (i > 0 && less(h, heads[i - 1]!)) i -= 1;
+      heads.splice(i, 0, h);
+    };
+    const advance = (run: number, rest: Iterator<string>) => {
+      const next = rest.next();
+      if (next.done === true) return;
+      place({ item: (JSON.parse(next.value) as [number, T])[1], line: next.value, run, rest });
+    };
+    runs.forEach((r, i) => advance(i, this.lines(r)[Symbol.iterator]()));
+    while (heads.length > 0) {
+      const top = heads.shift()!;
+      yield top.line;
+      advance(top.run, top.rest);
+    }
+  }
+
+  /** A region's items as a list read as often as it is iterated; each thin version found again by whole(). */
+  private decoded<T>(region: Region): Iterable<T> {
+    const lines = this.lines(region);
+    const numbers = this.numbers;
+    return {
+      *[Symbol.iterator]() {
+        for (const line of lines) {
+          const [n, item] = JSON.parse(line) as [number, T];
+          if (n >= 0) numbers.set(item as object, n);
+          yield item;
+        }
+      },
+    };
+  }
+
+  /** Lines appended one after another: where they are. */
+  private append(lines: Iterable<string>): Region {
+    this.flush();
+    const from = this.size;
+    for (const line of lines) this.write(line);
+    this.flush();
+    return { from, to: this.size };
+  }
+
+  /** A region's lines, read straight through in pieces of READ_BACK_BYTES, as often as iterated. */
+  private lines(region: Region): Iterable<string> {
+    return { [Symbol.iterator]: () => this.readLines(region) };
+  }
+
+  private *readLines(region: Region): Generator<string> {
+    this.flush();
+    const buffer = Buffer.allocUnsafe(READ_BACK_BYTES);
+    let carry: Buffer | null = null;
+    for (let at = region.from; at < region.to; ) {
+      const n = readSync(this.fd!, buffer, 0, Math.min(READ_BACK_BYTES, region.to - at), at);
+      if (n === 0) throw new Error(`${this.file}: cut short at ${at}`);
+      at += n;
+      let data = buffer.subarray(0, n);
+      if (carry !== null) {
+        data = Buffer.concat([carry, data]);
+        carry = null;
+      }
+      let start = 0;
+      for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
+        yield data.toString('utf8', start, nl);
+        start = nl + 1;
+      }
+      // A line cut by the piece's end waits for the rest (copied: the buffer is read into again).
+      if (start < data.length) carry = Buffer.from(data.subarray(start));
+    }
+  }
+
+  /** A line as written, not parsed. */
+  private rawLine(at: number, bytes: number): string {
+    return this.bytes(at, bytes).toString('utf8');
   }
 
   /** One line appended: where it starts and its length in bytes. */
@@ -293,7 +436,7 @@ class Spill implements ShardStore {
     for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off, data.length - off);
   }
 
-  private read(at: number, bytes: number): unknown {
+  private bytes(at: number, bytes: number): Buffer {
     this.flush();
     const data = Buffer.allocUnsafe(bytes);
     for (let off = 0; off < bytes; ) {
@@ -301,7 +444,11 @@ class Spill implements ShardStore {
       if (n === 0) throw new Error(`${this.file}: cut short at ${at + off}`);
       off += n;
     }
-    return JSON.parse(data.toString('utf8'));
+    return data;
+  }
+
+  private read(at: number, bytes: number): unknown {
+    return JSON.parse(this.bytes(at, bytes).toString('utf8'));
   }
 
   close(): void {
@@ -372,6 +519,18 @@ function gateOf(s: SessionLedger): number {
 
 /** Writes to the spill gathered to about this many characters. */
 const SPILL_WRITE_CHARS = 1 << 20;
+/** Lines read back straight through in pieces of this many bytes. */
+const READ_BACK_BYTES = 1 << 16;
+/** A sort's runs: about this many characters of lines each, sorted in memory. */
+const SORT_RUN_CHARS = 2 << 20;
+/** Runs merged at most this many at a time. */
+const SORT_FAN_IN = 32;
+
+/** Lines of the spill, from byte `from` up to `to`. */
+interface Region {
+  from: number;
+  to: number;
+}
 
 /** A document as read: its members but `sessions`, which went to the spill (a ledger) or are kept (anything else). */
 interface ReadDocument {
@@ -558,6 +717,7 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
     return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
   });
   const asRead = options.summaryAsRead === true;
-  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: asRead }) };
+  // The inputs are read back from the spill as each format iterates them, never gathered in a list.
+  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: true }) };
 }
 

@@ -87,10 +87,12 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
   let unpriced = 0;
   let saved: MoneyTotals['saved'];
   let cut: MoneyTotals['cut'];
+  let anyCost = false;
   for (const s of report.sessions) {
     const t = sessionTokens(s);
     if (t !== undefined) tokens = (tokens ?? 0) + t;
     if (s.cost !== undefined) {
+      anyCost = true;
       if (s.cost.usd === null) unpriced += 1;
       else {
         usd = (usd ?? 0) + s.cost.usd;
@@ -104,7 +106,7 @@ export function moneyTotals(report: LedgerReport): MoneyTotals {
   const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };
   if (tokens !== undefined) out.tokens = tokens;
   if (sm.cost !== undefined) out.usd = sm.cost.usd;
-  else if (report.sessions.some((s) => s.cost !== undefined)) out.usd = priced ? usd! : null;
+  else if (anyCost) out.usd = priced ? usd! : null;
   const smSaved = sm.enforce.saved;
   if (smSaved !== undefined) out.saved = { rounds: smSaved.rounds, tokens: smSaved.tokens, usd: smSaved.usd };
   else if (saved !== undefined) out.saved = saved;
