@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { InputsSeen } from '../ledger/ledger-check.js';
 import { likenessOf, pathKeyOf, type ShardStore, sessionIdHash, ThinSessions } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
-import type { SessionLedger } from '../ledger/types.js';
+import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { compareCodePoints } from '../read/discover.js';
 import type { Sorter } from '../report/lists.js';
@@ -54,6 +54,11 @@ export class Spill implements ShardStore {
   private readonly sessionsFrom = new NumberList(Uint32Array);
   private readonly sessionCount = new NumberList(Uint32Array);
   private readonly fileSessions = new NumberList(Uint32Array);
+  // Per file that is no transcript: where its line is, its path's key; the ledgers whose are not in path order, by their first.
+  private readonly otherAt = new NumberList(Float64Array);
+  private readonly otherBytes = new NumberList(Uint32Array);
+  private readonly otherKeys = new NumberList(Float64Array);
+  private readonly unorderedOthers = new Set<number>();
   /** The thin versions read back (from thinInOrder or a sort): their sessions, for whole(). */
   private readonly numbers = new WeakMap<object, number>();
 
@@ -95,6 +100,36 @@ export class Spill implements ShardStore {
     }
     return n;
   }
+  get notTranscriptCount(): number {
+    return this.otherAt.length;
+  }
+
+  /** A checked no-transcript put aside: its number. */
+  addNotTranscript(file: NotTranscriptFile): number {
+    const [at, bytes] = this.write(JSON.stringify(file));
+    this.otherAt.push(at);
+    this.otherBytes.push(bytes);
+    this.otherKeys.push(pathKeyOf(file.path));
+    return this.otherAt.length - 1;
+  }
+
+  /** A ledger's no-transcripts, `from` up to `to`, are not listed in code point order of their paths. */
+  notInPathOrder(others: { from: number; to: number }): void {
+    this.unorderedOthers.add(others.from);
+  }
+
+  notTranscript(n: number): NotTranscriptFile {
+    return this.read(this.otherAt.get(n), this.otherBytes.get(n)) as NotTranscriptFile;
+  }
+
+  notTranscriptKey(n: number): number {
+    return this.otherKeys.get(n);
+  }
+
+  notTranscriptsInPathOrder(others: { from: number; to: number }): boolean {
+    return !this.unorderedOthers.has(others.from);
+  }
+
   /** A checked input put aside: its file's number. */
   addInput(input: InputSummary): number {
     const [at, bytes] = this.write(JSON.stringify(input));
@@ -193,11 +228,26 @@ export class Spill implements ShardStore {
    * their lines are copied once, in this order, so that each pass reads the file straight through.
    */
   thinInOrder(sessions: Uint32Array): Iterable<SessionLedger> {
-    return this.decoded<SessionLedger>(this.append(this.thinLines(sessions)));
+    return this.decoded<SessionLedger>(this.append(this.copied(sessions, this.thinAt, this.thinBytes)));
   }
 
-  private *thinLines(sessions: Uint32Array): Generator<string> {
-    for (const s of sessions) yield this.rawLine(this.thinAt.get(s), this.thinBytes.get(s));
+  /** The files' inputs in this order, likewise (as input() reads them). */
+  inputsInOrder(files: Uint32Array): Iterable<InputSummary> {
+    const lines = this.lines(this.append(this.copied(files, this.inputAt, this.inputBytes)));
+    return {
+      *[Symbol.iterator]() {
+        for (const line of lines) {
+          const input = JSON.parse(line) as InputSummary;
+          shareInputStrings([input]);
+          yield input;
+        }
+      },
+    };
+  }
+
+  /** The lines of these numbers, as written. */
+  private *copied(numbers: Uint32Array, at: NumberList, bytes: NumberList): Generator<string> {
+    for (const n of numbers) yield this.rawLine(at.get(n), bytes.get(n));
   }
 
   /**

@@ -12,10 +12,11 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, InputsSeen, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
+import { checkSessionField, InputsSeen, LedgerFieldError, NotTranscriptsSeen, SessionsSeen } from '../ledger/ledger-check.js';
 import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type ShardLedger, wholeInOrder } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
-import type { SessionLedger } from '../ledger/types.js';
+import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
+import { compareCodePoints } from '../read/discover.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { mapped } from '../report/lists.js';
 import { SESSION_SORTS } from '../report/index.js';
@@ -82,7 +83,7 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const lazy = { wholeSession: (s: SessionLedger) => spill.whole(s), sorter: spill.sorter };
-    setExit(await emitLedger({ ...thin, sessions: spill.thinInOrder(sessions) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates, lazy));
+    setExit(await emitLedger({ ...thin, sessions: merged.merged.thin as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates, lazy));
   }
 };
 
@@ -116,8 +117,9 @@ type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result
 interface ReadDocument {
   name: string;
   value: unknown;
-  /** A ledger checked as it ended: its files in the spill (its `inputs` member let go), or why it was refused. */
+  /** A ledger checked as it ended: its files and no-transcripts in the spill (its `inputs` and `not_transcripts` let go), or why it was refused. */
   files?: { from: number; to: number };
+  others?: { from: number; to: number };
   refusal?: MergeError;
 }
 
@@ -140,6 +142,13 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   let firstFile = spill.fileCount;
   let kept: unknown[] | null = null;
   let keptInputs: unknown[] | null = null;
+  // Likewise its no-transcripts (the last `not_transcripts` list), and whether they came in path order.
+  let others: NotTranscriptsSeen | null = null;
+  let firstOther = spill.notTranscriptCount;
+  let keptOthers: unknown[] | null = null;
+  let lastOther: string | null = null;
+  let othersInOrder = true;
+  const notLedger = () => head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA;
   let firstLine = '';
   const refused = (e: unknown): never => {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
@@ -149,12 +158,21 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
     Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
   };
-  const scanner = new JsonScanner(['inputs', 'sessions'], {
+  const scanner = new JsonScanner(['inputs', 'sessions', 'not_transcripts'], {
     member: (key, value) => {
       if (key === 'inputs') inputs = null;
+      if (key === 'not_transcripts') others = null;
       member(key, value);
     },
     elementsStart: (key) => {
+      if (key === 'not_transcripts') {
+        others = new NotTranscriptsSeen();
+        firstOther = spill.notTranscriptCount;
+        keptOthers = notLedger() ? [] : null;
+        lastOther = null;
+        othersInOrder = true;
+        return;
+      }
       if (key !== 'inputs') return;
       inputs = new InputsSeen();
       firstFile = spill.fileCount;
@@ -162,9 +180,20 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     },
     // The inputs and sessions were gathered into `inputs` and `seen` for the checks of the rest (asLedger) as they came.
     elementsEnd: (key) => {
-      member(key, (key === 'inputs' ? keptInputs : kept) ?? []);
+      member(key, (key === 'inputs' ? keptInputs : key === 'not_transcripts' ? keptOthers : kept) ?? []);
     },
     element: (value, index, key) => {
+      if (key === 'not_transcripts') {
+        if (keptOthers !== null) keptOthers.push(value);
+        // Each checked as it comes and put in the spill; a refusal is said when the ledger ends.
+        else if (others!.add(value, index)) {
+          const file = value as NotTranscriptFile;
+          if (lastOther !== null && compareCodePoints(lastOther, file.path) >= 0) othersInOrder = false;
+          lastOther = file.path;
+          spill.addNotTranscript(file);
+        }
+        return;
+      }
       if (key === 'inputs') {
         if (keptInputs !== null) keptInputs.push(value);
         // Each input checked as it comes and put in the spill; a refusal is said when the ledger ends.
@@ -228,11 +257,16 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
   try {
     const read = inputs as InputsSeen | null;
-    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read });
+    const otherSeen = others as NotTranscriptsSeen | null;
+    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read, ...(otherSeen === null ? {} : { others: otherSeen }) });
     // Not reached without a list of inputs (asLedger refuses), so `read` holds them.
     const files = spill.addFiles({ from: firstFile, to: spill.fileCount }, read!, firstSession, sessionPaths);
+    // None when the member is absent (a list given as anything else was refused above).
+    const otherRange = otherSeen === null ? { from: spill.notTranscriptCount, to: spill.notTranscriptCount } : { from: firstOther, to: spill.notTranscriptCount };
+    if (!othersInOrder) spill.notInPathOrder(otherRange);
     delete head['inputs'];
-    return { name, value: head, files };
+    delete head['not_transcripts'];
+    return { name, value: head, files, others: otherRange };
   } catch (e) {
     if (e instanceof MergeError) return { name, value: head, refusal: e };
     throw e;
@@ -273,8 +307,8 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   const shards = docs.map((d) => {
     if (d.refusal !== undefined) throw d.refusal;
     // Not a ledger: asLedger says why.
-    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 } };
-    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
+    if (d.files === undefined || d.others === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 }, others: { from: 0, to: 0 } };
+    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files, others: d.others };
   });
   const asRead = options.summaryAsRead === true;
   // The inputs are read back from the spill as each format iterates them, never gathered in a list.

@@ -28,16 +28,19 @@ export interface Fitted<R> {
 
 export const GAP = '  ';
 
-/** Each column's natural width, long or compact: one pass over the rows for all the columns. */
-function naturalWidths<R>(cols: readonly FitColumn<R>[], rows: Iterable<R>, long: boolean): Map<FitColumn<R>, number> {
-  const w = cols.map((c) => displayWidth(c.head));
+/** Each column's natural width, long and compact: one pass over the rows for all of them. */
+function naturalWidths<R>(cols: readonly FitColumn<R>[], rows: Iterable<R>): { long: Map<FitColumn<R>, number>; compact: Map<FitColumn<R>, number> } {
+  const long = cols.map((c) => displayWidth(c.head));
+  const compact = [...long];
   for (const r of rows) {
     for (let i = 0; i < cols.length; i += 1) {
-      const d = displayWidth(cols[i]!.text(r, long));
-      if (d > w[i]!) w[i] = d;
+      const l = displayWidth(cols[i]!.text(r, true));
+      if (l > long[i]!) long[i] = l;
+      const c = displayWidth(cols[i]!.text(r, false));
+      if (c > compact[i]!) compact[i] = c;
     }
   }
-  return new Map(cols.map((c, i) => [c, w[i]!]));
+  return { long: new Map(cols.map((c, i) => [c, long[i]!])), compact: new Map(cols.map((c, i) => [c, compact[i]!])) };
 }
 
 const total = (widths: readonly number[]) => widths.reduce((a, w) => a + w, 0) + GAP.length * Math.max(0, widths.length - 1);
@@ -59,14 +62,13 @@ function shrink<R>(cols: readonly FitColumn<R>[], widths: number[], width: numbe
 
 /**
  * The widest layout that fits: long texts, then compact ones, then flexible columns cut, then
- * columns dropped by priority (cutting again after each drop). Rows are read once for the long
- * texts and once for the compact ones, so they may be a list read from disk (a merge's sessions).
+ * columns dropped by priority (cutting again after each drop). Rows are read once, both texts
+ * measured, so they may be a list read from disk (a merge's sessions).
  */
 export function fitColumns<R>(all: readonly FitColumn<R>[], rows: Iterable<R>, width: number): Fitted<R> {
-  const long = naturalWidths(all, rows, true);
+  const { long, compact } = naturalWidths(all, rows);
   const longWidths = all.map((c) => long.get(c)!);
   if (total(longWidths) <= width) return { columns: [...all], widths: longWidths, long: true };
-  const compact = naturalWidths(all, rows, false);
   const widthsOf = (cols: readonly FitColumn<R>[]) => cols.map((c) => compact.get(c)!);
   if (total(widthsOf(all)) <= width) return { columns: [...all], widths: widthsOf(all), long: false };
   let cols = [...all];

@@ -260,7 +260,15 @@ export function sessionLabels(sessions: readonly { id: string; path: string }[],
  * the names are compared once sorted by `sorter` (a merge sorts on disk), not in a map of them all.
  */
 export function sessionNames(sessions: Iterable<{ id: string; path: string }>, max = Infinity, sorter: Sorter = sortInMemory): Iterable<string> {
-  const first = mapped(indexed(sessions), ([s, i]): Named => ({ i, key: sanitize(shortId(s.id)), id: s.id, path: s.path }));
+  const limit = Math.max(2, Math.floor(max));
+  const tooLong = (key: string) => key.length > limit && [...key].length > limit;
+  // Noted as the first sort reads them: no pass of its own when no name changes below.
+  let anyTooLong = false;
+  const first = mapped(indexed(sessions), ([s, i]): Named => {
+    const key = sanitize(shortId(s.id));
+    anyTooLong ||= tooLong(key);
+    return { i, key, id: s.id, path: s.path };
+  });
   // In the sessions' order while no two short ids collide (most runs); else in byKey's, sorted back at the end.
   let names: Iterable<Name> = first;
   let inOrder = true;
@@ -286,9 +294,9 @@ export function sessionNames(sessions: Iterable<{ id: string; path: string }>, m
     while (repeats(sorted)) sorted = sorter(regrouped(sorted, (g) => g.forEach((n, j) => (n.key = `${n.key}#${j + 1}`))), byKey);
     names = mapped(sorted, (n): Name => ({ i: n.i, key: n.key }));
     inOrder = false;
+    anyTooLong = Number.isFinite(max) && some(names, (n) => tooLong(n.key));
   }
-  const limit = Math.max(2, Math.floor(max));
-  if (Number.isFinite(max) && some(names, (n) => n.key.length > limit && [...n.key].length > limit)) {
+  if (Number.isFinite(max) && anyTooLong) {
     names = shortened(names, limit, sorter);
     inOrder = false;
   }

@@ -118,3 +118,54 @@ describe('memory per file', () => {
     expect(merged.summary.sessions).toBe(FILES);
   }, 120_000);
 });
+
+describe('memory per session and per file, the formats that rank, count and group', () => {
+  const FILES = 40_000;
+  const SHARDS = 4;
+  // Measured at load ~3: a96d0d9's build (each session's thin version, each file's input line,
+  // the overview's ranked list, the junit suites) aborts on these in 40 and 48 MB heaps for table,
+  // html and junit alike; this one (sessions and inputs read back from disk as the formats iterate
+  // them, the ranking sorted on disk) merges them in 24, 28 and 32 MB, and aborts at 20.
+  const HEAP_CAP_MB = 32;
+  let shards: string[] = [];
+
+  /** `count` shards of `n` one-session files, one session in four looping (enforce stops it), as sharded runs write them (compact). */
+  async function oneSessionShards(n: number, count: number): Promise<string[]> {
+    const calm = await ledgerOf('openai/calm-weather.json');
+    const looping = await ledgerOf('anthropic/looping-deploy.json');
+    const files: string[] = [];
+    for (let k = 1; k <= count; k++) {
+      const inputs = [];
+      const sessions = [];
+      for (let i = k - 1; i < n; i += count) {
+        const base = i % 4 === 3 ? looping : calm;
+        const path = `f${String(i).padStart(6, '0')}.json`;
+        inputs.push({ ...base.inputs[0]!, path });
+        const { timeline: _drawn, ...session } = base.sessions[0]!;
+        sessions.push({ ...session, id: `${session.id}-${i}`, path });
+      }
+      const file = join(tmp.dir, `one-session-${k}-of-${count}.json`);
+      writeFileSync(file, JSON.stringify(shardOf(calm, inputs, sessions, { index: k, count })));
+      files.push(file);
+    }
+    return files;
+  }
+
+  beforeAll(async () => {
+    shards = await oneSessionShards(FILES, SHARDS);
+  }, 60_000);
+
+  const formats: [string, (out: string) => void][] = [
+    ['table', (out) => expect(out).toMatch(/^40000 sessions · 10000 with findings, worst first · 30000 calm/)],
+    ['html', (out) => expect(out).toContain('<p>40000 sessions: 10000 with findings')],
+    ['junit', (out) => expect(out).toContain('<testsuites name="loopledger" tests="40000" failures="10000" errors="0">')],
+  ];
+  for (const [format, check] of formats) {
+    it(`${FILES.toLocaleString('en')} one-session files in ${SHARDS} shards merge to ${format} in a ${HEAP_CAP_MB} MB heap`, async () => {
+      const out = join(tmp.dir, `one-session.${format}`);
+      const r = await spawnCli(['merge', ...shards, '--format', format, '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 60_000 });
+      expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+      check(readFileSync(out, 'utf8'));
+    }, 60_000);
+  }
+});
