@@ -245,6 +245,16 @@ export class Spill implements ShardStore {
     };
   }
 
+  /** The no-transcripts in this order, likewise. */
+  notTranscriptsInOrder(others: Uint32Array): Iterable<NotTranscriptFile> {
+    const lines = this.lines(this.append(this.copied(others, this.otherAt, this.otherBytes)));
+    return {
+      *[Symbol.iterator]() {
+        for (const line of lines) yield JSON.parse(line) as NotTranscriptFile;
+      },
+    };
+  }
+
   /** The lines of these numbers, as written. */
   private *copied(numbers: Uint32Array, at: NumberList, bytes: NumberList): Generator<string> {
     for (const n of numbers) yield this.rawLine(at.get(n), bytes.get(n));

@@ -55,6 +55,8 @@ export interface ShardStore {
   notTranscriptsInPathOrder(others: { from: number; to: number }): boolean;
   /** The files' inputs in this order, as a list read as often as it is iterated (default: each read by input()). */
   inputsInOrder?(files: Uint32Array): Iterable<InputSummary>;
+  /** The no-transcripts in this order, likewise (default: each read by notTranscript()). */
+  notTranscriptsInOrder?(others: Uint32Array): Iterable<NotTranscriptFile>;
   /** The sessions' thin versions in this order, likewise (default: each read by thin()). */
   thinInOrder?(sessions: Uint32Array): Iterable<SessionLedger>;
 }
@@ -781,7 +783,7 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
   // In place of assembleReport's copy (which would hold every input): the key keeps its place.
   report.inputs = inputs;
   // Likewise the no-transcripts, read from the store as they are iterated (one per file of a store, at most).
-  report.not_transcripts = notTranscriptsRead(store, others) as NotTranscriptFile[];
+  report.not_transcripts = (store.notTranscriptsInOrder?.(others) ?? notTranscriptsRead(store, others)) as NotTranscriptFile[];
   return { report, store, sessions, ...(thin === undefined ? {} : { thin }) };
 }
 

@@ -169,3 +169,43 @@ describe('memory per session and per file, the formats that rank, count and grou
     }, 60_000);
   }
 });
+
+describe('memory per file that is no transcript', () => {
+  const OTHERS = 200_000;
+  const SHARDS = 4;
+  // Measured at load ~10: a96d0d9's build (each ledger's not_transcripts parsed whole, then every
+  // one of them in the map that finds one given twice) aborts on these in a 32 MB heap and needs 64
+  // (40 s, most of it collecting); this one (each checked as read and put in the spill, a key of its
+  // path kept) merges them in 24 and 32 MB.
+  const HEAP_CAP_MB = 32;
+
+  it(`${OTHERS.toLocaleString('en')} files that are no transcript, in ${SHARDS} shards, merge to json in a ${HEAP_CAP_MB} MB heap`, async () => {
+    const calm = await ledgerOf('openai/calm-weather.json');
+    const { timeline: _drawn, ...session } = calm.sessions[0]!;
+    const shards: string[] = [];
+    for (let k = 1; k <= SHARDS; k++) {
+      const path = `t${k}.json`;
+      const notTranscripts = [];
+      for (let i = k - 1; i < OTHERS; i += SHARDS) notTranscripts.push({ path: `notes/n${String(i).padStart(7, '0')}.md`, reason: 'unrecognized' as const, error: 'no known format' });
+      const report = assembleReport({
+        version: calm.tool.version,
+        config: calm.config as never,
+        inputs: [{ ...calm.inputs[0]!, path }],
+        sessions: [{ ...session, id: `${session.id}-${k}`, path }],
+        notTranscripts,
+        shard: { index: k, count: SHARDS },
+        ...(calm.pricing ? { pricing: calm.pricing as never } : {}),
+      });
+      const file = join(tmp.dir, `others-${k}-of-${SHARDS}.json`);
+      writeFileSync(file, JSON.stringify(report));
+      shards.push(file);
+    }
+    const out = join(tmp.dir, 'others.json');
+    const r = await spawnCli(['merge', ...shards, '--format', 'json', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 60_000 });
+    expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+    expect(r.stderr).toContain(`${OTHERS} files found in the directories are not a transcript (${OTHERS} no known format)`);
+    const merged = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
+    expect(merged.not_transcripts).toHaveLength(OTHERS);
+    expect(merged.not_transcripts![OTHERS - 1]!.path).toBe(`notes/n${String(OTHERS - 1).padStart(7, '0')}.md`);
+  }, 60_000);
+});
