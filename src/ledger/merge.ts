@@ -6,7 +6,6 @@
 // counters are added. What cannot be added up is refused, naming the difference.
 
 import { UsageError } from '../errors.js';
-import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
@@ -97,80 +96,36 @@ export interface MergedShards {
   thin?: Iterable<SessionLedger>;
 }
 
-/** One shared object per level: a merge of many entries keeps no copy of its own. */
-const LEVEL_ONLY: ReadonlyMap<string, LedgerEntry['intervention']> = new Map(
-  ENFORCE_LEVELS.map((level) => [level, Object.freeze({ enforce: level }) as LedgerEntry['intervention']]),
-);
-
-/** More distinct strings than this are not shared: a vocabulary is small, and a set of unique values would only grow. */
-const MAX_SHARED_VALUES = 4096;
-
 /**
  * Thin versions of the sessions of one merge: what of a session the summary (summary.ts,
  * loop-shapes.ts), the exit code (fail-on.ts), the checks and the reports' overviews read (its
  * fields but the heavy ones, and of each entry what says which loop it is and how far enforce
- * goes). A merge keeps this of every session and the rest on disk (ReportOptions.wholeSession).
- * What recurs across sessions in any store is held once: the strings of a small vocabulary
- * (formats, models, projects, detectors, finding kinds, loop shapes, why a cost is unknown) and
- * the outcome of a session enforce would not have stopped. Held values are shared: never modified.
+ * goes). A merge puts this of every session aside beside the whole session (commands/merge-spill.ts)
+ * and the formats read it back as they rank and count (ReportOptions.wholeSession reads the rest).
  */
 export class ThinSessions {
-  private readonly strings = new Map<string, string>();
-  private readonly outcomes = new Map<string, SessionLedger['outcome']>();
-
   of(s: SessionLedger): SessionLedger {
     // A copy made whole by the rest pattern holds its fields in fewer words than one built key by key.
     const { entries, interrupts: _interrupts, verdicts: _verdicts, timeline: _timeline, ...rest } = s;
     const thin = rest as Record<string, unknown>;
-    for (const key of VOCABULARY_FIELDS) if (typeof thin[key] === 'string') thin[key] = this.string(thin[key]);
-    thin['outcome'] = this.outcome(s.outcome);
-    if (s.cost !== undefined) thin['cost'] = this.cost(s.cost);
     thin['entries'] = entries.map((e) => this.entry(e));
     return thin as unknown as SessionLedger;
   }
 
   private entry(e: LedgerEntry): LedgerEntry {
-    const intervention = LEVEL_ONLY.get(e.intervention.enforce) ?? ({ enforce: e.intervention.enforce } as LedgerEntry['intervention']);
+    const intervention = { enforce: e.intervention.enforce } as LedgerEntry['intervention'];
     const round = e.round;
-    const detector = this.string(e.detector) as LedgerEntry['detector'];
-    const kind = this.string(e.kind) as string;
+    const detector = e.detector;
+    const kind = e.kind;
     // One literal per case, in the order the entry has them: an object built whole keeps its fields in place.
     if (e.shape !== undefined) {
-      const shape = this.string(e.shape) as string;
+      const shape = e.shape;
       return (e.round_usage !== undefined ? { round, detector, kind, shape, round_usage: e.round_usage, intervention } : { round, detector, kind, shape, intervention }) as LedgerEntry;
     }
-    const evidence = { tools: this.string((e.evidence as LedgerEntry['evidence'] | undefined)?.['tools']) } as LedgerEntry['evidence'];
+    const evidence = { tools: (e.evidence as LedgerEntry['evidence'] | undefined)?.['tools'] } as LedgerEntry['evidence'];
     return (e.round_usage !== undefined ? { round, detector, kind, evidence, round_usage: e.round_usage, intervention } : { round, detector, kind, evidence, intervention }) as LedgerEntry;
   }
-
-  private string<T>(value: T): T {
-    if (typeof value !== 'string') return value;
-    const held = this.strings.get(value);
-    if (held !== undefined) return held as T;
-    if (this.strings.size < MAX_SHARED_VALUES) this.strings.set(value, value);
-    return value;
-  }
-
-  /** A cost without a price is one of a few reasons; one with a price is the session's own. */
-  private cost(c: SessionLedger['cost']): SessionLedger['cost'] {
-    if (c === undefined || c.usd !== null || typeof c.reason !== 'string') return c;
-    return { usd: null, reason: this.string(c.reason) };
-  }
-
-  /** Where enforce stops nothing, the outcome is one of a few (zeros, or unknown tokens or dollars): shared. */
-  private outcome(o: SessionLedger['outcome']): SessionLedger['outcome'] {
-    const e = o.enforce;
-    if (e.stops.length > 0 || e.steers > 0 || (e.saved?.rounds ?? 0) > 0 || (e.cut?.rounds ?? 0) > 0) return o;
-    const key = JSON.stringify(o);
-    const held = this.outcomes.get(key);
-    if (held !== undefined) return held;
-    if (this.outcomes.size < MAX_SHARED_VALUES) this.outcomes.set(key, o);
-    return o;
-  }
 }
-
-/** A session's fields whose values come from a small vocabulary. */
-const VOCABULARY_FIELDS: ReadonlySet<string> = new Set(['format', 'model', 'project']);
 
 /** Refused: exit 2, the message names the files and what differs. */
 export class MergeError extends UsageError {

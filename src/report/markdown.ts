@@ -11,7 +11,7 @@ import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.j
 import type { EnforceLevel } from '../vocabulary.js';
 import { type ReportOptions, whole } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import {
   costCell,
@@ -144,9 +144,9 @@ function overviewRows(
   sorter: Sorter | undefined,
 ): { head: string[]; align: string[]; rows: Generator<string>; total: string } {
   const ranked = plan.ranked;
-  const present = presentColumns(report.sessions, ranked);
+  const present = plan.tally.present;
   const names = sessionNames(ranked, Infinity, sorter);
-  const money = moneyTotals(report);
+  const money = plan.tally.money.totals(report);
   const head = ['enforce', ...(present.project ? ['project'] : []), 'session', 'model', 'rounds', 'findings'];
   const align = ['---', ...(present.project ? ['---'] : []), '---', '---', '---:', '---:'];
   const extra: [string, (s: SessionLedger) => string, string][] = [];

@@ -7,10 +7,9 @@ import type { ChalkInstance } from 'chalk';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
 import { fitColumns, fittedWidth, formatHead, formatRow, GAP, type FitColumn, type Fitted } from './columns.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
 import {
   costCell,
-  levelCounts,
   outcomeCell,
   presentColumns,
   projectCell,
@@ -117,8 +116,8 @@ export function* overviewLines(
   yield '';
   yield* loopShapeLines(report, width, ch);
 
-  const money = moneyTotals(report);
-  const present = presentColumns(report.sessions, plan.ranked);
+  const money = plan.tally.money.totals(report);
+  const present = plan.tally.present;
   const names = sessionNames(plan.ranked, sessionNameColumns(width), sorter);
   const cols = overviewColumns(present);
   const totals: Record<string, string> = {
@@ -146,7 +145,7 @@ export function* overviewLines(
   yield ch.dim('─'.repeat(Math.min(width, fittedWidth(fitted))));
   yield ch.bold(totalsLine(fitted, totals, `all ${plural(all, 'session')}`));
 
-  const n = levelCounts(report.sessions);
+  const n = plan.tally.levels;
   const stopped = report.summary.enforce.sessions_stopped;
   const steered = report.summary.enforce.sessions_steered;
   const counts = [`enforce would stop ${plural(stopped, 'session')} and steer ${steered}`];

@@ -5,7 +5,7 @@
 
 import type { EnforceSaved, SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
-import { fmtTokens, fmtUsd, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
+import { fmtTokens, fmtUsd, MoneyTally, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
 import { sanitize } from '../sanitize.js';
 import { maxEnforce, plural } from './text.js';
 import { filtered, firstOf, mapped, some, type Sorter, sortInMemory } from './lists.js';
@@ -29,6 +29,34 @@ export interface OverviewPlan {
   calm: number;
   /** Every session. */
   all: number;
+  /** What the overview shows of every session, counted in the pass that ranks them. */
+  tally: OverviewTally;
+}
+
+/** What the overview counts over every session (presentColumns, its sessions with findings per worst enforce level, moneyTotals), one session at a time. */
+class OverviewTally {
+  all = 0;
+  calm = 0;
+  /** presentColumns of every session, the project's column of those with findings (the listed ones). */
+  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  /** Sessions with findings per worst enforce level. */
+  readonly levels: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
+  readonly money = new MoneyTally();
+
+  add(s: SessionLedger): void {
+    this.all += 1;
+    const p = this.present;
+    p.tokens ||= s.usage !== undefined;
+    p.cost ||= s.cost !== undefined;
+    p.saved ||= s.outcome.enforce.saved !== undefined;
+    p.cut ||= s.outcome.enforce.cut !== undefined;
+    if (s.entries.length === 0) this.calm += 1;
+    else {
+      p.project ||= projectCell(s) !== NOT_KNOWN;
+      this.levels[outcomeCell(s).level] += 1;
+    }
+    this.money.add(s);
+  }
 }
 
 const cmpText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -76,19 +104,22 @@ export function planOverview(
   options: { top: number; sort: SessionSort; quiet: boolean },
   sorter: Sorter = sortInMemory,
 ): OverviewPlan {
-  let calm = 0;
-  let all = 0;
-  for (const s of sessions) {
-    all += 1;
-    if (s.entries.length === 0) calm += 1;
-  }
+  const tally = new OverviewTally();
+  // Counted as the ranking reads them: one pass (a merge reads them from disk).
+  const counted = mapped(sessions, (s) => {
+    tally.add(s);
+    return s;
+  });
   const top = Math.max(0, Math.floor(options.top));
+  let ranked: Iterable<SessionLedger> = [];
+  if (top === 0) for (const _ of counted);
+  else ranked = sorter(filtered(counted, hasFindings), compareSessions(options.sort));
+  const { all, calm } = tally;
   if (top === 0 || all <= top) {
     const detailed = options.quiet ? filtered(sessions, hasFindings) : sessions;
-    return { overview: false, ranked: [], rankedCount: 0, detailed, detailedCount: options.quiet ? all - calm : all, calm, all };
+    return { overview: false, ranked: [], rankedCount: 0, detailed, detailedCount: options.quiet ? all - calm : all, calm, all, tally };
   }
-  const ranked = sorter(filtered(sessions, hasFindings), compareSessions(options.sort));
-  return { overview: true, ranked, rankedCount: all - calm, detailed: firstOf(ranked, top), detailedCount: Math.min(top, all - calm), calm, all };
+  return { overview: true, ranked, rankedCount: all - calm, detailed: firstOf(ranked, top), detailedCount: Math.min(top, all - calm), calm, all, tally };
 }
 
 const hasFindings = (s: SessionLedger) => s.entries.length > 0;
@@ -342,9 +373,3 @@ function shortened(names: Iterable<Name>, limit: number, sorter: Sorter): Iterab
   };
 }
 
-/** Sessions with findings per worst enforce level. */
-export function levelCounts(sessions: Iterable<SessionLedger>): Record<EnforceLevel, number> {
-  const n: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
-  for (const s of sessions) if (s.entries.length > 0) n[outcomeCell(s).level] += 1;
-  return n;
-}

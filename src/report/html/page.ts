@@ -20,7 +20,7 @@ import { pageHead, pageTail } from './shell.js';
 import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
 import { loopShapesHtml, sessionKey } from './loop-shapes.js';
-import { countOf, filtered, firstOf, sortInMemory } from '../lists.js';
+import { countOf, filtered, firstOf, mapped, sortInMemory } from '../lists.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
 export const MAX_OVERVIEW_ROWS = 2000;
@@ -182,15 +182,23 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   yield '</header>\n';
 
   const sort = o.sort ?? 'level';
+  // Sorted by the caller's sorter (a merge's on disk) and read as often as needed: never all held.
+  // Counted as the sort reads them (a merge reads them from disk): the columns every session has.
   let all = 0;
   let withFindings = 0;
-  for (const s of report.sessions) {
+  const present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  const counted = mapped(report.sessions, (s) => {
     all += 1;
     if (s.entries.length > 0) withFindings += 1;
-  }
-  // Sorted by the caller's sorter (a merge's on disk) and read as often as needed: never all held.
+    present.project ||= projectCell(s) !== NOT_KNOWN;
+    present.tokens ||= s.usage !== undefined;
+    present.cost ||= s.cost !== undefined;
+    present.saved ||= s.outcome.enforce.saved !== undefined;
+    present.cut ||= s.outcome.enforce.cut !== undefined;
+    return s;
+  });
   const ranked = (o.sorter ?? sortInMemory)(
-    filtered(report.sessions, (s) => s.entries.length > 0),
+    filtered(counted, (s) => s.entries.length > 0),
     compareSessions(sort),
   );
   const calm = all - withFindings;
@@ -212,7 +220,6 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   yield '<section id="overview">\n<h2>Overview</h2>\n';
   yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
   if (withFindings > 0) {
-    const present = presentColumns(report.sessions);
     yield `<div class="wrap"><table class="sortable overview">${overviewHead(present)}<tbody>\n`;
     const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
     let i = 0;
