@@ -14,7 +14,7 @@ import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { readPriceFile } from '../money/price-file.js';
 import type { FormatName } from '../model/transcript.js';
 import { parseShard, type Shard } from '../read/shard.js';
-import { reachedFailOn, reportChunks, SESSION_SORTS, type SessionSort } from '../report/index.js';
+import { reachedFailOn, reportChunks, type ReportOptions, SESSION_SORTS, type SessionSort } from '../report/index.js';
 import { checkEndpointFlag } from '../report/otlp/endpoint.js';
 import { exportFindings } from '../report/otlp/post.js';
 import { evaluationTime } from '../report/otlp/records.js';
@@ -163,7 +163,8 @@ export type EmitOptions = Pick<
  * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
  * `--fail-on` finds no session (null: not a gate on nothing). `inputs`: files never written over.
  * `sessions`: what the exit code is decided on, when `report.sessions` is read lazily (a large
- * merge streams them from disk): the sessions, or any version with their entries' levels.
+ * merge streams them from disk): the sessions, or any version with their entries' levels, iterated
+ * once. `lazy`: how the formats read a merge's sessions whole and sort them (ReportOptions).
  */
 export async function emitLedger(
   report: LedgerReport,
@@ -172,12 +173,18 @@ export async function emitLedger(
   announce: (code: number) => void,
   nothing: string | null,
   inputs: readonly string[],
-  sessions: readonly SessionLedger[] = report.sessions,
-  wholeSession?: (s: SessionLedger) => SessionLedger,
+  sessions: Iterable<SessionLedger> = report.sessions,
+  lazy: Pick<ReportOptions, 'wholeSession' | 'sorter'> = {},
 ): Promise<number> {
   const format = opts.format;
   const { unreadable, unusable, malformed } = reportInputProblems(report, opts.verbose ?? false, (m) => warn(io, m));
-  if (opts.failOn !== 'none' && sessions.length === 0 && nothing !== null) {
+  let count = 0;
+  let failing = 0;
+  for (const s of sessions) {
+    count += 1;
+    if (reachedFailOn(s, opts.failOn)) failing += 1;
+  }
+  if (opts.failOn !== 'none' && count === 0 && nothing !== null) {
     // SPEC: a CI gate never passes on nothing.
     throw new InputError(`--fail-on ${opts.failOn}: ${nothing}; a gate on nothing fails closed`);
   }
@@ -195,13 +202,12 @@ export async function emitLedger(
     failOn: opts.failOn,
     mode: modeOf(report.config),
     evaluatedAt: evaluationTime(io.env),
-    ...(wholeSession === undefined ? {} : { wholeSession }),
+    ...lazy,
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);
-  const failing = sessions.filter((s) => reachedFailOn(s, opts.failOn));
   // The verdict is known before the payload is written: a reader closing the pipe mid-write
   // (`| head`) ends the process from the EPIPE handler, which must exit with it, not with 0.
-  announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing.length > 0 ? EXIT_FAIL_ON : EXIT_OK);
+  announce(unreadable > 0 || strictFailed ? EXIT_USAGE : failing > 0 ? EXIT_FAIL_ON : EXIT_OK);
   await writePayload(io, payload, opts.outputFile, inputs);
 
   if (unreadable > 0) return EXIT_USAGE;
@@ -209,8 +215,8 @@ export async function emitLedger(
     warn(io, `--strict: ${plural(malformed, 'malformed line')}, ${unusable} ${unusable === 1 ? 'input that is' : 'inputs that are'} no transcript`);
     return EXIT_USAGE;
   }
-  if (failing.length > 0) {
-    if (!opts.quiet) warn(io, `${plural(failing.length, 'session')} reached --fail-on ${opts.failOn} under enforce`);
+  if (failing > 0) {
+    if (!opts.quiet) warn(io, `${plural(failing, 'session')} reached --fail-on ${opts.failOn} under enforce`);
     return EXIT_FAIL_ON;
   }
   return EXIT_OK;

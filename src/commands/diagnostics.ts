@@ -47,16 +47,20 @@ export function reportInputProblems(report: LedgerReport, verbose: boolean, warn
 
 /** Files found in directories that are no transcripts: one line with their count by reason (`--verbose` names each). */
 export function reportNotTranscripts(
-  others: readonly { path: string; reason: NotTranscript; error: string }[],
+  others: Iterable<{ path: string; reason: NotTranscript; error: string }>,
   verbose: boolean,
   warn: (message: string) => void,
 ): void {
-  if (others.length === 0) return;
-  if (verbose) for (const f of others) warn(`${f.path}: not a transcript: ${f.error}`);
+  // One pass: a merge reads them back from disk as they are iterated.
   const byReason = new Map<NotTranscript, number>();
-  for (const f of others) byReason.set(f.reason, (byReason.get(f.reason) ?? 0) + 1);
-  const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} ${REASON_WORDS[reason]}`);
-  const n = others.length;
+  let n = 0;
+  for (const f of others) {
+    if (verbose) warn(`${f.path}: not a transcript: ${f.error}`);
+    byReason.set(f.reason, (byReason.get(f.reason) ?? 0) + 1);
+    n += 1;
+  }
+  if (n === 0) return;
+  const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([reason, k]) => `${k} ${REASON_WORDS[reason]}`);
   warn(
     `${n} file${n === 1 ? '' : 's'} found in the directories ${n === 1 ? 'is' : 'are'} not a transcript (${parts.join(', ')})` +
       (verbose ? '' : '; --verbose lists them'),

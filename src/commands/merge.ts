@@ -1,31 +1,31 @@
 // `loopledger merge FILE…`: read JSON ledgers (or `sweep --format json` partials) and add them up.
 // The files are JSON documents written by loopledger, read in pieces (ledger/json-scan.ts): each
 // input and session is checked as it arrives and put aside on disk, so a merge holds a few numbers
-// per file and session (and, for the formats with an overview, each session's thin version) and one
-// whole session at a time; then merged by ledger/merge.ts (sweeps, small, whole by calibrate/merge.ts).
+// per file and session and one whole session at a time; then merged by ledger/merge.ts (sweeps,
+// small, whole by calibrate/merge.ts). The formats read the sessions (thin or whole) and inputs
+// back from disk as they iterate them, and sort what they rank on disk (Spill.sort).
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { type Command, Option, type OptionValues } from 'commander';
 import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, InputsSeen, LedgerFieldError, SessionsSeen } from '../ledger/ledger-check.js';
-import { asLedger, LEDGER_SCHEMA, likenessOf, pathKeyOf, type MergedShards, MergeError, mergeShards, type ShardLedger, type ShardStore, sessionIdHash, ThinSessions, wholeInOrder } from '../ledger/merge.js';
+import { checkSessionField, InputsSeen, LedgerFieldError, NotTranscriptsSeen, SessionsSeen } from '../ledger/ledger-check.js';
+import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type ShardLedger, wholeInOrder } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
-import type { SessionLedger } from '../ledger/types.js';
-import { FORMAT_NAMES } from '../model/transcript.js';
+import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { compareCodePoints } from '../read/discover.js';
 import { EXIT_OK, UsageError } from '../errors.js';
+import { mapped } from '../report/lists.js';
 import { SESSION_SORTS } from '../report/index.js';
-import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
+import { ENFORCE_LEVELS, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { type EmitOptions, emitLedger } from './analyze.js';
 import { colorFor, warn, writePayload } from './common.js';
 import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
-import { isStdout, removeOnSignal, sweepStaleTemps } from './output.js';
+import { isStdout, sweepStaleTemps } from './output.js';
+import { Spill, SPILL_PREFIX, SPILL_SUFFIX } from './merge-spill.js';
 import { renderSweep } from './sweep.js';
 
 export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
@@ -70,24 +70,20 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
       return;
     }
     const { report: thin, sessions } = merged.merged;
+    // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
+    const gates = mapped(sessions, (s) => spill.gate(s));
     // JSON, NDJSON and OTLP write the sessions in order, each read back from the spill as it is
     // written (and added to the summary, which json writes after them).
     // The other formats look at every session more than once (overviews, widths, rule lists): they
-    // are given the thin ones and read a session back whole where they write it in full.
+    // are given the thin ones, read back in order as often as they iterate them, and read a session
+    // back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
-      // The exit code is decided on one shared stand-in per session (its highest level), not on the sessions.
-      const gates = Array.from(sessions, (s) => spill.gate(s));
       setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
       return;
     }
-    const thinVersions = Array.from(sessions, (s) => spill.thin(s));
-    const numbers = new Map(thinVersions.map((t, i) => [t, sessions[i]!]));
-    const wholeSession = (s: SessionLedger) => {
-      const n = numbers.get(s);
-      return n === undefined ? s : spill.load(n);
-    };
-    setExit(await emitLedger({ ...thin, sessions: thinVersions }, opts, io, setExit, NOTHING, files, thinVersions, wholeSession));
+    const lazy = { wholeSession: (s: SessionLedger) => spill.whole(s), sorter: spill.sorter };
+    setExit(await emitLedger({ ...thin, sessions: merged.merged.thin as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates, lazy));
   }
 };
 
@@ -117,268 +113,13 @@ const streamsSessions = (format: ReportFormat) => format === 'json' || format ==
 
 type Merged = { kind: 'ledger'; merged: MergedShards } | { kind: 'sweep'; result: SweepResult };
 
-const SPILL_PREFIX = 'loopledger-merge.';
-const SPILL_SUFFIX = '.ndjson';
-
-/**
- * Sessions and inputs as a merge read them, one NDJSON line each in a temporary file of ours
- * (removed at the end, at exit and on SIGINT/SIGTERM/SIGHUP). Memory keeps a few numbers per
- * session and per file (where its line is, a hash, its exit code's level), each file's path and,
- * for the formats with an overview, each session's thin version: a merge holds one whole session
- * or input at a time.
- */
-class Spill implements ShardStore {
-  private readonly file = join(tmpdir(), `${SPILL_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${SPILL_SUFFIX}`);
-  private fd: number | null = null;
-  private size = 0;
-  private pending: string[] = [];
-  private pendingChars = 0;
-  private release: (() => void) | null = null;
-  private readonly onExit = () => this.close();
-
-  // Per session: where its line is, a hash of its id, its highest level (GATE_LEVELS' index) and, with an overview, its thin version.
-  private readonly sessionAt = new NumberList(Float64Array);
-  private readonly sessionBytes = new NumberList(Uint32Array);
-  private readonly idHashes = new NumberList(Uint32Array);
-  private readonly gates = new NumberList(Uint8Array);
-  private readonly thinVersions: SessionLedger[] = [];
-  // Per file: where its input line is, its likeness, its path's key, and its sessions (fileSessions from `sessionsFrom`, `sessionCount` of them).
-  private readonly inputAt = new NumberList(Float64Array);
-  private readonly inputBytes = new NumberList(Uint32Array);
-  private readonly likenesses = new NumberList(Float64Array);
-  private readonly pathKeys = new NumberList(Float64Array);
-  /** The ledgers whose files are not in path order, by their first file. */
-  private readonly unordered = new Set<number>();
-  private readonly sessionsFrom = new NumberList(Uint32Array);
-  private readonly sessionCount = new NumberList(Uint32Array);
-  private readonly fileSessions = new NumberList(Uint32Array);
-
-  /**
-   * `overview`: keep each session's thin version in memory, with what the reports' overviews read
-   * (ThinSessions), for formats that rank and count them. Without, nothing of it is kept: json and
-   * ndjson read each session back once, whole, in order.
-   */
-  constructor(overview: boolean) {
-    this.thinSessions = overview ? new ThinSessions() : null;
-  }
-
-  private readonly thinSessions: ThinSessions | null;
-
-  get sessionTotal(): number {
-    return this.sessionAt.length;
-  }
-
-  get fileCount(): number {
-    return this.inputAt.length;
-  }
-
-  /** The session put aside: its number. */
-  add(session: SessionLedger): number {
-    const [at, bytes] = this.write(JSON.stringify(session));
-    this.sessionAt.push(at);
-    this.sessionBytes.push(bytes);
-    this.idHashes.push(sessionIdHash(session.id));
-    this.gates.push(gateOf(session));
-    if (this.thinSessions !== null) this.thinVersions.push(this.thinSessions.of(session));
-    return this.sessionAt.length - 1;
-  }
-
-  /** A checked input put aside: its file's number. */
-  addInput(input: InputSummary): number {
-    const [at, bytes] = this.write(JSON.stringify(input));
-    this.inputAt.push(at);
-    this.inputBytes.push(bytes);
-    this.pathKeys.push(pathKeyOf(input.path));
-    return this.inputAt.length - 1;
-  }
-
-  /**
-   * A checked ledger's files (`files`, whose paths `inputs` holds in order) given their sessions
-   * (`firstSession` on, with these paths, in order), grouped by file in their order: its files.
-   */
-  addFiles(files: { from: number; to: number }, inputs: InputsSeen, firstSession: number, sessionPaths: readonly string[]): { from: number; to: number } {
-    const n = files.to - files.from;
-    // Grouped by a count per file, then each session placed: their order within a file is kept.
-    const counts = new Uint32Array(n);
-    for (const path of sessionPaths) {
-      const i = inputs.places.get(path);
-      if (i !== undefined) counts[i]! += 1;
-    }
-    const starts = new Uint32Array(n);
-    let next = this.fileSessions.length;
-    for (let i = 0; i < n; i++) {
-      starts[i] = next;
-      next += counts[i]!;
-    }
-    this.fileSessions.resize(next);
-    const placed = starts.slice();
-    sessionPaths.forEach((path, j) => {
-      const i = inputs.places.get(path);
-      if (i !== undefined) this.fileSessions.set(placed[i]!++, firstSession + j);
-    });
-    for (let i = 0; i < n; i++) {
-      this.sessionsFrom.push(starts[i]!);
-      this.sessionCount.push(counts[i]!);
-      if (i > 0 && compareCodePoints(inputs.paths[i - 1]!, inputs.paths[i]!) >= 0) this.unordered.add(files.from);
-      const own = this.fileSessions.view(starts[i]!, starts[i]! + counts[i]!);
-      this.likenesses.push(likenessOf(this.input(files.from + i), Array.from(own, (s) => this.idHashes.get(s))));
-    }
-    return files;
-  }
-
-  /** Read back: a merge keeps no path per file (keptInPathOrder reads each once). */
-  path(file: number): string {
-    return this.input(file).path;
-  }
-
-  pathKey(file: number): number {
-    return this.pathKeys.get(file);
-  }
-
-  inPathOrder(files: { from: number; to: number }): boolean {
-    return !this.unordered.has(files.from);
-  }
-
-  /** A file's input line, read back (its format's name and an empty skipped list shared, as read). */
-  input(file: number): InputSummary {
-    const input = this.read(this.inputAt.get(file), this.inputBytes.get(file)) as InputSummary;
-    shareInputStrings([input]);
-    return input;
-  }
-
-  likeness(file: number): number {
-    return this.likenesses.get(file);
-  }
-
-  sessionsOf(file: number): ArrayLike<number> {
-    const from = this.sessionsFrom.get(file);
-    return this.fileSessions.view(from, from + this.sessionCount.get(file));
-  }
-
-  /** Not held (json, ndjson): the whole session, which holds all its thin version does, read back. */
-  thin(session: number): SessionLedger {
-    return this.thinVersions[session] ?? this.load(session);
-  }
-
-  load(session: number): SessionLedger {
-    return this.read(this.sessionAt.get(session), this.sessionBytes.get(session)) as SessionLedger;
-  }
-
-  /** What the exit code reads of a session (reachedFailOn): one shared object per highest level. */
-  gate(session: number): SessionLedger {
-    return GATES[this.gates.get(session)]!;
-  }
-
-  /** One line appended: where it starts and its length in bytes. */
-  private write(line: string): [number, number] {
-    if (this.fd === null) {
-      this.release = removeOnSignal(this.file);
-      process.on('exit', this.onExit);
-      this.fd = openSync(this.file, 'wx+', 0o600);
-    }
-    const bytes = Buffer.byteLength(line);
-    const at = this.size;
-    this.size += bytes + 1;
-    this.pending.push(line, '\n');
-    this.pendingChars += line.length;
-    if (this.pendingChars >= SPILL_WRITE_CHARS) this.flush();
-    return [at, bytes];
-  }
-
-  private flush(): void {
-    if (this.pending.length === 0 || this.fd === null) return;
-    const data = Buffer.from(this.pending.join(''));
-    this.pending = [];
-    this.pendingChars = 0;
-    for (let off = 0; off < data.length; ) off += writeSync(this.fd, data, off, data.length - off);
-  }
-
-  private read(at: number, bytes: number): unknown {
-    this.flush();
-    const data = Buffer.allocUnsafe(bytes);
-    for (let off = 0; off < bytes; ) {
-      const n = readSync(this.fd!, data, off, bytes - off, at + off);
-      if (n === 0) throw new Error(`${this.file}: cut short at ${at + off}`);
-      off += n;
-    }
-    return JSON.parse(data.toString('utf8'));
-  }
-
-  close(): void {
-    if (this.fd === null) return;
-    closeSync(this.fd);
-    this.fd = null;
-    rmSync(this.file, { force: true });
-    this.release?.();
-    process.off('exit', this.onExit);
-  }
-}
-
-type NumberArray = Float64Array | Uint32Array | Uint8Array;
-
-/** A growing list of numbers in a typed array: a merge keeps a few per session and per file, not an object each. */
-class NumberList {
-  private data: NumberArray;
-  length = 0;
-
-  constructor(private readonly kind: new (length: number) => NumberArray) {
-    this.data = new kind(1024);
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) this.grow(this.length + 1);
-    this.data[this.length++] = value;
-  }
-
-  /** Made this long (new places hold 0). */
-  resize(length: number): void {
-    if (length > this.data.length) this.grow(length);
-    this.length = length;
-  }
-
-  private grow(atLeast: number): void {
-    const next = new this.kind(Math.max(atLeast, this.data.length * 2));
-    next.set(this.data);
-    this.data = next;
-  }
-
-  get(i: number): number {
-    return this.data[i]!;
-  }
-
-  set(i: number, value: number): void {
-    this.data[i] = value;
-  }
-
-  /** Places `from` to `to`, not copied (valid until the list grows). */
-  view(from: number, to: number): NumberArray {
-    return this.data.subarray(from, to);
-  }
-}
-
-/** No entry, then each enforce level: a session's highest, as GATES' index. */
-const GATE_LEVELS: readonly (EnforceLevel | null)[] = [null, ...ENFORCE_LEVELS];
-
-/** A session's highest enforce level as a session holding one entry of it (none: no entry); shared. */
-const GATES: readonly SessionLedger[] = GATE_LEVELS.map(
-  (level) => Object.freeze({ entries: level === null ? [] : [{ intervention: { enforce: level } }] }) as unknown as SessionLedger,
-);
-
-function gateOf(s: SessionLedger): number {
-  let top: EnforceLevel | null = null;
-  for (const e of s.entries) if (top === null || LEVEL_RANK[e.intervention.enforce] > LEVEL_RANK[top]) top = e.intervention.enforce;
-  return GATE_LEVELS.indexOf(top);
-}
-
-/** Writes to the spill gathered to about this many characters. */
-const SPILL_WRITE_CHARS = 1 << 20;
-
 /** A document as read: its members but `sessions`, which went to the spill (a ledger) or are kept (anything else). */
 interface ReadDocument {
   name: string;
   value: unknown;
-  /** A ledger checked as it ended: its files in the spill (its `inputs` member let go), or why it was refused. */
+  /** A ledger checked as it ended: its files and no-transcripts in the spill (its `inputs` and `not_transcripts` let go), or why it was refused. */
   files?: { from: number; to: number };
+  others?: { from: number; to: number };
   refusal?: MergeError;
 }
 
@@ -401,6 +142,13 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   let firstFile = spill.fileCount;
   let kept: unknown[] | null = null;
   let keptInputs: unknown[] | null = null;
+  // Likewise its no-transcripts (the last `not_transcripts` list), and whether they came in path order.
+  let others: NotTranscriptsSeen | null = null;
+  let firstOther = spill.notTranscriptCount;
+  let keptOthers: unknown[] | null = null;
+  let lastOther: string | null = null;
+  let othersInOrder = true;
+  const notLedger = () => head['schema'] !== undefined && head['schema'] !== LEDGER_SCHEMA;
   let firstLine = '';
   const refused = (e: unknown): never => {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
@@ -410,12 +158,21 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     // An own property whatever the name, as JSON.parse makes it (`"__proto__"` included).
     Object.defineProperty(head, key, { value, writable: true, enumerable: true, configurable: true });
   };
-  const scanner = new JsonScanner(['inputs', 'sessions'], {
+  const scanner = new JsonScanner(['inputs', 'sessions', 'not_transcripts'], {
     member: (key, value) => {
       if (key === 'inputs') inputs = null;
+      if (key === 'not_transcripts') others = null;
       member(key, value);
     },
     elementsStart: (key) => {
+      if (key === 'not_transcripts') {
+        others = new NotTranscriptsSeen();
+        firstOther = spill.notTranscriptCount;
+        keptOthers = notLedger() ? [] : null;
+        lastOther = null;
+        othersInOrder = true;
+        return;
+      }
       if (key !== 'inputs') return;
       inputs = new InputsSeen();
       firstFile = spill.fileCount;
@@ -423,9 +180,20 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
     },
     // The inputs and sessions were gathered into `inputs` and `seen` for the checks of the rest (asLedger) as they came.
     elementsEnd: (key) => {
-      member(key, (key === 'inputs' ? keptInputs : kept) ?? []);
+      member(key, (key === 'inputs' ? keptInputs : key === 'not_transcripts' ? keptOthers : kept) ?? []);
     },
     element: (value, index, key) => {
+      if (key === 'not_transcripts') {
+        if (keptOthers !== null) keptOthers.push(value);
+        // Each checked as it comes and put in the spill; a refusal is said when the ledger ends.
+        else if (others!.add(value, index)) {
+          const file = value as NotTranscriptFile;
+          if (lastOther !== null && compareCodePoints(lastOther, file.path) >= 0) othersInOrder = false;
+          lastOther = file.path;
+          spill.addNotTranscript(file);
+        }
+        return;
+      }
       if (key === 'inputs') {
         if (keptInputs !== null) keptInputs.push(value);
         // Each input checked as it comes and put in the spill; a refusal is said when the ledger ends.
@@ -489,36 +257,21 @@ async function readDocument(name: string, spill: Spill, timelines: boolean): Pro
   // end; a refusal waits for the others to be read (a sweep among them, or another schema, is said first).
   try {
     const read = inputs as InputsSeen | null;
-    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read });
+    const otherSeen = others as NotTranscriptsSeen | null;
+    asLedger(head, name, read === null ? undefined : { sessions: seen, inputs: read, ...(otherSeen === null ? {} : { others: otherSeen }) });
     // Not reached without a list of inputs (asLedger refuses), so `read` holds them.
     const files = spill.addFiles({ from: firstFile, to: spill.fileCount }, read!, firstSession, sessionPaths);
+    // None when the member is absent (a list given as anything else was refused above).
+    const otherRange = otherSeen === null ? { from: spill.notTranscriptCount, to: spill.notTranscriptCount } : { from: firstOther, to: spill.notTranscriptCount };
+    if (!othersInOrder) spill.notInPathOrder(otherRange);
     delete head['inputs'];
-    return { name, value: head, files };
+    delete head['not_transcripts'];
+    return { name, value: head, files, others: otherRange };
   } catch (e) {
     if (e instanceof MergeError) return { name, value: head, refusal: e };
     throw e;
   }
 }
-
-/**
- * A ledger's inputs, as a merge keeps them (one per file, often one per session): each format's
- * name one string for all and an empty `skipped` one shared list, not a copy per input. Returns
- * each path by itself, for the sessions to share.
- */
-function shareInputStrings(inputs: unknown[]): ReadonlyMap<string, string> {
-  const paths = new Map<string, string>();
-  for (const input of inputs) {
-    if (typeof input !== 'object' || input === null) continue;
-    const i = input as Record<string, unknown>;
-    if (typeof i['path'] === 'string') paths.set(i['path'], i['path']);
-    if (typeof i['format'] === 'string') i['format'] = FORMAT_STRINGS.get(i['format']) ?? i['format'];
-    if (Array.isArray(i['skipped']) && i['skipped'].length === 0) i['skipped'] = NO_SKIPPED;
-  }
-  return paths;
-}
-
-const FORMAT_STRINGS: ReadonlyMap<string, string> = new Map(FORMAT_NAMES.map((f) => [f, f]));
-const NO_SKIPPED: readonly unknown[] = Object.freeze([]);
 
 /** Pieces of this many bytes are read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
@@ -554,10 +307,11 @@ async function mergeFiles(files: readonly string[], spill: Spill, options: Merge
   const shards = docs.map((d) => {
     if (d.refusal !== undefined) throw d.refusal;
     // Not a ledger: asLedger says why.
-    if (d.files === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 } };
-    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files };
+    if (d.files === undefined || d.others === undefined) return { name: d.name, report: asLedger(d.value, d.name), files: { from: 0, to: 0 }, others: { from: 0, to: 0 } };
+    return { name: d.name, report: d.value as ShardLedger['report'], files: d.files, others: d.others };
   });
   const asRead = options.summaryAsRead === true;
-  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: asRead }) };
+  // The inputs are read back from the spill as each format iterates them, never gathered in a list.
+  return { kind: 'ledger', merged: mergeShards(shards, spill, { ...(options.onNote ? { onNote: options.onNote } : {}), summaryAsRead: asRead, inputsAsRead: true }) };
 }
 

@@ -422,29 +422,72 @@ export class InputsSeen {
 }
 
 /**
+ * A ledger's `not_transcripts` as a merge reads them, one at a time (checkNotTranscript): the
+ * first nested too deep and the first refused, kept for checkLedgerRest to give in the order a
+ * ledger read whole gives them.
+ */
+export class NotTranscriptsSeen {
+  private deep: string | null = null;
+  private refusal: LedgerFieldError | null = null;
+
+  /** `not_transcripts[index]` checked as it arrives: false when it is refused (said by checkLedgerRest). */
+  add(value: unknown, index: number): boolean {
+    const path = `not_transcripts[${index}]`;
+    if (this.deep === null) {
+      // Two levels down (document, not_transcripts), as an input.
+      const deep = tooDeep(value, MAX_LEDGER_DEPTH - 2);
+      if (deep !== null) this.deep = `${path}${deep.startsWith('[') ? '' : '.'}${deep}`;
+    }
+    if (this.refusal === null) {
+      try {
+        checkNotTranscript(value, path);
+      } catch (e) {
+        if (!(e instanceof LedgerFieldError)) throw e;
+        this.refusal = e;
+      }
+    }
+    return this.deep === null && this.refusal === null;
+  }
+
+  get tooDeep(): string | null {
+    return this.deep;
+  }
+
+  get refused(): LedgerFieldError | null {
+    return this.refusal;
+  }
+}
+
+function checkNotTranscript(v: unknown, path: string): void {
+  const f = record(v, path);
+  text(f['path'], `${path}.path`);
+  text(f['reason'], `${path}.reason`);
+  text(f['error'], `${path}.error`);
+}
+
+/**
  * The rest of a ledger whose sessions were checked one by one: its other fields, the inputs'
  * counts against the sessions, the summary against what they add up to (`seen`, gathered from
- * the sessions as they were read).
+ * the sessions as they were read). `others`: its `not_transcripts`, when they were checked as
+ * they were read (their member holds none).
  */
-export function checkLedgerRest(value: Rec, seen: SessionsSeen, inputs: InputsSeen): void {
+export function checkLedgerRest(value: Rec, seen: SessionsSeen, inputs: InputsSeen, others?: NotTranscriptsSeen): void {
   const { sessions: _read, ...rest } = value;
   // Member by member, in their order: the inputs were walked as they arrived (their member holds none).
   for (const key of Object.keys(rest)) {
-    const deep = key === 'inputs' ? inputs.tooDeep : tooDeep({ [key]: rest[key] }, MAX_LEDGER_DEPTH);
+    const deep =
+      key === 'inputs' ? inputs.tooDeep : key === 'not_transcripts' && others !== undefined ? others.tooDeep : tooDeep({ [key]: rest[key] }, MAX_LEDGER_DEPTH);
     if (deep !== null) throw new LedgerFieldError(deep, `nested deeper than ${MAX_LEDGER_DEPTH} levels, which no ledger is`, []);
   }
   if (inputs.refused !== null) throw inputs.refused;
-  checkLedgerTotals(value, seen, inputs);
+  checkLedgerTotals(value, seen, inputs, others);
 }
 
-function checkLedgerTotals(value: Rec, sessions: SessionsSeen, inputs: InputsSeen): void {
-  if (value['not_transcripts'] !== undefined) {
-    list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => {
-      const f = record(v, `not_transcripts[${i}]`);
-      text(f['path'], `not_transcripts[${i}].path`);
-      text(f['reason'], `not_transcripts[${i}].reason`);
-      text(f['error'], `not_transcripts[${i}].error`);
-    });
+function checkLedgerTotals(value: Rec, sessions: SessionsSeen, inputs: InputsSeen, others?: NotTranscriptsSeen): void {
+  if (others !== undefined) {
+    if (others.refused !== null) throw others.refused;
+  } else if (value['not_transcripts'] !== undefined) {
+    list(value['not_transcripts'], 'not_transcripts').forEach((v, i) => checkNotTranscript(v, `not_transcripts[${i}]`));
   }
   // Each input says how many sessions it gave; a session pushed twice (or dropped) shows here.
   inputs.paths.forEach((path, i) => {

@@ -6,12 +6,11 @@
 // counters are added. What cannot be added up is refused, naming the difference.
 
 import { UsageError } from '../errors.js';
-import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
-import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type SessionsSeen } from './ledger-check.js';
+import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type NotTranscriptsSeen, type SessionsSeen } from './ledger-check.js';
 import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -46,6 +45,19 @@ export interface ShardStore {
   /** What the summary, the exit code and the checks read of a session: its thin version, or the whole session. */
   thin(session: number): SessionLedger;
   load(session: number): SessionLedger;
+  /** Files that are no transcripts, numbered as read (ledger by ledger, each in its own order). */
+  readonly notTranscriptCount: number;
+  notTranscript(n: number): NotTranscriptFile;
+  /** pathKeyOf its path, computed as it was read. */
+  notTranscriptKey(n: number): number;
+  /** Whether a ledger's no-transcripts, `from` up to `to`, are listed in code point order of their paths. */
+  notTranscriptsInPathOrder(others: { from: number; to: number }): boolean;
+  /** The files' inputs in this order, as a list read as often as it is iterated (default: each read by input()). */
+  inputsInOrder?(files: Uint32Array): Iterable<InputSummary>;
+  /** The no-transcripts in this order, likewise (default: each read by notTranscript()). */
+  notTranscriptsInOrder?(others: Uint32Array): Iterable<NotTranscriptFile>;
+  /** The sessions' thin versions in this order, likewise (default: each read by thin()). */
+  thinInOrder?(sessions: Uint32Array): Iterable<SessionLedger>;
 }
 
 /**
@@ -61,9 +73,11 @@ export function sessionIdHash(id: string): number {
 /** A shard's fields as its file gave them (inputs and sessions aside) and its files in the store. */
 export interface ShardLedger {
   name: string;
-  report: Omit<LedgerReport, 'sessions' | 'inputs'>;
+  report: Omit<LedgerReport, 'sessions' | 'inputs' | 'not_transcripts'>;
   /** Its files are the store's from `from` up to `to`, not included. */
   files: { from: number; to: number };
+  /** Its files that are no transcripts, likewise. */
+  others: { from: number; to: number };
 }
 
 /** The merged ledger: its summary and fields, and its files and sessions in the order one run gives them. */
@@ -78,82 +92,40 @@ export interface MergedShards {
   store: ShardStore;
   /** The store's sessions, in order. */
   sessions: Uint32Array;
+  /** Without `summaryAsRead`: their thin versions in that order, the list the summary was added up from. */
+  thin?: Iterable<SessionLedger>;
 }
-
-/** One shared object per level: a merge of many entries keeps no copy of its own. */
-const LEVEL_ONLY: ReadonlyMap<string, LedgerEntry['intervention']> = new Map(
-  ENFORCE_LEVELS.map((level) => [level, Object.freeze({ enforce: level }) as LedgerEntry['intervention']]),
-);
-
-/** More distinct strings than this are not shared: a vocabulary is small, and a set of unique values would only grow. */
-const MAX_SHARED_VALUES = 4096;
 
 /**
  * Thin versions of the sessions of one merge: what of a session the summary (summary.ts,
  * loop-shapes.ts), the exit code (fail-on.ts), the checks and the reports' overviews read (its
  * fields but the heavy ones, and of each entry what says which loop it is and how far enforce
- * goes). A merge keeps this of every session and the rest on disk (ReportOptions.wholeSession).
- * What recurs across sessions in any store is held once: the strings of a small vocabulary
- * (formats, models, projects, detectors, finding kinds, loop shapes, why a cost is unknown) and
- * the outcome of a session enforce would not have stopped. Held values are shared: never modified.
+ * goes). A merge puts this of every session aside beside the whole session (commands/merge-spill.ts)
+ * and the formats read it back as they rank and count (ReportOptions.wholeSession reads the rest).
  */
 export class ThinSessions {
-  private readonly strings = new Map<string, string>();
-  private readonly outcomes = new Map<string, SessionLedger['outcome']>();
-
   of(s: SessionLedger): SessionLedger {
     // A copy made whole by the rest pattern holds its fields in fewer words than one built key by key.
     const { entries, interrupts: _interrupts, verdicts: _verdicts, timeline: _timeline, ...rest } = s;
     const thin = rest as Record<string, unknown>;
-    for (const key of VOCABULARY_FIELDS) if (typeof thin[key] === 'string') thin[key] = this.string(thin[key]);
-    thin['outcome'] = this.outcome(s.outcome);
-    if (s.cost !== undefined) thin['cost'] = this.cost(s.cost);
     thin['entries'] = entries.map((e) => this.entry(e));
     return thin as unknown as SessionLedger;
   }
 
   private entry(e: LedgerEntry): LedgerEntry {
-    const intervention = LEVEL_ONLY.get(e.intervention.enforce) ?? ({ enforce: e.intervention.enforce } as LedgerEntry['intervention']);
+    const intervention = { enforce: e.intervention.enforce } as LedgerEntry['intervention'];
     const round = e.round;
-    const detector = this.string(e.detector) as LedgerEntry['detector'];
-    const kind = this.string(e.kind) as string;
+    const detector = e.detector;
+    const kind = e.kind;
     // One literal per case, in the order the entry has them: an object built whole keeps its fields in place.
     if (e.shape !== undefined) {
-      const shape = this.string(e.shape) as string;
+      const shape = e.shape;
       return (e.round_usage !== undefined ? { round, detector, kind, shape, round_usage: e.round_usage, intervention } : { round, detector, kind, shape, intervention }) as LedgerEntry;
     }
-    const evidence = { tools: this.string((e.evidence as LedgerEntry['evidence'] | undefined)?.['tools']) } as LedgerEntry['evidence'];
+    const evidence = { tools: (e.evidence as LedgerEntry['evidence'] | undefined)?.['tools'] } as LedgerEntry['evidence'];
     return (e.round_usage !== undefined ? { round, detector, kind, evidence, round_usage: e.round_usage, intervention } : { round, detector, kind, evidence, intervention }) as LedgerEntry;
   }
-
-  private string<T>(value: T): T {
-    if (typeof value !== 'string') return value;
-    const held = this.strings.get(value);
-    if (held !== undefined) return held as T;
-    if (this.strings.size < MAX_SHARED_VALUES) this.strings.set(value, value);
-    return value;
-  }
-
-  /** A cost without a price is one of a few reasons; one with a price is the session's own. */
-  private cost(c: SessionLedger['cost']): SessionLedger['cost'] {
-    if (c === undefined || c.usd !== null || typeof c.reason !== 'string') return c;
-    return { usd: null, reason: this.string(c.reason) };
-  }
-
-  /** Where enforce stops nothing, the outcome is one of a few (zeros, or unknown tokens or dollars): shared. */
-  private outcome(o: SessionLedger['outcome']): SessionLedger['outcome'] {
-    const e = o.enforce;
-    if (e.stops.length > 0 || e.steers > 0 || (e.saved?.rounds ?? 0) > 0 || (e.cut?.rounds ?? 0) > 0) return o;
-    const key = JSON.stringify(o);
-    const held = this.outcomes.get(key);
-    if (held !== undefined) return held;
-    if (this.outcomes.size < MAX_SHARED_VALUES) this.outcomes.set(key, o);
-    return o;
-  }
 }
-
-/** A session's fields whose values come from a small vocabulary. */
-const VOCABULARY_FIELDS: ReadonlySet<string> = new Set(['format', 'model', 'project']);
 
 /** Refused: exit 2, the message names the files and what differs. */
 export class MergeError extends UsageError {
@@ -169,10 +141,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /**
  * `value` as a ledger, or a refusal naming the file and the field. `read`: its sessions were
- * checked one by one as they were read (checkSessionField) and its inputs too, gathered there,
- * and `value.sessions` and `value.inputs` hold none of them; the rest is checked here.
+ * checked one by one as they were read (checkSessionField) and its inputs too, gathered there
+ * (and its no-transcripts, with `others`), and `value.sessions` and `value.inputs` (and
+ * `value.not_transcripts`) hold none of them; the rest is checked here.
  */
-export function asLedger(value: unknown, name: string, read?: { sessions: SessionsSeen; inputs: InputsSeen }): LedgerReport {
+export function asLedger(value: unknown, name: string, read?: { sessions: SessionsSeen; inputs: InputsSeen; others?: NotTranscriptsSeen }): LedgerReport {
   if (!isRecord(value)) throw new MergeError(`${name}: not a loopledger JSON ledger (a JSON object is expected; make it with --format json)`);
   if (value['schema'] !== LEDGER_SCHEMA) {
     const schema = typeof value['schema'] === 'string' ? value['schema'] : null;
@@ -188,7 +161,7 @@ export function asLedger(value: unknown, name: string, read?: { sessions: Sessio
   if (!isRecord(value['config'])) throw new MergeError(`${name}: "config" is missing: not a complete loopledger ledger`);
   if (!isRecord(value['tool']) || typeof value['tool']['version'] !== 'string') throw new MergeError(`${name}: "tool.version" is missing: not a complete loopledger ledger`);
   try {
-    if (read !== undefined) checkLedgerRest(value, read.sessions, read.inputs);
+    if (read !== undefined) checkLedgerRest(value, read.sessions, read.inputs, read.others);
     else checkLedgerFields(value);
   } catch (e) {
     if (e instanceof LedgerFieldError) throw new MergeError(`${name}: ${e.message}: not a ledger loopledger wrote (edited by hand?)`);
@@ -361,21 +334,22 @@ function markRepeated(keys: Float64Array, marked: Uint8Array): void {
 
 /**
  * The files that may meet another: those whose path key or likeness is another file's (or whose
- * path key is a no-transcript's). Every other file is alone, in FileSet as out of it: it is kept
- * as it is, and FileSet holds only these (none, in a merge of disjoint shards).
+ * path key is a no-transcript's), and the no-transcripts whose path key is a file's or another's.
+ * Every other one is alone, in FileSet as out of it: it is kept as it is, and FileSet holds only
+ * these (none, in a merge of disjoint shards).
  */
-function filesThatMayMeet(store: ShardStore, ledgers: readonly ShardLedger[]): Uint8Array {
+function filesThatMayMeet(store: ShardStore): { files: Uint8Array; others: Uint8Array } {
   const n = store.fileCount;
-  const marked = new Uint8Array(n);
+  const m = store.notTranscriptCount;
+  const marked = new Uint8Array(n + m);
   const likenesses = new Float64Array(n);
   for (let f = 0; f < n; f++) likenesses[f] = store.likeness(f);
-  markRepeated(likenesses, marked);
-  const others = ledgers.flatMap((l) => l.report.not_transcripts ?? []);
-  const paths = new Float64Array(n + others.length);
+  markRepeated(likenesses, marked.subarray(0, n));
+  const paths = new Float64Array(n + m);
   for (let f = 0; f < n; f++) paths[f] = store.pathKey(f);
-  others.forEach((o, i) => (paths[n + i] = pathKeyOf(o.path)));
+  for (let o = 0; o < m; o++) paths[n + o] = store.notTranscriptKey(o);
   markRepeated(paths, marked);
-  return marked;
+  return { files: marked.subarray(0, n), others: marked.subarray(n) };
 }
 
 /**
@@ -389,7 +363,7 @@ function filesThatMayMeet(store: ShardStore, ledgers: readonly ShardLedger[]): U
 class FileSet {
   private readonly byPath = new Map<string, FileEntry>();
   private readonly byLikeness = new Map<number, FileEntry[]>();
-  private readonly notTranscripts = new Map<string, { file: NotTranscriptFile; from: string }>();
+  private readonly notTranscripts = new Map<string, { file: NotTranscriptFile; from: string; number: number }>();
 
   constructor(private readonly store: ShardStore) {}
 
@@ -445,16 +419,17 @@ class FileSet {
     this.byPath.set(input.path, entry);
   }
 
-  addNotTranscript(file: NotTranscriptFile, from: string): void {
+  /** The store's no-transcript `number`, `file`. */
+  addNotTranscript(number: number, file: NotTranscriptFile, from: string): void {
     const same = this.notTranscripts.get(file.path);
-    if (same === undefined) this.notTranscripts.set(file.path, { file, from });
+    if (same === undefined) this.notTranscripts.set(file.path, { file, from, number });
     else if (same.file.reason !== file.reason) {
       throw new MergeError(`${file.path} is in both ${same.from} and ${from}, and they disagree about it (${same.file.reason} vs ${file.reason})`);
     }
     if (this.byPath.has(file.path)) throw new MergeError(`${file.path} is a transcript in ${this.byPath.get(file.path)!.from} but no transcript in ${from}`);
   }
 
-  contents(): { files: number[]; notTranscripts: NotTranscriptFile[] } {
+  contents(): { files: number[]; notTranscripts: number[] } {
     const files: number[] = [];
     for (const f of this.byPath.values()) {
       files.push(f.file);
@@ -462,7 +437,7 @@ class FileSet {
         throw new MergeError(`${f.input.path} is a transcript in ${f.from} but no transcript in ${this.notTranscripts.get(f.input.path)!.from}`);
       }
     }
-    return { files, notTranscripts: [...this.notTranscripts.values()].map((n) => n.file) };
+    return { files, notTranscripts: Array.from(this.notTranscripts.values(), (n) => n.number) };
   }
 }
 
@@ -501,13 +476,20 @@ class LedgersInMemory implements ShardStore {
   private readonly pathKeys: number[] = [];
   private readonly sessions: SessionLedger[] = [];
   private readonly fileSessions: number[][] = [];
+  private readonly others: NotTranscriptFile[] = [];
 
   get fileCount(): number {
     return this.inputs.length;
   }
 
-  /** A ledger's files and sessions added: its files' range. */
-  add(report: LedgerReport): { from: number; to: number } {
+  get notTranscriptCount(): number {
+    return this.others.length;
+  }
+
+  /** A ledger's files, sessions and no-transcripts added: where its files and no-transcripts are. */
+  add(report: LedgerReport): Pick<ShardLedger, 'files' | 'others'> {
+    const others = { from: this.others.length, to: this.others.length + (report.not_transcripts ?? []).length };
+    this.others.push(...(report.not_transcripts ?? []));
     const from = this.inputs.length;
     const byPath = new Map<string, number[]>();
     for (const s of report.sessions) {
@@ -523,7 +505,17 @@ class LedgersInMemory implements ShardStore {
       this.fileSessions.push(own);
       this.likenesses.push(likenessOf(input, own.map((s) => sessionIdHash(this.sessions[s]!.id))));
     }
-    return { from, to: this.inputs.length };
+    return { files: { from, to: this.inputs.length }, others };
+  }
+
+  notTranscript(n: number): NotTranscriptFile {
+    return this.others[n]!;
+  }
+  notTranscriptKey(n: number): number {
+    return pathKeyOf(this.others[n]!.path);
+  }
+  notTranscriptsInPathOrder(): boolean {
+    return false;
   }
 
   path(file: number): string {
@@ -556,32 +548,39 @@ class LedgersInMemory implements ShardStore {
 /** The one ledger the shards add up to (the `shard` field is gone: it is the whole run). */
 export function mergeLedgers(ledgers: readonly NamedLedger[], onNote: (message: string) => void = () => {}): LedgerReport {
   const store = new LedgersInMemory();
-  const shards = ledgers.map(({ name, report }) => ({ name, report, files: store.add(report) }));
+  const shards = ledgers.map(({ name, report }) => ({ name, report, ...store.add(report) }));
   const merged = mergeShards(shards, store, { onNote });
-  return { ...merged.report, sessions: Array.from(merged.sessions, (s) => store.load(s)) };
+  return { ...merged.report, not_transcripts: Array.from(merged.report.not_transcripts ?? []), sessions: Array.from(merged.sessions, (s) => store.load(s)) };
 }
 
 /**
- * The files marked 2 in code point order of their paths. A ledger loopledger wrote lists its files
- * in that order already: then the ledgers' lists are merged, reading each path once and holding
- * one per ledger. Otherwise the kept files' paths are read and sorted.
+ * The ones marked 2 of the ranges (the ledgers' files, or their no-transcripts), in code point
+ * order of their paths. A ledger loopledger wrote lists them in that order already: then the
+ * ledgers' lists are merged, reading each path once and holding one per ledger. Otherwise the kept
+ * ones' paths are read and sorted.
  */
-function keptInPathOrder(store: ShardStore, ledgers: readonly ShardLedger[], marks: Uint8Array, count: number): Uint32Array {
+function keptInPathOrder(
+  ranges: readonly { from: number; to: number }[],
+  marks: Uint8Array,
+  count: number,
+  pathOf: (i: number) => string,
+  inPathOrder: (range: { from: number; to: number }) => boolean,
+): Uint32Array {
   const ordered = new Uint32Array(count);
-  if (!ledgers.every((l) => store.inPathOrder(l.files))) {
+  if (!ranges.every(inPathOrder)) {
     let at = 0;
     for (let f = 0; f < marks.length; f++) if (marks[f] === 2) ordered[at++] = f;
-    const paths = Array.from(ordered, (f) => store.path(f));
+    const paths = Array.from(ordered, pathOf);
     const order = Array.from(ordered.keys()).sort((a, b) => compareCodePoints(paths[a]!, paths[b]!));
     return Uint32Array.from(order, (i) => ordered[i]!);
   }
-  // Each ledger's next kept file and its path; a binary heap of them, the least path on top.
-  const heads = ledgers.map((l) => ({ next: l.files.from - 1, to: l.files.to, path: '' }));
+  // Each ledger's next kept one and its path; a binary heap of them, the least path on top.
+  const heads = ranges.map((r) => ({ next: r.from - 1, to: r.to, path: '' }));
   const advance = (h: (typeof heads)[number]): boolean => {
     do h.next += 1;
     while (h.next < h.to && marks[h.next] !== 2);
     if (h.next >= h.to) return false;
-    h.path = store.path(h.next);
+    h.path = pathOf(h.next);
     return true;
   };
   const heap = heads.filter(advance);
@@ -609,9 +608,22 @@ function keptInPathOrder(store: ShardStore, ledgers: readonly ShardLedger[], mar
   return ordered;
 }
 
-/** Each session's thin version as it is iterated, none held. */
-function* thinOnes(store: ShardStore, sessions: Uint32Array): Generator<SessionLedger> {
-  for (const s of sessions) yield store.thin(s);
+/** Each session's thin version as it is iterated, as often: read from the store, none held. */
+function thinOnes(store: ShardStore, sessions: Uint32Array): Iterable<SessionLedger> {
+  return {
+    *[Symbol.iterator]() {
+      for (const s of sessions) yield store.thin(s);
+    },
+  };
+}
+
+/** Each no-transcript as it is iterated, as often: read from the store, none held. */
+function notTranscriptsRead(store: ShardStore, others: Uint32Array): Iterable<NotTranscriptFile> {
+  return {
+    *[Symbol.iterator]() {
+      for (const o of others) yield store.notTranscript(o);
+    },
+  };
 }
 
 /** Each file's input as it is iterated, as often: read from the store, none held. */
@@ -656,11 +668,12 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
   sameEverywhere(ledgers, 'pricing', (r) => r.pricing);
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
-  // Marked 1: files that may meet another (FileSet decides), then 2: the files kept.
-  const marks = filesThatMayMeet(store, ledgers);
+  // Marked 1: files and no-transcripts that may meet another (FileSet decides), then 2: those kept.
+  const { files: marks, others: otherMarks } = filesThatMayMeet(store);
   const files = new FileSet(store);
   let count = 0;
-  for (const { name, report, files: range } of ledgers) {
+  let otherCount = 0;
+  for (const { name, files: range, others } of ledgers) {
     for (let f = range.from; f < range.to; f++) {
       if (marks[f] === 1) files.addInput(f, name);
       else {
@@ -668,16 +681,37 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
         count += 1;
       }
     }
-    for (const file of report.not_transcripts ?? []) files.addNotTranscript(file, name);
+    for (let o = others.from; o < others.to; o++) {
+      if (otherMarks[o] === 1) files.addNotTranscript(o, store.notTranscript(o), name);
+      else {
+        otherMarks[o] = 2;
+        otherCount += 1;
+      }
+    }
   }
-  const { files: met, notTranscripts } = files.contents();
+  const { files: met, notTranscripts: metOthers } = files.contents();
   for (const f of met) marks[f] = 2;
   count += met.length;
+  for (const o of metOthers) otherMarks[o] = 2;
+  otherCount += metOthers.length;
   files.note(onNote);
   const { judge } = addSummaries(ledgers);
   // One run reads files in code point order of their paths and keeps each file's sessions in its
   // own order: files in path order (no two share one), each with its sessions, is exactly that order.
-  const ordered = keptInPathOrder(store, ledgers, marks, count);
+  const ordered = keptInPathOrder(
+    ledgers.map((l) => l.files),
+    marks,
+    count,
+    (f) => store.path(f),
+    (r) => store.inPathOrder(r),
+  );
+  const others = keptInPathOrder(
+    ledgers.map((l) => l.others),
+    otherMarks,
+    otherCount,
+    (o) => store.notTranscript(o).path,
+    (r) => store.notTranscriptsInPathOrder(r),
+  );
   let sessionCount = 0;
   for (const f of ordered) sessionCount += store.sessionsOf(f).length;
   const sessions = new Uint32Array(sessionCount);
@@ -686,15 +720,16 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
     const own = store.sessionsOf(f);
     for (let i = 0; i < own.length; i++) sessions[at++] = own[i]!;
   }
-  const inputs = options.inputsAsRead === true ? (inputsRead(store, ordered) as InputSummary[]) : Array.from(ordered, (f) => store.input(f));
+  const inputs = options.inputsAsRead === true ? ((store.inputsInOrder?.(ordered) ?? inputsRead(store, ordered)) as InputSummary[]) : Array.from(ordered, (f) => store.input(f));
   // Added up one session at a time in their order, each thin version let go once counted; as read,
   // a summary of no session until a pass of wholeInOrder completes it (its inputs' counts are final).
-  const summary = summarize(inputs, options.summaryAsRead === true ? [] : thinOnes(store, sessions), judge);
+  const thin = options.summaryAsRead === true ? undefined : (store.thinInOrder?.(sessions) ?? thinOnes(store, sessions));
+  const summary = summarize(inputs, thin ?? [], judge);
   const report = assembleReport({
     version: first.report.tool.version,
     config: first.report.config as never,
     inputs: [],
-    notTranscripts: notTranscripts.sort((a, b) => compareCodePoints(a.path, b.path)),
+    notTranscripts: [],
     sessions: [],
     judge,
     summary,
@@ -702,7 +737,9 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
   });
   // In place of assembleReport's copy (which would hold every input): the key keeps its place.
   report.inputs = inputs;
-  return { report, store, sessions };
+  // Likewise the no-transcripts, read from the store as they are iterated (one per file of a store, at most).
+  report.not_transcripts = (store.notTranscriptsInOrder?.(others) ?? notTranscriptsRead(store, others)) as NotTranscriptFile[];
+  return { report, store, sessions, ...(thin === undefined ? {} : { thin }) };
 }
 
 /**

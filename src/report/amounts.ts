@@ -81,35 +81,49 @@ function withSessionPrevented(total: Prevented | undefined, p: { rounds: number;
 }
 
 export function moneyTotals(report: LedgerReport): MoneyTotals {
-  let tokens: number | undefined;
-  let usd: number | undefined;
-  let priced = false;
-  let unpriced = 0;
-  let saved: MoneyTotals['saved'];
-  let cut: MoneyTotals['cut'];
-  for (const s of report.sessions) {
+  const tally = new MoneyTally();
+  for (const s of report.sessions) tally.add(s);
+  return tally.totals(report);
+}
+
+/** moneyTotals added up one session at a time, so a format can count it in a pass it makes anyway. */
+export class MoneyTally {
+  private tokens: number | undefined;
+  private usd: number | undefined;
+  private priced = false;
+  private unpriced = 0;
+  private saved: MoneyTotals['saved'];
+  private cut: MoneyTotals['cut'];
+  private anyCost = false;
+
+  add(s: SessionLedger): void {
     const t = sessionTokens(s);
-    if (t !== undefined) tokens = (tokens ?? 0) + t;
+    if (t !== undefined) this.tokens = (this.tokens ?? 0) + t;
     if (s.cost !== undefined) {
-      if (s.cost.usd === null) unpriced += 1;
+      this.anyCost = true;
+      if (s.cost.usd === null) this.unpriced += 1;
       else {
-        usd = (usd ?? 0) + s.cost.usd;
-        priced = true;
+        this.usd = (this.usd ?? 0) + s.cost.usd;
+        this.priced = true;
       }
     }
-    saved = withSessionPrevented(saved, sessionSaved(s));
-    cut = withSessionPrevented(cut, sessionCut(s));
+    this.saved = withSessionPrevented(this.saved, sessionSaved(s));
+    this.cut = withSessionPrevented(this.cut, sessionCut(s));
   }
-  const sm = report.summary;
-  const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? unpriced };
-  if (tokens !== undefined) out.tokens = tokens;
-  if (sm.cost !== undefined) out.usd = sm.cost.usd;
-  else if (report.sessions.some((s) => s.cost !== undefined)) out.usd = priced ? usd! : null;
-  const smSaved = sm.enforce.saved;
-  if (smSaved !== undefined) out.saved = { rounds: smSaved.rounds, tokens: smSaved.tokens, usd: smSaved.usd };
-  else if (saved !== undefined) out.saved = saved;
-  const smCut = sm.enforce.cut;
-  if (smCut !== undefined) out.cut = { rounds: smCut.rounds, tokens: smCut.tokens, usd: smCut.usd };
-  else if (cut !== undefined) out.cut = cut;
-  return out;
+
+  /** The totals, from the summary when it has them (the sessions added: every one of `report`'s). */
+  totals(report: Pick<LedgerReport, 'summary'>): MoneyTotals {
+    const sm = report.summary;
+    const out: MoneyTotals = { unpriced: sm.cost?.unpriced_sessions ?? this.unpriced };
+    if (this.tokens !== undefined) out.tokens = this.tokens;
+    if (sm.cost !== undefined) out.usd = sm.cost.usd;
+    else if (this.anyCost) out.usd = this.priced ? this.usd! : null;
+    const smSaved = sm.enforce.saved;
+    if (smSaved !== undefined) out.saved = { rounds: smSaved.rounds, tokens: smSaved.tokens, usd: smSaved.usd };
+    else if (this.saved !== undefined) out.saved = this.saved;
+    const smCut = sm.enforce.cut;
+    if (smCut !== undefined) out.cut = { rounds: smCut.rounds, tokens: smCut.tokens, usd: smCut.usd };
+    else if (this.cut !== undefined) out.cut = this.cut;
+    return out;
+  }
 }

@@ -28,12 +28,19 @@ export interface Fitted<R> {
 
 export const GAP = '  ';
 
-function naturalWidths<R>(cols: readonly FitColumn<R>[], rows: readonly R[], long: boolean): number[] {
-  return cols.map((c) => {
-    let w = displayWidth(c.head);
-    for (const r of rows) w = Math.max(w, displayWidth(c.text(r, long)));
-    return w;
-  });
+/** Each column's natural width, long and compact: one pass over the rows for all of them. */
+function naturalWidths<R>(cols: readonly FitColumn<R>[], rows: Iterable<R>): { long: Map<FitColumn<R>, number>; compact: Map<FitColumn<R>, number> } {
+  const long = cols.map((c) => displayWidth(c.head));
+  const compact = [...long];
+  for (const r of rows) {
+    for (let i = 0; i < cols.length; i += 1) {
+      const l = displayWidth(cols[i]!.text(r, true));
+      if (l > long[i]!) long[i] = l;
+      const c = displayWidth(cols[i]!.text(r, false));
+      if (c > compact[i]!) compact[i] = c;
+    }
+  }
+  return { long: new Map(cols.map((c, i) => [c, long[i]!])), compact: new Map(cols.map((c, i) => [c, compact[i]!])) };
 }
 
 const total = (widths: readonly number[]) => widths.reduce((a, w) => a + w, 0) + GAP.length * Math.max(0, widths.length - 1);
@@ -55,17 +62,18 @@ function shrink<R>(cols: readonly FitColumn<R>[], widths: number[], width: numbe
 
 /**
  * The widest layout that fits: long texts, then compact ones, then flexible columns cut, then
- * columns dropped by priority (cutting again after each drop). Rows are read a few times, so pass
- * an array; it is the caller's bounded list (sessions with findings, configuration keys).
+ * columns dropped by priority (cutting again after each drop). Rows are read once, both texts
+ * measured, so they may be a list read from disk (a merge's sessions).
  */
-export function fitColumns<R>(all: readonly FitColumn<R>[], rows: readonly R[], width: number): Fitted<R> {
-  for (const long of [true, false]) {
-    const widths = naturalWidths(all, rows, long);
-    if (total(widths) <= width) return { columns: [...all], widths, long };
-  }
+export function fitColumns<R>(all: readonly FitColumn<R>[], rows: Iterable<R>, width: number): Fitted<R> {
+  const { long, compact } = naturalWidths(all, rows);
+  const longWidths = all.map((c) => long.get(c)!);
+  if (total(longWidths) <= width) return { columns: [...all], widths: longWidths, long: true };
+  const widthsOf = (cols: readonly FitColumn<R>[]) => cols.map((c) => compact.get(c)!);
+  if (total(widthsOf(all)) <= width) return { columns: [...all], widths: widthsOf(all), long: false };
   let cols = [...all];
   for (;;) {
-    const widths = naturalWidths(cols, rows, false);
+    const widths = widthsOf(cols);
     if (shrink(cols, widths, width) || cols.length <= 1) return { columns: cols, widths, long: false };
     let drop = -1;
     for (let i = 0; i < cols.length; i += 1) {

@@ -4,7 +4,9 @@
 // No timestamps or durations: the same ledger gives the same bytes. Written in pieces, one line per
 // entry, so a session of any size is never one string.
 
+import type { InputSummary } from '../formats/input.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
+import { compareCodePoints } from '../read/discover.js';
 import { reachedFailOn } from './fail-on.js';
 import { type ReportOptions, whole } from './options.js';
 import { sanitize } from '../sanitize.js';
@@ -87,10 +89,102 @@ function* testcase(s: SessionLedger, o: ReportOptions, classname: string): Gener
 }
 
 export function* junitChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
+  if (!byInputInOrder(report)) {
+    yield* junitGrouped(report, o);
+    return;
+  }
+  // Each input's sessions follow one another, in the inputs' order (a run's ledger, a merge's):
+  // written as read, each suite's counts read ahead of its test cases, nothing gathered.
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  for (const s of report.sessions) {
+    tests += 1;
+    if (failing(s, o)) failures += 1;
+  }
+  for (const i of report.inputs) {
+    if (i.error !== undefined) {
+      tests += 1;
+      errors += 1;
+    }
+  }
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n' + `<testsuites${attrs({ name: 'loopledger', tests, failures, errors })}>\n`;
+  const ahead = peekable(report.sessions);
+  const behind = report.sessions[Symbol.iterator]();
+  for (const input of report.inputs) {
+    let n = 0;
+    let f = 0;
+    for (let s = ahead.peek(); s !== undefined && s.path === input.path; s = ahead.peek()) {
+      ahead.next();
+      n += 1;
+      if (failing(s, o)) f += 1;
+    }
+    const sessions = function* () {
+      for (let k = 0; k < n; k++) yield behind.next().value as SessionLedger;
+    };
+    yield* suite(input.path, input, sessions(), n, f, o);
+  }
+  yield '</testsuites>\n';
+}
+
+/** Whether every session's input comes in the inputs' order, each input's sessions together, no path listed twice. */
+function byInputInOrder(report: LedgerReport): boolean {
+  const inputs = report.inputs[Symbol.iterator]();
+  let at: string | undefined;
+  let last: string | undefined;
+  for (const s of report.sessions) {
+    while (at !== s.path) {
+      const next = inputs.next();
+      if (next.done === true) return false;
+      at = next.value.path;
+      // Strictly in code point order (as a run and a merge list them): no path twice.
+      if (last !== undefined && compareCodePoints(last, at) >= 0) return false;
+      last = at;
+    }
+  }
+  for (let next = inputs.next(); next.done !== true; next = inputs.next()) {
+    if (last !== undefined && compareCodePoints(last, next.value.path) >= 0) return false;
+    last = next.value.path;
+  }
+  return true;
+}
+
+function peekable<T>(items: Iterable<T>): { peek(): T | undefined; next(): void } {
+  const it = items[Symbol.iterator]();
+  let head = it.next();
+  return {
+    peek: () => (head.done === true ? undefined : head.value),
+    next: () => {
+      head = it.next();
+    },
+  };
+}
+
+/** One suite: `n` sessions, `f` of them failing, and the input's own error and skipped lines. */
+function* suite(p: string, input: InputSummary | undefined, sessions: Iterable<SessionLedger>, n: number, f: number, o: ReportOptions): Generator<string> {
+  const rel = relativePath(p, o.cwd);
+  const e = input?.error !== undefined ? 1 : 0;
+  const skipped = input !== undefined && input.skipped.length > 0;
+  yield `  <testsuite${attrs({ name: rel, tests: n + e, failures: f, errors: e, skipped: 0 })}>\n`;
+  // Each session whole as its test case is written: the suites hold the thin ones.
+  for (const s of sessions) yield* testcase(s.entries.length > 0 ? whole(o, s) : s, o, rel);
+  if (input?.error !== undefined) {
+    yield `    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>\n`;
+  }
+  if (skipped) {
+    yield '    <system-err>';
+    yield* xmlLines(input.skipped.map((k) => `${rel}:${k.line ?? '?'}: ${k.reason}`));
+    yield '</system-err>\n';
+  }
+  yield '  </testsuite>\n';
+}
+
+/** Any other ledger (made by hand, sessions of no input): its sessions grouped by path in maps. */
+function* junitGrouped(report: LedgerReport, o: ReportOptions): Generator<string> {
   // Suites follow the inputs' (sorted) order; sessions whose path is not among them still get one.
   // Maps, not scans: a chatgpt export can hold thousands of sessions in one input.
-  const inputs = new Map(report.inputs.map((i) => [i.path, i]));
-  const byPath = new Map<string, SessionLedger[]>(report.inputs.map((i) => [i.path, []]));
+  const inputs = new Map(Array.from(report.inputs, (i) => [i.path, i]));
+  const byPath = new Map<string, SessionLedger[]>(Array.from(report.inputs, (i) => [i.path, []]));
   for (const s of report.sessions) {
     const list = byPath.get(s.path);
     if (list) list.push(s);
@@ -108,25 +202,9 @@ export function* junitChunks(report: LedgerReport, o: ReportOptions): Generator<
   }
   yield '<?xml version="1.0" encoding="UTF-8"?>\n' + `<testsuites${attrs({ name: 'loopledger', tests, failures, errors })}>\n`;
   for (const [p, sessions] of byPath) {
-    const input = inputs.get(p);
-    const rel = relativePath(p, o.cwd);
-    const e = input?.error !== undefined ? 1 : 0;
     let f = 0;
     for (const s of sessions) if (failing(s, o)) f += 1;
-    const n = sessions.length + e;
-    const skipped = input !== undefined && input.skipped.length > 0;
-    yield `  <testsuite${attrs({ name: rel, tests: n, failures: f, errors: e, skipped: 0 })}>\n`;
-    // Each session whole as its test case is written: the suites hold the thin ones.
-    for (const s of sessions) yield* testcase(s.entries.length > 0 ? whole(o, s) : s, o, rel);
-    if (input?.error !== undefined) {
-      yield `    <testcase${attrs({ classname: rel, name: '(input)' })}>\n      <error${attrs({ message: input.error })}/>\n    </testcase>\n`;
-    }
-    if (skipped) {
-      yield '    <system-err>';
-      yield* xmlLines(input.skipped.map((k) => `${rel}:${k.line ?? '?'}: ${k.reason}`));
-      yield '</system-err>\n';
-    }
-    yield '  </testsuite>\n';
+    yield* suite(p, inputs.get(p), sessions, sessions.length, f, o);
   }
   yield '</testsuites>\n';
 }

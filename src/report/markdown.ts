@@ -11,7 +11,7 @@ import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.j
 import type { EnforceLevel } from '../vocabulary.js';
 import { type ReportOptions, whole } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import {
   costCell,
@@ -23,12 +23,14 @@ import {
   savedCell,
   cutCell,
   preventedAmountCell,
-  sessionLabels,
+  sessionNames,
+  type OverviewPlan,
   shortModel,
   tokensCell,
   type SessionSort,
 } from './overview.js';
 import { loopShapeMarkdown } from './loop-shapes.js';
+import { filtered, some, type Sorter } from './lists.js';
 import { sanitize } from '../sanitize.js';
 import {
   entryTools,
@@ -136,10 +138,15 @@ class Budget {
   }
 }
 
-function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): { head: string[]; align: string[]; rows: Generator<string>; total: string } {
-  const present = presentColumns(report.sessions, ranked);
-  const names = sessionLabels(ranked);
-  const money = moneyTotals(report);
+function overviewRows(
+  report: LedgerReport,
+  plan: OverviewPlan,
+  sorter: Sorter | undefined,
+): { head: string[]; align: string[]; rows: Generator<string>; total: string } {
+  const ranked = plan.ranked;
+  const present = plan.tally.present;
+  const names = sessionNames(ranked, Infinity, sorter);
+  const money = plan.tally.money.totals(report);
   const head = ['enforce', ...(present.project ? ['project'] : []), 'session', 'model', 'rounds', 'findings'];
   const align = ['---', ...(present.project ? ['---'] : []), '---', '---', '---:', '---:'];
   const extra: [string, (s: SessionLedger) => string, string][] = [];
@@ -152,14 +159,15 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
     align.push('---:');
   }
   function* rows(): Generator<string> {
-    for (const [i, s] of ranked.entries()) {
+    const name = names[Symbol.iterator]();
+    for (const s of ranked) {
       // The outcome's first word is its level, emphasized like the ledger's.
       const o = outcomeCell(s);
       const rest = o.text.split(' ').slice(1);
       yield row([
         [level(o.level), ...rest.map(mdEscape)].join(' '),
         ...(present.project ? [mdEscape(projectCell(s))] : []),
-        mdEscape(names[i]!),
+        mdEscape(name.next().value as string),
         mdEscape(shortModel(s.model)),
         String(s.rounds),
         String(s.entries.length),
@@ -169,8 +177,8 @@ function overviewRows(report: LedgerReport, ranked: readonly SessionLedger[]): {
   }
   const total = row([
     '**total**',
-    ...(present.project ? [plural(report.sessions.length, 'session')] : []),
-    present.project ? '' : plural(report.sessions.length, 'session'),
+    ...(present.project ? [plural(plan.all, 'session')] : []),
+    present.project ? '' : plural(plan.all, 'session'),
     '',
     String(report.summary.rounds),
     String(report.summary.entries),
@@ -190,7 +198,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   const budget = new Budget(MARKDOWN_MAX_BYTES - RESERVE_BYTES);
   let omittedRows = 0;
   let omittedEntries = 0;
-  const omittedSessions = new Set<SessionLedger>();
+  let omittedSessions = 0;
   const sm = report.summary;
 
   const head: string[] = ['## loopledger', ''];
@@ -204,15 +212,15 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   if (judge) head.push(mdEscape(judge), '');
   for (const l of head) if (budget.take(l)) yield l + '\n';
 
-  const plan = planOverview(report.sessions, { top: o.top ?? DEFAULT_TOP, sort: o.sort ?? 'level', quiet: o.quiet });
+  const plan = planOverview(report.sessions, { top: o.top ?? DEFAULT_TOP, sort: o.sort ?? 'level', quiet: o.quiet }, o.sorter);
   if (plan.overview) {
     for (const l of loopShapeMarkdown(report, mdEscape)) if (budget.take(l)) yield l + '\n';
     const intro =
-      `${plural(report.sessions.length, 'session')}: ${plan.ranked.length} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
-      `${plan.calm} calm, not listed. The first ${plan.detailed.length} follow in full.`;
+      `${plural(plan.all, 'session')}: ${plan.rankedCount} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
+      `${plan.calm} calm, not listed. The first ${plan.detailedCount} follow in full.`;
     for (const l of [intro, '']) if (budget.take(l)) yield l + '\n';
-    if (plan.ranked.length > 0) {
-      const t = overviewRows(report, plan.ranked);
+    if (plan.rankedCount > 0) {
+      const t = overviewRows(report, plan, o.sorter);
       for (const l of [row(t.head), row(t.align)]) if (budget.take(l)) yield l + '\n';
       for (const r of t.rows) {
         if (budget.take(r)) yield r + '\n';
@@ -220,7 +228,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
       }
       for (const l of [t.total, '']) if (budget.take(l)) yield l + '\n';
     }
-  } else if (plan.detailed.length > 0) {
+  } else if (plan.detailedCount > 0) {
     const present = presentColumns(plan.detailed);
     const extra: [string, (s: SessionLedger) => string][] = [];
     if (present.tokens) extra.push(['tokens', tokensCell]);
@@ -253,14 +261,16 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
     if (listed.entries.length === 0) continue;
     // Whole one at a time, as its section is written.
     const s = whole(o, listed);
+    let omitted = false;
     for (const { line, entry } of sessionSection(s, o)) {
       if (budget.take(line)) {
         yield line + '\n';
       } else {
-        omittedSessions.add(listed);
+        omitted = true;
         if (entry) omittedEntries += 1;
       }
     }
+    if (omitted) omittedSessions += 1;
     if (budget.full) continue;
     for (const e of s.entries) {
       const p = strikeParts(e);
@@ -272,11 +282,12 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   const legend = `*${mdEscape(strikeLegend(shown))}*`;
   if (shown.strike && budget.take(legend) && budget.take('')) yield legend + '\n\n';
 
-  const problems = report.inputs.filter((i) => i.error !== undefined || i.skipped.length > 0);
+  const problem = (i: LedgerReport['inputs'][number]) => i.error !== undefined || i.skipped.length > 0;
   let omittedInputs = 0;
-  if (problems.length > 0) {
+  // Read as they are listed (a merge reads its inputs from disk), not gathered.
+  if (some(report.inputs, problem)) {
     for (const l of ['### Inputs with problems', '']) if (budget.take(l)) yield l + '\n';
-    for (const i of problems) {
+    for (const i of filtered(report.inputs, problem)) {
       const l =
         i.error !== undefined
           ? `- ${mdEscape(i.path)}: ${mdEscape(i.error)}`
@@ -290,7 +301,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   if (budget.full) {
     const left: string[] = [];
     if (omittedRows > 0) left.push(plural(omittedRows, 'session row'));
-    if (omittedSessions.size > 0) left.push(`${plural(omittedEntries, 'entry', 'entries')} of ${plural(omittedSessions.size, 'session')}`);
+    if (omittedSessions > 0) left.push(`${plural(omittedEntries, 'entry', 'entries')} of ${plural(omittedSessions, 'session')}`);
     if (omittedInputs > 0) left.push(plural(omittedInputs, 'input problem'));
     yield `**Cut to fit GitHub's 1 MiB summary limit:** ${left.join(', ') || 'the rest'} not shown. The full ledger: \`--format json\` or \`--format table\`.\n`;
   }

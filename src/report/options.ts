@@ -4,6 +4,7 @@
 import type { SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel, Mode } from '../vocabulary.js';
 import { DEFAULT_TOP, type SessionSort } from './overview.js';
+import type { Sorter } from './lists.js';
 
 export interface ReportOptions {
   color: boolean;
@@ -34,6 +35,12 @@ export interface ReportOptions {
    * so memory holds the thin versions and the sessions being written. Default: the session itself.
    */
   wholeSession?: (s: SessionLedger) => SessionLedger;
+  /**
+   * How the formats sort what they rank (the overview's sessions, their names): `merge` sorts on
+   * disk, where `report.sessions` and `report.inputs` are lists it reads back as they are iterated
+   * (report/lists.ts). Default: in memory.
+   */
+  sorter?: Sorter;
 }
 
 /** The session whole, as `o.wholeSession` gives it (or as it is). */

@@ -7,17 +7,16 @@ import type { ChalkInstance } from 'chalk';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
 import { fitColumns, fittedWidth, formatHead, formatRow, GAP, type FitColumn, type Fitted } from './columns.js';
-import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN } from './amounts.js';
+import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
 import {
   costCell,
-  levelCounts,
   outcomeCell,
   presentColumns,
   projectCell,
   savedCell,
   cutCell,
   preventedAmountCell,
-  sessionLabels,
+  sessionNames,
   shortModel,
   tokensCell,
   type OverviewPlan,
@@ -26,6 +25,7 @@ import {
 import { loopShapeLines } from './loop-shapes.js';
 import { sanitize } from '../sanitize.js';
 import { plural, truncateTo, wrap } from './text.js';
+import { type Sorter, sortInMemory } from './lists.js';
 
 const SORT_WORDS: Record<SessionSort, string> = {
   level: 'worst first',
@@ -34,7 +34,7 @@ const SORT_WORDS: Record<SessionSort, string> = {
   path: 'by path',
 };
 
-type Row = { kind: 'session'; s: SessionLedger } | { kind: 'total'; cells: Record<string, string> };
+type Row = { kind: 'session'; s: SessionLedger; name: string } | { kind: 'total'; cells: Record<string, string> };
 
 
 type KeyedColumn = FitColumn<Row> & { key: string };
@@ -43,7 +43,7 @@ type KeyedColumn = FitColumn<Row> & { key: string };
  *  distinct (sessionLabels): at 80 columns the findings still fit beside them. */
 const sessionNameColumns = (width: number) => Math.max(12, Math.min(24, Math.floor(width / 5)));
 
-function overviewColumns(present: ReturnType<typeof presentColumns>, names: ReadonlyMap<SessionLedger, string>): KeyedColumn[] {
+function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColumn[] {
   const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
     r.kind === 'session' ? f(r.s, long) : (r.cells[key] ?? '');
   const cols: KeyedColumn[] = [
@@ -54,7 +54,7 @@ function overviewColumns(present: ReturnType<typeof presentColumns>, names: Read
   }
   cols.push(
     // Never cut further: names are already as short as they can be while distinct.
-    { key: 'session', head: 'session', align: 'left', priority: 90, text: cell('session', (s) => names.get(s) ?? '') },
+    { key: 'session', head: 'session', align: 'left', priority: 90, text: (r) => (r.kind === 'session' ? r.name : (r.cells['session'] ?? '')) },
     { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
     { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(s.entries.length)) },
@@ -102,10 +102,11 @@ export function* overviewLines(
   plan: OverviewPlan,
   options: { width: number; sort: SessionSort; top: number },
   ch: ChalkInstance,
+  sorter: Sorter = sortInMemory,
 ): Generator<string> {
   const { width } = options;
-  const all = report.sessions.length;
-  const listed = plan.ranked.length;
+  const all = plan.all;
+  const listed = plan.rankedCount;
   const heading =
     listed === 0
       ? `${plural(all, 'session')}, none with findings`
@@ -115,11 +116,10 @@ export function* overviewLines(
   yield '';
   yield* loopShapeLines(report, width, ch);
 
-  const money = moneyTotals(report);
-  const present = presentColumns(report.sessions, plan.ranked);
-  const labels = sessionLabels(plan.ranked, sessionNameColumns(width));
-  const names = new Map(plan.ranked.map((s, i) => [s, labels[i]!]));
-  const cols = overviewColumns(present, names);
+  const money = plan.tally.money.totals(report);
+  const present = plan.tally.present;
+  const names = sessionNames(plan.ranked, sessionNameColumns(width), sorter);
+  const cols = overviewColumns(present);
   const totals: Record<string, string> = {
     rounds: count(report.summary.rounds),
     findings: count(report.summary.entries),
@@ -129,8 +129,14 @@ export function* overviewLines(
     cut: preventedAmountCell(money.cut, false),
   };
   const totalRow: Row = { kind: 'total', cells: totals };
-  const rows: Row[] = plan.ranked.map((s) => ({ kind: 'session', s }));
-  const fitted = fitColumns(cols, [...rows, totalRow], width);
+  // Read as often as they are iterated (twice to fit, once to print): a merge's are on disk.
+  const rows: Iterable<Row> = {
+    *[Symbol.iterator]() {
+      const name = names[Symbol.iterator]();
+      for (const s of plan.ranked) yield { kind: 'session', s, name: name.next().value as string };
+    },
+  };
+  const fitted = fitColumns(cols, { *[Symbol.iterator]() { yield* rows; yield totalRow; } }, width);
   yield formatHead(fitted, (_c, t) => ch.bold(t));
   for (const r of rows) {
     const level = r.kind === 'session' ? outcomeCell(r.s).level : 'none';
@@ -139,7 +145,7 @@ export function* overviewLines(
   yield ch.dim('─'.repeat(Math.min(width, fittedWidth(fitted))));
   yield ch.bold(totalsLine(fitted, totals, `all ${plural(all, 'session')}`));
 
-  const n = levelCounts(report.sessions);
+  const n = plan.tally.levels;
   const stopped = report.summary.enforce.sessions_stopped;
   const steered = report.summary.enforce.sessions_steered;
   const counts = [`enforce would stop ${plural(stopped, 'session')} and steer ${steered}`];
@@ -156,7 +162,7 @@ export function* overviewLines(
     yield* wrap(`Enforce would have saved ${plural(sv.rounds, 'round')}${tokens}${usd}${cut}`, width, 2);
   }
   if (money.unpriced > 0) yield* wrap(`${plural(money.unpriced, 'session')} without a price (${NOT_KNOWN}): not in the cost totals`, width, 2);
-  const shown = plan.detailed.length;
+  const shown = plan.detailedCount;
   const more =
     shown < listed
       ? `${shown === 1 ? 'The first follows' : `The first ${shown} follow`} in full; --top N shows N, --top 0 every session.`

@@ -5,9 +5,10 @@
 
 import type { EnforceSaved, SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
-import { fmtTokens, fmtUsd, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
+import { fmtTokens, fmtUsd, MoneyTally, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
 import { sanitize } from '../sanitize.js';
 import { maxEnforce, plural } from './text.js';
+import { filtered, firstOf, mapped, some, type Sorter, sortInMemory } from './lists.js';
 
 export const SESSION_SORTS = ['level', 'saved', 'cost', 'path'] as const;
 export type SessionSort = (typeof SESSION_SORTS)[number];
@@ -18,12 +19,44 @@ export const DEFAULT_TOP = 10;
 export interface OverviewPlan {
   /** True when the report opens with the overview (more sessions than `top`, and `top` > 0). */
   overview: boolean;
-  /** Sessions with findings, in `sort` order (empty without the overview). */
-  ranked: SessionLedger[];
+  /** Sessions with findings, in `sort` order (empty without the overview): a list, iterated as often as needed. */
+  ranked: Iterable<SessionLedger>;
+  rankedCount: number;
   /** Sessions printed in full, in print order. */
-  detailed: SessionLedger[];
+  detailed: Iterable<SessionLedger>;
+  detailedCount: number;
   /** Sessions without findings (counted, never listed, in the overview). */
   calm: number;
+  /** Every session. */
+  all: number;
+  /** What the overview shows of every session, counted in the pass that ranks them. */
+  tally: OverviewTally;
+}
+
+/** What the overview counts over every session (presentColumns, its sessions with findings per worst enforce level, moneyTotals), one session at a time. */
+class OverviewTally {
+  all = 0;
+  calm = 0;
+  /** presentColumns of every session, the project's column of those with findings (the listed ones). */
+  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  /** Sessions with findings per worst enforce level. */
+  readonly levels: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
+  readonly money = new MoneyTally();
+
+  add(s: SessionLedger): void {
+    this.all += 1;
+    const p = this.present;
+    p.tokens ||= s.usage !== undefined;
+    p.cost ||= s.cost !== undefined;
+    p.saved ||= s.outcome.enforce.saved !== undefined;
+    p.cut ||= s.outcome.enforce.cut !== undefined;
+    if (s.entries.length === 0) this.calm += 1;
+    else {
+      p.project ||= projectCell(s) !== NOT_KNOWN;
+      this.levels[outcomeCell(s).level] += 1;
+    }
+    this.money.add(s);
+  }
 }
 
 const cmpText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -62,20 +95,34 @@ export function compareSessions(sort: SessionSort): (a: SessionLedger, b: Sessio
   };
 }
 
+/**
+ * What the overview lists and what follows in full. `sessions` is read a few times, never held
+ * (a merge reads it from disk); the ranking is sorted by `sorter`.
+ */
 export function planOverview(
-  sessions: readonly SessionLedger[],
+  sessions: Iterable<SessionLedger>,
   options: { top: number; sort: SessionSort; quiet: boolean },
+  sorter: Sorter = sortInMemory,
 ): OverviewPlan {
-  let calm = 0;
-  for (const s of sessions) if (s.entries.length === 0) calm += 1;
+  const tally = new OverviewTally();
+  // Counted as the ranking reads them: one pass (a merge reads them from disk).
+  const counted = mapped(sessions, (s) => {
+    tally.add(s);
+    return s;
+  });
   const top = Math.max(0, Math.floor(options.top));
-  if (top === 0 || sessions.length <= top) {
-    const detailed = options.quiet ? sessions.filter((s) => s.entries.length > 0) : [...sessions];
-    return { overview: false, ranked: [], detailed, calm };
+  let ranked: Iterable<SessionLedger> = [];
+  if (top === 0) for (const _ of counted);
+  else ranked = sorter(filtered(counted, hasFindings), compareSessions(options.sort));
+  const { all, calm } = tally;
+  if (top === 0 || all <= top) {
+    const detailed = options.quiet ? filtered(sessions, hasFindings) : sessions;
+    return { overview: false, ranked: [], rankedCount: 0, detailed, detailedCount: options.quiet ? all - calm : all, calm, all, tally };
   }
-  const ranked = sessions.filter((s) => s.entries.length > 0).sort(compareSessions(options.sort));
-  return { overview: true, ranked, detailed: ranked.slice(0, top), calm };
+  return { overview: true, ranked, rankedCount: all - calm, detailed: firstOf(ranked, top), detailedCount: Math.min(top, all - calm), calm, all, tally };
 }
+
+const hasFindings = (s: SessionLedger) => s.entries.length > 0;
 
 const UUID_TAIL = /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -148,8 +195,8 @@ export function projectCell(s: SessionLedger): string {
  * "–" on every row is left out even when a calm session has a project.
  */
 export function presentColumns(
-  sessions: readonly SessionLedger[],
-  listed: readonly SessionLedger[] = sessions,
+  sessions: Iterable<SessionLedger>,
+  listed: Iterable<SessionLedger> = sessions,
 ): { project: boolean; tokens: boolean; cost: boolean; saved: boolean; cut: boolean } {
   const p = { project: false, tokens: false, cost: false, saved: false, cut: false };
   for (const s of sessions) {
@@ -160,13 +207,6 @@ export function presentColumns(
   }
   for (const s of listed) p.project ||= projectCell(s) !== NOT_KNOWN;
   return p;
-}
-
-/** Code points compared in order; a prefix sorts first. */
-function compareCodes(a: readonly string[], b: readonly string[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i += 1) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  return a.length - b.length;
 }
 
 function commonPrefix(a: readonly string[], b: readonly string[]): number {
@@ -187,6 +227,53 @@ function distinguishingTails(paths: readonly string[]): string[] {
   return parts.map((p) => p.join('/'));
 }
 
+/** A session's name while sessionNames works it out: its place in the list and its name so far. */
+interface Name {
+  i: number;
+  key: string;
+}
+
+/** With what tells sessions whose names collide apart. */
+type Named = Name & { id: string; path: string };
+
+/** Equal names side by side, each group in list order: what groupBy gave, without a map of every name. */
+const byKey = (a: Name, b: Name) => cmpText(a.key, b.key) || a.i - b.i;
+
+/** The names as sorted by byKey, each group of two or more equal ones changed by `change` first. */
+function* regrouped<T extends Name>(sorted: Iterable<T>, change: (group: T[]) => void): Generator<T> {
+  let group: T[] = [];
+  for (const n of sorted) {
+    if (group.length > 0 && group[0]!.key !== n.key) {
+      if (group.length > 1) change(group);
+      yield* group;
+      group = [];
+    }
+    group.push(n);
+  }
+  if (group.length > 1) change(group);
+  yield* group;
+}
+
+/** Whether two names sorted by byKey are the same. */
+function repeats(sorted: Iterable<Name>): boolean {
+  let last: string | undefined;
+  for (const n of sorted) {
+    if (n.key === last) return true;
+    last = n.key;
+  }
+  return false;
+}
+
+/** Each item with its place in the list, as often as the list is iterated. */
+function indexed<T>(items: Iterable<T>): Iterable<[T, number]> {
+  return {
+    *[Symbol.iterator]() {
+      let i = 0;
+      for (const item of items) yield [item, i++];
+    },
+  };
+}
+
 /**
  * The name each session shows in the overview, distinct within the run and at most `max` columns
  * where that can be done. A session is named by its short id (`7c2d41e9`); distinct ids whose short
@@ -196,59 +283,93 @@ function distinguishingTails(paths: readonly string[]): string[] {
  * (`ohc_claude35_dj…go-11099`), where cutting the end would have left two names the same.
  */
 export function sessionLabels(sessions: readonly { id: string; path: string }[], max = Infinity): string[] {
-  const groupBy = (keys: readonly string[]) => {
-    const groups = new Map<string, number[]>();
-    keys.forEach((k, i) => {
-      const g = groups.get(k);
-      if (g) g.push(i);
-      else groups.set(k, [i]);
-    });
-    return [...groups.values()].filter((g) => g.length > 1);
-  };
-  const keys = sessions.map((s) => sanitize(shortId(s.id)));
-  for (const g of groupBy(keys)) {
-    const full = g.map((i) => sanitize(sessions[i]!.id));
-    g.forEach((i, j) => {
-      if (full.indexOf(full[j]!) === full.lastIndexOf(full[j]!)) keys[i] = full[j]!;
-    });
-  }
-  for (const g of groupBy(keys)) {
-    const tails = distinguishingTails(g.map((i) => sanitize(sessions[i]!.path)));
-    g.forEach((i, j) => (keys[i] = `${tails[j]}:${keys[i]}`));
-  }
-  // Until every name differs: a numbered name could meet an id that already reads so.
-  for (let groups = groupBy(keys); groups.length > 0; groups = groupBy(keys)) {
-    for (const g of groups) g.forEach((i, j) => (keys[i] = `${keys[i]}#${j + 1}`));
-  }
-  if (!Number.isFinite(max)) return keys;
+  return Array.from(sessionNames(sessions, max));
+}
 
-  // The shortest end of a name that no other name ends with: one more than its longest common
-  // end with a neighbour, once the names are sorted by their reversed code points.
-  const codes = keys.map((k) => [...k]);
-  const reversed = codes.map((c) => [...c].reverse());
-  const order = keys.map((_, i) => i).sort((a, b) => compareCodes(reversed[a]!, reversed[b]!));
-  const tail = new Array<number>(keys.length).fill(0);
-  order.forEach((i, at) => {
-    const before = at > 0 ? commonPrefix(reversed[i]!, reversed[order[at - 1]!]!) : 0;
-    const after = at + 1 < order.length ? commonPrefix(reversed[i]!, reversed[order[at + 1]!]!) : 0;
-    tail[i] = Math.max(before, after) + 1;
-  });
+/**
+ * sessionLabels as a list in the sessions' order, the sessions read a few times and never held:
+ * the names are compared once sorted by `sorter` (a merge sorts on disk), not in a map of them all.
+ */
+export function sessionNames(sessions: Iterable<{ id: string; path: string }>, max = Infinity, sorter: Sorter = sortInMemory): Iterable<string> {
   const limit = Math.max(2, Math.floor(max));
+  const tooLong = (key: string) => key.length > limit && [...key].length > limit;
+  // Noted as the first sort reads them: no pass of its own when no name changes below.
+  let anyTooLong = false;
+  const first = mapped(indexed(sessions), ([s, i]): Named => {
+    const key = sanitize(shortId(s.id));
+    anyTooLong ||= tooLong(key);
+    return { i, key, id: s.id, path: s.path };
+  });
+  // In the sessions' order while no two short ids collide (most runs); else in byKey's, sorted back at the end.
+  let names: Iterable<Name> = first;
+  let inOrder = true;
+  let sorted = sorter(first, byKey);
+  if (repeats(sorted)) {
+    sorted = sorter(
+      regrouped(sorted, (g) => {
+        const full = g.map((n) => sanitize(n.id));
+        g.forEach((n, j) => {
+          if (full.indexOf(full[j]!) === full.lastIndexOf(full[j]!)) n.key = full[j]!;
+        });
+      }),
+      byKey,
+    );
+    sorted = sorter(
+      regrouped(sorted, (g) => {
+        const tails = distinguishingTails(g.map((n) => sanitize(n.path)));
+        g.forEach((n, j) => (n.key = `${tails[j]}:${n.key}`));
+      }),
+      byKey,
+    );
+    // Until every name differs: a numbered name could meet an id that already reads so.
+    while (repeats(sorted)) sorted = sorter(regrouped(sorted, (g) => g.forEach((n, j) => (n.key = `${n.key}#${j + 1}`))), byKey);
+    names = mapped(sorted, (n): Name => ({ i: n.i, key: n.key }));
+    inOrder = false;
+    anyTooLong = Number.isFinite(max) && some(names, (n) => tooLong(n.key));
+  }
+  if (Number.isFinite(max) && anyTooLong) {
+    names = shortened(names, limit, sorter);
+    inOrder = false;
+  }
+  return mapped(inOrder ? names : sorter(names, (a, b) => a.i - b.i), (n) => n.key);
+}
+
+/**
+ * The names longer than `limit` cut in the middle. The shortest end of a name that no other name
+ * ends with is one more than its longest common end with a neighbour, once the names are sorted by
+ * their reversed code points.
+ */
+function shortened(names: Iterable<Name>, limit: number, sorter: Sorter): Iterable<Name> {
+  // Reversed as one string: compared by code units, well-formed strings (sanitized) sort as their code points do.
+  const byEnd = sorter(
+    mapped(names, (n) => ({ i: n.i, key: n.key, end: [...n.key].reverse().join('') })),
+    (a, b) => cmpText(a.end, b.end),
+  );
   // A third of the name is kept from its end, more when that is what tells it apart: a longer end
   // than the shortest unique one is unique too, and reads better (`…go-11099`, not `…9`).
   const readableEnd = Math.ceil((limit - 1) / 3);
-  return codes.map((c, i) => {
+  const cut = (n: { i: number; key: string; end: string }, before: string | undefined, after: string | undefined): Name => {
+    const c = [...n.key];
+    if (c.length <= limit) return { i: n.i, key: n.key };
+    const reversed = [...n.end];
+    const tail = Math.max(before === undefined ? 0 : commonPrefix(reversed, [...before]), after === undefined ? 0 : commonPrefix(reversed, [...after])) + 1;
     // No end of it is its own (it ends another name): only the whole name is.
-    if (c.length <= limit || tail[i]! >= c.length) return keys[i]!;
-    const end = c.slice(c.length - Math.max(tail[i]!, readableEnd));
+    if (tail >= c.length) return { i: n.i, key: n.key };
+    const end = c.slice(c.length - Math.max(tail, readableEnd));
     const head = c.slice(0, Math.max(0, limit - 1 - end.length));
-    return `${head.join('')}…${end.join('')}`;
-  });
+    return { i: n.i, key: `${head.join('')}…${end.join('')}` };
+  };
+  return {
+    *[Symbol.iterator]() {
+      let before: { i: number; key: string; end: string } | undefined;
+      let at: { i: number; key: string; end: string } | undefined;
+      for (const n of byEnd) {
+        if (at !== undefined) yield cut(at, before?.end, n.end);
+        before = at;
+        at = n;
+      }
+      if (at !== undefined) yield cut(at, before?.end, undefined);
+    },
+  };
 }
 
-/** Sessions with findings per worst enforce level. */
-export function levelCounts(sessions: readonly SessionLedger[]): Record<EnforceLevel, number> {
-  const n: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
-  for (const s of sessions) if (s.entries.length > 0) n[outcomeCell(s).level] += 1;
-  return n;
-}

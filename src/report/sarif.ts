@@ -129,28 +129,31 @@ export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults 
     };
   });
 
-  const notifications = report.inputs.flatMap((i) => {
-    const loc = [{ physicalLocation: { artifactLocation: { uri: artifactUri(i.path, o.cwd) } } }];
-    const out: Record<string, unknown>[] = [];
-    if (i.error !== undefined) out.push({ level: 'error', message: { text: sanitize(i.error) }, locations: loc });
-    for (const k of i.skipped) {
-      out.push({
-        level: 'warning',
-        message: { text: `skipped: ${sanitize(k.reason)}` },
-        locations: k.line !== null && k.line >= 1
-          ? [{ physicalLocation: { ...loc[0]!.physicalLocation, region: { startLine: k.line } } }]
-          : loc,
-      });
-    }
-    return out;
-  });
+  // Made one by one as they are written, like the results: a merge reads its inputs from disk.
+  const notifications: Iterable<Record<string, unknown>> = {
+    *[Symbol.iterator]() {
+      for (const i of report.inputs) {
+        const loc = [{ physicalLocation: { artifactLocation: { uri: artifactUri(i.path, o.cwd) } } }];
+        if (i.error !== undefined) yield { level: 'error', message: { text: sanitize(i.error) }, locations: loc };
+        for (const k of i.skipped) {
+          yield {
+            level: 'warning',
+            message: { text: `skipped: ${sanitize(k.reason)}` },
+            locations: k.line !== null && k.line >= 1
+              ? [{ physicalLocation: { ...loc[0]!.physicalLocation, region: { startLine: k.line } } }]
+              : loc,
+          };
+        }
+      }
+    },
+  };
 
   const { keep, total } = quota(report, maxResults);
   const count = (r: Record<EnforceLevel, number>) => r.stop + r.steer + r.noted + r.none;
   const omitted = count(total) - count(keep);
   const run: Record<string, unknown> = {
     tool: { driver: { name: 'loopledger', version: report.tool.version, rules } },
-    invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
+    invocations: INVOCATIONS,
     // Written by its own generator (below): the results are made one by one as they are written.
     results: RESULTS,
   };
@@ -175,10 +178,14 @@ export function* sarifChunks(report: LedgerReport, o: ReportOptions, maxResults 
     };
   }
   const log = { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
-  const splices = new Map([[RESULTS, (indent: string) => jsonChunks(results(report, keep, index, o), 1, new Map(), indent)]]);
+  const splices = new Map([
+    [RESULTS, (indent: string) => jsonChunks(results(report, keep, index, o), 1, new Map(), indent)],
+    [INVOCATIONS, (indent: string) => jsonChunks([{ executionSuccessful: true, toolExecutionNotifications: notifications }], 3, new Map(), indent)],
+  ]);
   for (const c of jsonChunks(log, 3, splices)) yield escapeJsonText(c);
   yield '\n';
 }
 
-/** Stands for the results array in the log object; identity is what counts. */
+/** Stand for the results and invocations arrays in the log object; identity is what counts. */
 const RESULTS: unknown[] = [];
+const INVOCATIONS: unknown[] = [];

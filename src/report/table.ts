@@ -16,6 +16,7 @@ import type {
   SessionLedger,
 } from '../ledger/types.js';
 import { type ReportOptions, whole } from './options.js';
+import { mapped, some } from './lists.js';
 import type { Mode } from '../vocabulary.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
@@ -195,50 +196,41 @@ function tableWidth(colWidths: number[]): number {
   return colWidths.reduce((a, w) => a + w + 2, 0) + colWidths.length + 1;
 }
 
-/** Every entry of the sessions, without building one array of them all. */
-function* entriesOf(sessions: readonly SessionLedger[]): Generator<LedgerEntry> {
-  for (const s of sessions) yield* s.entries;
-}
-
-/** Every row of the sessions' tables, likewise. */
-function* tableRowsOf(sessions: readonly SessionLedger[]): Generator<Row> {
-  for (const s of sessions) yield* rowsOf(s.entries);
-}
-
-/** Widest cell per column, measured once per column id and row (a loop: no spread of entries). */
-function naturalWidths(cols: Column[], sessions: readonly SessionLedger[], cache: Map<string, number>): number[] {
-  const missing = cols.filter((c) => !cache.has(c.id));
-  if (missing.length > 0) {
-    const w = missing.map(() => 0);
-    for (const r of tableRowsOf(sessions)) {
-      for (let i = 0; i < missing.length; i += 1) {
-        const d = displayWidth(missing[i]!.text(r));
-        if (d > w[i]!) w[i] = d;
+/**
+ * One layout for the whole report, so every session's table has the same columns. The sessions
+ * are read once: every column any layout may use is measured in that pass (a merge reads them
+ * back from disk, so one pass, not one per layout tried).
+ */
+function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mode | undefined): Layout | null {
+  const every = new Map<string, Column>();
+  for (const base of LAYOUTS) for (const c of columns({ ...base, tools: true }, mode)) if (!every.has(c.id)) every.set(c.id, c);
+  const measured = [...every.values()];
+  const widest = measured.map(() => 0);
+  let tools = false;
+  for (const s of sessions) {
+    for (const e of s.entries) {
+      if (entryTools(e) !== '') {
+        tools = true;
+        break;
       }
     }
-    missing.forEach((c, i) => cache.set(c.id, w[i]!));
-  }
-  return cols.map((c) => Math.max(displayWidth(c.head), cache.get(c.id)!));
-}
-
-/** One layout for the whole report, so every session's table has the same columns. */
-function chooseLayout(sessions: readonly SessionLedger[], width: number, mode: Mode | undefined): Layout | null {
-  let tools = false;
-  for (const e of entriesOf(sessions)) {
-    if (entryTools(e) !== '') {
-      tools = true;
-      break;
+    for (const r of rowsOf(s.entries)) {
+      for (let i = 0; i < measured.length; i += 1) {
+        const d = displayWidth(measured[i]!.text(r));
+        if (d > widest[i]!) widest[i] = d;
+      }
     }
   }
-  const cache = new Map<string, number>();
+  const cache = new Map(measured.map((c, i) => [c.id, widest[i]!]));
+  const naturalWidths = (cols: Column[]) => cols.map((c) => Math.max(displayWidth(c.head), cache.get(c.id)!));
   for (const base of LAYOUTS) {
     const layout: Layout = { ...base, tools, kindWidth: null, toolsWidth: null, widths: [] };
-    const widths = naturalWidths(columns(layout, mode), sessions, cache);
+    const widths = naturalWidths(columns(layout, mode));
     if (tableWidth(widths) <= width) return { ...layout, widths };
   }
   const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, tools, kindWidth: null, toolsWidth: null, widths: [] };
   const cols = columns(last, mode);
-  const widths = naturalWidths(cols, sessions, cache);
+  const widths = naturalWidths(cols);
   // Tools give way first, down to MIN_TOOLS, then kinds down to MIN_KIND.
   const t = cols.findIndex((c) => c.isTools);
   if (t >= 0) {
@@ -392,11 +384,13 @@ function* verdictLines(verdicts: RoundVerdict[], o: ReportOptions, ch: ChalkInst
   }
 }
 
-function inputLines(report: LedgerReport, width: number, ch: ChalkInstance): string[] {
-  const out: string[] = [];
+function* inputLines(report: LedgerReport, width: number, ch: ChalkInstance): Generator<string> {
+  const problem = (i: LedgerReport['inputs'][number]) => i.error !== undefined || i.skipped.length > 0;
+  if (!some(report.inputs, problem)) return;
+  yield 'inputs with problems:';
   for (const i of report.inputs) {
     if (i.error !== undefined) {
-      out.push(...wrap(`  ${sanitize(i.path)}: ${sanitize(i.error)}`, width, 6).map((l) => ch.red(l)));
+      yield* wrap(`  ${sanitize(i.path)}: ${sanitize(i.error)}`, width, 6).map((l) => ch.red(l));
     } else if (i.skipped.length > 0) {
       // The CLI prints every skipped line on stderr; here a glimpse is enough.
       const shown = i.skipped
@@ -404,10 +398,9 @@ function inputLines(report: LedgerReport, width: number, ch: ChalkInstance): str
         .map((k) => `${k.line === null ? '?' : `line ${k.line}`}: ${sanitize(k.reason)}`)
         .join('; ');
       const more = i.skipped_lines > 3 ? `; ${i.skipped_lines - 3} more` : '';
-      out.push(...wrap(`  ${sanitize(i.path)}: ${plural(i.skipped_lines, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l)));
+      yield* wrap(`  ${sanitize(i.path)}: ${plural(i.skipped_lines, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l));
     }
   }
-  return out.length ? ['inputs with problems:', ...out] : [];
 }
 
 function summaryLine(report: LedgerReport, ch: ChalkInstance): string {
@@ -443,9 +436,9 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   const width = Math.max(20, Math.floor(o.width) || 80);
   const top = o.top ?? DEFAULT_TOP;
   const sort: SessionSort = o.sort ?? 'level';
-  const plan = planOverview(report.sessions, { top, sort, quiet: o.quiet });
-  // The sessions printed in full, whole: their widths are shared, so they are all held while printed.
-  const sessions = plan.detailed.map((s) => whole(o, s));
+  const plan = planOverview(report.sessions, { top, sort, quiet: o.quiet }, o.sorter);
+  // The sessions printed in full, whole, read twice: their widths are shared, then each is printed.
+  const sessions = mapped(plan.detailed, (s) => whole(o, s));
   let first = true;
   const gap = () => {
     const g = first ? '' : '\n\n';
@@ -453,13 +446,23 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
     return g;
   };
   if (plan.overview) {
-    yield gap() + [...overviewLines(report, plan, { width, sort, top }, ch)].join('\n');
+    // Line by line: the overview lists every session with findings.
+    let sep = gap();
+    for (const l of overviewLines(report, plan, { width, sort, top }, ch, o.sorter)) {
+      yield sep + l;
+      sep = '\n';
+    }
+    if (sep !== '\n') yield sep;
   }
   const layout = chooseLayout(sessions, width, o.mode);
   let anyAfterStop = false;
   const shown = { strike: false, run: false, readOnly: false };
   let droppedOff = false;
+  let printed = 0;
+  let anyFindings = false;
   for (const s of sessions) {
+    printed += 1;
+    anyFindings ||= s.entries.length > 0;
     yield gap();
     yield* sessionBlock(s, layout, o, width, ch);
     if (s.entries.length > 0 && layout) droppedOff ||= layout.dropOff && o.mode !== 'off';
@@ -472,22 +475,29 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
     }
   }
   const tail: string[] = [];
-  if (sessions.length === 0 && !plan.overview) tail.push(report.sessions.length === 0 ? 'no sessions found' : 'no findings');
+  if (printed === 0 && !plan.overview) tail.push(plan.all === 0 ? 'no sessions found' : 'no findings');
   if (shown.strike) tail.push(...wrap(strikeLegend(shown), width, 2).map((l) => ch.dim(l)));
   if (anyAfterStop) {
     tail.push(...wrap(`${AFTER_STOP_MARK} after a stop: under enforce the turn had already ended, so this round would not have happened`, width, 2).map((l) => ch.dim(l)));
   }
   if (droppedOff) tail.push(ch.dim(truncateTo('Off column omitted to fit: it is always none', width)));
-  if (o.mode !== undefined && sessions.some((x) => x.entries.length > 0)) {
+  if (o.mode !== undefined && anyFindings) {
     tail.push(ch.dim(truncateTo(`[ ] marks the configured mode (${o.mode})`, width)));
   }
-  tail.push(...inputLines(report, width, ch));
+  yield gap() + tail.join('\n');
+  let sep = tail.length > 0 ? '\n' : '';
+  // One line per input with a problem, as they are read (a merge reads its inputs from disk).
+  for (const l of inputLines(report, width, ch)) {
+    yield sep + l;
+    sep = '\n';
+  }
+  const rest: string[] = [];
   const note = listPriceNote(report);
-  if (note) tail.push(...wrap(note, width, 2).map((l) => ch.dim(l)));
+  if (note) rest.push(...wrap(note, width, 2).map((l) => ch.dim(l)));
   const money = totalsPhrases(report);
-  if (money.length) tail.push(...wrap(money.join(' · '), width, 2));
-  tail.push(...wrap(summaryLine(report, ch), width, 2));
+  if (money.length) rest.push(...wrap(money.join(' · '), width, 2));
+  rest.push(...wrap(summaryLine(report, ch), width, 2));
   const judge = judgeUsageLine(report.summary);
-  if (judge) tail.push(...wrap(judge, width, 2));
-  yield gap() + tail.join('\n') + '\n';
+  if (judge) rest.push(...wrap(judge, width, 2));
+  yield sep + rest.join('\n') + '\n';
 }

@@ -60,18 +60,19 @@ describe('which sessions, in which order', () => {
     const p = planOverview(r.sessions, { top: 10, sort: 'level', quiet: false });
     expect(p.overview).toBe(true);
     expect(p.calm).toBe(20);
-    expect(p.ranked.map((s) => s.id)).toEqual(['s-big', 's-small', 's-none', 'w-2', 'w-1', 'n-1', 'n-2']);
-    expect(p.detailed.map((s) => s.id)).toEqual(p.ranked.slice(0, 7).map((s) => s.id));
-    expect(planOverview(r.sessions, { top: 2, sort: 'level', quiet: false }).detailed.map((s) => s.id)).toEqual(['s-big', 's-small']);
+    expect(Array.from(p.ranked, (s) => s.id)).toEqual(['s-big', 's-small', 's-none', 'w-2', 'w-1', 'n-1', 'n-2']);
+    expect(Array.from(p.detailed, (s) => s.id)).toEqual(Array.from(p.ranked, (s) => s.id).slice(0, 7));
+    expect(Array.from(planOverview(r.sessions, { top: 2, sort: 'level', quiet: false }).detailed, (s) => s.id)).toEqual(['s-big', 's-small']);
     // --top 0: every session in full, in input order.
     const all = planOverview(r.sessions, { top: 0, sort: 'level', quiet: false });
     expect(all.overview).toBe(false);
-    expect(all.detailed).toHaveLength(r.sessions.length);
+    expect(Array.from(all.detailed)).toHaveLength(r.sessions.length);
+    expect(all.detailedCount).toBe(r.sessions.length);
   });
 
   it('SPEC: "stop before steer before noted, then what Enforce would have saved"; --sort saved, cost, path', () => {
     const r = store();
-    const order = (sort: 'level' | 'saved' | 'cost' | 'path') => planOverview(r.sessions, { top: 1, sort, quiet: false }).ranked.map((s) => s.id);
+    const order = (sort: 'level' | 'saved' | 'cost' | 'path') => Array.from(planOverview(r.sessions, { top: 1, sort, quiet: false }).ranked, (s) => s.id);
     expect(order('level')).toEqual(['s-big', 's-small', 's-none', 'w-2', 'w-1', 'n-1', 'n-2']);
     expect(order('saved').slice(0, 2)).toEqual(['s-big', 's-small']);
     expect(order('path')).toEqual(['n-1', 'n-2', 's-big', 's-none', 's-small', 'w-1', 'w-2']);
@@ -81,7 +82,7 @@ describe('which sessions, in which order', () => {
       stopped('unpriced', { cost: { usd: null, reason: 'no price for x' } }),
       noted('mid', { cost: { usd: 2, reason: null } }),
     ]);
-    expect(planOverview(costly.sessions, { top: 1, sort: 'cost', quiet: false }).ranked.map((s) => s.id)).toEqual(['dear', 'mid', 'cheap', 'unpriced']);
+    expect(Array.from(planOverview(costly.sessions, { top: 1, sort: 'cost', quiet: false }).ranked, (s) => s.id)).toEqual(['dear', 'mid', 'cheap', 'unpriced']);
   });
 
   it('property: the order is total and deterministic, whatever the input order', () => {

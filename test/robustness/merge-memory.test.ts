@@ -118,3 +118,95 @@ describe('memory per file', () => {
     expect(merged.summary.sessions).toBe(FILES);
   }, 120_000);
 });
+
+describe('memory per session and per file, the formats that rank, count and group', () => {
+  const FILES = 20_000;
+  const SHARDS = 4;
+  // Measured at load ~10: a96d0d9's build (each session's thin version, each file's input line,
+  // the overview's ranked list, the junit suites) aborts on these in a 24 MB heap in table, html and
+  // junit alike (with 40,000 files: at 40 MB for table, 48 for html, 64 for junit); this one
+  // (sessions and inputs read back from disk as the formats iterate them, the ranking sorted on
+  // disk) merges them at 24, and 40,000 of them at 20 MB in all three.
+  const HEAP_CAP_MB = 24;
+  let shards: string[] = [];
+
+  /** `count` shards of `n` one-session files, one session in four looping (enforce stops it), as sharded runs write them (compact). */
+  async function oneSessionShards(n: number, count: number): Promise<string[]> {
+    const calm = await ledgerOf('openai/calm-weather.json');
+    const looping = await ledgerOf('anthropic/looping-deploy.json');
+    const files: string[] = [];
+    for (let k = 1; k <= count; k++) {
+      const inputs = [];
+      const sessions = [];
+      for (let i = k - 1; i < n; i += count) {
+        const base = i % 4 === 3 ? looping : calm;
+        const path = `f${String(i).padStart(6, '0')}.json`;
+        inputs.push({ ...base.inputs[0]!, path });
+        const { timeline: _drawn, ...session } = base.sessions[0]!;
+        sessions.push({ ...session, id: `${session.id}-${i}`, path });
+      }
+      const file = join(tmp.dir, `one-session-${k}-of-${count}.json`);
+      writeFileSync(file, JSON.stringify(shardOf(calm, inputs, sessions, { index: k, count })));
+      files.push(file);
+    }
+    return files;
+  }
+
+  beforeAll(async () => {
+    shards = await oneSessionShards(FILES, SHARDS);
+  }, 60_000);
+
+  const formats: [string, (out: string) => void][] = [
+    ['table', (out) => expect(out).toMatch(/^20000 sessions · 5000 with findings, worst first · 15000 calm/)],
+    ['html', (out) => expect(out).toContain('<p>20000 sessions: 5000 with findings')],
+    ['junit', (out) => expect(out).toContain('<testsuites name="loopledger" tests="20000" failures="5000" errors="0">')],
+  ];
+  for (const [format, check] of formats) {
+    it(`${FILES.toLocaleString('en')} one-session files in ${SHARDS} shards merge to ${format} in a ${HEAP_CAP_MB} MB heap`, async () => {
+      const out = join(tmp.dir, `one-session.${format}`);
+      const r = await spawnCli(['merge', ...shards, '--format', format, '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 60_000 });
+      expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+      check(readFileSync(out, 'utf8'));
+    }, 60_000);
+  }
+});
+
+describe('memory per file that is no transcript', () => {
+  const OTHERS = 200_000;
+  const SHARDS = 4;
+  // Measured at load ~10: a96d0d9's build (each ledger's not_transcripts parsed whole, then every
+  // one of them in the map that finds one given twice) aborts on these in a 32 MB heap and needs 64
+  // (40 s, most of it collecting); this one (each checked as read and put in the spill, a key of its
+  // path kept) merges them in 24 and 32 MB.
+  const HEAP_CAP_MB = 32;
+
+  it(`${OTHERS.toLocaleString('en')} files that are no transcript, in ${SHARDS} shards, merge to json in a ${HEAP_CAP_MB} MB heap`, async () => {
+    const calm = await ledgerOf('openai/calm-weather.json');
+    const { timeline: _drawn, ...session } = calm.sessions[0]!;
+    const shards: string[] = [];
+    for (let k = 1; k <= SHARDS; k++) {
+      const path = `t${k}.json`;
+      const notTranscripts = [];
+      for (let i = k - 1; i < OTHERS; i += SHARDS) notTranscripts.push({ path: `notes/n${String(i).padStart(7, '0')}.md`, reason: 'unrecognized' as const, error: 'no known format' });
+      const report = assembleReport({
+        version: calm.tool.version,
+        config: calm.config as never,
+        inputs: [{ ...calm.inputs[0]!, path }],
+        sessions: [{ ...session, id: `${session.id}-${k}`, path }],
+        notTranscripts,
+        shard: { index: k, count: SHARDS },
+        ...(calm.pricing ? { pricing: calm.pricing as never } : {}),
+      });
+      const file = join(tmp.dir, `others-${k}-of-${SHARDS}.json`);
+      writeFileSync(file, JSON.stringify(report));
+      shards.push(file);
+    }
+    const out = join(tmp.dir, 'others.json');
+    const r = await spawnCli(['merge', ...shards, '--format', 'json', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 60_000 });
+    expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
+    expect(r.stderr).toContain(`${OTHERS} files found in the directories are not a transcript (${OTHERS} no known format)`);
+    const merged = JSON.parse(readFileSync(out, 'utf8')) as LedgerReport;
+    expect(merged.not_transcripts).toHaveLength(OTHERS);
+    expect(merged.not_transcripts![OTHERS - 1]!.path).toBe(`notes/n${String(OTHERS - 1).padStart(7, '0')}.md`);
+  }, 60_000);
+});

@@ -20,6 +20,7 @@ import { pageHead, pageTail } from './shell.js';
 import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
 import { loopShapesHtml, sessionKey } from './loop-shapes.js';
+import { countOf, filtered, firstOf, mapped, sortInMemory } from '../lists.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
 export const MAX_OVERVIEW_ROWS = 2000;
@@ -172,7 +173,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   const sm = report.summary;
   yield pageHead(`loopledger: ${plural(sm.sessions, 'session')}, ${sm.enforce.sessions_stopped} stopped`, true, LABELS_SCRIPT);
   yield '<header>\n<h1>loopledger</h1>\n';
-  yield `<p class="muted">${esc(`${report.tool.name} ${report.tool.version}`)} · ${esc(plural(report.inputs.length, 'input'))} · what Off, Telemetry and Enforce would have done in every round</p>\n`;
+  yield `<p class="muted">${esc(`${report.tool.name} ${report.tool.version}`)} · ${esc(plural(countOf(report.inputs), 'input'))} · what Off, Telemetry and Enforce would have done in every round</p>\n`;
   yield totalsHtml(report);
   const note = listPriceNote(report);
   if (note) yield `<p class="muted small">${esc(note)}</p>\n`;
@@ -181,34 +182,58 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   yield '</header>\n';
 
   const sort = o.sort ?? 'level';
-  const ranked = report.sessions.filter((s) => s.entries.length > 0).sort(compareSessions(sort));
-  const calm = report.sessions.length - ranked.length;
+  // Sorted by the caller's sorter (a merge's on disk) and read as often as needed: never all held.
+  // Counted as the sort reads them (a merge reads them from disk): the columns every session has.
+  let all = 0;
+  let withFindings = 0;
+  const present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  const counted = mapped(report.sessions, (s) => {
+    all += 1;
+    if (s.entries.length > 0) withFindings += 1;
+    present.project ||= projectCell(s) !== NOT_KNOWN;
+    present.tokens ||= s.usage !== undefined;
+    present.cost ||= s.cost !== undefined;
+    present.saved ||= s.outcome.enforce.saved !== undefined;
+    present.cut ||= s.outcome.enforce.cut !== undefined;
+    return s;
+  });
+  const ranked = (o.sorter ?? sortInMemory)(
+    filtered(counted, (s) => s.entries.length > 0),
+    compareSessions(sort),
+  );
+  const calm = all - withFindings;
   // Which sessions get a timeline: worst first, within `--top N` when given and the byte budget.
   const top = o.top !== undefined && o.top > 0 ? o.top : Infinity;
   const drawn: string[] = [];
+  const anchors = new Map<string, string>();
   let bytes = 0;
-  for (let i = 0; i < ranked.length && i < top; i++) {
-    const html = sessionHtml(whole(o, ranked[i]!), i, o);
+  for (const s of firstOf(ranked, Math.min(withFindings, top))) {
+    const i = drawn.length;
+    const html = sessionHtml(whole(o, s), i, o);
     if (bytes + html.length > HTML_TIMELINE_BUDGET) break;
     bytes += html.length;
     drawn.push(html);
+    anchors.set(sessionKey(s.path, s.id), anchor(i));
   }
 
-  yield loopShapesHtml(report, new Map(ranked.slice(0, drawn.length).map((s, i) => [sessionKey(s.path, s.id), anchor(i)])));
+  yield loopShapesHtml(report, anchors);
   yield '<section id="overview">\n<h2>Overview</h2>\n';
-  yield `<p>${esc(plural(report.sessions.length, 'session'))}: ${ranked.length} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
-  if (ranked.length > 0) {
-    const present = presentColumns(report.sessions);
+  yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
+  if (withFindings > 0) {
     yield `<div class="wrap"><table class="sortable overview">${overviewHead(present)}<tbody>\n`;
-    const listed = Math.min(ranked.length, MAX_OVERVIEW_ROWS);
-    for (let i = 0; i < listed; i++) yield overviewRow(ranked[i]!, i, i < drawn.length, present);
+    const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
+    let i = 0;
+    for (const s of firstOf(ranked, listed)) {
+      yield overviewRow(s, i, i < drawn.length, present);
+      i += 1;
+    }
     yield '</tbody></table></div>\n';
-    if (ranked.length > listed) yield `<p class="more">${ranked.length - listed} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
+    if (withFindings > listed) yield `<p class="more">${withFindings - listed} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
   }
   yield '</section>\n';
 
   yield '<section id="timelines">\n<h2>Timelines</h2>\n';
-  if (ranked.length === 0) {
+  if (withFindings === 0) {
     yield '<p>No session has findings: nothing to draw.</p>\n';
   } else {
     yield legendHtml() + '\n';
@@ -218,7 +243,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
       yield drawn[i]!;
       drawn[i] = '';
     }
-    const left = ranked.length - drawn.length;
+    const left = withFindings - drawn.length;
     if (left > 0) {
       const why = drawn.length >= top ? `--top ${top}` : `the page budget of ${HTML_TIMELINE_BUDGET / (1024 * 1024)} MB of timelines`;
       yield `<p class="more">${left} more sessions with findings not drawn (${esc(why)}); the overview lists them.</p>\n`;
