@@ -2,15 +2,19 @@
 // The launcher stays tiny: everything lives in the compiled library so it can be imported too.
 // `hook` runs on every tool call of a live agent: it loads its own small entry, never the CLI
 // (commander, chalk, cli-table3), so a call costs about one Node start. Where Node has a
-// compile cache (22.1+), the hook uses it: the same modules are loaded on every call.
+// compile cache (22.1+), the hook uses it: the same modules are loaded on every call. Elsewhere a
+// bundle is compiled from the V8 code cache the build wrote beside it (bin/code-cache.js).
 import { statSync } from 'node:fs';
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from './code-cache.js';
 
 const argv = process.argv.slice(2);
 // `hook install` and `hook doctor` are typed by a person: the CLI's, not the guard's.
 const guard = argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
-if (guard) module.enableCompileCache?.();
-const entry = guard ? current('../dist/hook.js', '../dist/hook/main.js') : current('../dist/loopledger.js', '../dist/cli.js');
+const nodeCache = guard && module.enableCompileCache !== undefined;
+if (nodeCache) module.enableCompileCache();
+const entry = guard ? current('../dist/hook.cjs', '../dist/hook/main.js') : current('../dist/loopledger.cjs', '../dist/cli.js');
 
 /**
  * A one-file bundle of the entry's modules (`npm run build:bundle`) when it is current: loading one
@@ -25,7 +29,10 @@ function current(bundle, modules) {
 }
 let main;
 try {
-  ({ main } = await import(entry));
+  if (!entry.endsWith('.cjs')) ({ main } = await import(entry));
+  // Node's own compile cache where the guard has it; elsewhere the cache the build wrote (bin/code-cache.js).
+  else if (nodeCache) ({ main } = module.createRequire(import.meta.url)(entry));
+  else ({ main } = loadBundle(fileURLToPath(new URL(entry, import.meta.url))).exports);
 } catch (e) {
   // A source checkout before its first build has no dist/: say so, not a stack trace.
   if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes(new URL(entry, import.meta.url).pathname)) throw e;

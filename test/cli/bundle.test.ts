@@ -1,10 +1,11 @@
-// The CLI as the launcher runs it: dist/loopledger.js, one file written by `npm run build:bundle`
-// from tsc's modules, with its two worker entries beside it. It must give the modules' bytes, start
+// The CLI as the launcher runs it: dist/loopledger.cjs, one file written by `npm run build:bundle`
+// from tsc's modules and compiled with the code cache the build wrote beside it
+// (dist/loopledger.cache, bin/code-cache.js), with its two worker entries beside it. It must give the modules' bytes, start
 // its lanes and its reading thread from the bundled workers (a lane that fails to start is retried
 // on the main thread, silently, so equal output alone would not show it), find this package's
 // launcher for `hook install`, and still load the price data only when a run prices something.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,8 @@ import { cliEnv, ensureBuilt, ROOT } from './helpers.js';
 // entries it starts.
 const BUNDLES = bundles()
   .map((b) => b.file.slice('dist/'.length))
-  .filter((f) => f !== 'hook.js');
-const WORKERS = BUNDLES.filter((f) => f !== 'loopledger.js');
+  .filter((f) => f !== 'hook.cjs');
+const WORKERS = BUNDLES.filter((f) => f !== 'loopledger.cjs');
 
 let pkg: string;
 let marks: string;
@@ -30,10 +31,10 @@ beforeAll(() => {
   pkg = mkdtempSync(join(tmpdir(), 'loopledger-bundle-'));
   mkdirSync(join(pkg, 'bin'));
   mkdirSync(join(pkg, 'dist'));
-  copyFileSync(join(ROOT, 'bin', 'loopledger.js'), join(pkg, 'bin', 'loopledger.js'));
+  for (const f of readdirSync(join(ROOT, 'bin'))) copyFileSync(join(ROOT, 'bin', f), join(pkg, 'bin', f));
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-  for (const b of BUNDLES) copyFileSync(join(ROOT, 'dist', b), join(pkg, 'dist', b));
+  for (const b of [...BUNDLES, 'loopledger.cache']) copyFileSync(join(ROOT, 'dist', b), join(pkg, 'dist', b));
   // Each worker entry, wrapped: it notes that it was loaded, then runs the real one beside it.
   marks = join(pkg, 'marks');
   for (const w of WORKERS) {
@@ -68,7 +69,7 @@ const viaModules = (args: string[]) =>
   );
 const loaded = () => (existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : []);
 
-describe('dist/loopledger.js, the CLI the launcher runs', () => {
+describe('dist/loopledger.cjs, the CLI the launcher runs', () => {
   it.each([
     ['2', 'one lane reading in a thread of its own', ['file-pool-worker.js', 'reader-thread-worker.js']],
     ['3', 'three lanes', ['file-pool-worker.js', 'file-pool-worker.js', 'file-pool-worker.js']],
@@ -104,12 +105,13 @@ describe('dist/loopledger.js, the CLI the launcher runs', () => {
     expect(viaBundle(['--version']).stdout).toBe(`${manifest.version}\n`);
   });
 
-  it("imports only Node's own modules, and the price data only through import(), when a run prices something", () => {
-    const bundle = readFileSync(join(ROOT, 'dist', 'loopledger.js'), 'utf8');
-    const statics = [...bundle.matchAll(/^\s*import\s[^;(]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-    expect(statics.length).toBeGreaterThan(0);
-    expect(statics.filter((s) => !isBuiltin(s))).toEqual([]);
-    const dynamic = [...bundle.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
-    expect(dynamic.filter((s) => !isBuiltin(s))).toEqual(['@pydantic/genai-prices']);
+  it("requires only Node's own modules, and the price data only when a run prices something (a require deferred to a promise)", () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'loopledger.cjs'), 'utf8');
+    const required = [...bundle.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((s) => !isBuiltin(s))).toEqual(['@pydantic/genai-prices']);
+    expect(bundle).toMatch(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("@pydantic\/genai-prices"\)/);
+    // No import() left: a script compiled from a code cache has no loader for one.
+    expect(bundle).not.toMatch(/\bimport\(\s*['"]/);
   });
 });

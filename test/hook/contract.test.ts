@@ -161,9 +161,9 @@ describe('the hook path loads no CLI', () => {
     expect([...seen].some((f) => f.endsWith('cli.js'))).toBe(false);
   });
 
-  it('dist/hook.js, the bundle the launcher runs, is one file that imports only Node\'s own modules', () => {
-    const bundle = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'hook.js'), 'utf8');
-    const specs = [...bundle.matchAll(/^\s*import\s[^;]*?from\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => m[1] ?? m[2]!);
+  it('dist/hook.cjs, the bundle the launcher runs, is one file that requires only Node\'s own modules', () => {
+    const bundle = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'hook.cjs'), 'utf8');
+    const specs = [...bundle.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
     expect(specs.length).toBeGreaterThan(0);
     expect(specs.filter((s) => !s.startsWith('node:') && !isBuiltin(s))).toEqual([]);
     expect(bundle).not.toContain('commander');

@@ -1,9 +1,12 @@
 // The price data takes about 100 ms to load: only commands that price may load it. A resolve hook
-// makes importing the package fail, so a command that loads it would show it.
+// makes importing the package fail, and a preload makes requiring it fail (the CLI's bundle
+// requires it; the modules and the workers import it), so a command that loads it would show it.
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, ensureBuilt, ROOT } from '../cli/helpers.js';
 
 const HOOKS = `export async function resolve(s, c, next) {
@@ -12,8 +15,22 @@ const HOOKS = `export async function resolve(s, c, next) {
 }`;
 const REGISTER = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
 
+const tmp = mkdtempSync(join(tmpdir(), 'loopledger-lazy-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const PRELOAD = join(tmp, 'no-prices.cjs');
+writeFileSync(
+  PRELOAD,
+  `const Module = require('node:module');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === '@pydantic/genai-prices') throw new Error('the price data was loaded');
+  return resolve.call(this, request, ...rest);
+};
+`,
+);
+
 function run(args: string[]) {
-  return spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, join(ROOT, 'bin', 'loopledger.js'), ...args], {
+  return spawnSync(process.execPath, ['--require', PRELOAD, '--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, join(ROOT, 'bin', 'loopledger.js'), ...args], {
     cwd: ROOT,
     env: cliEnv(),
     encoding: 'utf8',

@@ -41,12 +41,12 @@ beforeAll(() => {
 
 describe('the published package', () => {
   it('holds the launcher, the build, the docs, the README, the licence and package.json', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', ...BUNDLES]) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/loopledger.js', 'bin/code-cache.js', 'dist/loopledger.cache', 'dist/hook.cache', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/hook/main.js', ...BUNDLES]) {
       expect(packed, f).toContain(f);
     }
     // The bundles the launcher runs are among those the build writes (and so among those packed).
-    const launched = [...readFileSync(join(ROOT, 'bin', 'loopledger.js'), 'utf8').matchAll(/current\('\.\.\/(dist\/[\w-]+\.js)'/g)].map((m) => m[1]);
-    expect(launched.sort()).toEqual(['dist/hook.js', 'dist/loopledger.js']);
+    const launched = [...readFileSync(join(ROOT, 'bin', 'loopledger.js'), 'utf8').matchAll(/current\('\.\.\/(dist\/[\w-]+\.c?js)'/g)].map((m) => m[1]);
+    expect(launched.sort()).toEqual(['dist/hook.cjs', 'dist/loopledger.cjs']);
     expect(BUNDLES).toEqual(expect.arrayContaining(launched));
     const docs = readdirSync(join(ROOT, 'docs')).map((d) => `docs/${d}`);
     expect(docs.length).toBeGreaterThan(0);

@@ -11,12 +11,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, FIXTURES, ROOT } from './helpers.js';
 
 const DIST = join(ROOT, 'dist');
-// Single quotes in tsc's modules, double in esbuild's bundles.
-const ENTRY = /new URL\(['"](\.{1,2}\/[^'"]+\.js)['"], import\.meta\.url\)/g;
+// Single quotes in tsc's modules, double in esbuild's bundles; `__bundleUrl` is import.meta.url in
+// the CommonJS bundles (package.json's build:bundle defines it).
+const ENTRY = /new URL\(['"](\.{1,2}\/[^'"]+\.js)['"], (?:import\.meta\.url|__bundleUrl)\)/g;
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : /\.c?js$/.test(e.name) ? [join(dir, e.name)] : [],
   );
 }
 
@@ -33,6 +34,8 @@ describe('worker entry files in dist/', () => {
   it('every worker started by path exists where its starter looks for it', () => {
     const urls = workerUrls();
     const targets = urls.map(([, target]) => relative(DIST, target).split('\\').join('/'));
+    // The CLI's bundle starts both bundled workers.
+    expect(urls.filter(([file]) => file.endsWith('loopledger.cjs')).map(([, t]) => relative(DIST, t)).sort()).toEqual(['file-pool-worker.js', 'reader-thread-worker.js']);
     // Not vacuous: both pools' entries are among them, as modules and as bundles (npm run build:bundle).
     expect(targets).toEqual(expect.arrayContaining(['run/file-pool-worker.js', 'run/reader-thread-worker.js', 'file-pool-worker.js', 'reader-thread-worker.js']));
     for (const [file, target] of urls) expect(existsSync(target), `${relative(DIST, file)} starts ${relative(DIST, target)}`).toBe(true);
