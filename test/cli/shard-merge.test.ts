@@ -3,23 +3,25 @@
 // cannot be added up (another schema, another configuration, a shard twice or missing, a file that
 // two ledgers disagree about) is refused with exit 2, naming the difference.
 //
-// The one run and N = 3 go through the binary; N = 1, 7 and 128 (more shards than files) are made
-// with the library's audit(), as the binary makes them, and merged by the binary once (JSON) and
-// by the CLI in this process for the other formats. That the binary prints every format of a merge
-// of its own 3 shards is test/golden/shards.test.ts's (every golden case, the goldens being the one
-// run), so a process per format per N here would prove nothing more.
+// The one run is the goldens (test/golden/golden.test.ts pins that the binary prints exactly them)
+// but for the page, which the binary prints here; N = 3 goes through the binary; N = 1, 7 and 128
+// (more shards than files) are made with the library's audit(), as the binary makes them, and
+// merged by the binary once (JSON) and by the CLI in this process for the other formats. That the
+// binary prints every format of a merge of its own 3 shards is test/golden/shards.test.ts's (every
+// golden case), so a process per format per N here would prove nothing more.
 
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
-import { REPORT_FORMATS } from '../../src/vocabulary.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../src/vocabulary.js';
 import { renderReport } from '../../src/report/index.js';
 import { shardKey, shardOf } from '../../src/read/shard.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
+import { CASES } from '../golden/cases.js';
 import { runMain } from '../robustness/helpers.js';
-import { cliEnv, ensureBuilt, runCli, scratch, type RunResult } from './helpers.js';
+import { cliEnv, ensureBuilt, ROOT, runCli, scratch, type RunResult } from './helpers.js';
 
 const tmp = scratch('loopledger-shard-merge-');
 afterAll(() => tmp.cleanup());
@@ -43,11 +45,43 @@ async function shardsInProcess(paths: string[], count: number, dir: string): Pro
   return files;
 }
 
-const one = new Map<string, RunResult>();
+/** One run over the fixtures in a format: what it prints and exits with, and the flags and environment it was printed with. */
+interface OneRun {
+  stdout: string;
+  code: number;
+  render: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * The golden that is the one run in each format. The page's golden asks for --excerpts, which
+ * shards would have to be made with, so the page's one run is the binary's, here.
+ */
+const GOLDEN_OF: Record<Exclude<ReportFormat, 'html'>, string> = {
+  table: 'fixtures.table-80.txt',
+  json: 'fixtures.json',
+  ndjson: 'fixtures.ndjson',
+  markdown: 'fixtures.markdown.md',
+  junit: 'fixtures.junit.xml',
+  sarif: 'fixtures.sarif.json',
+  github: 'fixtures.github.txt',
+  otlp: 'fixtures.otlp.jsonl',
+};
+
+const one = new Map<ReportFormat, OneRun>();
 
 beforeAll(async () => {
   ensureBuilt();
-  for (const format of REPORT_FORMATS) one.set(format, await runCli([FIXTURES, '--format', format]));
+  const data = join(ROOT, 'test/golden/data');
+  const outcomes = JSON.parse(readFileSync(join(data, 'outcomes.json'), 'utf8')) as Record<string, { exit: number }>;
+  for (const [format, name] of Object.entries(GOLDEN_OF) as [ReportFormat, string][]) {
+    const c = CASES.find((g) => g.name === name)!;
+    // The golden's flags after the path are all about printing (no --excerpts, --scope, --set…), so a merge takes them as they are.
+    expect(c.args[0]).toBe(FIXTURES);
+    one.set(format, { stdout: readFileSync(join(data, name), 'utf8'), code: outcomes[name]!.exit, render: c.args.slice(1), env: c.env ?? {} });
+  }
+  const page = await runCli([FIXTURES, '--format', 'html']);
+  one.set('html', { stdout: page.stdout, code: page.code, render: ['--format', 'html'], env: {} });
 }, 600_000);
 
 describe('shards of the fixtures, merged, are the one run', () => {
@@ -86,10 +120,11 @@ describe('shards of the fixtures, merged, are the one run', () => {
     expect(binary.code, binary.stderr).toBe(0);
     expect(binary.stdout).toBe(one.get('json')!.stdout);
     for (const format of REPORT_FORMATS) {
-      // The binary's environment (no colour, the pinned SOURCE_DATE_EPOCH), so the outputs compare.
-      const merged = await runMain(['merge', ...files, '--format', format], { env: cliEnv(), timeoutMs: 300_000 });
-      expect(merged.code, `${format}: ${merged.stderr}`).toBe(0);
-      expect(merged.stdout, format).toBe(one.get(format)!.stdout);
+      // The binary's environment (no colour, the pinned SOURCE_DATE_EPOCH) and the one run's width, so the outputs compare.
+      const whole = one.get(format)!;
+      const merged = await runMain(['merge', ...files, ...whole.render], { env: cliEnv(whole.env), timeoutMs: 300_000 });
+      expect(merged.code, `${format}: ${merged.stderr}`).toBe(whole.code);
+      expect(merged.stdout, format).toBe(whole.stdout);
     }
   }, 600_000);
 
