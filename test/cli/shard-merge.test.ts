@@ -81,7 +81,7 @@ beforeAll(async () => {
     one.set(format, { stdout: readFileSync(join(data, name), 'utf8'), code: outcomes[name]!.exit, render: c.args.slice(1), env: c.env ?? {} });
   }
   const page = await runCli([FIXTURES, '--format', 'html']);
-  one.set('html', { stdout: page.stdout, code: page.code, render: ['--format', 'html'], env: {} });
+  one.set('html', { stdout: page.stdout, code: page.code ?? -1, render: ['--format', 'html'], env: {} });
 }, 600_000);
 
 describe('shards of the fixtures, merged, are the one run', () => {
