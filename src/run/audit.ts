@@ -25,7 +25,7 @@ import type { SkippedLine } from '../read/skipped.js';
 import { auditInWorkers, currentMachine, defaultJobs, type Machine } from './file-pool.js';
 import { auditInStream } from './file-stream.js';
 import type { AuditOptions, FileLedger } from './options.js';
-import { ingestInWorker, worthPipelining } from './reader-thread.js';
+import { ingestInWorker, PIPELINE_DEFAULT_MIN_BYTES, PIPELINE_MIN_BYTES, worthPipelining } from './reader-thread.js';
 import { VERSION } from '../version.js';
 
 export interface ResolvedInputs {
@@ -67,10 +67,15 @@ export async function resolveInputs(paths: readonly string[], shard?: Shard): Pr
 export async function auditFile(file: string, options: AuditOptions = {}): Promise<FileLedger> {
   // `--jobs 1` means one thread; so does a machine with one core. The machine is read last (it
   // reads /proc), only for a file large enough to pipeline.
-  if ((options.jobs === undefined || options.jobs > 1) && (await worthPipelining(file)) && (options.jobs ?? defaultJobs()) > 1) {
+  if ((options.jobs === undefined || options.jobs > 1) && (await worthPipelining(file, pipelineFloor(options))) && (options.jobs ?? defaultJobs()) > 1) {
     return auditFileReadElsewhere(file, options, (sink, onSkip) => ingestInWorker(file, sink, { inputFormat: options.inputFormat ?? 'auto', onSkip }));
   }
   return auditFileHere(file, await priceBookFor(options.pricing), options);
+}
+
+/** The size from which a file alone gets a reading thread: lower when threads were asked for. */
+function pipelineFloor(options: AuditOptions): number {
+  return options.jobs === undefined ? PIPELINE_DEFAULT_MIN_BYTES : PIPELINE_MIN_BYTES;
 }
 
 /** Reads a file into `sink` in another thread: its summary, or null when that failed. */
@@ -312,15 +317,16 @@ async function auditNonEmpty(files: readonly string[], options: AuditOptions): P
   // less CPU than two lanes each compiling and warming up the whole pipeline (file-stream.ts).
   if (jobs === 2) return auditInStream(files, options, auditFile);
   if (jobs > 1) return auditInWorkers(files, jobs, options, auditFile);
-  if (allowed > 1 && files.length === 1 && (await worthPipelining(files[0]!))) {
+  if (allowed > 1 && files.length === 1 && (await worthPipelining(files[0]!, pipelineFloor(options)))) {
     // A large file alone: its detectors run in a lane, whose heap is capped (on this thread V8's
     // defaults let a 1 GB file peak ~30 MB higher), reading in a thread of the lane's.
     return auditInWorkers(files, 1, options, auditFile, true);
   }
   const results: FileLedger[] = [];
-  // The lanes were chosen once for the run: no file reads the machine again.
+  // One lane was allowed, or one file not worth a second thread: each file on this thread (and no
+  // file reads the machine again).
   for (const file of files) {
-    results.push(await auditFile(file, { ...options, jobs: allowed }));
+    results.push(await auditFile(file, { ...options, jobs: 1 }));
     options.onProgress?.(results.length, files.length);
   }
   return results;

@@ -13,10 +13,19 @@ import type { SkippedLine } from '../read/skipped.js';
 import type { FormatName, TranscriptSink } from '../model/transcript.js';
 
 /**
- * Files smaller than this stay on one thread: starting a worker and loading the adapters into it
- * costs tens of milliseconds, which only pays once reading takes several times that.
+ * Files smaller than this stay on one thread even when threads are asked for (`--jobs 2`):
+ * starting a worker and loading the adapters into it costs tens of milliseconds, which only pays
+ * once reading takes several times that.
  */
 export const PIPELINE_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Where the default (no `--jobs`) gives a file alone a second thread. Two threads cost ~20% more
+ * CPU than one (each compiles its half again, and the batches cross), which on two cores a single
+ * file repays only from about 32-40 MB: one thread was 10-20% faster at 9-24 MB, even at 32-40 MB,
+ * and 7-10% slower at 64-80 MB, text-heavy and real-shaped alike (docs/performance.md, issue 30).
+ */
+export const PIPELINE_DEFAULT_MIN_BYTES = 32 * 1024 * 1024;
 
 /**
  * Batches the worker may have in flight before it pauses its reader: enough that this thread never
@@ -65,12 +74,15 @@ export type PipelineMessage =
 
 const WORKER_URL = new URL('./reader-thread-worker.js', import.meta.url);
 
-/** Whether `file` is worth a second thread: a regular file of at least PIPELINE_MIN_BYTES. */
-export async function worthPipelining(file: string): Promise<boolean> {
+/**
+ * Whether `file` is worth a second thread: a regular file of at least `minBytes`
+ * (PIPELINE_MIN_BYTES where threads were asked for, PIPELINE_DEFAULT_MIN_BYTES by default).
+ */
+export async function worthPipelining(file: string, minBytes = PIPELINE_MIN_BYTES): Promise<boolean> {
   if (file === '-') return false;
   try {
     const s = await stat(file);
-    return s.isFile() && s.size >= PIPELINE_MIN_BYTES;
+    return s.isFile() && s.size >= minBytes;
   } catch {
     // Unreadable: the one-thread path reports it.
     return false;

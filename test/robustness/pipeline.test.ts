@@ -3,8 +3,9 @@
 // byte-identical whatever the chunking/jobs"). The worker only exists in dist/, so the pipeline
 // is exercised through the build; from the .ts sources it must fall back silently.
 
-import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile as auditFromSources } from '../../src/run/audit.js';
@@ -133,6 +134,38 @@ describe('two-thread pipeline', () => {
     expect(lane.diagnostics).toEqual(one.diagnostics);
     expect(lane.progress).toEqual(['0/1', '1/1']);
     expect(one.progress).toEqual(['0/1', '1/1']);
+  }, 120_000);
+
+  it('a file alone gets a reading thread from 8 MB when threads are asked for, from 32 MB by default', async () => {
+    // Docs/performance.md: on two cores one thread was faster below ~32-40 MB.
+    const { PIPELINE_MIN_BYTES, PIPELINE_DEFAULT_MIN_BYTES } = dist.pipeline;
+    expect([PIPELINE_MIN_BYTES, PIPELINE_DEFAULT_MIN_BYTES]).toEqual([8 << 20, 32 << 20]);
+    const size = statSync(large).size;
+    expect(size).toBeGreaterThan(PIPELINE_MIN_BYTES);
+    expect(size).toBeLessThan(PIPELINE_DEFAULT_MIN_BYTES);
+    expect(await dist.pipeline.worthPipelining(large)).toBe(true);
+    expect(await dist.pipeline.worthPipelining(large, PIPELINE_DEFAULT_MIN_BYTES)).toBe(false);
+    // The threads this thread starts, seen through node:worker_threads' Worker (the lane starts the reading thread).
+    const started: string[] = [];
+    const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+    const Original = threads.Worker;
+    threads.Worker = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        started.push(basename(String(args[0])));
+        super(...args);
+      }
+    };
+    syncBuiltinESMExports();
+    try {
+      const byDefault = await dist.audit.audit([large], { pricing: false });
+      expect(started).toEqual([]);
+      const asked = await dist.audit.audit([large], { pricing: false, jobs: 2 });
+      expect(started).toEqual(['file-pool-worker.js']);
+      expect(JSON.stringify(asked.sessions)).toBe(JSON.stringify(byDefault.sessions));
+    } finally {
+      threads.Worker = Original;
+      syncBuiltinESMExports();
+    }
   }, 120_000);
 
   it('keeps small files, stdin and directories on one thread', async () => {
