@@ -6,9 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+/** The launcher's files (bin/: the launcher and the code cache it loads bundles with) into `dir`/bin. */
+function copyLauncher(dir: string): void {
+  mkdirSync(join(dir, 'bin'));
+  for (const f of ['loopledger.js', 'code-cache.js']) copyFileSync(join('bin', f), join(dir, 'bin', f));
+}
+
 const root = mkdtempSync(join(tmpdir(), 'loopledger-unbuilt-'));
-mkdirSync(join(root, 'bin'));
-for (const f of ['loopledger.js', 'code-cache.js']) copyFileSync(join('bin', f), join(root, 'bin', f));
+copyLauncher(root);
 writeFileSync(join(root, 'package.json'), '{"type":"module"}');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -48,9 +53,8 @@ const ENTRIES = [
 describe.each(ENTRIES)("$who entry: its one-file bundle (npm run build:bundle) when it is current, else the modules", ({ args, modules: modulePath, bundle: bundleName }) => {
   const built = mkdtempSync(join(tmpdir(), 'loopledger-entry-'));
   afterAll(() => rmSync(built, { recursive: true, force: true }));
-  mkdirSync(join(built, 'bin'));
+  copyLauncher(built);
   mkdirSync(join(built, 'dist', 'hook'), { recursive: true });
-  for (const f of ['loopledger.js', 'code-cache.js']) copyFileSync(join('bin', f), join(built, 'bin', f));
   writeFileSync(join(built, 'package.json'), '{"type":"module"}');
   const entry = (name: string) => `export async function main() { process.stdout.write('${name}'); return 0; }\n`;
   const modules = join(built, 'dist', ...modulePath);
@@ -82,9 +86,8 @@ describe.each(ENTRIES)("$who entry: its one-file bundle (npm run build:bundle) w
 describe('the code cache the build writes beside each bundle', () => {
   const dir = mkdtempSync(join(tmpdir(), 'loopledger-code-cache-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  mkdirSync(join(dir, 'bin'));
+  copyLauncher(dir);
   mkdirSync(join(dir, 'dist'));
-  for (const f of ['loopledger.js', 'code-cache.js']) copyFileSync(join('bin', f), join(dir, 'bin', f));
   copyFileSync('package.json', join(dir, 'package.json'));
   for (const f of ['loopledger.cjs', 'loopledger.cache']) copyFileSync(join('dist', f), join(dir, 'dist', f));
   const bundle = join(dir, 'dist', 'loopledger.cjs');
