@@ -268,11 +268,20 @@ function smallerThan(files: readonly string[], limit: number): boolean {
 }
 
 /**
+ * Where the default's two threads (one lane and its reading thread) start to pay for a store, as
+ * for a file alone (PIPELINE_DEFAULT_MIN_BYTES): on two cores, real-shaped stores of 10, 16 and
+ * 24 MB ran 3-8% faster on one thread, 32 MB tied, 48 MB was 4% faster on two (the CLI, four
+ * alternated runs each; docs/performance.md). Three lanes on idle cores keep SMALL_INPUT_BYTES.
+ */
+const TWO_THREAD_MIN_BYTES = PIPELINE_DEFAULT_MIN_BYTES;
+
+/**
  * The lanes a run takes without --jobs: one thread for a small input, else two threads on two
  * cores or more, three when three cores are idle (file-pool.ts defaultJobs). `machine` is this one unless given.
  */
 export function defaultLanes(files: readonly string[], machine: Machine = currentMachine()): number {
-  return smallerThan(files, SMALL_INPUT_BYTES) ? 1 : defaultJobs(machine);
+  const jobs = defaultJobs(machine);
+  return smallerThan(files, jobs === 2 ? TWO_THREAD_MIN_BYTES : SMALL_INPUT_BYTES) ? 1 : jobs;
 }
 
 /**
