@@ -9,6 +9,7 @@ import { flatConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import type { SkippedLine } from '../read/skipped.js';
+import { bundledWorker } from './worker-module.js';
 
 export interface WorkerRequest {
   file: string;
@@ -60,7 +61,7 @@ const LANE_YOUNG_GENERATION_MB = 4;
  */
 const LANE_OLD_GENERATION_MB = 1024;
 
-export const LANE_WORKER_URL = new URL('./file-pool-worker.js', import.meta.url);
+export const LANE_WORKER_URL = bundledWorker(new URL('./file-pool-worker.js', import.meta.url));
 
 /** Workers of a lane that may die in a row before the lane's files are analyzed on this thread. */
 const MAX_LANE_DEATHS = 2;

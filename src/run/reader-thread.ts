@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { InputSummary } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
 import type { FormatName, TranscriptSink } from '../model/transcript.js';
+import { bundledWorker } from './worker-module.js';
 
 /**
  * Files smaller than this stay on one thread even when threads are asked for (`--jobs 2`):
@@ -72,7 +73,7 @@ export type PipelineMessage =
   | { type: 'done'; index: number; summary: InputSummary }
   | { type: 'failed'; index: number; message: string };
 
-const WORKER_URL = new URL('./reader-thread-worker.js', import.meta.url);
+const WORKER_URL = bundledWorker(new URL('./reader-thread-worker.js', import.meta.url));
 
 /**
  * Whether `file` is worth a second thread: a regular file of at least `minBytes`

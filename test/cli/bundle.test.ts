@@ -5,10 +5,11 @@
 // on the main thread, silently, so equal output alone would not show it), find this package's
 // launcher for `hook install`, and still load the price data only when a run prices something.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundles } from '../helpers/bundles.js';
 import { cliEnv, ensureBuilt, ROOT } from './helpers.js';
@@ -23,6 +24,31 @@ const WORKERS = BUNDLES.filter((f) => f !== 'loopledger.cjs');
 let pkg: string;
 let marks: string;
 let big: string;
+/** A copy of the package with tsc's modules and none of the bundles: what the bundles must match. */
+let mods: string;
+/** tsc's modules beside the wrapped worker bundles: the library's choice of worker file. */
+let lib: string;
+
+/** A package folder at `dir`: its manifest, node_modules, and the files of dist/ that `keep` takes. */
+function packageCopy(dir: string, keep: (distPath: string) => boolean): void {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const dist = join(ROOT, 'dist');
+  cpSync(dist, join(dir, 'dist'), { recursive: true, filter: (src) => src === dist || keep(relative(dist, src).split('\\').join('/')) });
+}
+
+/** Each worker bundle of `dir`/dist, wrapped: it notes that it was loaded, then runs the real one beside it. */
+function wrapWorkers(dir: string): void {
+  for (const w of WORKERS) {
+    const real = w.replace(/\.js$/, '.real.js');
+    copyFileSync(join(ROOT, 'dist', w), join(dir, 'dist', real));
+    writeFileSync(
+      join(dir, 'dist', w),
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.BUNDLE_MARKS, ${JSON.stringify(`${w}\n`)});\nawait import('./${real}');\n`,
+    );
+  }
+}
 
 beforeAll(() => {
   ensureBuilt();
@@ -35,16 +61,14 @@ beforeAll(() => {
   copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   for (const b of [...BUNDLES, 'loopledger.cache']) copyFileSync(join(ROOT, 'dist', b), join(pkg, 'dist', b));
-  // Each worker entry, wrapped: it notes that it was loaded, then runs the real one beside it.
   marks = join(pkg, 'marks');
-  for (const w of WORKERS) {
-    const real = w.replace(/\.js$/, '.real.js');
-    copyFileSync(join(ROOT, 'dist', w), join(pkg, 'dist', real));
-    writeFileSync(
-      join(pkg, 'dist', w),
-      `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.BUNDLE_MARKS, ${JSON.stringify(`${w}\n`)});\nawait import('./${real}');\n`,
-    );
-  }
+  wrapWorkers(pkg);
+  const bundle = (f: string) => BUNDLES.includes(f) || f.endsWith('.cache');
+  mods = join(pkg, 'modules');
+  packageCopy(mods, (f) => !bundle(f));
+  lib = join(pkg, 'library');
+  packageCopy(lib, (f) => !bundle(f));
+  wrapWorkers(lib);
   // One file past the reading thread's threshold (PIPELINE_MIN_BYTES, 8 MB): a fixture repeated.
   const lines = readFileSync(join(ROOT, 'fixtures', 'claude-code', 'looping-test-fix.jsonl'), 'utf8');
   big = join(pkg, 'big.jsonl');
@@ -61,11 +85,25 @@ const viaBundle = (args: string[]) => {
     maxBuffer: 256 * 1024 * 1024,
   });
 };
+/**
+ * `code` (an ES module) run by Node from a file in the package copy: not `-e`, since workers
+ * inherit the process's flags and `--input-type` makes them fail to start (the run would then
+ * fall back to one thread in silence).
+ */
+const runModule = (name: string, code: string) => {
+  rmSync(marks, { force: true });
+  const script = join(pkg, name);
+  writeFileSync(script, code);
+  return spawnSync(process.execPath, [script], { cwd: ROOT, env: cliEnv({ BUNDLE_MARKS: marks }), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+};
+const importOf = (file: string) => `await import(${JSON.stringify(pathToFileURL(file).href)})`;
 const viaModules = (args: string[]) =>
-  spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(join(ROOT, 'dist', 'cli.js'))}); process.exitCode = await main(${JSON.stringify(args)});`],
-    { cwd: ROOT, env: cliEnv(), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  runModule('modules-run.mjs', `const { main } = ${importOf(join(mods, 'dist', 'cli.js'))};\nprocess.exitCode = await main(${JSON.stringify(args)});\n`);
+/** The library's JSON report of fixtures/ with `--jobs 2`, from tsc's modules in `dist`. */
+const viaLibrary = (dist: string) =>
+  runModule(
+    'library-run.mjs',
+    `const { audit, renderReport } = ${importOf(join(dist, 'index.js'))};\nprocess.stdout.write(await renderReport(await audit(['fixtures'], { jobs: 2, pricing: false }), 'json'));\n`,
   );
 const loaded = () => (existsSync(marks) ? readFileSync(marks, 'utf8').split('\n').filter(Boolean) : []);
 
@@ -92,6 +130,21 @@ describe('dist/loopledger.cjs, the CLI the launcher runs', () => {
     const modules = viaModules(args);
     expect(bundled.status).toBe(modules.status);
     expect(bundled.stdout).toBe(modules.stdout);
+  });
+
+  it("the library (tsc's modules) starts its threads from the worker bundles built with it, and from its own modules beside older ones", () => {
+    const fresh = viaLibrary(join(lib, 'dist'));
+    expect(fresh.stderr).toBe('');
+    expect(loaded()).toEqual(['file-pool-worker.js', 'reader-thread-worker.js']);
+    const own = viaLibrary(join(mods, 'dist'));
+    expect(loaded()).toEqual([]);
+    expect(fresh.stdout.length).toBeGreaterThan(10_000);
+    expect(fresh.stdout).toBe(own.stdout);
+    // After `tsc` alone the bundles are older than the modules: passed over.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const w of WORKERS) utimesSync(join(lib, 'dist', w), hourAgo, hourAgo);
+    expect(viaLibrary(join(lib, 'dist')).stdout).toBe(own.stdout);
+    expect(loaded()).toEqual([]);
   });
 
   it('hook install names the launcher of the package the bundle is in', () => {
