@@ -21,7 +21,12 @@ export function bundledWorker(entry: URL): URL {
   const dist = dirname(run);
   if (basename(run) !== 'run' || basename(dist) !== 'dist') return entry;
   const bundle = join(dist, basename(path));
-  const bundled = statSync(bundle, { throwIfNoEntry: false });
-  const own = statSync(path, { throwIfNoEntry: false });
-  return bundled?.isFile() && own !== undefined && bundled.mtimeMs >= own.mtimeMs ? pathToFileURL(bundle) : entry;
+  try {
+    const bundled = statSync(bundle, { throwIfNoEntry: false });
+    const own = statSync(path, { throwIfNoEntry: false });
+    return bundled?.isFile() && own !== undefined && bundled.mtimeMs >= own.mtimeMs ? pathToFileURL(bundle) : entry;
+  } catch {
+    // Unreadable (permissions): the entry beside, as before the bundles existed.
+    return entry;
+  }
 }
