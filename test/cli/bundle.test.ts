@@ -56,11 +56,8 @@ beforeAll(() => {
   // for a module (a worker at dist/run/…, bin/ two folders up) fails here instead of working by luck.
   pkg = mkdtempSync(join(tmpdir(), 'loopledger-bundle-'));
   mkdirSync(join(pkg, 'bin'));
-  mkdirSync(join(pkg, 'dist'));
   for (const f of readdirSync(join(ROOT, 'bin'))) copyFileSync(join(ROOT, 'bin', f), join(pkg, 'bin', f));
-  copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-  for (const b of [...BUNDLES, 'loopledger.cache']) copyFileSync(join(ROOT, 'dist', b), join(pkg, 'dist', b));
+  packageCopy(pkg, (f) => [...BUNDLES, 'loopledger.cache'].includes(f));
   marks = join(pkg, 'marks');
   wrapWorkers(pkg);
   const bundle = (f: string) => BUNDLES.includes(f) || f.endsWith('.cache');

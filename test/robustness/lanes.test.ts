@@ -3,7 +3,7 @@
 // (after two deaths in a row, this thread takes them). The lanes run from dist/, with a worker
 // module that dies on the files named for it (test/robustness/workers/dying-lane.mjs).
 
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +36,13 @@ beforeAll(async () => {
 });
 
 afterAll(() => tmp?.cleanup());
+
+/** A file of `bytes` bytes, sparse: only its size counts toward the default lanes. */
+function sizedFile(path: string, bytes: number): string {
+  writeFileSync(path, '');
+  truncateSync(path, bytes);
+  return path;
+}
 
 /** A fixture copied under a new name (the dying worker reads the name). */
 function copy(fixture: string, name: string): string {
@@ -93,11 +100,8 @@ describe('the default number of lanes', () => {
   // counted only as far as others' threads are runnable now), at most three (each a heap of its own).
   it('is two threads on two cores or more, three on three idle cores, through the library (defaultLanes)', async () => {
     const { defaultLanes } = await load<{ defaultLanes: typeof Audit.defaultLanes }>('index.js');
-    const big = join(tmp.dir, 'lanes-big.jsonl');
-    const { writeFileSync, truncateSync } = await import('node:fs');
-    writeFileSync(big, '');
     // Large enough for two threads (32 MB; three lanes start at 8 MB: the test below).
-    truncateSync(big, 32 * 1024 * 1024);
+    const big = sizedFile(join(tmp.dir, 'lanes-big.jsonl'), 32 * 1024 * 1024);
     const cases: [cores: number, load: number, lanes: number][] = [
       [2, 0, 2],
       [2, 0.4, 2],
@@ -162,23 +166,16 @@ describe('the default number of lanes', () => {
     }
   });
 
-  it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the idle cores', async () => {
-    const { writeFileSync, mkdirSync, truncateSync } = await import('node:fs');
+  it('is one thread for an input under 8 MB in all (lanes cost more to start than they save), else the idle cores', () => {
     const idle = { cores: 3, load: 0 };
     const cores = 3;
     const dir = join(tmp.dir, 'sizes');
     mkdirSync(join(dir, 'conversation'), { recursive: true });
     const small = join(dir, 'small.jsonl');
     writeFileSync(small, '{}\n');
-    const big = join(dir, 'big.jsonl');
-    writeFileSync(big, '');
-    truncateSync(big, 8 * 1024 * 1024);
-    const half = join(dir, 'half.jsonl');
-    const otherHalf = join(dir, 'other-half.jsonl');
-    for (const f of [half, otherHalf]) {
-      writeFileSync(f, '');
-      truncateSync(f, 4 * 1024 * 1024 + 1);
-    }
+    const big = sizedFile(join(dir, 'big.jsonl'), 8 * 1024 * 1024);
+    const half = sizedFile(join(dir, 'half.jsonl'), 4 * 1024 * 1024 + 1);
+    const otherHalf = sizedFile(join(dir, 'other-half.jsonl'), 4 * 1024 * 1024 + 1);
     expect(audit.defaultLanes([small], idle)).toBe(1);
     expect(audit.defaultLanes([small, join(FIXTURES, FIXTURE_FILES[0]!)], idle)).toBe(1);
     expect(audit.defaultLanes([big], idle)).toBe(cores);
@@ -191,17 +188,11 @@ describe('the default number of lanes', () => {
     expect(audit.defaultLanes(['-'], idle)).toBe(cores);
   });
 
-  it('takes its two threads (one lane reading in a thread of its own) for a store from 32 MB in all, as for a file alone (issue 30, item 4)', async () => {
+  it('takes its two threads (one lane reading in a thread of its own) for a store from 32 MB in all, as for a file alone (issue 30, item 4)', () => {
     // On two cores one thread was 3-8% faster up to 24 MB of real-shaped store, tied at 32 MB.
-    const { writeFileSync, mkdirSync, truncateSync } = await import('node:fs');
     const dir = join(tmp.dir, 'two-threads');
     mkdirSync(dir, { recursive: true });
-    const sized = (name: string, mb: number) => {
-      const f = join(dir, name);
-      writeFileSync(f, '');
-      truncateSync(f, mb * 1024 * 1024);
-      return f;
-    };
+    const sized = (name: string, mb: number) => sizedFile(join(dir, name), mb * 1024 * 1024);
     const store16 = [sized('a.jsonl', 8), sized('b.jsonl', 8)];
     const store32 = [...store16, sized('c.jsonl', 16)];
     const twoCores = { cores: 2, load: 0 };
