@@ -10,7 +10,7 @@
 //   (--dist: another checkout's dist/, e.g. /work/main/dist, to compare builds under the same load)
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,8 @@ const NATIVE = [
   ['GC', /Scaveng|MarkCompact|MarkingVisitor|ConcurrentMarking|Sweeper|Heap::|Evacuat|MinorMark|GCTracer|MemoryAllocator/],
   ['optimizing compiler', /compiler::|Turboshaft|turboshaft|maglev::|Maglev/],
   ['JSON.parse', /JsonParser/],
+  // Parsing and bytecode for functions as they are first called (what a code cache would spare).
+  ['bytecode compiler', /internal::Parser|ParserBase|internal::Scanner|BytecodeGenerator|Compiler::Compile|PreParser/],
 ];
 const STAGES = [
   ['read and decode', /\/dist\/read\//],
@@ -62,6 +64,36 @@ const STAGES = [
   ['run (lanes, messages)', /\/dist\/run\//],
   ['module loading', /node:internal\/modules|node:internal\/bootstrap/],
 ];
+
+// The threads start from esbuild's bundles (dist/*-worker.js, dist/loopledger.cjs), whose frames
+// name the bundle, not the module: esbuild marks where each module's code starts with a
+// `// dist/<module>` line, so a frame's line in the bundle gives back its module.
+const bundleModules = new Map();
+function modulesOf(file) {
+  if (!bundleModules.has(file)) {
+    const starts = [];
+    if (existsSync(file)) {
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        const m = /^\/\/ (dist\/\S+\.js)$/.exec(line);
+        if (m) starts.push([i + 1, m[1]]);
+      });
+    }
+    bundleModules.set(file, starts);
+  }
+  return bundleModules.get(file);
+}
+function unbundled(frame) {
+  const m = /^(JS:\S* )file:\/\/(\S*\/dist\/)([^/\s]+\.c?js):(\d+)(.*)$/.exec(frame);
+  if (m === null) return frame;
+  const starts = modulesOf(m[2] + m[3]);
+  const line = Number(m[4]);
+  let module = null;
+  for (const [from, name] of starts) {
+    if (from > line) break;
+    module = name;
+  }
+  return module === null ? frame : `${m[1]}file://${m[2].slice(0, -'dist/'.length)}${module}:${m[4]}${m[5]}`;
+}
 
 const byThread = new Map();
 /** Per thread, its samples by stage: which half of a pipeline is the longer. */
@@ -78,7 +110,7 @@ for (const block of script.split('\n\n')) {
   if (lines.length === 0) continue;
   const tid = lines[0].trim().split(/\s+/)[0];
   mainTid ??= tid;
-  const frames = lines.slice(1).map((l) => l.trim().replace(/^[0-9a-f]+\s+/, ''));
+  const frames = lines.slice(1).map((l) => unbundled(l.trim().replace(/^[0-9a-f]+\s+/, '')));
   total += 1;
   const leaf = frames[0] ?? '?';
   add(byLeaf, leaf.slice(0, 140));
@@ -117,7 +149,9 @@ console.log(
 );
 console.log('\nby thread');
 show(byThread, 12);
+// The three busiest threads, and the first (the CLI's own), which starts the others and writes the report.
 const busiest = [...byThread].sort((a, b) => b[1] - a[1]).slice(0, 3);
+if (!busiest.some(([thread]) => thread === 'first thread') && byThread.has('first thread')) busiest.push(['first thread', byThread.get('first thread')]);
 for (const [thread, n] of busiest) {
   console.log(`\n${thread} (${ms(n).trim()}) by stage`);
   show(stagesByThread.get(thread), 8);
