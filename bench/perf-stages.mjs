@@ -83,7 +83,8 @@ function modulesOf(file) {
   return bundleModules.get(file);
 }
 function unbundled(frame) {
-  const m = /^(JS:\S* )file:\/\/(\S*\/dist\/)([^/\s]+\.c?js):(\d+)(.*)$/.exec(frame);
+  // A JIT frame's name may hold spaces ("get removed"): everything up to the file URL is its name.
+  const m = /^(JS:.*? )file:\/\/(\S*\/dist\/)([^/\s]+\.c?js):(\d+)(.*)$/.exec(frame);
   if (m === null) return frame;
   const starts = modulesOf(m[2] + m[3]);
   const line = Number(m[4]);
