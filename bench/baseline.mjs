@@ -22,4 +22,8 @@ for (const file of files(process.argv[2])) {
   }
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
-process.stdout.write(JSON.stringify({ ms, lines, rssMb: process.resourceUsage().maxRSS / 1024, cpuMs: process.resourceUsage().userCPUTime / 1000 }) + '\n');
+const usage = process.resourceUsage();
+process.stdout.write(
+  JSON.stringify({ ms, lines, rssMb: usage.maxRSS / 1024, cpuMs: usage.userCPUTime / 1000, sysMs: usage.systemCPUTime / 1000, faults: usage.minorPageFault }) +
+    '\n',
+);

@@ -11,6 +11,7 @@ const start = process.hrtime.bigint();
 const report = await audit([path], jobs === undefined ? {} : { jobs });
 const json = await renderReport(report, 'json');
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
+const usage = process.resourceUsage();
 process.stdout.write(
   JSON.stringify({
     ms,
@@ -18,7 +19,9 @@ process.stdout.write(
     rounds: report.summary.rounds,
     entries: report.summary.entries,
     jsonBytes: json.length,
-    rssMb: process.resourceUsage().maxRSS / 1024,
-    cpuMs: process.resourceUsage().userCPUTime / 1000,
+    rssMb: usage.maxRSS / 1024,
+    cpuMs: usage.userCPUTime / 1000,
+    sysMs: usage.systemCPUTime / 1000,
+    faults: usage.minorPageFault,
   }) + '\n',
 );

@@ -108,6 +108,7 @@ const spread = (xs, digits = 2) => {
   const v = [...xs].sort((a, b) => a - b);
   return [v[0], v[Math.floor((v.length - 1) / 2)], v.at(-1)].map((x) => x.toFixed(digits)).join(' / ');
 };
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const claudeStores = new Set(['store', 'real']);
 const rows = [];
 
@@ -135,7 +136,7 @@ async function measureOtel() {
     rows.push({
       corpus: `otel ${k}`,
       size: `${(sizeOf(files[k]) / 1048576).toFixed(0)} MB`,
-      'ledger MB/s (median)': (1000 / [...s.msPerMb].sort((a, b) => a - b)[Math.floor((runs - 1) / 2)]).toFixed(1),
+      'ledger MB/s (median)': (1000 / median(s.msPerMb)).toFixed(1),
       'ledger/bare min/med/max': spread(s.bare),
       'per byte: speed/transcript': spread(s.perByte),
       'peak RSS MB bare/ledger': `${Math.max(...s.bareRss).toFixed(0)} / ${Math.max(...s.rss).toFixed(0)}`,
@@ -156,6 +157,8 @@ for (const name of only) {
   const rss = { bare: [], ledger: [], against: [], ccusage: [] };
   const ledgerMs = [];
   const cpu = [];
+  const kernel = { bare: [], ledger: [] };
+  const faults = { bare: [], ledger: [] };
   let last;
   for (let i = 0; i < runs; i++) {
     // One run: each tool once, back to back, so its ratios share the same load.
@@ -164,6 +167,10 @@ for (const name of only) {
     last = l;
     ledgerMs.push(l.ms);
     cpu.push(l.cpuMs / b.cpuMs);
+    kernel.bare.push(b.sysMs / 1000);
+    kernel.ledger.push(l.sysMs / 1000);
+    faults.bare.push(b.faults / 1000);
+    faults.ledger.push(l.faults / 1000);
     ratios.bare.push(l.ms / b.ms);
     rss.bare.push(b.rssMb);
     rss.ledger.push(l.rssMb);
@@ -183,9 +190,13 @@ for (const name of only) {
   const row = {
     corpus: name,
     size: `${size.toFixed(0)} MB`,
-    'ledger MB/s (median)': (size / (ledgerMs.sort((a, b) => a - b)[Math.floor((runs - 1) / 2)] / 1000)).toFixed(1),
+    'ledger MB/s (median)': (size / (median(ledgerMs) / 1000)).toFixed(1),
     'ledger/bare min/med/max': spread(ratios.bare),
     'CPU (user) ledger/bare': spread(cpu),
+    // The kernel's share is the machine's: the bare parse's readline takes a fresh 64 KB buffer per
+    // chunk, and where a page fault is dear (a VM) its faults are a third of its wall time.
+    'kernel s bare/ledger (med)': `${median(kernel.bare).toFixed(2)} / ${median(kernel.ledger).toFixed(2)}`,
+    'page faults k bare/ledger': `${median(faults.bare).toFixed(0)} / ${median(faults.ledger).toFixed(0)}`,
   };
   if (against) row['against/bare'] = spread(ratios.against);
   if (ratios.ccusage.length > 0) row['ledger/ccusage min/med/max'] = spread(ratios.ccusage);
