@@ -214,17 +214,26 @@ export function createToolCycleDetector(
 /** The no_progress read list per configuration, one array per config so its compile is reused (patterns.ts). */
 const readToolsByConfig = new WeakMap<ToolBatchConfig, readonly string[]>();
 
-/** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
-export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
+/**
+ * What no_progress counts as reads: observation_tools and no_progress_read_tools, as one array per
+ * configuration. Patterns are compiled once per array object, so every caller takes this one: a
+ * fresh copy per file recompiled the rules 2,000 times on a store of 2,000 files.
+ */
+export function noProgressReadTools(config: ToolBatchConfig): readonly string[] {
   let readTools = readToolsByConfig.get(config);
   if (readTools === undefined) {
     readTools = [...config.observationTools, ...config.noProgressReadTools];
     readToolsByConfig.set(config, readTools);
   }
+  return readTools;
+}
+
+/** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
+export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
   return createNoProgressDetector({
     window: config.noProgressWindow,
     staleRounds: config.noProgressStaleRounds,
-    readTools,
+    readTools: noProgressReadTools(config),
     transparentTools: config.transparentTools,
   });
 }
