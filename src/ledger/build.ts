@@ -15,7 +15,6 @@ import { TimelineRecorder } from './timeline.js';
 import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
 import { RecoveryTracker, recoveryPatterns } from './cut.js';
-import { noProgressReadTools } from '../detect/tool-batch/index.js';
 import { RecentBatches } from './loop-shape.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
@@ -102,7 +101,7 @@ export class LedgerBuilder implements TranscriptSink {
     this.clearPoints = parseClearDetection(config.ladder.clearDetection, this.warn);
     this.replay = config.run.scope === 'replay';
     this.interruptWindow = config.interrupts.afterRepeatRounds;
-    this.recoveryPatterns = recoveryPatterns(config.toolBatch.transparentTools, noProgressReadTools(config.toolBatch));
+    this.recoveryPatterns = recoveryPatterns(config.toolBatch);
   }
 
   session(info: SessionInfo): void {

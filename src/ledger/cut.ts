@@ -10,7 +10,7 @@
 // the recovery on, every prevented round of the turn is cut: it is the new work a stop would break.
 
 import { normaliseError } from '../detect/tool-batch/no-progress.js';
-import { answerDigest, answerFailed, batchSignature, callDigest, compileToolPatterns } from '../detect/tool-batch/index.js';
+import { answerDigest, answerFailed, batchSignature, callDigest, compileToolPatterns, noProgressReadTools, type ToolBatchConfig } from '../detect/tool-batch/index.js';
 import { compileObservationPatterns, type CallClassifier, type ToolMatcher } from '../detect/tool-batch/patterns.js';
 import type { Finding } from '../detect/types.js';
 import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
@@ -66,9 +66,12 @@ function roundKeys(calls: readonly ToolCall[], answers: readonly ToolAnswer[] | 
   return out;
 }
 
-/** The tool patterns a RecoveryTracker reads, compiled: the lists are long (shell rules), the sessions many. */
-export function recoveryPatterns(transparentTools: readonly string[], readTools: readonly string[]): { transparent: ToolMatcher; reads: CallClassifier } {
-  return { transparent: compileToolPatterns(transparentTools), reads: compileObservationPatterns(readTools) };
+/**
+ * The tool patterns a RecoveryTracker reads, compiled: the lists are long (shell rules), the sessions
+ * many. Its reads are no_progress's, as the configuration's one array, so the compile is shared.
+ */
+export function recoveryPatterns(config: ToolBatchConfig): { transparent: ToolMatcher; reads: CallClassifier } {
+  return { transparent: compileToolPatterns(config.transparentTools), reads: compileObservationPatterns(noProgressReadTools(config)) };
 }
 
 /** One session's stops and their prevented rounds, turn by turn. */
