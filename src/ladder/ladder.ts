@@ -60,7 +60,6 @@ interface Ladder {
   readonly stopped: boolean;
 }
 
-
 /** Telemetry: report only, `noted` wherever a detector fired. */
 export class TelemetryLadder implements Ladder {
   readonly mode = 'telemetry' as const;
