@@ -1,7 +1,8 @@
 // Measures a loopledger build on the wild corpus (issue 54, items 1 and 6): runs it over the rebuilt files
 // of the manifest and reports, per part, the sessions with tool calls, false steers/stops per 1,000 of them
 // (a steer or stop under Enforce outside every labelled window), recall per agent and per shape (a labelled
-// window reached by a steer or stop), and the stops that were not warranted.
+// loop window reached by a steer or stop), and the stops that were not warranted (a stop outside every
+// window, or inside one labelled `steer` or `debatable`). Windows labelled `debatable` count neither way.
 //
 //   node bench/wild/measure.mjs [--loopledger /path/to/bin/loopledger.js] [--part tune|holdout|all]
 //                               [--data DIR] [--json] [--list]
@@ -70,7 +71,7 @@ const report = {};
 const listing = [];
 for (const p of parts) {
   const inPart = present.filter((r) => r.part === p);
-  const result = { sessions_with_tool_calls: inPart.length, unread: inPart.filter((r) => r.label === 'unread').length, false_alarm_sessions: 0, false_alarms: 0, false_stops: 0, stops_unwarranted: 0, windows: 0, reached: 0, per_agent: {}, per_shape: {} };
+  const result = { sessions_with_tool_calls: inPart.length, unread: inPart.filter((r) => r.label === 'unread').length, false_alarm_sessions: 0, false_alarms: 0, false_stops: 0, stops_unwarranted: 0, windows: 0, reached: 0, debatable_windows: 0, debatable_reached: 0, per_agent: {}, per_shape: {} };
   for (const row of inPart) {
     const found = entries.get(dataPath(row, data)) ?? [];
     const windows = row.windows ?? [];
@@ -83,8 +84,14 @@ for (const p of parts) {
     result.false_stops += outside.filter((e) => e.intervention.enforce === 'stop').length;
     for (const w of windows) {
       const inside = found.filter((e) => inWindow(e, w));
-      if (w.level === 'steer' && inside.some((e) => e.intervention.enforce === 'stop')) result.stops_unwarranted++;
+      if (w.level !== 'stop' && inside.some((e) => e.intervention.enforce === 'stop')) result.stops_unwarranted++;
       const hit = inside.length > 0;
+      // A debatable window is neither a loop to reach nor clean work: a finding in it counts either way.
+      if (w.level === 'debatable') {
+        result.debatable_windows++;
+        if (hit) result.debatable_reached++;
+        continue;
+      }
       result.windows++;
       if (hit) result.reached++;
       for (const [table, key] of [[result.per_agent, row.agent], [result.per_shape, w.shape]]) {
@@ -108,7 +115,7 @@ else {
     console.log(`\n${p}: ${r.sessions_with_tool_calls} sessions with tool calls (${r.unread} not read by hand)`);
     console.log(`  false steers/stops: ${r.false_alarm_sessions} sessions = ${r.false_alarm_sessions_per_1000} per 1,000 (${r.false_alarms} findings, ${r.false_stops} of them stops)`);
     console.log(`  stops not warranted: ${r.stops_unwarranted}`);
-    console.log(`  recall: ${r.reached}/${r.windows} labelled windows reached by a steer or stop`);
+    console.log(`  recall: ${r.reached}/${r.windows} labelled loop windows reached by a steer or stop (debatable windows: ${r.debatable_reached}/${r.debatable_windows} reached)`);
     for (const [k, v] of Object.entries(r.per_agent)) console.log(`    agent ${k}: ${v.reached}/${v.windows}`);
     for (const [k, v] of Object.entries(r.per_shape)) console.log(`    shape ${k}: ${v.reached}/${v.windows}`);
   }
