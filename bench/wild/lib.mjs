@@ -34,6 +34,12 @@ export function gitDir(mirror) {
   return existsSync(join(mirror, 'repo')) ? join(mirror, 'repo') : mirror;
 }
 
+/** The value after `--name` on the command line, or the fallback. */
+export function option(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
 /** Mirror folders named on the command line, or every one under the default root. */
 export function mirrorsFrom(args) {
   const roots = args.length > 0 ? args : [DEFAULT_MIRRORS];

@@ -14,12 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DATA, dataPath, HERE, readManifest } from './lib.mjs';
-
-function option(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { DATA, dataPath, HERE, option, readManifest } from './lib.mjs';
 
 const bin = resolve(option('--loopledger', join(HERE, '..', '..', 'bin', 'loopledger.js')));
 const part = option('--part', 'all');

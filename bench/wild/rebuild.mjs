@@ -8,12 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { catBlobs, DATA, dataPath, DEFAULT_MIRRORS, gitDir, readManifest } from './lib.mjs';
-
-function option(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
+import { catBlobs, DATA, dataPath, DEFAULT_MIRRORS, gitDir, option, readManifest } from './lib.mjs';
 
 const mirrors = resolve(option('--mirrors', DEFAULT_MIRRORS));
 const out = resolve(option('--out', DATA));

@@ -5,7 +5,7 @@
 // sessions worth reading by hand come first. It merges into bench/wild/manifest.jsonl without touching
 // a row's label, windows or part.
 //
-//   node bench/wild/scan.mjs [MIRROR_ROOT_OR_DIR ...] [--signals-only]
+//   node bench/wild/scan.mjs [MIRROR_ROOT_OR_DIR ...]     (default: every mirror under /work/.mirror)
 //
 // Signals are read through the built library's readers (dist/), so rounds are numbered as loopledger
 // numbers them. Nothing here judges: the labels are written by a person reading the sessions.
@@ -48,7 +48,7 @@ function transcriptBlobs(dir) {
     else if (line.startsWith(':')) {
       const tab = line.indexOf('\t');
       const fields = line.slice(1, tab).split(' ');
-      const entry = blobs.get(fields[3]);
+      const entry = blobs.get(fields[3]); // left null when a commit on the way is absent from the snapshot
       if (entry && commit) {
         entry.commit = commit; // log walks newest first: the last one seen is the oldest
         entry.path = line.slice(tab + 1);
@@ -75,7 +75,6 @@ function sessionKey(repo, path) {
 
 async function main() {
   const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  const signalsOnly = process.argv.includes('--signals-only');
   const previous = new Map(readManifest().map((row) => [row.key, row]));
   const chosen = new Map();
   let blobCount = 0;
@@ -108,8 +107,7 @@ async function main() {
       const row = want.get(hash);
       const file = dataPath(row);
       mkdirSync(dirname(file), { recursive: true });
-      if (!existsSync(file) && !signalsOnly) writeFileSync(file, buffer);
-      row.sha256 = createHash('sha256').update(buffer).digest('hex');
+      if (!existsSync(file)) writeFileSync(file, buffer);
     });
   }
   const out = [];
