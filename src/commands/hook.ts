@@ -57,7 +57,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
-        if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe: the agent would run without the guard\n`);
+        if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe, or was not run (see above): the agent may run without the guard\n`);
       };
       setExit(await installHook({ agent, scope: opts.scope, write: opts.write, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
     });
