@@ -56,11 +56,14 @@ function agentEnv(agent: Agent, io: DoctorIO): NodeJS.ProcessEnv {
   return name === undefined || io.env[name] !== undefined ? io.env : { ...io.env, [name]: io.cwd };
 }
 
-/** `sh -c command`, in its own process group so a timeout ends the guard too, not just the shell. */
+/**
+ * `sh -c command`, in its own process group so a timeout ends the guard too, not just the shell.
+ * The system's sh by its path: a PATH that starts in the project must not choose the shell.
+ */
 function runCommand(command: string, input: string, timeoutMs: number, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -194,7 +197,7 @@ export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[
     }
     for (const [command, { events, timeout }] of byCommand) {
       const where = `${shownPath} (${events.join(', ')})`;
-      const origin = provenance(command, agent, io.env);
+      const origin = provenance(command, agent, io.env, io.cwd);
       if (origin.kind !== 'ours') {
         lines.push({ ok: false, line: notRun(agent, origin, `${where} runs \`${sanitize(command)}\``) });
         continue;

@@ -140,7 +140,7 @@ function isExecutableFile(path: string): boolean {
  * `node_modules/.bin`, which npx and `npm run` put first on the PATH of what they start, never on
  * the agent's.
  */
-export function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
+function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (!isAbsolute(dir) || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const candidate = join(dir, name);

@@ -3,9 +3,10 @@
 // repository, and a command that merely looks like the guard (`./tools/loopledger hook codex`,
 // `loopledger hook codex; curl … | sh`) is that repository's to run, not the doctor's.
 
-import { isAbsolute } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, resolve } from 'node:path';
 import { MODES } from '../vocabulary.js';
-import { guardCommand, guardIn, LAUNCHER, onPath, realpathOrNull } from './install.js';
+import { guardCommand, guardIn, LAUNCHER, realpathOrNull } from './install.js';
 import type { Agent } from './payload.js';
 import { shellWords, shQuote } from './shell.js';
 
@@ -20,9 +21,9 @@ export type Provenance =
 /**
  * The launchers (the words before `hook <agent>`) an install of this installation writes in some
  * environment: this launcher by its path, after this node or not, and a bare `loopledger` when
- * that name on the PATH (its absolute folders only) is this launcher.
+ * that is the name the agent's shell finds on the PATH.
  */
-function ownLaunchers(env: NodeJS.ProcessEnv): Set<string> {
+function ownLaunchers(env: NodeJS.ProcessEnv, cwd: string): Set<string> {
   const launchers = new Set([LAUNCHER, realpathOrNull(LAUNCHER) ?? LAUNCHER]);
   const nodes = new Set([process.execPath, realpathOrNull(process.execPath) ?? process.execPath]);
   const out = new Set<string>();
@@ -30,12 +31,31 @@ function ownLaunchers(env: NodeJS.ProcessEnv): Set<string> {
     out.add(shQuote(l));
     for (const n of nodes) out.add(`${shQuote(n)} ${shQuote(l)}`);
   }
-  if (isThisLauncher('loopledger', env)) out.add('loopledger');
+  if (isThisLauncher('loopledger', env, cwd)) out.add('loopledger');
   return out;
 }
 
-function isThisLauncher(word: string, env: NodeJS.ProcessEnv): boolean {
-  const path = word === 'loopledger' ? onPath('loopledger', env) : isAbsolute(word) ? word : null;
+/**
+ * The `name` the agent's shell runs: the first on the PATH, every entry as the shell reads it (an
+ * empty or relative one is a folder of the project it starts in), so a repository's own `bin/`
+ * early on the PATH is what it finds, not a later installation.
+ */
+function firstOnPath(name: string, env: NodeJS.ProcessEnv, cwd: string): string | null {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    const candidate = resolve(cwd, dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not there, or not runnable: the shell goes on to the next folder.
+    }
+  }
+  return null;
+}
+
+function isThisLauncher(word: string, env: NodeJS.ProcessEnv, cwd: string): boolean {
+  const path = word === 'loopledger' ? firstOnPath('loopledger', env, cwd) : isAbsolute(word) ? word : null;
   const ours = realpathOrNull(LAUNCHER);
   return path !== null && ours !== null && realpathOrNull(path) === ours;
 }
@@ -49,14 +69,14 @@ function installArguments(args: readonly string[]): boolean {
   return i === args.length;
 }
 
-export function provenance(command: string, agent: Agent, env: NodeJS.ProcessEnv): Provenance {
+export function provenance(command: string, agent: Agent, env: NodeJS.ProcessEnv, cwd: string): Provenance {
   const guard = guardIn(command, agent);
   if (guard === null) return { kind: 'foreign' };
   const exact = guard.tail === '' && installArguments(guard.args) && guardCommand(guard.launcher, agent, guard.args) === command;
-  if (exact && ownLaunchers(env).has(guard.launcher)) return { kind: 'ours' };
-  if (guard.launcher === 'loopledger' && onPath('loopledger', env) === null) return { kind: 'not-found' };
+  if (exact && ownLaunchers(env, cwd).has(guard.launcher)) return { kind: 'ours' };
+  if (guard.launcher === 'loopledger' && firstOnPath('loopledger', env, cwd) === null) return { kind: 'not-found' };
   const word = shellWords(guard.launcher)?.words.at(-1)?.value ?? '';
-  if (!isThisLauncher(word, env)) return { kind: 'foreign' };
+  if (!isThisLauncher(word, env, cwd)) return { kind: 'foreign' };
   const why = guard.tail.trim() !== '' ? `\`${guard.tail.trim()}\` after the guard` : exact ? 'something before the launcher' : 'arguments or quoting install does not write';
   return { kind: 'modified', why };
 }

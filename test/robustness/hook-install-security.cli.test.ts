@@ -24,11 +24,12 @@ interface Run {
   home?: string;
   codexHome?: string;
   uid?: number;
+  path?: string;
 }
 
-function cli(args: string[], { cwd, home = join(tmp.dir, 'home'), codexHome, uid }: Run) {
+function cli(args: string[], { cwd, home = join(tmp.dir, 'home'), codexHome, uid, path = SYSTEM_PATH }: Run) {
   mkdirSync(cwd, { recursive: true });
-  const env: Record<string, string> = { HOME: home, PATH: SYSTEM_PATH, XDG_STATE_HOME: join(tmp.dir, 'state') };
+  const env: Record<string, string> = { HOME: home, PATH: path, XDG_STATE_HOME: join(tmp.dir, 'state') };
   if (codexHome !== undefined) env['CODEX_HOME'] = codexHome;
   const r = spawnSync(process.execPath, [BIN, 'hook', ...args], { cwd, env, encoding: 'utf8', ...(uid === undefined ? {} : { uid, gid: uid }) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -106,6 +107,19 @@ describe('item 2: hook doctor runs only the exact command install writes', () =>
       { numRuns: 30, seed: 53 },
     );
     expect(ran).toBeGreaterThan(0);
+  });
+
+  it("a bare `loopledger` the shell would find in the project first (a relative PATH entry) is not this installation: not run", () => {
+    const marker = join(tmp.dir, 'item2-path-PWNED');
+    const project = join(tmp.dir, 'item2-path');
+    tmp.write('item2-path/tools/loopledger', `#!/bin/sh\ntouch ${marker}\n`);
+    chmodSync(join(project, 'tools', 'loopledger'), 0o755);
+    mkdirSync(join(tmp.dir, 'item2-global'), { recursive: true });
+    symlinkSync(BIN, join(tmp.dir, 'item2-global', 'loopledger'));
+    tmp.write('item2-path/.codex/hooks.json', hooksFile({ Stop: [{ hooks: [{ type: 'command', command: 'loopledger hook codex' }] }] }));
+    const r = cli(['doctor', 'codex'], { cwd: project, codexHome: join(tmp.dir, 'item2-codex'), path: `tools:${join(tmp.dir, 'item2-global')}:${SYSTEM_PATH}` });
+    expect(r.stdout).toMatch(/^loopledger hook doctor: foreign: .*`loopledger hook codex`: .*so not run/);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('a modified handler (this launcher with a tail) is reported as such, the tail shown sanitized', () => {
