@@ -66,7 +66,8 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .command('doctor')
     .description(
       "run the guard command the agent's project and user settings hold, as the agent would (sh -c, from this folder, " +
-        'with this environment, a probe payload on stdin): one line each, whether it answered and in how many ms; exit 0 ok, 1 not',
+        'with this environment, a probe payload on stdin): one line each, whether it answered and in how many ms; exit 0 ok, 1 not. ' +
+        'Only a command hook install writes is run: any other is reported (foreign, modified), never run',
     )
     .addArgument(agentArgument())
     .action(async (agent: Agent) => {
