@@ -9,7 +9,9 @@
 // the compact JSON, keys sorted, of {event_name, matcher (when set), hooks: [the handler with
 // its defaults filled in]} (codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`,
 // codex-rs/config/src/fingerprint.rs `version_for_toml`). A change to the command makes the
-// hash differ and Codex asks again, so installing the guard marks exactly what it wrote.
+// hash differ and Codex asks again, so installing the guard marks exactly what it wrote. The key
+// is positional (codex-rs/hooks/src/lib.rs `hook_key`): a handler that moves must take its review
+// along. The hooks.json path in it is under $CODEX_HOME canonicalized (install.ts `codexKeyPath`).
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // `loopledger hook doctor <agent>`: run the guard command the agent's settings hold, as the agent
 // would (through `sh -c`, from the agent's folder, with its environment, a payload on stdin, killed
-// at the handler's timeout), and say in one line whether it answered and how fast.
+// at the handler's timeout), and say in one line whether it answered and how fast. Only a command
+// `hook install` of this installation writes is run (provenance.ts): any other is reported.
 //
 // The probe is a PreToolUse-shaped payload carrying `loopledger_probe`: the guard answers it with
 // its version, mode and state folder once its arguments and configuration loaded, before it locks

@@ -161,6 +161,21 @@ export function scanToml(text: string): Statement[] {
       i++;
     }
   };
+  /** Items between brackets, separated by commas (a trailing one allowed), over lines and comments. */
+  const list = (close: string, what: string, item: () => void) => {
+    i++;
+    skipAll();
+    while (text[i] !== close) {
+      if (i >= text.length) fail(`an unterminated ${what.replace(/^an? /, '')}`);
+      item();
+      skipAll();
+      if (text[i] === ',') {
+        i++;
+        skipAll();
+      } else if (text[i] !== close) fail(`"," or "${close}" expected in ${what}`);
+    }
+    i++;
+  };
   const value = (): ScannedValue => {
     const c = text[i];
     if (text.startsWith('"""', i)) return { type: 'string', text: multiline('"') };
@@ -168,33 +183,12 @@ export function scanToml(text: string): Statement[] {
     if (c === '"') return { type: 'string', text: basic() };
     if (c === "'") return { type: 'string', text: literal() };
     if (c === '{') {
-      i++;
       const members: KeyVal[] = [];
-      skipAll();
-      while (text[i] !== '}') {
-        members.push(keyval());
-        skipAll();
-        if (text[i] === ',') {
-          i++;
-          skipAll();
-        } else if (text[i] !== '}') fail('"," or "}" expected in an inline table');
-      }
-      i++;
+      list('}', 'an inline table', () => members.push(keyval()));
       return { type: 'inline', members };
     }
     if (c === '[') {
-      i++;
-      skipAll();
-      while (text[i] !== ']') {
-        if (i >= text.length) fail('an unterminated array');
-        value();
-        skipAll();
-        if (text[i] === ',') {
-          i++;
-          skipAll();
-        } else if (text[i] !== ']') fail('"," or "]" expected in an array');
-      }
-      i++;
+      list(']', 'an array', () => value());
       return { type: 'array' };
     }
     const start = i;
