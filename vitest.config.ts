@@ -30,6 +30,9 @@ const heavyFiles = [...heavy].map((f) => `test/${f}`);
  */
 const browserFiles = [...testSources.keys()].filter((f) => f.startsWith('browser/')).map((f) => `test/${f}`);
 
+/** The files that drive the real agents (test/agents/install.mjs installs them). */
+const agentFiles = [...testSources.keys()].filter((f) => f.startsWith('agents/')).map((f) => `test/${f}`);
+
 /** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
 export const unitFiles = [...testSources]
   .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !NEEDS_MORE.test(text))
@@ -65,7 +68,10 @@ export default defineConfig({
       // core (they only compute), and their workers are gone before the end-to-end files start.
       { test: { ...unitRun, name: 'unit', sequence: { groupOrder: 0 } } },
       // A file that spawns processes or generates stores gets a fresh worker, as a user's run does.
-      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...browserFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
+      // The real agents' files: their global setup installs the pinned agents once per run, behind a
+      // lock, and only when one of these files runs (never when a file is merely loaded or listed).
+      { test: { ...shared, name: 'agents', include: agentFiles, globalSetup: ['test/agents/global-setup.ts'], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
       { test: { ...shared, name: 'browser', include: browserFiles, maxWorkers: 1, sequence: { groupOrder: 2 } } },
       { test: { ...shared, name: 'heavy', include: heavyFiles, maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],

@@ -60,17 +60,6 @@ interface Ladder {
   readonly stopped: boolean;
 }
 
-const NONE: Decision = Object.freeze({ level: 'none', afterStop: false }) as Decision;
-
-/** Off: nothing runs. The ledger never feeds it; it answers `none` if anyone does. */
-export class OffLadder implements Ladder {
-  readonly mode = 'off' as const;
-  readonly stopped = false;
-  decide(findings: readonly Finding[]): Decision[] {
-    return findings.map(() => ({ ...NONE }));
-  }
-}
-
 /** Telemetry: report only, `noted` wherever a detector fired. */
 export class TelemetryLadder implements Ladder {
   readonly mode = 'telemetry' as const;
@@ -362,13 +351,13 @@ function pickDriver(candidates: readonly Candidate[]): Candidate {
   return best;
 }
 
+/** Off has no ladder: nothing runs, and its column is `none` wherever the ledger writes one. */
 export interface TurnLadders {
-  off: OffLadder;
   telemetry: TelemetryLadder;
   enforce: EnforceLadder;
 }
 
 /** Fresh ladders for one turn: attempt counters and the judge budget never leak into the next. */
 export function createTurnLadders(settings: LadderSettings, judge: JudgePort = NO_JUDGE): TurnLadders {
-  return { off: new OffLadder(), telemetry: new TelemetryLadder(), enforce: new EnforceLadder(settings, judge) };
+  return { telemetry: new TelemetryLadder(), enforce: new EnforceLadder(settings, judge) };
 }

@@ -1,10 +1,13 @@
 // One session's money, kept as its rounds stream by: tokens and list price per request, their
 // sums, and what the rounds Enforce would have cut cost. Sums only: nothing per round is kept.
 
-import type { EnforceSaved, RoundUsage, SessionCost, SessionUsage } from './usage.js';
+import type { EnforceSaved, Quote, RoundUsage, SessionCost, SessionUsage } from './usage.js';
 import type { FormatName, Round } from '../model/transcript.js';
-import type { Quote } from './prices.js';
+import { isUsableAmount, roundUsd } from './amount.js';
 import { absurdUsage, billedTokens, requestParts, type RequestParts } from './tokens.js';
+
+// Read from here by the ledger and the judge since before amount.ts was the leaf.
+export { isUsableAmount, MAX_AMOUNT, roundUsd } from './amount.js';
 
 /** Prices one request (PriceBook does; tests may stand in). */
 export interface Pricer {
@@ -16,21 +19,6 @@ const NO_USAGE_FORMATS: Partial<Record<FormatName, string>> = {
   chatgpt: 'ChatGPT exports record no token usage',
 };
 
-/**
- * The largest amount (dollars or tokens) the ledger accepts: past 2^53 a double no longer counts
- * whole units, and such a figure is a broken price file or log, not a cost (`merge` refuses it too).
- */
-export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
-
-/** A figure the ledger can print and add up: finite, not negative, at most MAX_AMOUNT. */
-export function isUsableAmount(n: number): boolean {
-  return Number.isFinite(n) && n >= 0 && n <= MAX_AMOUNT;
-}
-
-/** Dollars to a billionth: enough for one token of the cheapest model, without float noise. */
-export function roundUsd(usd: number): number {
-  return Math.round(usd * 1e9) / 1e9;
-}
 
 interface Tally {
   rounds: number;

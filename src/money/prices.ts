@@ -4,7 +4,8 @@
 // nothing never pay for it.
 
 import type { ModelInfo, ModelPrice, PriceOptions, Provider, Usage as GenaiUsage } from '@pydantic/genai-prices';
-import { isUsableAmount } from './account.js';
+import { isUsableAmount } from './amount.js';
+import type { Quote } from './usage.js';
 import type { RequestParts } from './tokens.js';
 
 const PRICES_SOURCE = '@pydantic/genai-prices';
@@ -45,8 +46,7 @@ export function pricingInfo(overrides: PriceOverrides | null | undefined): Prici
   return { source: PRICES_SOURCE, version: PRICES_VERSION, data_date: PRICES_DATA_DATE, overrides: overrides?.path ?? null };
 }
 
-/** A request's list price in dollars, or why there is none. */
-export type Quote = { usd: number; reason?: undefined } | { usd: null; reason: string };
+export type { Quote } from './usage.js';
 
 /** A request without a timestamp is priced as of the price data's date, never as of "now". */
 const UNDATED = new Date(`${PRICES_DATA_DATE}T00:00:00Z`);

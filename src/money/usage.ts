@@ -31,3 +31,6 @@ export interface EnforceSaved {
   tokens: number | null;
   usd: number | null;
 }
+
+/** A request's list price in dollars, or why there is none. */
+export type Quote = { usd: number; reason?: undefined } | { usd: null; reason: string };

@@ -6,17 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { codexHookList, LOOPLEDGER, scratch } from './harness.mjs';
-import { ensureAgent } from './install.mjs';
-
-let skip: string | null = null;
-try {
-  skip = ensureAgent('codex').skip ?? null;
-} catch (e) {
-  skip = `codex could not be installed: ${(e as Error).message}`;
-}
-if (skip) console.warn(`test/agents (codex review) skipped: ${skip}`);
+import { describeWith } from '../helpers/capabilities.js';
 
 const d = scratch('codex');
 // Codex's home away from ~/.codex: what install and doctor must follow.
@@ -28,7 +20,7 @@ const loopledger = (...args: string[]) => spawnSync(process.execPath, [LOOPLEDGE
 const hooksJson = join(d.codexHome, 'hooks.json');
 const ours = async () => (await codexHookList(d)).filter((h) => h.command.includes('hook codex')).map((h) => `${h.eventName} ${h.trustStatus}`).sort();
 
-describe.skipIf(skip !== null)('hook doctor codex and Codex 0.169.0 agree on which guard hooks are reviewed', () => {
+describeWith('agent:codex', 'hook doctor codex and Codex 0.169.0 agree on which guard hooks are reviewed', () => {
   it('installed: in $CODEX_HOME/hooks.json, not ~/.codex; Codex lists all three trusted; the doctor says ok, exit 0', async () => {
     expect(loopledger('hook', 'install', 'codex', '--user', '--write', '--mode', 'enforce').status).toBe(0);
     expect(existsSync(hooksJson)).toBe(true);

@@ -5,3 +5,5 @@ export function agentDir(agent: string): string;
 export function agentBin(agent: string): string | undefined;
 export function ensureAgent(agent: string): { bin: string; skip?: undefined } | { skip: string; bin?: undefined };
 export function installedVersion(agent: string): string | undefined;
+export function installSkipReason(agent: string): string | undefined;
+export function withInstallLock<T>(fn: () => T, options?: { waitMs?: number }): T;

@@ -3,7 +3,7 @@
 // version (like the browser test's Chromium), so the agent tests and .ci/run share one copy.
 // Usage: node test/agents/install.mjs [claude-code|gemini|codex ...]; prints one line per agent.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,8 +30,71 @@ export function agentBin(agent) {
   return existsSync(join(dir, '.installed')) && existsSync(bin) ? bin : undefined;
 }
 
-/** Installs one agent if missing. Returns { bin } or { skip: reason }. */
+/** Where the last install of an agent recorded why it could not be had (a registry out of reach). */
+function skipFile(agent) {
+  return join(cacheRoot(), `${agent}-${AGENTS[agent].version}.skipped`);
+}
+
+/** Why the last install of `agent` could not be had, or undefined. */
+export function installSkipReason(agent) {
+  try {
+    return readFileSync(skipFile(agent), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` holding the cache folder's install lock: two test runs, or .ci/run and a test run,
+ * installing at once would write one npm prefix twice. A lock whose holder is gone is taken over.
+ */
+export function withInstallLock(fn, { waitMs = 20 * 60_000 } = {}) {
+  mkdirSync(cacheRoot(), { recursive: true });
+  const lock = join(cacheRoot(), '.install.lock');
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), `${process.pid}\n`);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let holder = NaN;
+      try {
+        holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {}
+      // A lock without a pid is one being taken this very moment, unless it stays so.
+      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > until) throw new Error(`the agents' install lock ${lock} is still held (pid ${holder}) after ${Math.round(waitMs / 1000)} s`);
+      else sleep(250);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Installs one agent if missing, under the install lock. Returns { bin } or { skip: reason }. */
 export function ensureAgent(agent) {
+  const have = agentBin(agent);
+  if (have) return { bin: have };
+  return withInstallLock(() => installUnlocked(agent));
+}
+
+function installUnlocked(agent) {
   const have = agentBin(agent);
   if (have) return { bin: have };
   const a = AGENTS[agent];
@@ -46,10 +109,17 @@ export function ensureAgent(agent) {
   if (r.status !== 0) {
     const msg = `${r.stderr || ''}${r.error ? r.error.message : ''}`.trim().split('\n').slice(-3).join(' ');
     const unreachable = /ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|ECONNRESET|network|timed out/i.test(msg);
-    if (unreachable) return { skip: `${a.pkg}@${a.version}: the npm registry cannot be reached (${msg.slice(0, 200)})` };
-    throw new Error(`npm install ${a.pkg}@${a.version} failed: ${msg}`);
+    if (unreachable) {
+      const skip = `${a.pkg}@${a.version}: the npm registry cannot be reached (${msg.slice(0, 200)})`;
+      writeFileSync(skipFile(agent), `${skip}\n`);
+      return { skip };
+    }
+    const failure = `npm install ${a.pkg}@${a.version} failed: ${msg}`;
+    writeFileSync(skipFile(agent), `${failure}\n`);
+    throw new Error(failure);
   }
   writeFileSync(join(dir, '.installed'), `${a.pkg}@${a.version}\n`);
+  rmSync(skipFile(agent), { force: true });
   const bin = agentBin(agent);
   if (!bin) throw new Error(`${a.pkg}@${a.version} installed in ${dir} but has no ${a.bin} executable`);
   return { bin };

@@ -2,32 +2,24 @@
 // exporter on (test/agents/otel-run.mjs: OTLP/HTTP JSON to a receiver on 127.0.0.1, or Gemini CLI's
 // telemetry outfile), repeating one failing call. "the ledger read from the traces agrees with the
 // ledger read from the same run's transcript (same loops, same rounds, where the traces carry enough)".
-// Skipped, saying why, when the agents cannot be installed.
+// Skipped, saying why, when the agents cannot be installed (a failure under LOOPLEDGER_REQUIRE).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { analyze, type AgentName, type Entry } from './harness.mjs';
-import { AGENTS, ensureAgent } from './install.mjs';
+import { describeWith } from '../helpers/capabilities.js';
+import { AGENTS } from './install.mjs';
 import { REPEATS, runWithTelemetry } from './otel-run.mjs';
 
 const AGENT_NAMES = Object.keys(AGENTS) as AgentName[];
-
-function installed(agent: AgentName): string | null {
-  try {
-    return ensureAgent(agent).skip ?? null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
 
 /** What both ledgers can state: where, which detector and kind, what enforce does. */
 const verdicts = (entries: Entry[]) => entries.map((e) => `round ${e.round} ${e.detector}/${e.kind} enforce:${e.intervention.enforce}`);
 
 for (const agent of AGENT_NAMES) {
-  const skip = installed(agent);
-  describe.skipIf(skip !== null)(`${agent} ${AGENTS[agent].version}: the ledger from its telemetry against the ledger from its transcript${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  describeWith(`agent:${agent}`, `${agent} ${AGENTS[agent].version}: the ledger from its telemetry against the ledger from its transcript`, () => {
     it('same session shape, same usage, same findings round for round', { timeout: 240_000 }, async () => {
       const { run, otlp, outfile } = await runWithTelemetry(agent);
       expect(run.result.code, run.result.stderr).toBe(0);

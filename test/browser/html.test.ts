@@ -13,6 +13,7 @@ import { crc32 } from 'node:zlib';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
 import { ONE_BROWSER_LOCK, takeTurn } from '../helpers/one-heavy.js';
 import { audit } from '../../src/run/audit.js';
@@ -23,9 +24,7 @@ import { entry, report, session } from '../report/fixtures.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, '.tmp', 'browser');
 const bin = findChromium();
-const WHY = 'no Chromium found (not on PATH as chromium/chromium-browser/google-chrome, LOOPLEDGER_CHROMIUM unset); .ci/run installs Debian\'s chromium when it runs as root with apt-get';
 
-if (!bin) console.warn(`test/browser/html.test.ts skipped: ${WHY}`);
 
 // The README's picture. Pixels differ between Chromium builds and fonts, so the PNG is never
 // compared: it carries the SHA-256 of the page it shows (a tEXt chunk), the test warns when the
@@ -84,7 +83,7 @@ function hostile(): LedgerReport {
   ]);
 }
 
-describe.skipIf(!bin)(`html in headless Chromium${bin ? '' : ` (skipped: ${WHY})`}`, () => {
+describeWith('chromium', 'html in headless Chromium', () => {
   let browser: Browser;
   let releaseBrowserTurn: (() => void) | undefined;
   let fixtures: LedgerReport;

@@ -8,16 +8,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { Browser, findChromium } from '../../bench/cdp.mjs';
 import { ONE_BROWSER_LOCK, takeTurn } from '../helpers/one-heavy.js';
 import { ensureBuilt, runCli } from '../cli/helpers.js';
 
 const bin = findChromium();
-const WHY = 'no Chromium found (not on PATH as chromium/chromium-browser/google-chrome, LOOPLEDGER_CHROMIUM unset)';
-if (!bin) console.warn(`test/browser/labels.test.ts skipped: ${WHY}`);
 
-describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY})`}`, () => {
+describeWith('chromium', 'labelling on the html page', () => {
   let browser: Browser;
   let releaseBrowserTurn: (() => void) | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'loopledger-page-labels-'));

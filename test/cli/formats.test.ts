@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import type { LoopShape } from '../../src/ledger/types.js';
 import { findAll, parseXml } from '../report/xml.js';
 import { batch, canonical, ensureBuilt, parseLedger, repeat, runCli, scratch, type Call, type RunResult } from './helpers.js';
@@ -317,7 +318,7 @@ describe.concurrent('options that shape the ledger', () => {
       runCli(['formats']),
     ]);
     expect(JSON.parse(ok(config).stdout).config['tool_batch.max_strikes']).toBe(3);
-    for (const name of ['claude-code', 'codex', 'openai', 'anthropic', 'gemini', 'chatgpt', 'canonical', 'swe-agent', 'mini-swe-agent', 'openhands']) {
+    for (const name of FORMAT_NAMES) {
       expect(ok(formats).stdout).toContain(name);
     }
   });

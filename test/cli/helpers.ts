@@ -3,7 +3,7 @@
 // not the sources.
 
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,12 +65,49 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   });
 }
 
-/** For a `beforeAll`: `npm test` builds first, a bare `vitest run test/cli` may not have. */
+/** The newest modification time of the files below `dir` (0 where there are none). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Why dist/ does not hold a build of src/ as it is now, or null when it does. */
+export function staleBuild(root = ROOT): string | null {
+  const built = ['cli.js', 'loopledger.cjs', 'hook.cjs'].map((f) => join(root, 'dist', f));
+  const missing = built.find((f) => !existsSync(f));
+  if (missing) return `${missing} is missing`;
+  const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs));
+  return newestMtime(join(root, 'src')) > oldest ? 'src/ changed after the last build' : null;
+}
+
+/**
+ * For a `beforeAll`: `npm test` builds first, but an end-to-end file run alone after an edit would
+ * test the old build. The build runs under a lock, so the workers of one run build once.
+ */
 export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
-  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-  const r = spawnSync(tsc, ['-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+  if (staleBuild() === null) return;
+  const lock = join(ROOT, 'node_modules', '.loopledger-build.lock');
+  const until = Date.now() + 5 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error(`the build lock ${lock} is still held after 5 minutes: remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    // Another worker may have built while this one waited.
+    if (staleBuild() === null) return;
+    const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** A scratch directory under the OS temp dir, removed by the returned cleanup. */

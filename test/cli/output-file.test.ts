@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import { canonical, ensureBuilt, repeat, runCli, scratch } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
@@ -138,7 +139,7 @@ describe('--output-file onto a device or a pipe', () => {
     expect((JSON.parse(got) as { sessions: unknown[] }).sessions).toHaveLength(1);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('a character device stays a device (mknod, as root)', async () => {
+  itWith('root', 'a character device stays a device (mknod, as root)', async () => {
     const device = join(dir.dir, 'null-device');
     execFileSync('mknod', ['-m', '666', device, 'c', '1', '3']);
     const input = dir.write('device/run.jsonl', LOOP);

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { generateHome, type HomeSession } from '../../bench/home.mjs';
 import { ensureBuilt, parseLedger, ROOT, runCli, type RunResult } from './helpers.js';
 
@@ -186,7 +187,7 @@ describe('CI gates and slips', () => {
 
 // SPEC: "On a terminal (stderr a TTY, not CI, not --quiet) a progress line shows files done of
 // total; it never reaches a pipe or a file." `script` gives the child a real terminal.
-describe.runIf(spawnSync('script', ['--version']).status === 0)('progress on a terminal', () => {
+describeWith('script', 'progress on a terminal', () => {
   const underTty = (args: string, env: Record<string, string> = {}) => {
     const cmd = `${process.execPath} ${join(ROOT, 'bin', 'loopledger.js')} ${args}`;
     const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', CI: '', ...env } });

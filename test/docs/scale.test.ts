@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declareCapability, describeWith } from '../helpers/capabilities.js';
 import { parse as parseYaml } from 'yaml';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
@@ -213,9 +214,9 @@ try {
 } catch (e) {
   duckError = (e as Error).message;
 }
-if (!duck) console.warn(`docs/scale.md DuckDB queries skipped: the duckdb binary is not available here (${duckError})`);
+declareCapability('duckdb', duck ? null : `the duckdb binding does not load here (${duckError})`);
 
-describe.skipIf(!duck)('DuckDB: the queries of docs/scale.md over the shards\' ledgers', () => {
+describeWith('duckdb', 'DuckDB: the queries of docs/scale.md over the shards\' ledgers', () => {
   const sql = (marker: string) => block('sql', `-- ${marker}`);
   let whole: LedgerReport;
   const rows = async (marker: string) => (await duck!.runAndReadAll(sql(marker))).getRowObjectsJson();

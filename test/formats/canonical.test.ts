@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { canonicalAdapter } from '../../src/formats/canonical.js';
 import { toCanonicalRecords } from './canonical-records.js';
 import { anthropicAdapter } from '../../src/formats/anthropic.js';
@@ -125,7 +126,7 @@ describe('canonical adapter', () => {
   });
 });
 
-describe.skipIf(spawnSync('jq', ['--version']).status !== 0)('the jq conversion in docs/canonical-format.md', () => {
+describeWith('jq', 'the jq conversion in docs/canonical-format.md', () => {
   it('turns an OpenAI message array into canonical records that read the same as the openai adapter reads it', () => {
     const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/canonical-format.md'), 'utf8');
     const program = /```jq\n([\s\S]*?)```/.exec(doc)![1]!;

@@ -2,9 +2,10 @@
 // builder), with the figures reading each file by hand gives. A new sample fails the census
 // below until its figures are written here. The samples are never copied into the repository.
 
-import { existsSync, readdirSync, type Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { audit } from '../../src/run/audit.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { FormatName } from '../../src/model/transcript.js';
@@ -158,7 +159,7 @@ function transcripts(root: string): string[] {
 
 const calls = (s: RecordedSession) => s.rounds.reduce((n, r) => n + r.calls.length, 0);
 
-describe.skipIf(!existsSync(dir))('research samples: every file through the reader', () => {
+describeWith('research-samples', 'research samples: every file through the reader', () => {
   it('the census: every transcript there has its figures here', () => {
     expect(transcripts(dir)).toEqual([...Object.keys(EXPECTED), ...Object.keys(NOT_READ_YET)].sort());
   });

@@ -2,9 +2,10 @@
 // pinned on the real file through the real reader. The samples stay in ../shared/research-samples;
 // the figures below were read off the files by hand (see the comments).
 
-import { existsSync } from 'node:fs';
+import {  } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { RecordedCost } from '../../src/model/transcript.js';
 import { discoverInputs } from '../../src/read/discover.js';
@@ -26,7 +27,7 @@ async function read(rel: string) {
   return { summary, sessions: sink.sessions, s: sink.sessions[0]!, costs: sink.costs };
 }
 
-describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research samples: mini-swe-agent', () => {
+describeWith('research-samples', 'research samples: mini-swe-agent', () => {
   it('v1 (gemini, django): one bash call per assistant message, its observation the next user message; model, usage and reasoning from extra.response', async () => {
     const { summary, s, costs } = await read('mini-swe-agent/msa1_gemini3_django__django-16255.traj.json');
     // read as an OpenAI chat it had 18 "turns" and 0 tool calls
@@ -95,7 +96,7 @@ describe.skipIf(!existsSync(path.join(samples, 'mini-swe-agent')))('research sam
   });
 });
 
-describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples: OpenHands', () => {
+describeWith('research-samples', 'research samples: OpenHands', () => {
   it('V0 GUI trajectory: eight state-change and "no observation" events are no turns and no rounds; an edit\'s text comes from the raw tool call', async () => {
     const { s, summary } = await read('openhands/OpenHands_trajs_basic_gui_mode.json');
     // skipped quietly, and counted: events 0, 3, 5, 17; 1; 2, 6, 16
@@ -177,7 +178,7 @@ describe.skipIf(!existsSync(path.join(samples, 'openhands')))('research samples:
   });
 });
 
-describe.skipIf(!existsSync(path.join(samples, 'claude-stream-json')))('research samples: Claude Code stream-json', () => {
+describeWith('research-samples', 'research samples: Claude Code stream-json', () => {
   it('a JSON array of stream-json records: user lines without session_id belong to the init session; the result line cost is recorded', async () => {
     const { summary, sessions, s, costs } = await read('claude-stream-json/claude-code-action_sample-turns.json');
     expect(summary.format).toBe('claude-code');

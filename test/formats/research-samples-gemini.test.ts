@@ -2,7 +2,8 @@
 // repository) and pins what reading them by hand shows.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { detectFormat } from '../../src/formats/index.js';
 import { geminiAdapter } from '../../src/formats/gemini.js';
 import type { Probe } from '../../src/formats/types.js';
@@ -11,7 +12,6 @@ import { parseWith } from '../helpers/record.js';
 const repoRoot = path.resolve(__dirname, '../..');
 const samples = path.resolve(repoRoot, '../shared/research-samples');
 const dir = path.join(samples, 'gemini-cli');
-const exists = fs.existsSync(dir);
 
 /** A pretty-printed file is one document; otherwise one JSON value per line. */
 function load(file: string): { mode: 'jsonl' | 'document'; text: string; probe: Probe } {
@@ -25,7 +25,7 @@ function load(file: string): { mode: 'jsonl' | 'document'; text: string; probe: 
   }
 }
 
-describe.skipIf(!exists)('research samples: gemini-cli', () => {
+describeWith('research-samples', 'research samples: gemini-cli', () => {
   it('every file there is detected as gemini', () => {
     const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f));
     expect(files.length).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 // The real transcripts in ../shared/research-samples, read end to end (reader, detection,
 // adapter) when the folder exists. They are not the project's and are never copied into it.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { RecordingSink } from '../helpers/record.js';
 
@@ -20,7 +21,7 @@ async function read(rel: string) {
 const calls = (s: { rounds: { calls: unknown[] }[] }) => s.rounds.reduce((n, r) => n + r.calls.length, 0);
 
 const ccDir = path.join(samples, 'claude-code');
-describe.skipIf(!existsSync(ccDir))('research samples: claude-code', () => {
+describeWith('research-samples', 'research samples: claude-code', () => {
   const MAIN = 'c45af7b1-cb7c-4e51-93db-8cbb250a877a';
 
   it('every file is detected as claude-code and read without malformed lines', async () => {
@@ -79,7 +80,7 @@ describe.skipIf(!existsSync(ccDir))('research samples: claude-code', () => {
 });
 
 const codexDir = path.join(samples, 'codex');
-describe.skipIf(!existsSync(codexDir))('research samples: codex', () => {
+describeWith('research-samples', 'research samples: codex', () => {
   it('every file is detected as codex and read without malformed lines', async () => {
     for (const f of readdirSync(codexDir).sort()) {
       const { summary } = await read(`codex/${f}`);

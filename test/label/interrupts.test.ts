@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import { claudeCode, ensureBuilt, repeat, ROOT, runCli, scratch } from '../cli/helpers.js';
 
 const tmp = scratch('loopledger-interrupts-');
@@ -116,7 +117,8 @@ describe('interrupts in the model and the ledger', () => {
   ] as const;
   for (const [path, want] of real) {
     const file = join(ROOT, '..', 'shared', path);
-    it.skipIf(!existsSync(file))(`real sessions, read in place: ${path}`, async () => {
+    itWith(path.startsWith('recordings/') ? 'shared-recordings' : 'research-samples', `real sessions, read in place: ${path}`, async () => {
+      expect(existsSync(file), file).toBe(true);
       const got = (await sessionsOf(file)).flatMap((s) => (s.interrupts ?? []).map((i) => ({ turn: i.turn, round: i.round, after_repeat: i.after_repeat })));
       expect(got).toEqual(want.map((w) => ({ ...w, after_repeat: false })));
     });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 
 const FILES = [
@@ -63,7 +64,7 @@ class Pane {
 const label = (labels: string) => `${process.execPath} bin/loopledger.js label ${FILES.join(' ')} --calm 1 --labels ${labels}`;
 
 describe.each([80, 160])('in a %i-column terminal', (width) => {
-  it.skipIf(!TMUX)('asks worst first, writes after every answer, goes back, quits, and resumes', async () => {
+  itWith('tmux', 'asks worst first, writes after every answer, goes back, quits, and resumes', async () => {
     const labels = join(tmp.dir, `labels-${width}.json`);
     const pane = new Pane(String(width));
     try {

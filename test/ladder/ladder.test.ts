@@ -4,7 +4,6 @@ import type { JudgePort } from '../../src/ladder/judge.js';
 import {
   createTurnLadders,
   EnforceLadder,
-  OffLadder,
   reminderText,
   TelemetryLadder,
 } from '../../src/ladder/ladder.js';
@@ -22,10 +21,6 @@ function levels(ladder: EnforceLadder, rounds: number, make: () => ReturnType<ty
 }
 
 describe('off and telemetry', () => {
-  it('off answers none for everything', () => {
-    expect(new OffLadder().decide([out(), out()]).map((d) => d.level)).toEqual(['none', 'none']);
-  });
-
   it('telemetry notes every finding and never steers or stops', () => {
     const t = new TelemetryLadder();
     for (let i = 0; i < 6; i++) {

@@ -1,18 +1,18 @@
 // One turn, two callers (issue 31, item 1): every transcript under fixtures/ played through the
-// ledger (LedgerBuilder, as `analyze` runs it) and through the hook's turn guard (hook/turn.ts, as
-// `loopledger hook` runs it: its state saved to JSON and brought back between every round, the
-// session's recurring-failure detector likewise) gives the same entries, round for round.
+// ledger (LedgerBuilder, as `analyze` runs it) and through the hook's own round loop (RoundFeed of
+// hook/rounds.ts, as `loopledger hook` runs it: a new feed for every round, the session's state
+// saved to JSON and brought back between them) gives the same entries, round for round.
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfigValues, parseConfig } from '../../src/config/registry.js';
 import { ResolvedConfig } from '../../src/config/resolved.js';
-import { createRecurringFailureRoundDetector } from '../../src/detect/tool-batch/index.js';
-import type { ResumableRoundDetector } from '../../src/detect/types.js';
 import { ingestFile } from '../../src/formats/ingest.js';
-import { entryOf, TurnGuard } from '../../src/hook/turn.js';
+import type { HookEvent } from '../../src/hook/payload.js';
+import { RoundFeed } from '../../src/hook/rounds.js';
+import { type DecisionRecord, freshState, type GuardConfig, type SessionState } from '../../src/hook/state.js';
 import { ladderSettings } from '../../src/ladder/config.js';
 import { PolicyResolver } from '../../src/ladder/policy.js';
 import { LedgerBuilder } from '../../src/ledger/build.js';
@@ -54,12 +54,20 @@ class Recorder implements TranscriptSink {
 
 const values = defaultConfigValues();
 const config = parseConfig(values);
-/** What one hook call loads: the configuration parsed once for the call. */
-const hookCall = () => ResolvedConfig.parse(values);
-const settings = ladderSettings(config.ladder, config.toolBatch);
-const policy = new PolicyResolver(config.ladder);
 /** Through JSON, as the hook's state file carries it. */
 const viaFile = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
+/** What one hook call loads: the configuration parsed once for the call, the mode enforce. */
+function hookCall(): GuardConfig {
+  const resolved = ResolvedConfig.parse(values);
+  return { mode: 'enforce', resolved, config: resolved.config, settings: ladderSettings(config.ladder, config.toolBatch), policy: new PolicyResolver(config.ladder) };
+}
+
+/** The event of one hook call in the session (a sub-agent's calls are told apart by agent_id). */
+function eventOf(info: SessionInfo): HookEvent {
+  const subagent = info.parent === null ? null : info.id;
+  return { agent: 'claude-code', name: 'PostToolUse', kind: 'post', sessionId: info.id, transcriptPath: null, subagent, turnKey: null, call: null, answer: null, finalText: null, probe: null };
+}
 
 function ledgerEntries(recorded: Recorded[]): LedgerEntry[][] {
   const builder = new LedgerBuilder({ config: values, factories: createDetectorFactories() });
@@ -78,23 +86,15 @@ function ledgerEntries(recorded: Recorded[]): LedgerEntry[][] {
 function hookEntries(recorded: Recorded[]): LedgerEntry[][] {
   return recorded.map(({ info, rounds }) => {
     const entries: LedgerEntry[] = [];
-    let guard: TurnGuard | null = null;
-    let recurring: unknown = null;
-    let model: string | null = null;
+    let state: SessionState = freshState('claude-code', info.id);
     for (const round of rounds) {
-      model ??= round.model;
-      if (guard === null || guard.turn !== round.turn) {
-        const tier = policy.tierFor(round.model ?? model, info.parent !== null);
-        guard = TurnGuard.create(round.turn, tier.scale, hookCall(), settings);
-      } else {
-        // A new hook call: everything it knows comes back from the state file.
-        guard = TurnGuard.restore(viaFile(guard.snapshot()), hookCall(), settings);
-      }
-      const session: ResumableRoundDetector = createRecurringFailureRoundDetector(config.toolBatch);
-      session.restore(viaFile(recurring));
-      const out = guard.observe(round, session);
-      recurring = session.snapshot();
-      out.findings.forEach((f, i) => entries.push(entryOf(round, f, out.telemetry[i]!, out.enforce[i]!)));
+      // A new hook call: everything it knows comes back from the state file.
+      state = viaFile(state);
+      state.turn = round.turn;
+      const feed = new RoundFeed(hookCall(), state, eventOf(info));
+      feed.observe({ ...round, index: state.rounds + 1 });
+      feed.save();
+      for (const r of feed.records) if (r.type === 'decision') entries.push((r as DecisionRecord).entry);
     }
     return entries;
   });
@@ -102,21 +102,28 @@ function hookEntries(recorded: Recorded[]): LedgerEntry[][] {
 
 describe('the ledger and the hook run one turn module', () => {
   const files = transcripts(FIXTURES);
-  const levels = new Set<string>();
+  /** Both callers' entries per file, computed once: each test below reads them, none fills them. */
+  const played = new Map<string, { offline: LedgerEntry[][]; live: LedgerEntry[][] }>();
+
+  beforeAll(async () => {
+    for (const file of files) {
+      const rec = new Recorder();
+      await ingestFile(file, rec);
+      played.set(file, { offline: ledgerEntries(rec.sessions), live: hookEntries(rec.sessions) });
+    }
+  });
 
   it('finds the fixtures (a walk that found nothing would prove nothing)', () => {
     expect(files.length).toBeGreaterThan(40);
   });
 
-  it.each(files.map((f) => [f.slice(FIXTURES.length + 1), f]))('%s: the same entries offline and live', async (_name, file) => {
-    const rec = new Recorder();
-    await ingestFile(file, rec);
-    const live = hookEntries(rec.sessions);
-    expect(live).toEqual(ledgerEntries(rec.sessions));
-    for (const e of live.flat()) levels.add(e.intervention.enforce);
+  it.each(files.map((f) => [f.slice(FIXTURES.length + 1), f]))('%s: the same entries offline and live', (_name, file) => {
+    const { offline, live } = played.get(file)!;
+    expect(live).toEqual(offline);
   });
 
   it('the fixtures gave the agreement something to agree on: stops, steers, notes and rounds after a stop', () => {
+    const levels = new Set([...played.values()].flatMap(({ live }) => live.flat().map((e) => e.intervention.enforce)));
     expect([...levels].sort()).toEqual(['none', 'noted', 'steer', 'stop']);
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipOrFail } from '../helpers/capabilities.js';
 import { cliEnv, ensureBuilt, ROOT } from '../cli/helpers.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -63,7 +64,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('npm install -g ./loopledger-x.y.z.tgz (the tarball npm pack makes)', () => {
   it('puts loopledger on the PATH: --version prints the package version', (ctx) => {
-    if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
+    if (fromTarball === null) return skipOrFail(ctx, 'npm-registry', skipReason ?? 'not installed');
     const r = fromPath(fromTarball, ['--version']);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${VERSION}\n`);
@@ -71,7 +72,7 @@ describe('npm install -g ./loopledger-x.y.z.tgz (the tarball npm pack makes)', (
   });
 
   it('is a copy, not a link to this checkout, and prints a ledger from the PATH', (ctx) => {
-    if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
+    if (fromTarball === null) return skipOrFail(ctx, 'npm-registry', skipReason ?? 'not installed');
     const installed = join(fromTarball, 'lib', 'node_modules', 'loopledger');
     expect(realpathSync(installed)).not.toBe(realpathSync(ROOT));
     expect(existsSync(join(installed, 'dist', 'cli.js'))).toBe(true);
@@ -84,7 +85,7 @@ describe('npm install -g ./loopledger-x.y.z.tgz (the tarball npm pack makes)', (
 
 describe('npm install -g . (from a built checkout)', () => {
   it('links the checkout: loopledger on the PATH runs this build', (ctx) => {
-    if (fromCheckout === null) return ctx.skip(skipReason ?? 'not installed');
+    if (fromCheckout === null) return skipOrFail(ctx, 'npm-registry', skipReason ?? 'not installed');
     expect(realpathSync(join(fromCheckout, 'lib', 'node_modules', 'loopledger'))).toBe(realpathSync(ROOT));
     expect(fromPath(fromCheckout, ['--version']).stdout).toBe(`${VERSION}\n`);
     const r = fromPath(fromCheckout, [FIXTURE]);
@@ -95,14 +96,14 @@ describe('npm install -g . (from a built checkout)', () => {
 
 describe('npx without installing', () => {
   it('npx --package=./loopledger-x.y.z.tgz loopledger --version', (ctx) => {
-    if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
+    if (fromTarball === null) return skipOrFail(ctx, 'npm-registry', skipReason ?? 'not installed');
     const r = npmRun(['exec', '--yes', '--prefer-offline', `--package=./${tarball.split(/[\\/]/).at(-1)}`, '--', COMMAND, '--version'], scratch);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(VERSION);
     expect(r.status).toBe(0);
   });
 
   it('npx --yes ./loopledger-x.y.z.tgz FILE (the README\'s form) prints the ledger', (ctx) => {
-    if (fromTarball === null) return ctx.skip(skipReason ?? 'not installed');
+    if (fromTarball === null) return skipOrFail(ctx, 'npm-registry', skipReason ?? 'not installed');
     const r = npmRun(['exec', '--yes', '--prefer-offline', `./${tarball.split(/[\\/]/).at(-1)}`, FIXTURE], scratch);
     expect(r.status).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(FOOTER);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import { type Line, ReadFailure, forEachLine, readLines } from '../../src/read/lines.js';
 import { scratchDir } from './tmp.js';
 
@@ -199,8 +200,7 @@ describe('forEachLine on files of many chunks', () => {
     }
   });
 
-  it('reads a FIFO without blocking the thread while its writer waits', async () => {
-    if (process.platform === 'win32') return;
+  itWith('mkfifo', 'reads a FIFO without blocking the thread while its writer waits', async () => {
     const path = join(scratch.dir, 'pipe.jsonl');
     const go = join(scratch.dir, 'go');
     execFileSync('mkfifo', [path]);

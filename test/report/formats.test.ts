@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MACHINE_FORMATS, REPORT_FORMATS } from '../../src/vocabulary.js';
 import { reachedFailOn, renderReport } from '../../src/report/index.js';
 import { ANNOTATIONS_PER_LEVEL, escapeData, escapeProperty } from '../../src/report/github.js';
 import { artifactUri, ruleId } from '../../src/report/sarif.js';
@@ -234,14 +235,14 @@ describe('paths in CI formats', () => {
 
 describe('machine formats', () => {
   it('never carry colour, whatever the option says', async () => {
-    for (const f of ['json', 'ndjson', 'junit', 'sarif', 'github'] as const) {
+    for (const f of MACHINE_FORMATS) {
       const out = await renderReport(mixedReport(), f, opts({ color: true }));
       expect(out, f).not.toContain('\x1b');
     }
   });
 
   it('are deterministic: the same report renders to the same bytes', async () => {
-    for (const f of ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const) {
+    for (const f of REPORT_FORMATS) {
       const a = await renderReport(mixedReport(), f, opts());
       const b = await renderReport(mixedReport(), f, opts());
       expect(a, f).toBe(b);

@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { TRUNCATED_REASON } from '../../src/formats/ingest.js';
 import { ESC, FIXTURES, ROOT, type SpawnResult, TERMINAL_CONTROL, ensureBuilt, scratch, spawnCli } from './helpers.js';
 
@@ -235,7 +236,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     text += `{"type":"assistant","text":"${'\\u001b'}[31m broken ${evil}\n`;
     const path = tmp.file(`evil${ESC}[31m.jsonl`, text);
     const unknown = tmp.file(`unknown${ESC}]0;x\u0007.json`, s({ [`key${evil}`]: 1 }));
-    for (const format of ['table', 'markdown', 'github', 'json', 'ndjson', 'junit', 'sarif']) {
+    for (const format of REPORT_FORMATS) {
       const r = await spawnCli([path, unknown, '--format', format, '--excerpts', '--verbose', '--explain']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.includes(0x1b), `${format}: ESC in stdout`).toBe(false);
@@ -303,7 +304,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const path = tmp.file('untouched.jsonl', LOOPING);
     const past = new Date('2020-01-02T03:04:05Z');
     utimesSync(path, past, past);
-    for (const format of ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github']) {
+    for (const format of REPORT_FORMATS) {
       const r = await spawnCli([path, '--format', format, '--output-file', join(tmp.dir, `out.${format}`), '--excerpts']);
       expect(r.code, r.stderr).toBe(0);
     }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import { type CliResult, TERMINAL_CONTROL, fixtures, runMain, runs, scratch } from './helpers.js';
 import { parseXml } from '../report/xml.js';
@@ -16,7 +17,7 @@ afterAll(() => tmp.cleanup());
 
 const FIXTURES = fixtures();
 const HUMAN = ['table', 'markdown', 'github'] as const;
-const ALL_FORMATS = ['table', 'json', 'ndjson', 'markdown', 'junit', 'sarif', 'github'] as const;
+const ALL_FORMATS = REPORT_FORMATS;
 
 let fileNo = 0;
 function write(content: string | Uint8Array, ext = '.jsonl'): string {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync, chownSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import { ensureBuilt, ROOT, scratch } from '../cli/helpers.js';
 import { denied, fakeAgent, type HookRun, type ToolUse } from '../hook/agents.js';
 import { inProcess } from '../hook/inprocess.js';
@@ -165,8 +166,7 @@ describe('3. the lock loop honours its deadline and does not spin', () => {
 describe('3. a state directory the user may not write', () => {
   // Root writes anywhere: the case needs another user, which setpriv gives when this runs as root
   // (as test/robustness/walk-unreadable.cli.test.ts does).
-  const asNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
-  it.skipIf(!asNobody)('as another user, a read-only state dir of theirs: exit 0 at once, nothing on stdout, the reason on stderr (errors.log cannot be written either)', () => {
+  itWith('other-user', 'as another user, a read-only state dir of theirs: exit 0 at once, nothing on stdout, the reason on stderr (errors.log cannot be written either)', () => {
     const { stateDir, session } = fresh('readonly');
     mkdirSync(stateDir, { recursive: true });
     chownSync(stateDir, 65534, 65534);
@@ -356,8 +356,7 @@ describe('10. no link in the state directory is followed, and a directory others
     expect(readdirSync(stateDir).some((f) => f.endsWith('.state.json'))).toBe(true);
   });
 
-  const root = process.getuid?.() === 0;
-  it.runIf(root)('a state directory that is a link owned by another user, or a log of another user, is refused', async () => {
+  itWith('root', 'a state directory that is a link owned by another user, or a log of another user, is refused', async () => {
     const { stateDir, session } = fresh('foreign');
     const real = `${stateDir}-real`;
     mkdirSync(real, { mode: 0o700 });

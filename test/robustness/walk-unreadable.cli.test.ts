@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itWith } from '../helpers/capabilities.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { scratch } from '../cli/helpers.js';
 import { BIN, ensureBuilt, FIXTURES, ROOT, spawnCli } from './helpers.js';
@@ -57,8 +58,7 @@ describe('entries found while walking that cannot be read', () => {
 
   // Root reads every file whatever its mode: the permission cases need the child to run as
   // another user, which setpriv does when this test runs as root.
-  const asNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
-  it.skipIf(!asNobody)('as another user: a file and a folder it may not read are counted, exit 0; the file named is exit 2', () => {
+  itWith('other-user', 'as another user: a file and a folder it may not read are counted, exit 0; the file named is exit 2', () => {
     const run = (args: string[]) =>
       spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     const r = run([home, '--format', 'json', '--verbose']);

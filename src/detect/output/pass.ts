@@ -11,27 +11,8 @@ import { predictableDrift } from './rules/drift.js';
 import { exactBlock, recurringStretch } from './rules/exact-block.js';
 import { nearRepetition } from './rules/near-repetition.js';
 import { shortPeriod } from './rules/short-period.js';
-import { clearCandidates, type Span, type State } from './state.js';
-
-/** A repetition the live counter series explains shares at least half of the shorter span with it. */
-const EXPLAINS_OVERLAP = 0.5;
-
-export interface PassContext {
-  readonly s: State;
-  readonly c: Readonly<OutputConfig>;
-  readonly log: MeasurementLog;
-  /** Normalized characters committed when the pass ran. */
-  readonly pos: number;
-  readonly out: Finding[];
-  /** The counter series that silences repetition inside it, if any. */
-  readonly live: Span | null;
-  /** Repetitions the series silenced (predictable_drift says whether it explained any). */
-  explained: number;
-  /** A repetition signal was reported (near repetition then says nothing more). */
-  repetition: boolean;
-  /** The run of a phrase found recurring once per round (not a loop), if any. */
-  recurringRun: Span | null;
-}
+import type { PassContext } from './rules/context.js';
+import { clearCandidates, type State } from './state.js';
 
 type Rule = (p: PassContext) => void;
 
@@ -50,21 +31,4 @@ export function runPass(s: State, c: Readonly<OutputConfig>, log: MeasurementLog
   for (const rule of RULES) rule(p);
   clearCandidates(s);
   return p.out;
-}
-
-/** A repetition the live counter series explains (they share half the shorter span): counted, not reported. */
-export function silenced(p: PassContext, span: Span): boolean {
-  const live = p.live;
-  if (!live) return false;
-  const shared = Math.min(span.end, live.end) - Math.max(span.start, live.start);
-  const shorter = Math.min(span.end - span.start, live.end - live.start);
-  if (shared > 0 && shared >= EXPLAINS_OVERLAP * shorter) {
-    p.explained++;
-    return true;
-  }
-  return false;
-}
-
-export function overlap(a: Span, b: Span): number {
-  return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 }

@@ -2,7 +2,7 @@
 // else sentences opened by the same connector one after another.
 
 import { CONNECTOR_OPENING_CONFIDENCE, CONNECTOR_RUN_CONFIDENCE, finding, round3 } from '../../text/finding.js';
-import { type PassContext, silenced } from '../pass.js';
+import { type PassContext, silenced } from './context.js';
 import type { Span } from '../state.js';
 import { excerpt, roundShare, wordEnd, wordSpan } from '../window.js';
 

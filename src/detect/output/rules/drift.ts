@@ -3,7 +3,7 @@
 
 import { finding } from '../../text/finding.js';
 import { COUNTER_LETTER } from '../../text/tokens.js';
-import type { PassContext } from '../pass.js';
+import type { PassContext } from './context.js';
 
 export function predictableDrift(p: PassContext): void {
   const { s, c, log } = p;

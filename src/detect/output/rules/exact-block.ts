@@ -3,7 +3,7 @@
 
 import { finding, MAX_CONFIDENCE, round3 } from '../../text/finding.js';
 import { exactShape, type ExactShape } from '../exact-run.js';
-import { type PassContext, silenced } from '../pass.js';
+import { type PassContext, silenced } from './context.js';
 import type { ExactRun, Span } from '../state.js';
 import { excerpt, roundShare, wordEnd, wordSpan } from '../window.js';
 

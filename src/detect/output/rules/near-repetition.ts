@@ -6,7 +6,7 @@ import { finding, MAX_CONFIDENCE } from '../../text/finding.js';
 import { lzRedundancy } from '../../text/lz.js';
 import { JACCARD_SCALES, NGRAM_CHARS } from '../../text/ngram.js';
 import { compressionThreshold } from '../config.js';
-import { overlap, type PassContext, silenced } from '../pass.js';
+import { overlap, type PassContext, silenced } from './context.js';
 import type { Span } from '../state.js';
 import { excerpt, tail } from '../window.js';
 

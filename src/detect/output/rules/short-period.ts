@@ -1,7 +1,7 @@
 // short_period: chanting, a unit of a few words repeated back to back ("DONE. DONE. DONE.").
 
 import { finding, MAX_CONFIDENCE, round3 } from '../../text/finding.js';
-import { type PassContext, silenced } from '../pass.js';
+import { type PassContext, silenced } from './context.js';
 import type { Span } from '../state.js';
 import { excerpt, roundShare, wordEnd, wordSpan } from '../window.js';
 
