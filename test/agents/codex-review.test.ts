@@ -51,7 +51,7 @@ describeWith('agent:codex', 'hook doctor codex and Codex 0.169.0 agree on which 
   });
 });
 
-describe.skipIf(skip !== null)('a symlinked CODEX_HOME (issue 53, item 7): Codex keys reviews by its real path', () => {
+describeWith('agent:codex', 'a symlinked CODEX_HOME (issue 53, item 7): Codex keys reviews by its real path', () => {
   const s = scratch('codex');
   const real = join(s.root, 'dotfiles-codex');
   mkdirSync(real, { recursive: true });
@@ -74,7 +74,7 @@ describe.skipIf(skip !== null)('a symlinked CODEX_HOME (issue 53, item 7): Codex
   });
 });
 
-describe.skipIf(skip !== null)("removing a second guard (issue 53, item 5): the user's own reviewed hook after it stays reviewed in Codex", () => {
+describeWith('agent:codex', "removing a second guard (issue 53, item 5): the user's own reviewed hook after it stays reviewed in Codex", () => {
   const s = scratch('codex');
   afterAll(() => rmSync(s.root, { recursive: true, force: true }));
   const senv = { HOME: s.home, PATH: `${s.bin}:${dirname(process.execPath)}:/usr/bin:/bin`, CODEX_HOME: s.codexHome, XDG_STATE_HOME: s.state };

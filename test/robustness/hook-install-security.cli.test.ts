@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
+import { itWith } from '../helpers/capabilities.js';
 import { BIN, SYSTEM_PATH } from '../hook/install-run.js';
 
 const tmp = scratch('loopledger-install-security-');
@@ -253,8 +254,8 @@ describe("item 5: removing a second guard keeps the user's own reviewed hook rev
 });
 
 describe('item 6: all or nothing, and settings kept byte for byte', () => {
-  const root = process.getuid?.() === 0;
-  it.skipIf(!root)('an unwritable CODEX_HOME: refused before the project\'s hooks.json is written (run as an unprivileged user)', () => {
+  // Root writes anywhere: the case needs another user (uid 65534).
+  itWith('other-user', 'an unwritable CODEX_HOME: refused before the project\'s hooks.json is written (run as an unprivileged user)', () => {
     const base = join(tmp.dir, 'item6');
     mkdirSync(join(base, 'project'), { recursive: true });
     mkdirSync(join(base, 'codex-home'), { recursive: true });
