@@ -14,8 +14,8 @@
 // along. The hooks.json path in it is under $CODEX_HOME canonicalized (install.ts `codexKeyPath`).
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { type InPlace, inPlace, replaceInPlace } from '../file-in-place.js';
+import { readFileSync, statSync } from 'node:fs';
+import { FileWriteError, type InPlace, inPlace, replaceInPlace } from '../file-in-place.js';
 import { editHookStates, readHookStates } from './codex-config.js';
 
 /** Codex's event labels in hook keys and hashes. */
@@ -102,9 +102,10 @@ export function codexReview(
 ): CodexReview {
   let recorded = new Map<string, string>();
   try {
-    for (const [key, state] of readHookStates(readFileSync(configPath, 'utf8'))) if (state.trusted_hash !== undefined) recorded.set(key, state.trusted_hash);
+    const toml = statSync(configPath).isFile() ? readFileSync(configPath, 'utf8') : '';
+    for (const [key, state] of readHookStates(toml)) if (state.trusted_hash !== undefined) recorded.set(key, state.trusted_hash);
   } catch {
-    // No config.toml (or an unreadable one): nothing is reviewed.
+    // No config.toml (or an unreadable one, or no regular file): nothing is reviewed.
   }
   const trusted: string[] = [];
   const unreviewed: string[] = [];
@@ -176,9 +177,12 @@ export function planCodexReview(
 ): ReviewPlan {
   let toml = '';
   try {
-    toml = readFileSync(configPath, 'utf8');
+    // Never opened unless a regular file: a FIFO there would block the install.
+    if (statSync(configPath).isFile()) toml = readFileSync(configPath, 'utf8');
+    else throw new FileWriteError('not a regular file');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (e instanceof FileWriteError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new FileWriteError(`cannot read it (${(e as Error).message})`);
   }
   const trust = new Map<string, string>();
   const foreign: string[] = [];

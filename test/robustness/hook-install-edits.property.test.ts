@@ -44,15 +44,20 @@ describe("Codex's config.toml, edited as text (items 4, 5)", () => {
       fc.property(other, fc.uniqueArray(review, { selector: (r) => r.key, maxLength: 5 }), fc.uniqueArray(reviewKey, { maxLength: 3 }), fc.uniqueArray(reviewKey, { maxLength: 3 }), (settings, reviews, trustKeys, moveKeys) => {
         const text = render(settings, reviews);
         const before = parseToml(text) as { hooks?: { state?: Record<string, Record<string, unknown>> } } & Record<string, unknown>;
-        // Moves shift a key down by one handler (a duplicate removed before it), as install's are.
+        // Moves as install's are: a handler shifts down by one because the one before it (a second
+        // guard) was removed, whose review goes, unless that one moves on too.
         const renames = new Map<string, string>();
         const deletes = new Set<string>();
         for (const k of moveKeys) {
           const [e, g, h] = k.split(':').slice(-3);
-          if (Number(h) === 0) deletes.add(k);
-          else if (!moveKeys.includes(key(e!, Number(g), Number(h) - 1))) renames.set(k, key(e!, Number(g), Number(h) - 1));
+          if (Number(h) === 0) {
+            deletes.add(k);
+            continue;
+          }
+          const to = key(e!, Number(g), Number(h) - 1);
+          renames.set(k, to);
+          if (!moveKeys.includes(to)) deletes.add(to);
         }
-        for (const to of renames.values()) deletes.delete(to);
         const trust = new Map(trustKeys.map((k) => [k, `sha256:${'ab'.repeat(32)}`]));
         const touched = new Set([...renames.keys(), ...renames.values(), ...deletes, ...trust.keys()]);
         const mustRefuse = reviews.some((r) => r.inline && touched.has(r.key));

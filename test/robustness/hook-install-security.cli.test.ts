@@ -186,6 +186,18 @@ describe('property: a file install cannot write is refused before any file is ch
   });
 });
 
+describe('a config.toml that is no regular file', () => {
+  it('a FIFO is never opened (it would block): refused, exit 2, hooks.json not written', () => {
+    const codexHome = join(tmp.dir, 'fifo-home');
+    mkdirSync(codexHome, { recursive: true });
+    spawnSync('mkfifo', [join(codexHome, 'config.toml')]);
+    const r = spawnSync(process.execPath, [BIN, 'hook', 'install', 'codex', '--user', '--write'], { cwd: tmp.dir, env: { HOME: join(tmp.dir, 'home'), PATH: SYSTEM_PATH, CODEX_HOME: codexHome }, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${join(codexHome, 'config.toml')}: not a regular file; nothing written`);
+    expect(existsSync(join(codexHome, 'hooks.json'))).toBe(false);
+  });
+});
+
 describe('item 4: install never leaves a config.toml Codex cannot load', () => {
   const key = (home: string, event: string) => `${join(realpathSync(home), 'hooks.json')}:${event}:0:0`;
   const shapes: [string, (home: string) => string, 'edited' | 'refused'][] = [
