@@ -57,7 +57,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
-        if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe: the agent would run without the guard\n`);
+        if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe, or was not run (see above): the agent may run without the guard\n`);
       };
       setExit(await installHook({ agent, scope: opts.scope, write: opts.write, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
     });
@@ -66,7 +66,8 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .command('doctor')
     .description(
       "run the guard command the agent's project and user settings hold, as the agent would (sh -c, from this folder, " +
-        'with this environment, a probe payload on stdin): one line each, whether it answered and in how many ms; exit 0 ok, 1 not',
+        'with this environment, a probe payload on stdin): one line each, whether it answered and in how many ms; exit 0 ok, 1 not. ' +
+        'Only a command hook install writes is run: any other is reported (foreign, modified), never run',
     )
     .addArgument(agentArgument())
     .action(async (agent: Agent) => {

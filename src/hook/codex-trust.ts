@@ -9,11 +9,14 @@
 // the compact JSON, keys sorted, of {event_name, matcher (when set), hooks: [the handler with
 // its defaults filled in]} (codex-rs/hooks/src/engine/discovery.rs `command_hook_hash`,
 // codex-rs/config/src/fingerprint.rs `version_for_toml`). A change to the command makes the
-// hash differ and Codex asks again, so installing the guard marks exactly what it wrote.
+// hash differ and Codex asks again, so installing the guard marks exactly what it wrote. The key
+// is positional (codex-rs/hooks/src/lib.rs `hook_key`): a handler that moves must take its review
+// along. The hooks.json path in it is under $CODEX_HOME canonicalized (install.ts `codexKeyPath`).
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { FileWriteError, type InPlace, inPlace, replaceInPlace } from '../file-in-place.js';
+import { editHookStates, readHookStates } from './codex-config.js';
 
 /** Codex's event labels in hook keys and hashes. */
 const EVENT_LABELS: Record<string, string> = {
@@ -48,69 +51,17 @@ function handlerHash(event: string, matcher: unknown, handler: Record<string, un
   return `sha256:${createHash('sha256').update(JSON.stringify(canonical(identity))).digest('hex')}`;
 }
 
-/** `trusted_hash` set for `key` in config.toml text: its table updated in place, else appended. */
-function setTrustedHash(toml: string, key: string, hash: string): string {
-  const header = `[hooks.state.${JSON.stringify(key)}]`;
-  const lines = toml === '' ? [] : toml.replace(/\n$/, '').split('\n');
-  const start = lines.findIndex((l) => l.trim() === header);
-  const entry = `trusted_hash = ${JSON.stringify(hash)}`;
-  if (start < 0) {
-    if (lines.length > 0 && lines[lines.length - 1]!.trim() !== '') lines.push('');
-    lines.push(header, entry);
-    return `${lines.join('\n')}\n`;
-  }
-  let end = start + 1;
-  while (end < lines.length && !lines[end]!.trim().startsWith('[')) end++;
-  const at = lines.slice(start + 1, end).findIndex((l) => /^\s*trusted_hash\s*=/.test(l));
-  if (at >= 0) lines[start + 1 + at] = entry;
-  else lines.splice(start + 1, 0, entry);
-  return `${lines.join('\n')}\n`;
-}
-
-/** A TOML basic or literal string key as written in a table header, unquoted (null: another form). */
-function tomlKey(text: string): string | null {
-  if (text.startsWith("'") && text.endsWith("'") && text.length >= 2) return text.slice(1, -1);
-  if (!text.startsWith('"')) return null;
-  try {
-    // A basic string's escapes are JSON's for every path Codex writes.
-    const key: unknown = JSON.parse(text);
-    return typeof key === 'string' ? key : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * `trusted_hash` of every `[hooks.state."<key>"]` table in config.toml text: the form Codex and
- * `hook install` write. Other TOML layouts of the same setting are not read (their hooks show as
- * not reviewed, which `hook doctor` says how to fix).
- */
-function trustedHashes(toml: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let key: string | null = null;
-  for (const raw of toml.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      const m = /^\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]$/.exec(line);
-      key = m ? tomlKey(m[1]!) : null;
-      continue;
-    }
-    const v = key === null ? null : /^trusted_hash\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')/.exec(line);
-    if (v) {
-      const hash = tomlKey(v[1]!);
-      if (hash !== null) out.set(key!, hash);
-    }
-  }
-  return out;
-}
+/** The key Codex records a handler's review under: its file, event and position. */
+const keyOf = (hooksPath: string, event: string, [g, h]: [number, number]) => `${hooksPath}:${EVENT_LABELS[event] ?? event}:${g}:${h}`;
 
 /** Each guard handler in a hooks.json, where Codex keys its review, and its fingerprint. */
 function guardHandlers(
   hooksPath: string,
   settings: Record<string, unknown>,
   isGuard: (handler: unknown) => boolean,
-): { event: string; key: string; hash: string | null }[] {
-  const out: { event: string; key: string; hash: string | null }[] = [];
+  isOurs: (handler: unknown) => boolean = () => false,
+): { event: string; key: string; hash: string | null; ours: boolean }[] {
+  const out: { event: string; key: string; hash: string | null; ours: boolean }[] = [];
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
@@ -120,7 +71,7 @@ function guardHandlers(
       handlers.forEach((handler: unknown, hi: number) => {
         if (!isGuard(handler)) return;
         const hash = handlerHash(event, (group as { matcher?: unknown }).matcher, handler as Record<string, unknown>);
-        out.push({ event, key: `${hooksPath}:${EVENT_LABELS[event] ?? event}:${gi}:${hi}`, hash });
+        out.push({ event, key: keyOf(hooksPath, event, [gi, hi]), hash, ours: isOurs(handler) });
       });
     });
   }
@@ -151,9 +102,10 @@ export function codexReview(
 ): CodexReview {
   let recorded = new Map<string, string>();
   try {
-    recorded = trustedHashes(readFileSync(configPath, 'utf8'));
+    const toml = statSync(configPath).isFile() ? readFileSync(configPath, 'utf8') : '';
+    for (const [key, state] of readHookStates(toml)) if (state.trusted_hash !== undefined) recorded.set(key, state.trusted_hash);
   } catch {
-    // No config.toml (or an unreadable one): nothing is reviewed.
+    // No config.toml (or an unreadable one, or no regular file): nothing is reviewed.
   }
   const trusted: string[] = [];
   const unreviewed: string[] = [];
@@ -168,33 +120,96 @@ export function codexReview(
   return { trusted, unreviewed, advice };
 }
 
+/** Where a handler of hooks.json was and where it is after an install (null: removed). */
+export interface HandlerMove {
+  event: string;
+  from: [number, number];
+  to: [number, number] | null;
+}
+
+export interface ReviewPlan {
+  /** config.toml as it will be rewritten (null: nothing to write). */
+  file: InPlace | null;
+  text: string;
+  /** One line for the user. */
+  message: string;
+}
+
 /**
- * Marks the guard's handlers in `hooksPath` (as just written) reviewed in Codex's user
- * config.toml. `isGuard` tells the guard's handlers from the user's own, which stay as they
- * were. Returns one line for the user: what was marked, or what they must do themselves.
+ * The review Codex keys by position (`<hooks.json>:<event>:<group>:<handler>`) follows each of the
+ * user's handlers that an install moved (a second guard removed before it): without this, it would
+ * lose its review, or take another's, and `codex exec` would skip it without a word. A review
+ * left at a position that now holds a handler it was not recorded for is dropped.
  */
-export function trustCodexHooks(
+function followMoves(hooksPath: string, moves: readonly HandlerMove[], recorded: ReadonlySet<string>): { renames: Map<string, string>; deletes: Set<string> } {
+  const renames = new Map<string, string>();
+  const deletes = new Set<string>();
+  const before = new Set(moves.map((m) => keyOf(hooksPath, m.event, m.from)));
+  for (const m of moves) {
+    const from = keyOf(hooksPath, m.event, m.from);
+    const to = m.to === null ? null : keyOf(hooksPath, m.event, m.to);
+    if (to === null) {
+      if (recorded.has(from)) deletes.add(from);
+      continue;
+    }
+    if (to !== from && recorded.has(from)) renames.set(from, to);
+    // No handler was there before: whatever review that key holds was recorded for none of these.
+    if (!before.has(to) && recorded.has(to)) deletes.add(to);
+  }
+  return { renames, deletes };
+}
+
+/**
+ * The review of the guard's handlers in `hooksPath` (as the install is about to write it),
+ * planned, not written: marks reviewed exactly the handlers `isOurs` says this install wrote (a
+ * handler it kept, with someone else's launcher or anything after the guard, is left for its
+ * user to review), and moves the reviews of handlers the install shifted. Throws
+ * CodexConfigError or FileWriteError, before anything is written, when config.toml cannot be
+ * edited safely or written.
+ */
+export function planCodexReview(
   hooksPath: string,
   settings: Record<string, unknown>,
   configPath: string,
+  isOurs: (handler: unknown) => boolean,
   isGuard: (handler: unknown) => boolean,
-): string {
-  let toml = existsSync(configPath) ? readFileSync(configPath, 'utf8') : '';
-  let marked = 0;
-  let unhashable = 0;
-  for (const h of guardHandlers(hooksPath, settings, isGuard)) {
-    if (h.hash === null) {
-      unhashable++;
-      continue;
-    }
-    toml = setTrustedHash(toml, h.key, h.hash);
-    marked++;
+  moves: readonly HandlerMove[],
+): ReviewPlan {
+  let toml = '';
+  try {
+    // Never opened unless a regular file: a FIFO there would block the install.
+    if (statSync(configPath).isFile()) toml = readFileSync(configPath, 'utf8');
+    else throw new FileWriteError('not a regular file');
+  } catch (e) {
+    if (e instanceof FileWriteError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new FileWriteError(`cannot read it (${(e as Error).message})`);
   }
-  if (marked === 0) return `loopledger: Codex runs only reviewed hooks: ${REVIEW}`;
-  mkdirSync(dirname(configPath), { recursive: true });
-  const tmp = `${configPath}.${process.pid}.tmp`;
-  writeFileSync(tmp, toml);
-  renameSync(tmp, configPath);
+  const trust = new Map<string, string>();
+  const foreign: string[] = [];
+  let unhashable = 0;
+  for (const h of guardHandlers(hooksPath, settings, (x) => isGuard(x) || isOurs(x), isOurs)) {
+    if (!h.ours) foreign.push(h.event);
+    else if (h.hash === null) unhashable++;
+    else trust.set(h.key, h.hash);
+  }
+  const { renames, deletes } = followMoves(hooksPath, moves, new Set(readHookStates(toml).keys()));
+  const notMarked = foreign.length > 0
+    ? `; the guard under ${foreign.join(', ')} runs a command this install did not write (your launcher, or more after it): not marked reviewed, ${REVIEW}`
+    : '';
+  const moved = renames.size > 0 ? `; moved the review of ${renames.size} hook${renames.size === 1 ? '' : 's'} whose position changed` : '';
+  if (trust.size === 0 && renames.size === 0 && deletes.size === 0) return { file: null, text: toml, message: `loopledger: Codex runs only reviewed hooks: ${REVIEW}${notMarked}` };
+  const text = editHookStates(toml, { renames, deletes, trust });
   const rest = unhashable > 0 ? `; ${unhashable} more need review: ${REVIEW}` : '';
-  return `loopledger: ${configPath}: marked the ${marked} loopledger hook${marked === 1 ? '' : 's'} reviewed for Codex${rest}`;
+  const marked = trust.size > 0 ? `marked the ${trust.size} loopledger hook${trust.size === 1 ? '' : 's'} reviewed for Codex` : 'no hook marked reviewed';
+  return { file: text === toml ? null : inPlace(configPath), text, message: `loopledger: ${configPath}: ${marked}${moved}${rest}${notMarked}` };
+}
+
+/**
+ * Marks the handlers `isOurs` says were written by this install reviewed in Codex's config.toml
+ * at once (no handler moved). Returns one line for the user. Throws as `planCodexReview`.
+ */
+export function trustCodexHooks(hooksPath: string, settings: Record<string, unknown>, configPath: string, isOurs: (handler: unknown) => boolean): string {
+  const plan = planCodexReview(hooksPath, settings, configPath, isOurs, isOurs, []);
+  if (plan.file !== null) replaceInPlace(plan.file, plan.text);
+  return plan.message;
 }

@@ -1,6 +1,7 @@
 // `loopledger hook doctor <agent>`: run the guard command the agent's settings hold, as the agent
 // would (through `sh -c`, from the agent's folder, with its environment, a payload on stdin, killed
-// at the handler's timeout), and say in one line whether it answered and how fast.
+// at the handler's timeout), and say in one line whether it answered and how fast. Only a command
+// `hook install` of this installation writes is run (provenance.ts): any other is reported.
 //
 // The probe is a PreToolUse-shaped payload carrying `loopledger_probe`: the guard answers it with
 // its version, mode and state folder once its arguments and configuration loaded, before it locks
@@ -12,7 +13,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { codexConfigPath, installedGuards, isCodexGuard, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { codexConfigPath, codexKeyPath, installedGuards, isCodexGuard, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { provenance, type Provenance } from './provenance.js';
 import { codexReview } from './codex-trust.js';
 import type { Agent } from './payload.js';
 import { sanitize } from '../sanitize.js';
@@ -55,11 +57,14 @@ function agentEnv(agent: Agent, io: DoctorIO): NodeJS.ProcessEnv {
   return name === undefined || io.env[name] !== undefined ? io.env : { ...io.env, [name]: io.cwd };
 }
 
-/** `sh -c command`, in its own process group so a timeout ends the guard too, not just the shell. */
+/**
+ * `sh -c command`, in its own process group so a timeout ends the guard too, not just the shell.
+ * The system's sh by its path: a PATH that starts in the project must not choose the shell.
+ */
 function runCommand(command: string, input: string, timeoutMs: number, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -149,8 +154,17 @@ async function probe(agent: Agent, command: string, where: string, timeoutMs: nu
   return { ok: false, line: `no answer: ${shown}: ${how} after ${run.ms} ms${said !== '' ? ` (${said})` : ''}${hint}` };
 }
 
+/** The line for a command the doctor does not run: it runs only what `hook install` of this installation writes. */
+function notRun(agent: Agent, origin: Exclude<Provenance, { kind: 'ours' }>, shown: string): string {
+  const instead = `remove it and run \`loopledger hook install ${agent} --write\` for this installation's command`;
+  if (origin.kind === 'not-found') return `no answer: ${shown}: no \`loopledger\` on the PATH, not run: the agent will not find this command`;
+  if (origin.kind === 'modified') return `modified: ${shown}: this installation's guard with ${sanitize(origin.why)}, which \`hook install\` does not write, so not run: check it yourself, or ${instead}`;
+  return `foreign: ${shown}: not a command \`hook install\` of this installation writes (another installation, or a repository's own script), so not run: check it yourself, or ${instead}`;
+}
+
 /**
- * Every guard command in the agent's project and user settings, probed. `ok` when at least one
+ * Every guard command in the agent's project and user settings that `hook install` of this
+ * installation writes, probed; any other is reported (foreign, modified), never run. `ok` when at least one
  * is installed and every one answered.
  */
 export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[] = ['project', 'user']): Promise<{ ok: boolean; lines: DoctorLine[] }> {
@@ -183,12 +197,18 @@ export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[
       else byCommand.set(g.command, { events: [g.event], timeout: g.timeout });
     }
     for (const [command, { events, timeout }] of byCommand) {
+      const where = `${shownPath} (${events.join(', ')})`;
+      const origin = provenance(command, agent, io.env, io.cwd);
+      if (origin.kind !== 'ours') {
+        lines.push({ ok: false, line: notRun(agent, origin, `${where} runs \`${sanitize(command)}\``) });
+        continue;
+      }
       const limit = typeof timeout === 'number' && timeout > 0 ? timeout : plan.timeout;
-      lines.push(await probe(agent, command, `${shownPath} (${events.join(', ')})`, Math.min(limit * plan.timeoutUnitMs, 600_000), io));
+      lines.push(await probe(agent, command, where, Math.min(limit * plan.timeoutUnitMs, 600_000), io));
     }
     // A guard that answers is still never run by Codex until its user reviewed it.
     if (agent === 'codex' && byCommand.size > 0) {
-      const review = codexReview(path, settings as Record<string, unknown>, codexConfigPath(io.env, io.cwd), isCodexGuard);
+      const review = codexReview(codexKeyPath(path, io.env, io.cwd), settings as Record<string, unknown>, codexConfigPath(io.env, io.cwd), isCodexGuard);
       if (review.advice !== null) lines.push({ ok: false, line: `not reviewed: ${shownPath}: ${review.advice}` });
     }
   }

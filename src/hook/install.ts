@@ -3,14 +3,16 @@
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { Agent } from './payload.js';
-import { editWithComments } from './jsonc-edit.js';
-import { readSettings, SettingsError, type SettingsFile, writeSettings } from './settings-file.js';
+import { editSettingsText } from './jsonc-edit.js';
+import { CodexConfigError } from './codex-config.js';
+import { FileWriteError, replaceInPlace } from '../file-in-place.js';
+import { readSettings, restoreSettings, SettingsError, type SettingsFile, whyNotWritable, writeSettings } from './settings-file.js';
 import { shellWords, shQuote } from './shell.js';
-import { trustCodexHooks } from './codex-trust.js';
+import { type HandlerMove, planCodexReview, type ReviewPlan } from './codex-trust.js';
 
 interface Handler {
   type: 'command';
@@ -111,9 +113,9 @@ export interface InstallIO {
 }
 
 /** The launcher of this installation: bin/loopledger.js in the package that holds this module. */
-const LAUNCHER = join(PACKAGE_ROOT, 'bin', 'loopledger.js');
+export const LAUNCHER = join(PACKAGE_ROOT, 'bin', 'loopledger.js');
 
-function realpathOrNull(path: string): string | null {
+export function realpathOrNull(path: string): string | null {
   try {
     return realpathSync(path);
   } catch {
@@ -133,13 +135,14 @@ function isExecutableFile(path: string): boolean {
 
 /**
  * The first `name` on `env.PATH` that can run, as the agent's shell would find it. Folders only
- * this process has are skipped: an empty entry (the working folder, the agent's may differ) and
+ * this process has are skipped: an empty or relative entry (the working folder, the agent's may
+ * differ, and a cloned repository's own `bin/` must not stand for this installation) and
  * `node_modules/.bin`, which npx and `npm run` put first on the PATH of what they start, never on
  * the agent's.
  */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '' || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
+    if (!isAbsolute(dir) || /(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }
@@ -200,7 +203,7 @@ export function settingsEntry(agent: Agent, guardArgs: readonly string[] = [], l
   return hooks;
 }
 
-function guardCommand(launcher: string, agent: Agent, guardArgs: readonly string[], tail = ''): string {
+export function guardCommand(launcher: string, agent: Agent, guardArgs: readonly string[], tail = ''): string {
   const rest = tail === '' || /^\s/.test(tail) ? tail : ` ${tail}`;
   return `${launcher} ${['hook', agent, ...guardArgs].map(shQuote).join(' ')}${rest}`;
 }
@@ -286,6 +289,11 @@ export interface MergeResult {
   deduplicated: string[];
   /** Launchers of the user's own kept in place of ours. */
   keptLaunchers: string[];
+  /** Second guards removed (positions as in the file before), and the groups that held only them. */
+  removed: { event: string; group: number; handler: number }[];
+  removedGroups: { event: string; group: number }[];
+  /** Where each handler of an event that lost one was and now is (Codex keys reviews by position). */
+  moves: HandlerMove[];
 }
 
 class InstallError extends Error {}
@@ -314,43 +322,57 @@ export function mergeSettings(
   const hooks = current as Record<string, unknown>;
   settings.hooks = hooks;
   const entry = settingsEntry(agent, guardArgs, launcher);
-  const result: MergeResult = { settings, added: [], updated: [], deduplicated: [], keptLaunchers: [] };
+  const result: MergeResult = { settings, added: [], updated: [], deduplicated: [], keptLaunchers: [], removed: [], removedGroups: [], moves: [] };
   for (const [event, groups] of Object.entries(entry)) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new InstallError(`its "hooks.${event}" is not a list`);
     const ours = (groups[0] as { hooks: Handler[] }).hooks[0]!;
     let found = false;
-    let removed = false;
-    for (let g = 0; g < list.length; g++) {
-      const handlers = (list[g] as { hooks?: unknown } | null)?.hooks;
-      if (!Array.isArray(handlers)) continue;
-      const before = handlers.length;
-      for (let i = 0; i < handlers.length; i++) {
-        const command = handlerCommand(handlers[i]);
+    const kept: unknown[] = [];
+    const moves: HandlerMove[] = [];
+    for (const [g, group] of list.entries()) {
+      const handlers = (group as { hooks?: unknown } | null)?.hooks;
+      if (!Array.isArray(handlers)) {
+        kept.push(group);
+        continue;
+      }
+      const left: unknown[] = [];
+      const at: number[] = [];
+      for (const [h, handler] of handlers.entries()) {
+        const command = handlerCommand(handler);
         const guard = command === null ? null : guardIn(command, agent);
-        if (guard === null) continue;
+        at.push(guard !== null && found ? -1 : left.length);
+        if (guard === null) {
+          left.push(handler);
+          continue;
+        }
         if (found) {
-          handlers.splice(i--, 1);
-          removed = true;
+          result.removed.push({ event, group: g, handler: h });
           continue;
         }
         found = true;
         // What an earlier install of this installation wrote (a bare `loopledger`, or this
         // launcher by its path) is refreshed to what works now; anyone else's launcher is kept.
-        const kept = isOurs(guard.launcher) ? launcher : guard.launcher;
-        if (kept !== launcher && !result.keptLaunchers.includes(kept)) result.keptLaunchers.push(kept);
-        handlers[i] = { ...(handlers[i] as object), ...ours, command: guardCommand(kept, agent, guardArgs, guard.tail) };
+        const launcherKept = isOurs(guard.launcher) ? launcher : guard.launcher;
+        if (launcherKept !== launcher && !result.keptLaunchers.includes(launcherKept)) result.keptLaunchers.push(launcherKept);
+        left.push({ ...(handler as object), ...ours, command: guardCommand(launcherKept, agent, guardArgs, guard.tail) });
       }
       // A group left with no handler at all was the duplicate's alone.
-      if (before > 0 && handlers.length === 0) list.splice(g--, 1);
+      const gone = handlers.length > 0 && left.length === 0;
+      if (gone) result.removedGroups.push({ event, group: g });
+      for (const [h, to] of at.entries()) moves.push({ event, from: [g, h], to: gone || to < 0 ? null : [kept.length, to] });
+      if (!gone) kept.push({ ...(group as object), hooks: left });
     }
-    if (removed) result.deduplicated.push(event);
+    if (moves.some((m) => m.to === null || m.to[0] !== m.from[0] || m.to[1] !== m.from[1])) {
+      result.deduplicated.push(event);
+      result.moves.push(...moves);
+    }
     if (found) result.updated.push(event);
     else {
-      list.push(groups[0]);
+      kept.push(groups[0]);
       result.added.push(event);
     }
-    hooks[event] = list;
+    hooks[event] = kept;
   }
   return result;
 }
@@ -393,20 +415,58 @@ export function guardArgsFrom(opts: { mode?: string; stateDir?: string; config?:
 }
 
 /**
+ * `path` with the links of its longest existing part resolved: Codex keys a review by the
+ * hooks.json path under `$CODEX_HOME` canonicalized (codex-rs/utils/home-dir `find_codex_home`:
+ * `path.canonicalize()` when CODEX_HOME is set; `~/.codex` is taken as it is).
+ */
+function canonical(path: string): string {
+  const real = realpathOrNull(path);
+  if (real !== null) return real;
+  const parent = dirname(path);
+  return parent === path ? path : join(canonical(parent), basename(path));
+}
+
+/** The hooks.json path Codex records reviews under. */
+export function codexKeyPath(hooksPath: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  const home = codexHome(env, cwd);
+  return env['CODEX_HOME'] && hooksPath === join(home, 'hooks.json') ? join(canonical(home), 'hooks.json') : hooksPath;
+}
+
+function summary(result: MergeResult, file: SettingsFile, backup: string | null, path: string): string {
+  const what = [
+    result.added.length > 0 ? `added ${result.added.join(', ')}` : '',
+    result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',
+    result.deduplicated.length > 0 ? `removed a second guard from ${result.deduplicated.join(', ')}` : '',
+    result.keptLaunchers.length > 0 ? `kept your command ${result.keptLaunchers.join(', ')}` : '',
+  ].filter((x) => x !== '');
+  if (file.hasComments) what.push('its comments kept');
+  const through = file.target !== resolve(path) ? ` (through the link, into ${file.target})` : '';
+  return `loopledger: ${path}${through}: ${what.join('; ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`;
+}
+
+/**
  * `loopledger hook install …`: print the entry, or merge it into the settings file. 0 done (or
- * nothing to do), 2 when the file cannot be read or merged safely (it is left untouched; the entry
- * to paste is printed instead). After a write, `afterWrite` checks the installed command runs.
+ * nothing to do), 2 when a file cannot be read, merged or written safely: every file it would
+ * write (the settings, and Codex's config.toml) is checked first, so a refusal changes none of
+ * them (the entry to paste is printed instead). After a write, `afterWrite` checks the
+ * installed command runs.
  */
 export async function installHook(opts: InstallOptions, io: InstallIO, afterWrite?: (path: string) => Promise<void>): Promise<number> {
   const path = settingsPath(opts.agent, opts.scope, io.env, io.cwd);
   const launcher = launcherFor(io.env);
-  const paste = `${JSON.stringify({ hooks: settingsEntry(opts.agent, opts.guardArgs, launcher.command) }, null, 2)}\n`;
+  const entry = settingsEntry(opts.agent, opts.guardArgs, launcher.command);
+  const paste = `${JSON.stringify({ hooks: entry }, null, 2)}\n`;
   if (launcher.note !== null) io.stderr.write(`loopledger: ${launcher.note}\n`);
   if (!opts.write) {
     io.stdout.write(paste);
     io.stderr.write(`loopledger: merge this into ${path} (or run again with --write to merge it there)\n`);
     return 0;
   }
+  const refuse = (where: string, why: string, joiner = ': ') => {
+    io.stdout.write(paste);
+    io.stderr.write(`loopledger hook install: ${where}${joiner}${why}; nothing written\n`);
+    return 2;
+  };
   let file: SettingsFile;
   let result: MergeResult;
   try {
@@ -417,49 +477,53 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
     return 2;
   }
-  // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
-  // review is recorded in $CODEX_HOME/config.toml the way Codex fingerprints a handler (codex-trust.ts).
-  const trustIfCodex = () => {
-    if (opts.agent !== 'codex') return;
-    io.stderr.write(`${trustCodexHooks(path, result.settings, codexConfigPath(io.env, io.cwd), isCodexGuard)}\n`);
-  };
-  if (file.text !== null && isDeepStrictEqual(result.settings, file.value)) {
-    io.stderr.write(`loopledger: ${path}: the guard is installed already; nothing written\n`);
-    trustIfCodex();
-    await afterWrite?.(path);
-    return 0;
-  }
-  let text = `${JSON.stringify(result.settings, null, 2)}\n`;
-  if (file.hasComments) {
-    // Rewriting would drop the owner's comments: the text is edited instead (checked to read back
-    // as the merge). Removing a second guard is left to the owner, by hand, as is any edit that
-    // would lose a comment.
-    const edited = result.deduplicated.length === 0 ? editWithComments(file.text!, result.settings, result.added, result.updated) : null;
-    if (edited === null) {
-      io.stdout.write(paste);
-      io.stderr.write(`loopledger hook install: ${path} has comments, which rewriting it would lose, and this change cannot be made by editing around them: merge the entry above into it by hand; nothing written\n`);
-      return 2;
+  const unchanged = file.text !== null && isDeepStrictEqual(result.settings, file.value);
+  // The file's text is edited, never rewritten from its parse: numbers past 2^53, key order,
+  // comments and layout stay byte for byte outside the entries the merge changed.
+  let text: string | null = null;
+  if (!unchanged) {
+    text = file.text === null || file.text.trim() === '' ? `${JSON.stringify(result.settings, null, 2)}\n` : editSettingsText(file.text, result.settings, result);
+    if (text === null) {
+      const why = file.hasComments ? 'has comments, which rewriting it would lose, and this change cannot be made by editing around them' : 'cannot be changed by editing its text, and rewriting it whole would not keep it as written';
+      return refuse(path, `${why}: merge the entry above into it by hand`, ' ');
     }
-    text = edited;
+    const why = whyNotWritable(file);
+    if (why !== null) return refuse(path, why);
   }
-  let backup: string | null;
-  try {
-    ({ backup } = writeSettings(file, text));
-  } catch (e) {
-    if (!(e instanceof SettingsError)) throw e;
-    io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);
-    return 2;
+  // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
+  // review of exactly the handler written here is recorded the way Codex fingerprints it.
+  let review: ReviewPlan | null = null;
+  if (opts.agent === 'codex') {
+    const ours = (entry['Stop']![0] as { hooks: unknown[] }).hooks[0];
+    const configPath = codexConfigPath(io.env, io.cwd);
+    try {
+      review = planCodexReview(codexKeyPath(path, io.env, io.cwd), result.settings, configPath, (h) => isDeepStrictEqual(h, ours), isCodexGuard, result.moves);
+    } catch (e) {
+      if (!(e instanceof CodexConfigError || e instanceof FileWriteError)) throw e;
+      return refuse(configPath, e.message);
+    }
   }
-  trustIfCodex();
-  const what = [
-    result.added.length > 0 ? `added ${result.added.join(', ')}` : '',
-    result.updated.length > 0 ? `updated ${result.updated.join(', ')}` : '',
-    result.deduplicated.length > 0 ? `removed a second guard from ${result.deduplicated.join(', ')}` : '',
-    result.keptLaunchers.length > 0 ? `kept your command ${result.keptLaunchers.join(', ')}` : '',
-  ].filter((x) => x !== '');
-  if (file.hasComments) what.push('its comments kept');
-  const through = file.target !== resolve(path) ? ` (through the link, into ${file.target})` : '';
-  io.stderr.write(`loopledger: ${path}${through}: ${what.join('; ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
+  let backup: string | null = null;
+  if (text !== null) {
+    try {
+      ({ backup } = writeSettings(file, text));
+    } catch (e) {
+      if (!(e instanceof SettingsError)) throw e;
+      return refuse(path, e.message);
+    }
+  }
+  if (review?.file) {
+    try {
+      replaceInPlace(review.file, review.text);
+    } catch (e) {
+      if (!(e instanceof FileWriteError)) throw e;
+      // All or nothing: the settings go back to what they were.
+      if (text !== null) restoreSettings(file);
+      return refuse(review.file.target, e.message);
+    }
+  }
+  io.stderr.write(text === null ? `loopledger: ${path}: the guard is installed already; nothing written\n` : summary(result, file, backup, path));
+  if (review !== null) io.stderr.write(`${review.message}\n`);
   await afterWrite?.(path);
   return 0;
 }

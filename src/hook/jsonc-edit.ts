@@ -1,7 +1,9 @@
-// The guard merged into a settings file with comments (Gemini CLI's) by editing its text: new
-// groups and events are inserted, an existing guard handler is replaced in place (when no comment
-// sits inside it); every other byte the owner wrote, comments included, stays where it was. The
-// edit is accepted only when the edited text reads back as exactly the merged settings.
+// The guard merged into an agent's settings file by editing its text, never by rewriting it from
+// its parse (which would drop Gemini CLI's comments, reorder nothing but round a number past 2^53,
+// and reformat the whole file): new groups and events are inserted, an existing guard handler is
+// changed member by member (when no comment sits inside it), a second guard is cut out with its
+// comma; every other byte the owner wrote stays where it was. The edit is accepted only when the
+// edited text reads back as exactly the merged settings.
 
 import { isDeepStrictEqual } from 'node:util';
 import { parseWithComments, stripComments } from './settings-file.js';
@@ -104,11 +106,64 @@ function append(text: string, container: JsonNode, entries: unknown[], keys: str
 }
 
 /**
- * `text` with the guard merged as in `merged`: groups added for `added` events, the guard's
- * handler replaced in `updated` ones. null when the edited text would not read back as `merged`,
- * or a handler to replace holds a comment (replacing it would lose that).
+ * Delete items of `array` (their indexes, ascending) with the commas that separated them. Where
+ * no comment sits around them, the whitespace goes too (the layout closes up); else only the items
+ * and their commas go and every comment stays. null when a comment sits inside an item.
  */
-export function editWithComments(text: string, merged: Record<string, unknown>, added: readonly string[], updated: readonly string[]): string | null {
+function removeItems(text: string, json: string, array: JsonNode, indexes: number[]): Insertion[] | null {
+  const out: Insertion[] = [];
+  const items = array.items;
+  const plain = (from: number, to: number) => text.slice(from, to) === json.slice(from, to);
+  const commaAfter = (k: number) => json.indexOf(',', items[k]!.end);
+  for (let n = 0; n < indexes.length; ) {
+    let m = n;
+    while (m + 1 < indexes.length && indexes[m + 1] === indexes[m]! + 1) m++;
+    const a = indexes[n]!;
+    const b = indexes[m]!;
+    n = m + 1;
+    for (let k = a; k <= b; k++) if (!plain(items[k]!.start, items[k]!.end)) return null;
+    const last = b + 1 >= items.length;
+    const span = !last ? [items[a]!.start, items[b + 1]!.start] : a > 0 ? [items[a - 1]!.end, items[b]!.end] : [items[a]!.start, items[b]!.end];
+    if (plain(span[0]!, span[1]!)) {
+      out.push({ at: span[0]!, end: span[1]!, text: '' });
+      continue;
+    }
+    // Comments between: the items and their separating commas only.
+    for (let k = a; k <= b; k++) out.push({ at: items[k]!.start, end: items[k]!.end, text: '' });
+    const commas = !last ? Array.from({ length: b - a + 1 }, (_, j) => commaAfter(a + j)) : a > 0 ? Array.from({ length: b - a + 1 }, (_, j) => commaAfter(a - 1 + j)) : Array.from({ length: b - a }, (_, j) => commaAfter(a + j));
+    for (const c of commas) out.push({ at: c, end: c + 1, text: '' });
+  }
+  return out;
+}
+
+/** A handler changed member by member: its other members, and its layout, stay as written. */
+function updateHandler(text: string, json: string, handler: JsonNode, want: Record<string, unknown>): Insertion[] | null {
+  if (handler.kind !== 'object' || text.slice(handler.start, handler.end) !== json.slice(handler.start, handler.end)) return null;
+  const edits: Insertion[] = [];
+  const missing: string[] = [];
+  for (const [key, value] of Object.entries(want)) {
+    const member = handler.members.find((m) => m.key === key);
+    if (member === undefined) missing.push(key);
+    else if (!isDeepStrictEqual(JSON.parse(json.slice(member.value.start, member.value.end)), value)) edits.push({ at: member.value.start, end: member.value.end, text: JSON.stringify(value) });
+  }
+  if (missing.length > 0) edits.push(...append(text, handler, missing.map((k) => want[k]), missing));
+  return edits;
+}
+
+interface SettingsChanges {
+  added: readonly string[];
+  updated: readonly string[];
+  removed: readonly { event: string; group: number; handler: number }[];
+  removedGroups: readonly { event: string; group: number }[];
+}
+
+/**
+ * `text` with the guard merged as in `merged`: groups added for `added` events, the guard's
+ * handler updated in `updated` ones, second guards removed. Every other byte stays (comments, key
+ * order, a number past 2^53, layout). null when the edited text would not read back as `merged`,
+ * or an edit would lose a comment.
+ */
+export function editSettingsText(text: string, merged: Record<string, unknown>, changes: SettingsChanges): string | null {
   const { json } = stripComments(text);
   let root: JsonNode;
   try {
@@ -121,27 +176,48 @@ export function editWithComments(text: string, merged: Record<string, unknown>, 
   const edits: Insertion[] = [];
   const hooksNode = root.members.find((m) => m.key === 'hooks')?.value;
   if (hooksNode === undefined) {
-    edits.push(...append(text, root, [Object.fromEntries(added.map((e) => [e, hooks[e]]))], ['hooks']));
+    edits.push(...append(text, root, [Object.fromEntries(changes.added.map((e) => [e, hooks[e]]))], ['hooks']));
   } else {
     if (hooksNode.kind !== 'object') return null;
     const missing: string[] = [];
-    for (const event of added) {
+    for (const event of changes.added) {
       const eventNode = hooksNode.members.find((m) => m.key === event)?.value;
       if (eventNode === undefined) missing.push(event);
       else if (eventNode.kind === 'array') edits.push(...append(text, eventNode, [hooks[event]!.at(-1)], null));
       else return null;
     }
     if (missing.length > 0) edits.push(...append(text, hooksNode, missing.map((e) => hooks[e]), missing));
-    for (const event of updated) {
-      const groups = hooksNode.members.find((m) => m.key === event)?.value.items ?? [];
-      for (const [g, group] of groups.entries()) {
-        const handlers = group.members.find((m) => m.key === 'hooks')?.value.items ?? [];
-        for (const [i, handler] of handlers.entries()) {
-          const want = hooks[event]?.[g]?.hooks?.[i];
-          if (isDeepStrictEqual(JSON.parse(json.slice(handler.start, handler.end)), want)) continue;
-          if (text.slice(handler.start, handler.end) !== json.slice(handler.start, handler.end)) return null;
-          edits.push({ at: handler.start, end: handler.end, text: JSON.stringify(want) });
+    for (const event of changes.updated) {
+      const eventNode = hooksNode.members.find((m) => m.key === event)?.value;
+      if (eventNode?.kind !== 'array') return null;
+      const goneGroups = changes.removedGroups.filter((r) => r.event === event).map((r) => r.group);
+      let newGroup = 0;
+      for (const [g, group] of eventNode.items.entries()) {
+        if (goneGroups.includes(g)) continue;
+        const handlersNode = group.members.find((m) => m.key === 'hooks')?.value;
+        const gone = changes.removed.filter((r) => r.event === event && r.group === g).map((r) => r.handler);
+        if (handlersNode?.kind === 'array') {
+          let newHandler = 0;
+          for (const [i, handler] of handlersNode.items.entries()) {
+            if (gone.includes(i)) continue;
+            const want = hooks[event]?.[newGroup]?.hooks?.[newHandler++];
+            if (isDeepStrictEqual(JSON.parse(json.slice(handler.start, handler.end)), want)) continue;
+            const changed = typeof want === 'object' && want !== null ? updateHandler(text, json, handler, want as Record<string, unknown>) : null;
+            if (changed === null) return null;
+            edits.push(...changed);
+          }
+          if (gone.length > 0) {
+            const removal = removeItems(text, json, handlersNode, gone);
+            if (removal === null) return null;
+            edits.push(...removal);
+          }
         }
+        newGroup++;
+      }
+      if (goneGroups.length > 0) {
+        const removal = removeItems(text, json, eventNode, goneGroups);
+        if (removal === null) return null;
+        edits.push(...removal);
       }
     }
   }

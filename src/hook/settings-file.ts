@@ -2,9 +2,8 @@
 // (dotfiles repositories link ~/.claude/settings.json), with its permissions (a 0600 file holding
 // an API key stays 0600, and so does its backup), and, for Gemini CLI, with comments.
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { followLinks, whyNotReplaceable, writeAtomically } from '../file-in-place.js';
 
 export class SettingsError extends Error {}
 
@@ -20,25 +19,6 @@ export interface SettingsFile {
   mode: number | null;
   /** The file holds comments, which a rewrite would lose. */
   hasComments: boolean;
-}
-
-/**
- * `path` with its symbolic links followed, even a dangling one (the link's target is where the
- * file will be created): writing beside the link would replace the link with a regular file.
- */
-function followLinks(path: string): string {
-  let current = resolve(path);
-  for (let hops = 0; hops < 40; hops++) {
-    let isLink: boolean;
-    try {
-      isLink = lstatSync(current).isSymbolicLink();
-    } catch {
-      return current;
-    }
-    if (!isLink) return current;
-    current = resolve(dirname(current), readlinkSync(current));
-  }
-  throw new SettingsError('too many levels of symbolic links');
 }
 
 /**
@@ -94,7 +74,12 @@ function whereInText(text: string, message: string): string {
 }
 
 export function readSettings(path: string, comments: boolean): SettingsFile {
-  const target = followLinks(path);
+  let target: string;
+  try {
+    target = followLinks(path);
+  } catch (e) {
+    throw new SettingsError((e as Error).message);
+  }
   let text: string;
   let mode: number;
   try {
@@ -117,32 +102,9 @@ export function readSettings(path: string, comments: boolean): SettingsFile {
   }
 }
 
-/**
- * Write `text` to `target` atomically (a temporary file beside it, renamed over it), with
- * `mode` set exactly (open() is subject to the umask). The rename replaces whatever is at
- * `target` without following it, so a planted link at a backup's name is replaced, not written
- * through.
- */
-function writeAtomically(target: string, text: string, mode: number | null): void {
-  const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', mode ?? 0o666);
-  try {
-    writeSync(fd, text);
-    if (mode !== null) fchmodSync(fd, mode);
-  } catch (e) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw e;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, target);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
+/** Why the file cannot be rewritten (checked before any file of an install is written), or null. */
+export function whyNotWritable(file: SettingsFile): string | null {
+  return whyNotReplaceable(file.target);
 }
 
 /**
@@ -152,6 +114,8 @@ function writeAtomically(target: string, text: string, mode: number | null): voi
  */
 export function writeSettings(file: SettingsFile, text: string): { backup: string | null } {
   let backup: string | null = null;
+  const why = whyNotReplaceable(file.target);
+  if (why !== null) throw new SettingsError(why);
   try {
     if (file.text !== null) {
       backup = `${file.path}.bak`;
@@ -162,4 +126,14 @@ export function writeSettings(file: SettingsFile, text: string): { backup: strin
     throw new SettingsError(`cannot write it (${(e as Error).message})`);
   }
   return { backup };
+}
+
+/** The file as it was before `writeSettings` (an install that could not finish undoes its write). */
+export function restoreSettings(file: SettingsFile): void {
+  try {
+    if (file.text === null) rmSync(file.target, { force: true });
+    else writeAtomically(file.target, file.text, file.mode);
+  } catch {
+    // Its backup beside it still holds the previous content.
+  }
 }

@@ -3,9 +3,8 @@
 // one entry per key, so a commit diff shows exactly the new verdicts. Only answers are kept: a
 // timeout or an HTTP error is not a verdict, and the next run asks again.
 
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { inPlace, replaceInPlace } from '../file-in-place.js';
 import { ConfigError } from '../errors.js';
 import { confidenceOf } from './parse.js';
 
@@ -87,20 +86,16 @@ function renderJudgeCache(verdicts: ReadonlyMap<string, CachedVerdict>): string 
 
 /**
  * Write the cache: what is on disk now (another run may have added to it) merged with `verdicts`,
- * through a temporary file renamed into place, so a reader never sees half a cache.
+ * in place (a link stays a link and its target is updated, the mode is kept, a read-only cache is
+ * refused untouched), through a temporary file renamed over it, so a reader never sees half a cache.
  */
 export async function saveJudgeCache(path: string, verdicts: ReadonlyMap<string, CachedVerdict>): Promise<void> {
   // Throws, without writing, when the file has meanwhile become something else.
   const onDisk = await loadJudgeCache(path);
   const merged = new Map([...onDisk.verdicts, ...verdicts]);
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    // A fresh CI checkout may not have the cache's folder yet.
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(tmp, renderJudgeCache(merged));
-    await rename(tmp, path);
+    replaceInPlace(inPlace(path), renderJudgeCache(merged));
   } catch (e) {
-    await unlink(tmp).catch(() => {});
     throw new ConfigError(`judge.cache ${path}: cannot write it: ${(e as Error).message}`);
   }
 }

@@ -4,7 +4,7 @@
 // have left them, and the doctor runs from the built binary with the test's HOME and PATH.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, scratch } from '../cli/helpers.js';
@@ -17,6 +17,8 @@ beforeAll(() => ensureBuilt());
 afterAll(() => tmp.cleanup());
 
 const SYSTEM_PATH = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
+/** Blocks the guard's start for 30 s. */
+const HANG = 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000)';
 
 const FILE: Record<AgentName, string> = { 'claude-code': '.claude/settings.json', gemini: '.gemini/settings.json', codex: '.codex/hooks.json' };
 const EVENT: Record<AgentName, string> = { 'claude-code': 'PreToolUse', gemini: 'BeforeTool', codex: 'PreToolUse' };
@@ -26,22 +28,31 @@ function settings(agent: AgentName, command: string, timeout?: number): string {
   return JSON.stringify({ hooks: { [EVENT[agent]]: [{ hooks: [handler] }] } });
 }
 
-function doctor(agent: string, cwd: string, { home = join(tmp.dir, 'nohome'), path = SYSTEM_PATH, codexHome = undefined as string | undefined } = {}) {
+function doctor(agent: string, cwd: string, { home = join(tmp.dir, 'nohome'), path = SYSTEM_PATH, codexHome = undefined as string | undefined, env = {} as Record<string, string> } = {}) {
   mkdirSync(cwd, { recursive: true });
   const started = Date.now();
   const r = spawnSync(process.execPath, [BIN, 'hook', 'doctor', agent], {
     cwd,
-    env: { HOME: home, PATH: path, XDG_STATE_HOME: STATE, ...(codexHome === undefined ? {} : { CODEX_HOME: codexHome }) },
+    env: { HOME: home, PATH: path, XDG_STATE_HOME: STATE, ...(codexHome === undefined ? {} : { CODEX_HOME: codexHome }), ...env },
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
-/** A fake `loopledger` on the PATH: what an agent would run for a bare `loopledger` command. */
-function fakeOnPath(name: string, script: string): string {
+/**
+ * The doctor runs only the command install writes (this launcher by its path), so a guard that
+ * misbehaves is made by what the environment hands node: a module it loads first.
+ */
+function misbehaving(name: string, js: string): Record<string, string> {
+  // The doctor inherits it too, and goes on as usual.
+  return { NODE_OPTIONS: `--require ${tmp.write(`${name}.cjs`, `if (!process.argv.includes('doctor')) { ${js} }\n`)}` };
+}
+
+/** This installation on the PATH under its npm bin name, as a global install puts it. */
+function ourLoopledgerOnPath(name: string): string {
   const dir = join(tmp.dir, name);
-  tmp.write(join(name, 'loopledger'), `#!/bin/sh\n${script}\n`);
-  chmodSync(join(dir, 'loopledger'), 0o755);
+  mkdirSync(dir, { recursive: true });
+  spawnSync('ln', ['-s', BIN, join(dir, 'loopledger')]);
   return `${dir}:${SYSTEM_PATH}`;
 }
 
@@ -66,22 +77,22 @@ describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('%s', (agent) => {
 });
 
 describe('a guard that would not run', () => {
-  it('a bare `loopledger` the agent will not find: exit 127, said so, exit 1', () => {
+  it('a bare `loopledger` the agent will not find: said so without running it, exit 1', () => {
     const project = join(tmp.dir, 'notfound');
     tmp.write('notfound/.claude/settings.json', settings('claude-code', 'loopledger hook claude-code'));
     const r = doctor('claude-code', project);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json \(PreToolUse\) runs `loopledger hook claude-code`: exit 127 after \d+ ms \(.*not found\): the agent will not find this command\n$/);
+    expect(r.stdout).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json \(PreToolUse\) runs `loopledger hook claude-code`: no `loopledger` on the PATH, not run: the agent will not find this command\n$/);
   });
 
-  it('runs the command with the variables the agent adds: $CLAUDE_PROJECT_DIR is the project', () => {
+  it("a repository's own launcher ($CLAUDE_PROJECT_DIR/tools/loopledger, here a link to this very installation) is foreign: never run (issue 53, item 2)", () => {
     const project = join(tmp.dir, 'projdir');
     mkdirSync(join(project, 'tools'), { recursive: true });
     spawnSync('ln', ['-s', BIN, join(project, 'tools', 'loopledger')]);
     tmp.write('projdir/.claude/settings.json', settings('claude-code', '"$CLAUDE_PROJECT_DIR"/tools/loopledger hook claude-code'));
     const r = doctor('claude-code', project);
-    expect(r.stdout).toMatch(/: ok: .*answered/);
-    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^loopledger hook doctor: foreign: .*tools\/loopledger hook claude-code`: not a command `hook install` of this installation writes .*so not run/);
+    expect(r.code).toBe(1);
   });
 
   it('the same command answers once the PATH holds this installation', () => {
@@ -95,8 +106,8 @@ describe('a guard that would not run', () => {
 
   it('a guard that fails open (exit 0, nothing said): no answer, exit 1', () => {
     const project = join(tmp.dir, 'silent');
-    tmp.write('silent/.codex/hooks.json', settings('codex', 'loopledger hook codex'));
-    const r = doctor('codex', project, { path: fakeOnPath('silent-bin', 'cat >/dev/null; exit 0') });
+    tmp.write('silent/.codex/hooks.json', settings('codex', `${BIN} hook codex`));
+    const r = doctor('codex', project, { env: misbehaving('silent', 'process.exit(0)') });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/no answer: .*: exit 0 after \d+ ms: the guard stopped before it answered/);
   });
@@ -128,8 +139,8 @@ describe('a guard that would not run', () => {
 
   it('a guard that hangs is killed at the handler\'s timeout (Claude Code: seconds), not waited for', () => {
     const project = join(tmp.dir, 'hang');
-    tmp.write('hang/.claude/settings.json', settings('claude-code', 'loopledger hook claude-code', 1));
-    const r = doctor('claude-code', project, { path: fakeOnPath('hang-bin', 'sleep 30') });
+    tmp.write('hang/.claude/settings.json', settings('claude-code', `${BIN} hook claude-code`, 1));
+    const r = doctor('claude-code', project, { env: misbehaving('hang', HANG) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("still running at the agent's timeout (1000 ms), killed");
     expect(r.ms).toBeLessThan(10_000);
@@ -137,15 +148,15 @@ describe('a guard that would not run', () => {
 
   it('Gemini\'s timeout is in milliseconds', () => {
     const project = join(tmp.dir, 'hang-gemini');
-    tmp.write('hang-gemini/.gemini/settings.json', settings('gemini', 'loopledger hook gemini', 700));
-    const r = doctor('gemini', project, { path: fakeOnPath('hang-bin2', 'sleep 30') });
+    tmp.write('hang-gemini/.gemini/settings.json', settings('gemini', `${BIN} hook gemini`, 700));
+    const r = doctor('gemini', project, { env: misbehaving('hang2', HANG) });
     expect(r.stdout).toContain('(700 ms)');
   });
 
   it('an answer that is not the probe\'s (another program) is no answer', () => {
     const project = join(tmp.dir, 'liar');
-    tmp.write('liar/.codex/hooks.json', settings('codex', 'loopledger hook codex'));
-    const r = doctor('codex', project, { path: fakeOnPath('liar-bin', 'echo \'{"loopledger_probe":{"id":"guessed"}}\'') });
+    tmp.write('liar/.codex/hooks.json', settings('codex', `${BIN} hook codex`));
+    const r = doctor('codex', project, { env: misbehaving('liar', `process.stdout.write('{"loopledger_probe":{"id":"guessed"}}'); process.exit(0)`) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('no answer');
   });
@@ -167,7 +178,7 @@ describe('where the doctor looks', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^loopledger hook doctor: no answer: \.claude\/settings\.json .*exit 127/);
+    expect(lines[0]).toMatch(/^loopledger hook doctor: foreign: \.claude\/settings\.json .*\/nowhere\/loopledger hook claude-code`: .*so not run/);
     expect(lines[1]).toMatch(new RegExp(`^loopledger hook doctor: ok: ${join(home, '.claude/settings.json').replace(/\./g, '\\.')} .*answered`));
   });
 
@@ -236,7 +247,7 @@ describe("Codex's review (Codex 0.169 runs only reviewed hooks; `codex exec` ski
     tmp.write('pinned-codex/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'loopledger hook codex --mode enforce', timeout: 5 }] }] } }));
     const trusted = `[hooks.state.${JSON.stringify(`${hooksPath}:pre_tool_use:0:0`)}]\ntrusted_hash = "sha256:f62130b0015a62879655492bec161041f068f5950167d8c215dbb1fcdd6deb38"\n`;
     tmp.write('pinned-codex/config.toml', trusted);
-    const path = fakeOnPath('pinned-bin', `exec ${process.execPath} ${BIN} "$@"`);
+    const path = ourLoopledgerOnPath('pinned-bin');
     const ok = doctor('codex', join(tmp.dir, 'pinned-cwd'), { home, codexHome: ch, path });
     expect(ok.stdout).toMatch(/^loopledger hook doctor: ok: [^\n]*\n$/);
     expect(ok.code).toBe(0);

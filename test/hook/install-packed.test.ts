@@ -78,7 +78,7 @@ describe('installed from the tarball', () => {
 
     // An agent started with another PATH would not find it: that is what the doctor is for.
     const lost = loopledger(['hook', 'doctor', 'claude-code'], { cwd: '/' });
-    expect(lost.stdout).toMatch(/no answer: .*exit 127 .*the agent will not find this command/);
+    expect(lost.stdout).toMatch(/no answer: .*no `loopledger` on the PATH, not run: the agent will not find this command/);
     expect(lost.code).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
-import { editWithComments } from '../../src/hook/jsonc-edit.js';
+import { editSettingsText } from '../../src/hook/jsonc-edit.js';
 import { parseWithComments, readSettings } from '../../src/hook/settings-file.js';
 import { scratch } from '../cli/helpers.js';
 
@@ -124,8 +124,9 @@ describe('merging the guard into a file with comments, by editing its text', () 
         });
         const guard = JSON.stringify({ type: 'command', command: 'loopledger hook gemini --mode off', timeout: 9 });
         const original = `// settings\n${text.replace('"GUARD"', guard)}\n`;
-        const { settings: merged, added, updated } = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
-        const edited = editWithComments(original, merged, added, updated);
+        const result = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
+        const { settings: merged, updated } = result;
+        const edited = editSettingsText(original, merged, result);
         expect(edited).not.toBeNull();
         expect(parseWithComments(edited!)).toEqual(merged);
         // Every comment, in order.
