@@ -17,6 +17,20 @@ const bin = findChromium();
 const WHY = 'no Chromium found (not on PATH as chromium/chromium-browser/google-chrome, LOOPLEDGER_CHROMIUM unset)';
 if (!bin) console.warn(`test/browser/labels.test.ts skipped: ${WHY}`);
 
+/** Resolves once the browser says a download completed (rejects on a failed one, or after 30 s). */
+function downloaded(browser: Browser): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const until = Date.now() + 30_000;
+    const poll = () => {
+      const ev = browser.events.find((e) => e.method === 'Browser.downloadProgress' && (e.params as { state: string }).state !== 'inProgress');
+      if (ev) return (ev.params as { state: string }).state === 'completed' ? resolve() : reject(new Error(`download ${(ev.params as { state: string }).state}`));
+      if (Date.now() > until) return reject(new Error('no download in 30 s'));
+      setTimeout(poll, 100);
+    };
+    poll();
+  });
+}
+
 describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY})`}`, () => {
   let browser: Browser;
   let releaseBrowserTurn: (() => void) | undefined;
@@ -82,16 +96,7 @@ describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY}
     ]);
     expect(clicked.count).toBe('4 labelled');
 
-    const done = new Promise<void>((resolve, reject) => {
-      const until = Date.now() + 30_000;
-      const poll = () => {
-        const ev = browser.events.find((e) => e.method === 'Browser.downloadProgress' && (e.params as { state: string }).state !== 'inProgress');
-        if (ev) return (ev.params as { state: string }).state === 'completed' ? resolve() : reject(new Error(`download ${(ev.params as { state: string }).state}`));
-        if (Date.now() > until) return reject(new Error('no download in 30 s'));
-        setTimeout(poll, 100);
-      };
-      poll();
-    });
+    const done = downloaded(browser);
     await browser.evaluate(tab, `document.getElementById('download-labels').click()`);
     await done;
 
@@ -146,16 +151,7 @@ describe.skipIf(!bin)(`labelling on the html page${bin ? '' : ` (skipped: ${WHY}
       })()`,
     );
     expect(count).toBe('2 labelled');
-    const done = new Promise<void>((resolve, reject) => {
-      const until = Date.now() + 30_000;
-      const poll = () => {
-        const ev = browser.events.find((e) => e.method === 'Browser.downloadProgress' && (e.params as { state: string }).state !== 'inProgress');
-        if (ev) return (ev.params as { state: string }).state === 'completed' ? resolve() : reject(new Error(`download ${(ev.params as { state: string }).state}`));
-        if (Date.now() > until) return reject(new Error('no download in 30 s'));
-        setTimeout(poll, 100);
-      };
-      poll();
-    });
+    const done = downloaded(browser);
     await browser.evaluate(tab, `document.getElementById('download-labels').click()`);
     await done;
     const file = join(oddDownloads, 'labels.json');
