@@ -47,7 +47,7 @@ const SIGNALS = [
  * file is being written) and resolve to how the run ended, how long after the signal, and what is
  * left in DIR once the watchdog had a moment.
  */
-async function interrupt(dir: string, args: readonly string[], signal: NodeJS.Signals) {
+async function interrupt(dir: string, args: readonly string[], signal: NodeJS.Signals, onFinishedFirst?: () => void) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: 'ignore' });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
   let seen = false;
@@ -55,6 +55,7 @@ async function interrupt(dir: string, args: readonly string[], signal: NodeJS.Si
     await new Promise((r) => setTimeout(r, 10));
     seen = temps(dir).length > 0;
   }
+  if (!seen && onFinishedFirst) onFinishedFirst();
   expect(seen, 'the temp file appeared while the run was going').toBe(true);
   const sent = performance.now();
   child.kill(signal);
@@ -87,14 +88,16 @@ describe('a signal ends a run at once even while the main thread is busy (issue 
     longId = tmp.write('long-id.jsonl', `${text.join('\n')}\n`);
   });
 
-  it.each([...SIGNALS, ['SIGKILL', 137] as const])('%s ends it within a second, status %i, no temp left', async (signal, status) => {
+  const cases: [NodeJS.Signals, number][] = [...SIGNALS.map(([sig, n]): [NodeJS.Signals, number] => [sig, n]), ['SIGKILL', 137]];
+  it.for(cases)('%s ends it within a second, status %i, no temp left', { timeout: 120_000 }, async ([signal, status], ctx) => {
     const dir = join(tmp.dir, `busy-${signal}`);
     mkdirSync(dir);
-    const r = await interrupt(dir, [longId, '-o', join(dir, 'out.txt')], signal);
+    // Should the table's wrapping become fast (issue 53.9), this input no longer holds the thread.
+    const r = await interrupt(dir, [longId, '-o', join(dir, 'out.txt')], signal, () => ctx.skip('the table rendered the long id before a signal could land: no busy stretch left to test'));
     expect(shellStatus(r)).toBe(status);
     expect(r.seconds).toBeLessThan(1);
     expect(r.left).toEqual([]);
-  }, 120_000);
+  });
 });
 
 /** A folder to plant temps in: `put(name, old)` writes one last touched before STALE_TEMP_MS, `put(name, null)` a fresh one. */
