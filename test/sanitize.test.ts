@@ -20,7 +20,8 @@ describe('sanitize', () => {
     expect(sanitize('\u202eevil\u2066')).toBe('\\u202eevil\\u2066');
     expect(sanitize('a\r\nb\tc')).toBe('a\\x0d\\x0ab\\x09c');
     expect(sanitize('a\r\nb\tc', { multiline: true })).toBe('a\\x0d\nb\tc');
-    expect(sanitize('lone \ud800 pair \ud83d\ude00')).toBe('lone \ufffd pair \ud83d\ude00');
+    // A lone surrogate is shown by its number (U+FFFD would print it like a real U+FFFD: issue 53).
+    expect(sanitize('lone \ud800 pair \ud83d\ude00')).toBe('lone \\ud800 pair \ud83d\ude00');
     expect(sanitize('C:\\Users\\x — 日本語 ✓')).toBe('C:\\Users\\x — 日本語 ✓');
     expect(sanitize(null)).toBe('');
     expect(sanitize(42)).toBe('42');
@@ -39,7 +40,8 @@ describe('sanitize', () => {
   it('property: leaves safe text alone', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), (s) => {
-        if (!UNSAFE.test(s)) expect(sanitize(s)).toBe(s);
+        // A backslash before what reads as an escape is doubled (so no two texts print alike).
+        if (!UNSAFE.test(s) && !/\\(?:\\|x[0-9a-f]{2}|u[0-9a-f]{4}|u\{)/.test(s)) expect(sanitize(s)).toBe(s);
       }),
     );
   });

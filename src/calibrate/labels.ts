@@ -1,10 +1,13 @@
 // `--labels FILE`: ground truth for a sweep, written by the person calibrating.
 // { "<session id or file name>": "loop" | "clean" | { "label": "loop", "turn": 3, "round": 7 } }
+// The file's own keys ($schema, $comment, $labels) are not labels: a session whose id is one of
+// them is labelled inside "$labels": { "<any id>": … }, where every key is a session's.
 // A label file is typed by hand, so anything it cannot mean is an error naming the entry, not a
 // guess: a silently dropped label would shift precision and recall without anyone noticing.
 
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
+import { setOwn } from '../own-key.js';
 
 type LabelKind = 'loop' | 'clean';
 
@@ -42,11 +45,52 @@ export function parseLabels(raw: unknown, name = 'labels'): Labels {
     throw new ConfigError(`labels file ${name} must hold a JSON object: { "<session id or file name>": "loop" | "clean" }`);
   }
   const labels = new Map<string, Label>();
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (key === '$schema' || key === '$comment') continue;
+  const add = (key: string, value: unknown) => {
+    if (labels.has(key)) throw new ConfigError(`labels file ${name}: ${JSON.stringify(key)} is labelled twice (at the top and in "${LABELS_SECTION}")`);
     labels.set(key, parseOne(key, value, name));
+  };
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === LABELS_SECTION && isSection(value)) {
+      for (const [id, v] of Object.entries(value)) add(id, v);
+    } else if (key !== '$schema' && key !== '$comment') add(key, value);
   }
   return labels;
+}
+
+/** Where a session whose id is one of the file's own keys is labelled. */
+const LABELS_SECTION = '$labels';
+/** The file's own keys at its top: never a session's label there. */
+const FILE_KEYS: ReadonlySet<string> = new Set(['$schema', '$comment', LABELS_SECTION]);
+
+/**
+ * `"$labels"` holding an object is the section; a file from before it may label a session named
+ * "$labels" at the top ("loop", or { "label": …, "turn": … }), and that still reads as a label.
+ */
+function isSection(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const labelShaped = typeof (value as Record<string, unknown>)['label'] === 'string' && keys.every((k) => k === 'label' || k === 'turn' || k === 'round');
+  return !labelShaped;
+}
+
+/**
+ * Put one label into a labels file's JSON object where `parseLabels` reads it back: at the top,
+ * or in "$labels" for an id that is one of the file's own keys. Any id works, "__proto__" too.
+ */
+export function putLabel(file: Record<string, unknown>, id: string, value: unknown): void {
+  if (!FILE_KEYS.has(id)) {
+    setOwn(file, id, value);
+    return;
+  }
+  let section = file[LABELS_SECTION];
+  if (!isSection(section)) {
+    // An old file's label for a session named "$labels" moves into the section with it.
+    const old = section;
+    section = {};
+    if (old !== undefined) setOwn(section as Record<string, unknown>, LABELS_SECTION, old);
+    file[LABELS_SECTION] = section;
+  }
+  setOwn(section as Record<string, unknown>, id, value);
 }
 
 function kindOf(value: unknown): LabelKind | null {

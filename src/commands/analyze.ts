@@ -111,6 +111,8 @@ function otlpEndpoint(raw: OptionValues): string | true | undefined {
 
 async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
+  // A SOURCE_DATE_EPOCH the records cannot carry is refused before any transcript is read.
+  if (format === 'otlp' || opts.otlpEndpoint !== undefined) evaluationTime(cliIO.env);
   const loaded = await configFrom(opts);
   const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
   const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
@@ -201,7 +203,8 @@ export async function emitLedger(
     excerpts: opts.excerpts ?? false,
     failOn: opts.failOn,
     mode: modeOf(report.config),
-    evaluatedAt: evaluationTime(io.env),
+    // Only the otlp records carry the time: a SOURCE_DATE_EPOCH no other format reads is not checked.
+    ...(format === 'otlp' ? { evaluatedAt: evaluationTime(io.env) } : {}),
     ...lazy,
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);

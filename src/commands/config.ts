@@ -6,6 +6,7 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { loadConfig, readConfigFile, type LoadedConfig } from '../config/load.js';
 import { assignConfigValues, type ConfigAssignment } from '../config/write.js';
 import { EXIT_OK, UsageError } from '../errors.js';
+import { underFileLock } from './file-lock.js';
 import { writeFileAtomically } from './output.js';
 import type { ConfigKeySpec, ConfigValue } from '../config/spec.js';
 import { painter } from '../config/text.js';
@@ -179,13 +180,17 @@ async function writeConfig(file: string, sets: readonly string[], overrides: Rea
   const assignments: ConfigAssignment[] = given.specs
     .filter((s) => given.sources[s.key] === 'set')
     .map((s) => ({ key: s.key, value: given.values[s.key] as ConfigValue }));
-  const exists = (await stat(file).catch(() => null)) !== null;
-  const before = exists ? await readConfigFile(file) : {};
-  const previous = exists ? await loadConfig({ file, fileObject: before }) : null;
-  const after = assignConfigValues(before, assignments);
-  // The same parser that analyze, hook and sweep use: a file this writes is a file they read.
-  await loadConfig({ file, fileObject: after });
-  await writeFileAtomically(file, `${JSON.stringify(after, null, 2)}\n`);
+  // Read, changed and written under a lock: concurrent runs setting different keys keep them all.
+  const { exists, previous } = await underFileLock(file, async () => {
+    const exists = (await stat(file).catch(() => null)) !== null;
+    const before = exists ? await readConfigFile(file) : {};
+    const previous = exists ? await loadConfig({ file, fileObject: before }) : null;
+    const after = assignConfigValues(before, assignments);
+    // The same parser that analyze, hook and sweep use: a file this writes is a file they read.
+    await loadConfig({ file, fileObject: after });
+    await writeFileAtomically(file, `${JSON.stringify(after, null, 2)}\n`);
+    return { exists, previous };
+  });
   const lines = assignments.map(({ key, value }) => {
     const was = previous && previous.sources[key] === 'file' ? `was ${formatConfigValue(previous.values[key] as ConfigValue)}` : 'was the default';
     return `${key}=${formatConfigValue(value)} (${was})`;

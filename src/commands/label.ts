@@ -5,7 +5,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { type Command, Option, type OptionValues } from 'commander';
-import { labelKeyFor, parseLabels, readLabelsJson } from '../calibrate/labels.js';
+import { labelKeyFor, parseLabels, putLabel, readLabelsJson } from '../calibrate/labels.js';
 import type { LoadedRunConfig } from '../config/load.js';
 import { InputError, UsageError, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { buildQueue, labelItem, traceWindow, type InterruptHint, type LabelItem, type LabelQueue } from '../label/items.js';
@@ -18,11 +18,11 @@ import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { resolveInputs } from '../run/audit.js';
 import { recordFile, replay } from '../run/recorded-corpus.js';
-import { setOwn } from '../own-key.js';
-import { sanitize } from '../sanitize.js';
+import { escapeJsonText, sanitize } from '../sanitize.js';
 import { type CliIO, configFrom, warn } from './common.js';
 import { addConfigOptions, configOptions, count, INPUT_FORMAT_CHOICES, inputFormat, type RegisterCommand, text, wholeNumberFor } from './flags.js';
 import { defaultInputs } from './stores.js';
+import { underFileLock } from './file-lock.js';
 import { writeFileAtomically } from './output.js';
 
 const DEFAULT_LABELS_FILE = '.labels.json';
@@ -120,23 +120,28 @@ async function readLabelsFile(file: string): Promise<Record<string, unknown>> {
   return raw as Record<string, unknown>;
 }
 
-/** Writes one label at a time, in order; each write replaces the whole file atomically. */
+/**
+ * Writes one label at a time, in order. Each write takes the file's lock, reads the file as it is
+ * now (another `label` run may have added to it), puts the label in and replaces the file
+ * atomically: concurrent runs lose none of each other's labels.
+ */
 class LabelsWriter {
   private chain: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
   written = 0;
 
-  constructor(
-    private readonly file: string,
-    private readonly raw: Record<string, unknown>,
-  ) {}
+  constructor(private readonly file: string) {}
 
   put(key: string, value: LabelValue): void {
-    // A session id is any string, "__proto__" included.
-    setOwn(this.raw, key, value);
-    const text = `${JSON.stringify(this.raw, null, 2)}\n`;
     this.written++;
-    this.chain = this.chain.then(() => writeFileAtomically(this.file, text)).catch((e: Error) => void (this.failure ??= e));
+    const write = () =>
+      underFileLock(this.file, async () => {
+        const raw = await readLabelsFile(this.file);
+        putLabel(raw, key, value);
+        // As the JSON ledger escapes them: bidi, C1 and invisible characters of an id stay inert.
+        await writeFileAtomically(this.file, `${escapeJsonText(JSON.stringify(raw, null, 2))}\n`);
+      });
+    this.chain = this.chain.then(write).catch((e: Error) => void (this.failure ??= e));
   }
 
   async flush(): Promise<void> {
@@ -279,7 +284,7 @@ async function runLabel(paths: readonly string[], options: LabelRunOptions, io: 
     warn(io, LABEL_USAGE);
     return EXIT_USAGE;
   }
-  const writer = new LabelsWriter(options.labels, raw);
+  const writer = new LabelsWriter(options.labels);
   let state = startLabelling(queue.items);
   if (batch !== null) {
     for (const action of batch) {

@@ -2,9 +2,10 @@
 // no input is ever overwritten (SPEC "Bad input": refused by device and inode, hard links and
 // symbolic links included; written to a temporary file in the same folder, then renamed).
 
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LoopledgerError, UsageError } from '../errors.js';
 
 /** A payload whole, or in pieces (a renderer that streams). */
@@ -79,39 +80,69 @@ export async function sweepStaleTemps(dir: string, prefix: string, suffix: strin
   }
 }
 
-/** Temps being written now: removed if the run is interrupted, then the process exits as the signal says. */
-const liveTemps = new Set<string>();
+/**
+ * Temps being written now. A signal must end a run at once, whatever the main thread is doing: a
+ * handler in JavaScript only runs when the thread is free, and a synchronous stretch (a long
+ * render) kept it waiting 35 s. So signals keep their default action (the kernel ends the process
+ * at once, and a shell sees 128 + n), and a small watchdog process beside us removes the temp once
+ * our end of its pipe closes: at a signal, at SIGKILL or out of memory too. It runs in a session of
+ * its own, so the Ctrl-C that reaches our process group does not end it first.
+ */
+function watchTemp(temp: string): (() => void) | null {
+  if (process.platform === 'win32') return null;
+  try {
+    const guard = spawn('/bin/sh', ['-c', 'IFS= read -r done; [ "$done" = kept ] || rm -f -- "$1"', 'loopledger-temp-guard', temp], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    // No /bin/sh: the run goes on; a later run sweeps a temp left by a kill (sweepStaleTemps).
+    guard.on('error', () => {});
+    guard.stdin.on('error', () => {});
+    guard.unref();
+    (guard.stdin as unknown as { unref?: () => void }).unref?.();
+    return () => guard.stdin.end('kept\n');
+  } catch {
+    return null;
+  }
+}
+
+/** Where no watchdog can run (Windows): removed by a handler, then the process exits as the signal says. */
+const handledTemps = new Set<string>();
 const SIGNAL_EXIT: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 function onSignal(signal: keyof typeof SIGNAL_EXIT): void {
-  for (const temp of liveTemps) rmSync(temp, { force: true });
-  liveTemps.clear();
+  for (const temp of handledTemps) rmSync(temp, { force: true });
+  handledTemps.clear();
   // The conventional 128 + signal number, as a shell reports a process the signal ended.
   process.exit(SIGNAL_EXIT[signal]);
 }
 
-function track(temp: string): void {
-  if (liveTemps.size === 0) for (const s of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.on(s, onSignal);
-  liveTemps.add(temp);
+function handleSignals(temp: string): () => void {
+  const signals = Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[];
+  if (handledTemps.size === 0) for (const s of signals) process.on(s, onSignal);
+  handledTemps.add(temp);
+  return () => {
+    handledTemps.delete(temp);
+    // Without a temp to remove, a signal keeps its default meaning.
+    if (handledTemps.size === 0) for (const s of signals) process.off(s, onSignal);
+  };
 }
 
-function untrack(temp: string): void {
-  liveTemps.delete(temp);
-  // Without a temp to remove, a signal keeps its default meaning.
-  if (liveTemps.size === 0) for (const s of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.off(s, onSignal);
-}
-
-/** `temp` (a file of ours, e.g. merge's spill) removed if the run is interrupted; the function returned stops that. */
+/**
+ * `temp` (a file of ours: `-o`'s temp, merge's spill) removed if the run is ended by a signal; the
+ * function returned stops that once the temp is renamed or removed. Call it before creating `temp`.
+ */
 export function removeOnSignal(temp: string): () => void {
-  track(temp);
-  return () => untrack(temp);
+  const absolute = resolve(temp);
+  return watchTemp(absolute) ?? handleSignals(absolute);
 }
 
 /**
  * Write `payload` to `target` atomically: into a temporary file beside the real file (the target
  * of a symbolic link, so the link stays a link), then renamed over it. Missing parent folders are
- * created. An existing file keeps its permissions. Interrupted by SIGINT, SIGTERM or SIGHUP, the
- * temporary file is removed; one left by a run killed outright is swept by a later run.
+ * created. An existing file keeps its permissions. Ended by a signal (SIGINT, SIGTERM, SIGHUP, even
+ * SIGKILL), the temporary file is removed (removeOnSignal); one left all the same (no /bin/sh, a
+ * power cut) is swept by a later run.
  */
 export async function writeFileAtomically(target: string, payload: Payload): Promise<void> {
   const real = await fs.realpath(target).catch(() => target);
@@ -125,11 +156,12 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
   const dir = dirname(real);
   const temp = join(dir, tempName(basename(real)));
   let handle: fs.FileHandle | null = null;
+  let release = () => {};
   try {
     await fs.mkdir(dir, { recursive: true });
     await sweepStaleTemps(dir, `.${basename(real)}.`, '.tmp');
     const mode = (await fs.stat(real).catch(() => null))?.mode;
-    track(temp);
+    release = removeOnSignal(temp);
     handle = await fs.open(temp, 'wx', mode === undefined ? 0o666 : mode & 0o7777);
     for await (const piece of pieces(payload)) await handle.write(piece);
     // open() is subject to the umask: an existing report keeps exactly the mode it had.
@@ -142,7 +174,7 @@ export async function writeFileAtomically(target: string, payload: Payload): Pro
     await fs.rm(temp, { force: true }).catch(() => {});
     throw new LoopledgerError(`cannot write ${target}: ${(e as Error).message}`);
   } finally {
-    untrack(temp);
+    release();
   }
 }
 

@@ -180,14 +180,14 @@ export function sleep(ms: number): void {
 
 export class LockTimeout extends Error {}
 
-/** Whether the lock at `path` can be taken over: its holder is gone or it is too old. */
-function staleLock(path: string): boolean {
+/** Whether the lock at `path` can be taken over: its holder is gone or it is older than `staleMs`. */
+function staleLock(path: string, staleMs: number): boolean {
   const st = lstatSync(path);
   if (!st.isFile()) {
     // A link or a directory under a lock's name is nobody's lock: waiting would not free it.
     throw new StateRefused(`lock ${path} is ${st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a directory' : 'not a regular file'}: remove it`);
   }
-  if (Date.now() - st.mtimeMs > STALE_LOCK_MS) return true;
+  if (Date.now() - st.mtimeMs > staleMs) return true;
   let fd: number;
   try {
     fd = openSync(path, READ);
@@ -211,8 +211,11 @@ function staleLock(path: string): boolean {
   }
 }
 
-/** Take `path` exclusively (O_EXCL); returns the release function. Never waits past `waitMs`. */
-export function lock(path: string, waitMs = LOCK_WAIT_MS): () => void {
+/**
+ * Take `path` exclusively (O_EXCL); returns the release function. Never waits past `waitMs`. A lock
+ * whose holder is gone, or older than `staleMs` (no live holder keeps it that long), is taken over.
+ */
+export function lock(path: string, waitMs = LOCK_WAIT_MS, staleMs = STALE_LOCK_MS): () => void {
   const deadline = Date.now() + Math.max(0, waitMs);
   let pause = 2;
   for (let attempt = 0; ; attempt++) {
@@ -237,7 +240,7 @@ export function lock(path: string, waitMs = LOCK_WAIT_MS): () => void {
     }
     let stale = false;
     try {
-      stale = staleLock(path);
+      stale = staleLock(path, staleMs);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       continue; // released meanwhile: try again at once

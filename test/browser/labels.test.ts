@@ -4,7 +4,7 @@
 // feeds the file to `sweep`." Headless Chromium over the DevTools protocol (bench/cdp.mjs), the
 // download folder set with Browser.setDownloadBehavior. Skips, saying why, without a Chromium.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,20 @@ import { ONE_BROWSER_LOCK, takeTurn } from '../helpers/one-heavy.js';
 import { ensureBuilt, runCli } from '../cli/helpers.js';
 
 const bin = findChromium();
+
+/** Resolves once the browser says a download completed (rejects on a failed one, or after 30 s). */
+function downloaded(browser: Browser): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const until = Date.now() + 30_000;
+    const poll = () => {
+      const ev = browser.events.find((e) => e.method === 'Browser.downloadProgress' && (e.params as { state: string }).state !== 'inProgress');
+      if (ev) return (ev.params as { state: string }).state === 'completed' ? resolve() : reject(new Error(`download ${(ev.params as { state: string }).state}`));
+      if (Date.now() > until) return reject(new Error('no download in 30 s'));
+      setTimeout(poll, 100);
+    };
+    poll();
+  });
+}
 
 describeWith('chromium', 'labelling on the html page', () => {
   let browser: Browser;
@@ -81,16 +95,7 @@ describeWith('chromium', 'labelling on the html page', () => {
     ]);
     expect(clicked.count).toBe('4 labelled');
 
-    const done = new Promise<void>((resolve, reject) => {
-      const until = Date.now() + 30_000;
-      const poll = () => {
-        const ev = browser.events.find((e) => e.method === 'Browser.downloadProgress' && (e.params as { state: string }).state !== 'inProgress');
-        if (ev) return (ev.params as { state: string }).state === 'completed' ? resolve() : reject(new Error(`download ${(ev.params as { state: string }).state}`));
-        if (Date.now() > until) return reject(new Error('no download in 30 s'));
-        setTimeout(poll, 100);
-      };
-      poll();
-    });
+    const done = downloaded(browser);
     await browser.evaluate(tab, `document.getElementById('download-labels').click()`);
     await done;
 
@@ -117,5 +122,46 @@ describeWith('chromium', 'labelling on the html page', () => {
     // OpenHands journal read is stopped though labelled clean here: one false positive of two.
     // (SAVED and CUT cover the whole corpus: their figures follow it, so only their shape is pinned.)
     expect(sweep.stdout).toMatch(/^ +2 +\S+ \/ \S+ +\S+ \/ \S+ +\S+ \/ \S+ +\S+ · \S+ tok +\S+ · \S+ tok +2 +1 +1 +0 +0\.667 +1\.000 +0\.500 *$/m);
+  }, 120_000);
+
+  it('sessions whose ids are "__proto__" and "$comment" are downloaded too, and the sweep reads both (issue 53)', async () => {
+    // Before: the page assigned ids into a plain object, so "__proto__" set its prototype and was
+    // lost, and "$comment" overwrote the file's comment (which the sweep ignores).
+    const loop = readFileSync('fixtures/calibration/canonical/loop-migrate-retry.jsonl', 'utf8');
+    const ids = ['__proto__', '$comment'];
+    const transcripts = ids.map((id, i) => {
+      const file = join(dir, `odd-${i}.jsonl`);
+      writeFileSync(file, loop.replace('"id":"loop-migrate-retry"', `"id":${JSON.stringify(id)}`));
+      return file;
+    });
+    const oddPage = join(dir, 'odd.html');
+    const r = await runCli([...transcripts, '--format', 'html', '-o', oddPage]);
+    expect(r.code, r.stderr).toBe(0);
+    const oddDownloads = join(dir, 'odd-downloads');
+    browser.events.length = 0;
+    await browser.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: oddDownloads, eventsEnabled: true });
+    const tab = await browser.newPage({ width: 1400, height: 1000 });
+    await browser.load(tab, pathToFileURL(oddPage).href);
+    const count = await browser.evaluate<string>(
+      tab,
+      `(() => {
+        for (const box of document.querySelectorAll('[data-label-key]')) box.querySelector('button[data-label="loop"]').click();
+        return document.getElementById('labels-count').textContent;
+      })()`,
+    );
+    expect(count).toBe('2 labelled');
+    const done = downloaded(browser);
+    await browser.evaluate(tab, `document.getElementById('download-labels').click()`);
+    await done;
+    const file = join(oddDownloads, 'labels.json');
+    const text = readFileSync(file, 'utf8');
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
+    expect(parsed['__proto__']).toEqual({ label: 'loop', turn: 2, round: 4 });
+    expect(parsed['$comment']).toBe('Labels made on a loopledger page, read by loopledger sweep --labels FILE.');
+    expect(parsed['$labels']).toEqual({ $comment: { label: 'loop', turn: 2, round: 4 } });
+    const sweep = await runCli(['sweep', ...transcripts, '--param', 'tool_batch.max_strikes=2:2:1', '--labels', file, '--format', 'json']);
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect((JSON.parse(sweep.stdout) as { points: { metrics: Record<string, number> }[] }).points[0]!.metrics).toMatchObject({ tp: 2, fn: 0 });
   }, 120_000);
 });

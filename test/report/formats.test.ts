@@ -148,7 +148,8 @@ describe('junit', () => {
       opts(),
     );
     const root = parseXml(out);
-    expect(findAll(root, 'testcase')[0]!.attrs['name']).toBe('a<b>&"c\'\\x00\\x01\ufffd');
+    // U+FFFE, which XML forbids, is stripped; a lone surrogate is shown by its number (sanitize, issue 53).
+    expect(findAll(root, 'testcase')[0]!.attrs['name']).toBe('a<b>&"c\'\\x00\\x01\\ud800');
   });
 });
 

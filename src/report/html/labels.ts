@@ -69,14 +69,22 @@ export const LABELS_SCRIPT = `
   const download = document.getElementById('download-labels');
   if (download) {
     download.addEventListener('click', () => {
-      const file = { $comment: 'Labels made on a loopledger page, read by loopledger sweep --labels FILE.' };
+      // Prototype-less objects: a session id is any string, and "__proto__" assigned into a plain
+      // object would set its prototype instead of a key. The file's own keys go into "$labels".
+      const file = Object.create(null);
+      file.$comment = 'Labels made on a loopledger page, read by loopledger sweep --labels FILE.';
+      const section = Object.create(null);
       for (const box of boxes) {
-        const label = choices.get(box.dataset.labelKey);
+        const key = box.dataset.labelKey;
+        const label = choices.get(key);
         if (!label) continue;
-        file[box.dataset.labelKey] = label === 'loop' && box.dataset.turn
+        const value = label === 'loop' && box.dataset.turn
           ? { label: 'loop', turn: Number(box.dataset.turn), round: Number(box.dataset.round) }
           : label;
+        if (key === '$comment' || key === '$schema' || key === '$labels') section[key] = value;
+        else file[key] = value;
       }
+      if (Object.keys(section).length > 0) file.$labels = section;
       const url = URL.createObjectURL(new Blob([JSON.stringify(file, null, 2) + '\\n'], { type: 'application/json' }));
       const link = document.createElement('a');
       link.href = url;

@@ -6,6 +6,7 @@
 
 import type { EnforceLevel } from '../../vocabulary.js';
 import type { EntryTrace, LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
+import { UsageError } from '../../errors.js';
 import { escapeJsonText } from '../../sanitize.js';
 import { findingSentence } from '../finding-sentence.js';
 import { relativePath } from '../paths.js';
@@ -62,14 +63,26 @@ export interface OtlpRecordOptions {
   wholeSession?: (s: SessionLedger) => SessionLedger;
 }
 
+/** The last second whose nanoseconds fit OTLP's `timeUnixNano`, a uint64 (2^64 - 1 ns, in the year 2554). */
+const LAST_EPOCH_SECOND = 18_446_744_073;
+
 /**
  * The evaluation time of a run: SOURCE_DATE_EPOCH (seconds, the reproducible-builds convention)
- * when set, so the same ledger can give the same bytes; otherwise now.
+ * when set, so the same ledger can give the same bytes; otherwise now. A value that is not a whole
+ * number of seconds OTLP can carry is a usage error: the convention asks a malformed value to fail
+ * the build, and a silent fallback to now would make output the user pinned differ run to run.
  */
 export function evaluationTime(env: Readonly<Record<string, string | undefined>>, now: () => number = Date.now): number {
-  const epoch = env['SOURCE_DATE_EPOCH'];
-  if (epoch !== undefined && /^\d{1,12}$/.test(epoch.trim())) return Number(epoch.trim()) * 1000;
-  return now();
+  const epoch = env['SOURCE_DATE_EPOCH']?.trim();
+  // Set but empty is unset (as in `SOURCE_DATE_EPOCH= make`).
+  if (epoch === undefined || epoch === '') return now();
+  if (!/^\d+$/.test(epoch) || Number(epoch) > LAST_EPOCH_SECOND) {
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH=${JSON.stringify(env['SOURCE_DATE_EPOCH'])} is not a whole number of seconds from 0 to ${LAST_EPOCH_SECOND} ` +
+        '(the records\' timeUnixNano is a uint64 of nanoseconds): set it as `date +%s` prints, or unset it',
+    );
+  }
+  return Number(epoch) * 1000;
 }
 
 // OTLP strings are UTF-8: a lone surrogate (a hostile transcript's id) would not survive a receiver.

@@ -72,6 +72,26 @@ describe('--format otlp against --format json', () => {
     }
   }, 30_000);
 
+  it('a SOURCE_DATE_EPOCH the records cannot carry is a usage error, before anything is read (issue 53)', async () => {
+    // Before: 99999999999 gave a timeUnixNano past uint64, and "abc" silently fell back to now.
+    for (const value of ['99999999999', '18446744074', 'abc', '-5', '1.5', '1e9']) {
+      const out = await runCli([CHANT, '--format', 'otlp'], { env: { SOURCE_DATE_EPOCH: value } });
+      expect(out.code, value).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toBe(
+        `loopledger: SOURCE_DATE_EPOCH=${JSON.stringify(value)} is not a whole number of seconds from 0 to 18446744073 ` +
+          "(the records' timeUnixNano is a uint64 of nanoseconds): set it as `date +%s` prints, or unset it\n",
+      );
+    }
+    // The last second that fits, and an empty value (unset): records as usual.
+    const last = await runCli([CHANT, '--format', 'otlp'], { env: { SOURCE_DATE_EPOCH: '18446744073' } });
+    expect(last.code, last.stderr).toBe(0);
+    for (const r of recordsOf(requestsOf(last.stdout))) expect(BigInt(r.timeUnixNano) <= 2n ** 64n - 1n).toBe(true);
+    expect((await runCli([CHANT, '--format', 'otlp'], { env: { SOURCE_DATE_EPOCH: '' } })).code).toBe(0);
+    // A format that carries no time does not read it.
+    expect((await runCli([CHANT], { env: { SOURCE_DATE_EPOCH: 'abc' } })).code).toBe(0);
+  }, 60_000);
+
   it('no findings, no line', async () => {
     const out = await runCli(['fixtures/claude-code/calm-readme-update.jsonl', '--format', 'otlp']);
     expect(out.code).toBe(0);
