@@ -21,16 +21,19 @@ const MAX_CONFIDENCE = 0.99;
 export function responseKey(text: string): string {
   const words: string[] = [];
   for (const token of text.split(/\s+/)) {
-    let core = '';
-    for (let i = 0; i < token.length; i++) {
-      const c = token.charCodeAt(i);
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0xc0) core += token[i];
-      else if (c >= 65 && c <= 90) core += String.fromCharCode(c + 32);
-    }
+    // Most words are their own core; the others are cut down by two passes over the token, not a
+    // string grown a character at a time (a rope, which made a 50 MB response cost gigabytes).
+    const core = PLAIN_CORE.test(token) ? token : token.replace(NOT_CORE, '').replace(ASCII_UPPER, (u) => u.toLowerCase());
     if (core.length > 0) words.push(core);
   }
   return words.join(' ');
 }
+
+/** A token that is already a word core: ASCII lowercase letters and digits only. */
+const PLAIN_CORE = /^[0-9a-z]+$/;
+/** What a core drops: all but ASCII letters and digits and every code unit from U+00C0 up. */
+const NOT_CORE = /[^0-9A-Za-z\u00c0-\uffff]+/g;
+const ASCII_UPPER = /[A-Z]+/g;
 
 export class RepeatedResponses {
   private last = '';
