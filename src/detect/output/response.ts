@@ -35,6 +35,19 @@ const PLAIN_CORE = /^[0-9a-z]+$/;
 const NOT_CORE = /[^0-9A-Za-z\u00c0-\uffff]+/g;
 const ASCII_UPPER = /[A-Z]+/g;
 
+/**
+ * The most of one round's text the output detector reads: its windows and the response key grow
+ * with the text, and a 50 MB response cost 72 s and 1 GB (issue 53, item 11). The rest of a
+ * longer text is not analysed; a repeat is still judged on its whole length (below). Far
+ * above any real response: a model's longest visible output is a few hundred KB.
+ */
+export const MAX_ANALYSED_CHARS = 4 * 1024 * 1024;
+
+/** `round.text` up to MAX_ANALYSED_CHARS. */
+export function analysedText(text: string): string {
+  return text.length > MAX_ANALYSED_CHARS ? text.slice(0, MAX_ANALYSED_CHARS) : text;
+}
+
 export class RepeatedResponses {
   private last = '';
   private streak = 0;
@@ -54,7 +67,9 @@ export class RepeatedResponses {
 
   /** The finding for this round, if it completes or extends a streak of identical responses. */
   observe(round: Round): { finding: Finding | null; measurement: Measurement | null } {
-    const key = round.calls.length === 0 ? responseKey(round.text) : '';
+    // A text past what is analysed is keyed by its analysed part and its whole length.
+    const analysed = analysedText(round.text);
+    const key = round.calls.length !== 0 ? '' : analysed === round.text ? responseKey(analysed) : `${responseKey(analysed)} ${round.text.length}`;
     if (key === '') {
       // A round with tool calls, or with no words, is not a text-only response: the run ends.
       this.last = '';
