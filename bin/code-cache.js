@@ -4,7 +4,7 @@
 // cache of its own (module.enableCompileCache is 22.1+), hence this.
 //
 //   node bin/code-cache.js            writes dist/<bundle>.cache for each bundle (the build's last step)
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +22,36 @@ export const cacheOf = (bundle) => bundle.replace(/\.cjs$/, '.cache');
 export function loadBundle(bundle) {
   const cache = cacheOf(bundle);
   const mtime = (p) => statSync(p, { throwIfNoEntry: false })?.mtimeMs;
-  const cachedAt = mtime(cache);
-  const cachedData = cachedAt !== undefined && cachedAt >= (mtime(bundle) ?? Infinity) ? readFileSync(cache) : undefined;
+  const cachedData = readCache(cache, mtime(bundle) ?? Infinity);
   const script = compile(bundle, cachedData);
   return { exports: run(script, bundle), script };
+}
+
+/**
+ * The cache's bytes when it is a regular file no older than its bundle; anything else (a directory,
+ * a FIFO, a device, unreadable) is passed over: the cache only saves time, so its absence must
+ * never fail or hang a start (issue 53, item 15). Opened without blocking, then checked on the
+ * descriptor, so a FIFO swapped in after a stat cannot hang the read either.
+ */
+function readCache(cache, notBefore) {
+  let fd;
+  try {
+    fd = openSync(cache, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.mtimeMs < notBefore) return undefined;
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === bytes.length ? bytes : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function compile(bundle, cachedData) {

@@ -24,7 +24,8 @@ const entry = guard ? current('../dist/hook.cjs', '../dist/hook/main.js') : curr
  */
 function current(bundle, modules) {
   const mtime = (p) => statSync(new URL(p, import.meta.url), { throwIfNoEntry: false })?.mtimeMs;
-  const bundled = mtime(bundle);
+  // Only a regular file is a bundle: a directory or FIFO in its place is passed over (issue 53, item 15).
+  const bundled = statSync(new URL(bundle, import.meta.url), { throwIfNoEntry: false })?.isFile() ? mtime(bundle) : undefined;
   return bundled !== undefined && bundled >= (mtime(modules) ?? 0) ? bundle : modules;
 }
 let main;

@@ -5,9 +5,12 @@
 // A label file is typed by hand, so anything it cannot mean is an error naming the entry, not a
 // guess: a silently dropped label would shift precision and recall without anyone noticing.
 
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { setOwn } from '../own-key.js';
+import { readSideFile, SideFileTooLarge } from '../side-file.js';
+
+/** About 200 bytes a label: room for a few hundred thousand. */
+const MAX_LABELS_BYTES = 64 * 1024 * 1024;
 
 type LabelKind = 'loop' | 'clean';
 
@@ -23,8 +26,9 @@ export type Labels = ReadonlyMap<string, Label>;
 export async function readLabelsJson(file: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readSideFile(file, MAX_LABELS_BYTES);
   } catch (e) {
+    if (e instanceof SideFileTooLarge) throw new ConfigError(`labels file ${file}: ${e.message}`);
     throw new ConfigError(`cannot read labels file ${file}: ${(e as Error).message}`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -3,7 +3,7 @@
 // is the shell around them: reading the corpus, the labels file (rewritten atomically after every
 // answer, so a quit or a crash loses nothing), and the terminal or a `--batch` file of answers.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { type Command, Option, type OptionValues } from 'commander';
 import { labelKeyFor, parseLabels, putLabel, readLabelsJson } from '../calibrate/labels.js';
 import type { LoadedRunConfig } from '../config/load.js';
@@ -24,6 +24,10 @@ import { addConfigOptions, configOptions, count, INPUT_FORMAT_CHOICES, inputForm
 import { defaultInputs } from './stores.js';
 import { underFileLock } from './file-lock.js';
 import { writeFileAtomically } from './output.js';
+import { readSideFile, SideFileTooLarge } from '../side-file.js';
+
+/** A word per answer: room for millions. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 const DEFAULT_LABELS_FILE = '.labels.json';
 const DEFAULT_CALM = 5;
@@ -161,8 +165,9 @@ function questionLine(n: number, item: LabelItem): string {
 async function readBatch(file: string): Promise<LabelAction[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readSideFile(file, MAX_BATCH_BYTES);
   } catch (e) {
+    if (e instanceof SideFileTooLarge) throw new UsageError(`--batch ${file}: ${e.message}`);
     throw new InputError(`cannot read --batch file ${file}: ${(e as Error).message}`);
   }
   const words: Record<string, LabelAction> = { loop: 'loop', clean: 'clean', skip: 'skip', back: 'back', quit: 'quit', enter: 'accept' };

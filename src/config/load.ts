@@ -4,12 +4,15 @@
 // outside a key's documented range (SPEC: a usage error naming the key and the range). Cross-key
 // repairs (the seed's sanitizing pass) stay warnings.
 
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { CONFIG_KEYS, type Config } from './registry.js';
 import { ResolvedConfig } from './resolved.js';
 import type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './spec.js';
 import { checkConfigValue, parseConfigValue, type ValueOrigin } from './value.js';
+import { readSideFile, SideFileTooLarge } from '../side-file.js';
+
+/** A configuration is a few KB: past this, a wrong path. */
+const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
 export { parseConfigValue } from './value.js';
 
@@ -116,8 +119,9 @@ function flagName(key: string): string {
 export async function readConfigFile(file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readSideFile(file, MAX_CONFIG_BYTES);
   } catch (e) {
+    if (e instanceof SideFileTooLarge) throw new ConfigError(`config file ${file}: ${e.message}`);
     throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

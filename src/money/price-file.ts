@@ -2,10 +2,13 @@
 // negotiated discount), in @pydantic/genai-prices' own Provider shape, checked once up front so a
 // mistake is a usage error naming the file and the model, never a wrong figure later.
 
-import { readFile } from 'node:fs/promises';
 import type { MatchLogic, Provider } from '@pydantic/genai-prices';
 import { UsageError } from '../errors.js';
 import { loadGenai, type PriceOverrides } from './prices.js';
+import { readSideFile, SideFileTooLarge } from '../side-file.js';
+
+/** A prices file is a few hundred KB (genai-prices' own data is ~1 MB): past this, a wrong path. */
+const MAX_PRICES_BYTES = 32 * 1024 * 1024;
 
 type Rec = Record<string, unknown>;
 
@@ -17,8 +20,9 @@ const MATCH_STRINGS = ['equals', 'starts_with', 'ends_with', 'contains', 'regex'
 export async function readPriceFile(path: string): Promise<PriceOverrides> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readSideFile(path, MAX_PRICES_BYTES);
   } catch (e) {
+    if (e instanceof SideFileTooLarge) throw new UsageError(`--prices ${path}: ${e.message}`);
     throw new UsageError(`--prices ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   let doc: unknown;

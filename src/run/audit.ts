@@ -22,7 +22,7 @@ import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from '../m
 import { compareCodePoints, discoverInputs } from '../read/discover.js';
 import { formatShard, inShard, type Shard } from '../read/shard.js';
 import type { SkippedLine } from '../read/skipped.js';
-import { auditInWorkers, currentMachine, defaultJobs, type Machine } from './file-pool.js';
+import { auditInWorkers, boundedJobs, currentMachine, defaultJobs, type Machine } from './file-pool.js';
 import { auditInStream } from './file-stream.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import { ingestInWorker, PIPELINE_DEFAULT_MIN_BYTES, PIPELINE_MIN_BYTES, worthPipelining } from './reader-thread.js';
@@ -319,7 +319,9 @@ async function auditFiles(files: readonly string[], options: AuditOptions): Prom
 }
 
 async function auditNonEmpty(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
-  const allowed = options.jobs ?? defaultLanes(files);
+  const bounded = options.jobs !== undefined ? boundedJobs(options.jobs) : null;
+  if (bounded?.why && options.verbose) options.onWarning?.(bounded.why);
+  const allowed = bounded?.jobs ?? defaultLanes(files);
   const jobs = Math.min(allowed, files.length);
   options.onProgress?.(0, files.length);
   // Two threads for many files: one lane of detectors reading in a thread of its own, which costs

@@ -3,7 +3,7 @@
 // output is identical whatever the number of jobs.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, freemem, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { flatConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
@@ -143,6 +143,27 @@ export function defaultJobs(machine: Machine = currentMachine()): number {
   const busy = machine.running !== undefined && Number.isFinite(machine.running) ? Math.min(load, Math.max(0, machine.running)) : load;
   const idle = Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS);
   return Math.max(Math.min(2, cores), idle);
+}
+
+/** Lanes per core past which more add only memory: a lane is CPU-bound, and a V8 heap of its own. */
+const MAX_JOBS_PER_CORE = 2;
+/**
+ * Free memory a lane is counted at: its heap and price data (~30-35 MB) and one large file's
+ * rounds. `--jobs 32` on two cores started 32 heaps, ~700 MB (issue 53, item 13).
+ */
+const LANE_MEMORY_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The lanes `--jobs asked` gets on this machine: at most twice its cores, and no more than its
+ * free memory holds; `why` says so when that is fewer than asked (said under --verbose).
+ */
+export function boundedJobs(asked: number, machine: { cores: number; freeBytes: number } = { cores: availableParallelism(), freeBytes: freemem() }): { jobs: number; why: string | null } {
+  const cores = Math.max(1, Math.floor(machine.cores));
+  const byMemory = Math.floor(machine.freeBytes / LANE_MEMORY_BYTES);
+  const bound = Math.max(1, Math.min(cores * MAX_JOBS_PER_CORE, byMemory));
+  if (asked <= bound) return { jobs: asked, why: null };
+  const reason = byMemory < cores * MAX_JOBS_PER_CORE ? `${Math.round(machine.freeBytes / 2 ** 20)} MB free, ${LANE_MEMORY_BYTES / 2 ** 20} MB a lane` : `${cores} core${cores === 1 ? '' : 's'}, ${MAX_JOBS_PER_CORE} lanes a core`;
+  return { jobs: bound, why: `--jobs ${asked}: ${bound} lane${bound === 1 ? '' : 's'} instead (${reason}); more would only add memory` };
 }
 
 type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };

@@ -12,6 +12,7 @@ import {
   MAX_UNACKED_BATCHES,
   PIPELINE_BATCH_CHARS,
   PIPELINE_BATCH_ROUNDS,
+  WORKER_MAX_HELD_CHARS,
   type PipelineEvents,
   type PipelineMessage,
   type PipelineRequest,
@@ -99,6 +100,7 @@ if (port) {
       try {
         const summary = await ingestFile(files[index]!, sink, {
           inputFormat,
+          maxHeldChars: WORKER_MAX_HELD_CHARS,
           onSkip: (skipped) => sink.skip(skipped),
           flow: (r) => {
             reader = r;

@@ -47,10 +47,18 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 /**
  * The worker keeps nothing but the current lines, the adapter's pending round and a few batches,
  * yet left alone its old generation grew to tens of megabytes and a 1 GB file peaked at 211 MB
- * (SPEC: under 200). Capped, it peaks at 193 MB. A record too large for the cap (a 50 MB line)
- * makes the worker fail, and the file is redone on one thread, as after any worker failure.
+ * (SPEC: under 200). Capped, it peaks at 193 MB.
  */
 const WORKER_OLD_GENERATION_MB = 40;
+
+/**
+ * The most characters the worker holds as one line or document. A record is held about three
+ * times over (its line, the parsed value, the adapter's text), two bytes a character at worst:
+ * well inside the cap. Past it the worker hands the file back and it is redone on one thread:
+ * left to fail on its own, a 60 MB tool result did not fail the worker but ended the whole
+ * process (V8 aborts when one allocation cannot fit a capped heap; issue 53, item 8).
+ */
+export const WORKER_MAX_HELD_CHARS = 4 * 1024 * 1024;
 
 export interface PipelineRequest {
   /** Read one after another, in this order: a lane's files, or one large file. */

@@ -22,7 +22,13 @@ const PAYLOAD = 'p'.repeat(50_000);
 const traceId = (t: number) => (t + 1).toString(16).padStart(32, 'a');
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
-function span(t: number, s: number, conversation: string | null = null, payload = PAYLOAD): string {
+/** `payload` as a top-level string, or deep in an array of kvlists (issue 53, item 13: nested text was not counted). */
+function payloadValue(payload: string, nested: boolean): unknown {
+  if (!nested) return { stringValue: payload };
+  return { arrayValue: { values: [{ kvlistValue: { values: [{ key: 'text', value: { arrayValue: { values: [{ stringValue: payload }] } } }] } }] } };
+}
+
+function span(t: number, s: number, conversation: string | null = null, payload = PAYLOAD, nested = false): string {
   const start = BigInt(1767261600000 + s * 1000) * 1000000n;
   const output = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `trace ${t} response ${s}` }] }]);
   const record = {
@@ -31,13 +37,13 @@ function span(t: number, s: number, conversation: string | null = null, payload 
     name: 'chat m',
     startTimeUnixNano: String(start),
     endTimeUnixNano: String(start + 500_000_000n),
-    attributes: [str('gen_ai.operation.name', 'chat'), str('gen_ai.output.messages', output), str('app.payload', payload), ...(conversation === null ? [] : [str('gen_ai.conversation.id', conversation)])],
+    attributes: [str('gen_ai.operation.name', 'chat'), str('gen_ai.output.messages', output), { key: 'app.payload', value: payloadValue(payload, nested) }, ...(conversation === null ? [] : [str('gen_ai.conversation.id', conversation)])],
   };
   return JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: { name: 'genai' }, spans: [record] }] }] });
 }
 
 /** Every trace's spans in a seeded shuffled order, the traces taken round-robin: one span per line. */
-function writeInterleaved(path: string): void {
+function writeInterleaved(path: string, nested = false): void {
   let seed = 7;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const orders = Array.from({ length: TRACES }, () => {
@@ -49,7 +55,7 @@ function writeInterleaved(path: string): void {
     return order;
   });
   const fd = openSync(path, 'w');
-  for (let k = 0; k < SPANS; k++) for (let t = 0; t < TRACES; t++) writeSync(fd, `${span(t, orders[t]![k]!)}\n`);
+  for (let k = 0; k < SPANS; k++) for (let t = 0; t < TRACES; t++) writeSync(fd, `${span(t, orders[t]![k]!, null, PAYLOAD, nested)}\n`);
   closeSync(fd);
 }
 
@@ -59,9 +65,12 @@ interface Session {
 }
 
 describe('otel: open traces past the held-record bound', () => {
-  it('60 MB of interleaved, shuffled traces read in a 48 MB heap: each trace read in parts says so once, every round kept', async () => {
-    const path = join(tmp.dir, 'interleaved.jsonl');
-    writeInterleaved(path);
+  it.each([
+    ['', false],
+    [', their text nested in arrayValue and kvlistValue', true],
+  ])('60 MB of interleaved, shuffled traces%s read in a 48 MB heap: each trace read in parts says so once, every round kept', async (_, nested) => {
+    const path = join(tmp.dir, `interleaved-${nested}.jsonl`);
+    writeInterleaved(path, nested);
     const r = await runCapped([path, '--json', '--jobs', '1']);
     expect(r.stderr).not.toMatch(/heap out of memory/);
     expect(r.code).toBe(0);

@@ -21,15 +21,31 @@ const MAX_CONFIDENCE = 0.99;
 export function responseKey(text: string): string {
   const words: string[] = [];
   for (const token of text.split(/\s+/)) {
-    let core = '';
-    for (let i = 0; i < token.length; i++) {
-      const c = token.charCodeAt(i);
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0xc0) core += token[i];
-      else if (c >= 65 && c <= 90) core += String.fromCharCode(c + 32);
-    }
+    // Most words are their own core; the others are cut down by two passes over the token, not a
+    // string grown a character at a time (a rope, which made a 50 MB response cost gigabytes).
+    const core = PLAIN_CORE.test(token) ? token : token.replace(NOT_CORE, '').replace(ASCII_UPPER, (u) => u.toLowerCase());
     if (core.length > 0) words.push(core);
   }
   return words.join(' ');
+}
+
+/** A token that is already a word core: ASCII lowercase letters and digits only. */
+const PLAIN_CORE = /^[0-9a-z]+$/;
+/** What a core drops: all but ASCII letters and digits and every code unit from U+00C0 up. */
+const NOT_CORE = /[^0-9A-Za-z\u00c0-\uffff]+/g;
+const ASCII_UPPER = /[A-Z]+/g;
+
+/**
+ * The most of one round's text the output detector reads: its windows and the response key grow
+ * with the text, and a 50 MB response cost 72 s and 1 GB (issue 53, item 11). The rest of a
+ * longer text is not analysed; a repeat is still judged on its whole length (below). Far
+ * above any real response: a model's longest visible output is a few hundred KB.
+ */
+export const MAX_ANALYSED_CHARS = 4 * 1024 * 1024;
+
+/** `round.text` up to MAX_ANALYSED_CHARS. */
+export function analysedText(text: string): string {
+  return text.length > MAX_ANALYSED_CHARS ? text.slice(0, MAX_ANALYSED_CHARS) : text;
 }
 
 export class RepeatedResponses {
@@ -51,7 +67,9 @@ export class RepeatedResponses {
 
   /** The finding for this round, if it completes or extends a streak of identical responses. */
   observe(round: Round): { finding: Finding | null; measurement: Measurement | null } {
-    const key = round.calls.length === 0 ? responseKey(round.text) : '';
+    // A text past what is analysed is keyed by its analysed part and its whole length.
+    const analysed = analysedText(round.text);
+    const key = round.calls.length !== 0 ? '' : analysed === round.text ? responseKey(analysed) : `${responseKey(analysed)} ${round.text.length}`;
     if (key === '') {
       // A round with tool calls, or with no words, is not a text-only response: the run ends.
       this.last = '';

@@ -11,7 +11,7 @@ import { strongestPerKind } from '../text/finding.js';
 import type { ArrayPool } from '../text/pool.js';
 import type { OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
-import { RepeatedResponses } from './response.js';
+import { analysedText, RepeatedResponses } from './response.js';
 
 /** `pool`: shared by the detectors of successive turns, which reuse each other's windows. */
 export function createOutputRoundDetector(config: OutputConfig, pool?: ArrayPool): ResumableRoundDetector {
@@ -33,7 +33,7 @@ export function createOutputRoundDetector(config: OutputConfig, pool?: ArrayPool
     },
     release: () => detector.release(),
     observe(round: Round): RoundObservation {
-      const findings = [...detector.feed(round.text), ...detector.endSegment(), ...detector.analyze()];
+      const findings = [...detector.feed(analysedText(round.text)), ...detector.endSegment(), ...detector.analyze()];
       const measurements = detector.takeMeasurements();
       const repeated = responses.observe(round);
       if (repeated.finding) findings.push(repeated.finding);

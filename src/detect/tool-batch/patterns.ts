@@ -146,6 +146,9 @@ export function compileObservationPatterns(patterns: readonly string[]): CallCla
   return classifier;
 }
 
+/** Commands longer than this are classified afresh each time rather than kept (issue 53, item 10). */
+const MAX_REMEMBERED_COMMAND_CHARS = 16 * 1024;
+
 function compileObservationPatternsOnce(patterns: readonly string[]): CallClassifier {
   const names: string[] = [];
   const rules: CommandRule[] = [];
@@ -175,6 +178,8 @@ function compileObservationPatternsOnce(patterns: readonly string[]): CallClassi
     const command = commandOf(call.arguments);
     if (command === null) return { readOnly: false, reason: 'no command in the call' };
     // Agents re-run the same commands (tests, status, the loops themselves): tokenize each once.
+    // Only short ones are kept as keys: 1,024 long commands held as keys were unbounded memory.
+    if (command.length > MAX_REMEMBERED_COMMAND_CHARS) return classifyCommand(command, mine);
     const key = `${call.name}\u0000${command}`;
     let cls = seen.get(key);
     if (cls === undefined) {

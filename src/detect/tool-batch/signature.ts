@@ -5,7 +5,7 @@
 // are digested in the same canonical call order, so a reordered batch that got the same answers
 // back is the same occurrence.
 
-import { hash } from 'node:crypto';
+import { createHash, hash, type Hash } from 'node:crypto';
 import type { ToolAnswer, ToolCall } from '../../model/transcript.js';
 
 /**
@@ -41,14 +41,44 @@ const SIGNATURE_PREFIX_LENGTH = 12;
 const MAX_PLAIN_KEY = 512;
 
 /**
- * The canonical form of `value`: JSON with object keys sorted, values deeper than
- * MAX_ARGUMENT_DEPTH replaced by the sentinel. Iterative (an explicit stack, so no input depth can
- * overflow the call stack); pieces are collected and joined once.
+ * A call's key as it is written: kept as text while it is short (MAX_PLAIN_KEY), hashed as it goes
+ * once longer, so a call of megabytes of arguments never holds its canonical text (a piece list
+ * of millions of strings, then their join) but only a hash state and a slice in hand.
  */
-function canonical(value: unknown): string {
+class KeyWriter {
+  private text = '';
+  private hasher: Hash | null = null;
+
+  write(piece: string): void {
+    this.text += piece;
+    if (this.text.length <= MAX_PLAIN_KEY) return;
+    if (this.text.length < HASH_SLICE_CHARS && this.hasher !== null) return;
+    this.hasher ??= createHash(HASH);
+    this.hasher.update(this.text);
+    this.text = '';
+  }
+
+  /** `=` and the text when short, `#` and its hash when long: the same bytes give the same hash as one-shot. */
+  key(): string {
+    if (this.hasher === null) return `=${this.text}`;
+    return `#${this.hasher.update(this.text).digest('hex')}`;
+  }
+}
+
+/** Text a KeyWriter gathers between two updates of its hash once the key is long. */
+const HASH_SLICE_CHARS = 64 * 1024;
+
+/**
+ * The canonical form of `value` into `out`: JSON with object keys sorted, values deeper than
+ * MAX_ARGUMENT_DEPTH replaced by the sentinel. Iterative (an explicit stack, so no input depth can
+ * overflow the call stack).
+ */
+function canonical(value: unknown, out: KeyWriter): void {
   const flat = flatObject(value);
-  if (flat !== null) return flat;
-  const parts: string[] = [];
+  if (flat !== null) {
+    out.write(flat);
+    return;
+  }
   // Two parallel stacks instead of frame objects: a value to write at a depth, or (depth -1) a
   // literal to emit once the values before it are written.
   const values: unknown[] = [value];
@@ -57,27 +87,27 @@ function canonical(value: unknown): string {
     const v = values.pop();
     const depth = depths.pop()!;
     if (depth < 0) {
-      parts.push(v as string);
+      out.write(v as string);
       continue;
     }
     if (v === null || v === undefined) {
-      parts.push('null');
+      out.write('null');
     } else if (typeof v === 'string') {
-      parts.push(JSON.stringify(v));
+      out.write(JSON.stringify(v));
     } else if (typeof v === 'number') {
       // JSON has no NaN/Infinity; keep them distinct from null rather than merging them.
-      parts.push(Number.isFinite(v) ? JSON.stringify(v) : `~${String(v)}`);
+      out.write(Number.isFinite(v) ? JSON.stringify(v) : `~${String(v)}`);
     } else if (typeof v === 'boolean') {
-      parts.push(v ? 'true' : 'false');
+      out.write(v ? 'true' : 'false');
     } else if (typeof v === 'bigint') {
-      parts.push(`${v.toString()}n`);
+      out.write(`${v.toString()}n`);
     } else if (typeof v !== 'object') {
       // Functions and symbols never come out of JSON.parse; one tag keeps the key total.
-      parts.push(`~${typeof v}`);
+      out.write(`~${typeof v}`);
     } else if (depth >= MAX_ARGUMENT_DEPTH) {
-      parts.push(DEPTH_SENTINEL);
+      out.write(DEPTH_SENTINEL);
     } else if (Array.isArray(v)) {
-      parts.push('[');
+      out.write('[');
       values.push(']');
       depths.push(-1);
       for (let i = v.length - 1; i >= 0; i -= 1) {
@@ -91,7 +121,7 @@ function canonical(value: unknown): string {
     } else {
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj).sort();
-      parts.push('{');
+      out.write('{');
       values.push('}');
       depths.push(-1);
       for (let i = keys.length - 1; i >= 0; i -= 1) {
@@ -107,7 +137,6 @@ function canonical(value: unknown): string {
       }
     }
   }
-  return parts.join('');
 }
 
 /**
@@ -162,6 +191,8 @@ function hashHex(text: string): string {
  * text itself (prefixed `=`), long ones a hash (prefixed `#`): the two can never be equal.
  */
 export function callDigest(call: ToolCall): string {
+  const known = LONG_CALL_DIGESTS.get(call);
+  if (known !== undefined) return known;
   let args: unknown = call.arguments;
   let raw = false;
   if (typeof args === 'string') {
@@ -171,9 +202,24 @@ export function callDigest(call: ToolCall): string {
       raw = true;
     }
   }
-  const key = `${call.name.length}:${call.name}|${raw ? `R${call.arguments as string}` : `J${canonical(args)}`}`;
-  return key.length <= MAX_PLAIN_KEY ? `=${key}` : `#${hashHex(key)}`;
+  const out = new KeyWriter();
+  out.write(`${call.name.length}:${call.name}|`);
+  if (raw) out.write(`R${call.arguments as string}`);
+  else {
+    out.write('J');
+    canonical(args, out);
+  }
+  const key = out.key();
+  // The detectors, the cut and the ledger each ask for a round's keys: a long one is written once.
+  if (key.startsWith('#')) LONG_CALL_DIGESTS.set(call, key);
+  return key;
 }
+
+/**
+ * Hashed keys by call, for as long as the call lives. A cache, not state: the same call always
+ * has the same key (issue 53, item 11: a call of 2.4 MB of arguments was canonicalised five times a round).
+ */
+const LONG_CALL_DIGESTS = new WeakMap<ToolCall, string>();
 
 /**
  * A short id of a signature for evidence (the signature itself may hold arguments, which the
@@ -197,8 +243,17 @@ export function answerDigest(answer: ToolAnswer): string {
   // Computed by this very function in the thread that read the answer (see ToolAnswer.digest).
   if (answer.digest !== undefined) return answer.digest;
   // The flag is one ASCII byte before the text: the same bytes as hashing them one after the other.
-  return hashHex((answer.isError ? 'E' : 'O') + answer.content);
+  const known = LONG_ANSWER_DIGESTS.get(answer);
+  if (known !== undefined) return known;
+  const content = answer.content;
+  const digest = hashHex((answer.isError ? 'E' : 'O') + content);
+  if (content.length >= MIN_REMEMBERED_ANSWER_CHARS) LONG_ANSWER_DIGESTS.set(answer, digest);
+  return digest;
 }
+
+/** Answers this long are hashed once however many detectors ask (a 60 MB result was hashed twice, 2 s each). */
+const MIN_REMEMBERED_ANSWER_CHARS = 4096;
+const LONG_ANSWER_DIGESTS = new WeakMap<ToolAnswer, string>();
 
 export interface BatchSignature {
   /** Identity of the batch, independent of call order and argument key order (compare whole). */

@@ -19,7 +19,7 @@ import { readConversation } from './conversation.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
 import { describeScalar, endsEarly, isRecord, parseJson, parseJsonCheaply } from './json.js';
-import { type IngestOptions, PROBE_RECORDS, TRUNCATED_REASON } from './options.js';
+import { type IngestOptions, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
 import { SkipTally } from './skips.js';
 
 const { MAX_STRING_LENGTH } = constants;
@@ -62,6 +62,8 @@ export class Ingestion {
   private heldSkipsDropped = 0;
   private heldSkips = 0;
   private lastLine = 0;
+  /** Lines skipped unread for their length: a file of nothing else is not an empty file. */
+  private tooLongLines = 0;
   /** The document held so far ended with its outermost `}` alone on a line: another object may follow. */
   private documentClosed = false;
   /** Pretty-printed objects one after another (SDK dumps): split at their closing braces, one held at a time. */
@@ -96,7 +98,7 @@ export class Ingestion {
     try {
       const run = startLines(this.input, (line) => this.onLine(line), {
         stdin: this.options.stdin,
-        maxLineLength: this.options.maxLineLength,
+        maxLineLength: Math.min(this.options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH, this.options.maxHeldChars ?? Infinity),
       });
       this.options.flow?.({ pause: run.pause, resume: run.resume });
       const stats = await run.done;
@@ -124,6 +126,8 @@ export class Ingestion {
   private onLine(line: Line): boolean {
     this.lastLine = line.line;
     if (line.tooLong) {
+      if (this.options.maxHeldChars !== undefined) throw new TooLargeToHoldHere(line.line, this.options.maxHeldChars);
+      this.tooLongLines += 1;
       const limit = this.options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
       const size = limit >= 1024 * 1024 ? `${Math.round(limit / (1024 * 1024))} MB` : `${limit} characters`;
       this.lineSkip(line.line, `line too long (over ${size}): skipped unread`);
@@ -224,6 +228,10 @@ export class Ingestion {
   private finish(): void {
     switch (this.phase) {
       case 'start':
+        if (this.tooLongLines > 0) {
+          this.summary.error = `no record read: ${this.tooLongLines === 1 ? 'its one line was' : `all its ${this.tooLongLines} lines were`} too long (skipped unread)`;
+          return;
+        }
         this.summary.error = 'empty file (only blank lines)';
         this.summary.not_transcript = 'empty';
         return;
@@ -290,6 +298,8 @@ export class Ingestion {
 
   private holdDocumentLine(line: Line): void {
     this.document.push(line);
+    const limit = this.options.maxHeldChars;
+    if (limit !== undefined && this.document.chars > limit) throw new TooLargeToHoldHere(line.line, limit);
   }
 
   private finishDocument(): void {

@@ -25,8 +25,23 @@ export interface IngestOptions {
   /** Lines longer than this many characters are skipped unread. */
   maxLineLength?: number;
   /**
+   * For a thread whose heap is small (the pipeline's reading thread): a line or a document that
+   * would hold more characters than this throws TooLargeToHoldHere instead of being read, and the
+   * caller reads the file where the heap is larger. V8 ends the whole process, not the thread,
+   * when one allocation cannot fit a thread's capped heap.
+   */
+  maxHeldChars?: number;
+  /**
    * Handed the reader's flow control once reading starts: a sink that forwards rounds elsewhere
    * (the two-thread pipeline) pauses the input while its consumer is behind, so memory stays bounded.
    */
   flow?: (reader: { pause(): void; resume(): void }) => void;
+}
+
+/** Thrown where `maxHeldChars` is passed: the file is to be read by a thread with a larger heap. */
+export class TooLargeToHoldHere extends Error {
+  constructor(line: number, limit: number) {
+    super(`line ${line}: more than ${limit} characters to hold, past this thread's heap: read on a thread with a larger one`);
+    this.name = 'TooLargeToHoldHere';
+  }
 }
