@@ -15,6 +15,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'failure-shapes-'));
 interface Step {
   calls: { name: string; input: Record<string, unknown>; answer: string; error?: boolean }[];
   thinking?: string;
+  text?: string;
 }
 
 /** A Claude Code session: one user prompt, then one assistant message and its results per step. */
@@ -34,6 +35,7 @@ function claudeSession(name: string, steps: Step[]): string {
   steps.forEach((step, i) => {
     const content: unknown[] = [];
     if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig' });
+    if (step.text) content.push({ type: 'text', text: step.text });
     step.calls.forEach((c, j) => content.push({ type: 'tool_use', id: `toolu_${i}_${j}`, name: c.name, input: c.input }));
     push({ type: 'assistant', message: { model: 'claude-sonnet-4-5-20250929', id: `msg_${i}`, type: 'message', role: 'assistant', content, usage: { input_tokens: 10, output_tokens: 20 } } });
     push({
@@ -159,5 +161,18 @@ describe('codex: polls of a process still running', () => {
     const file = path.join(dir, 'rollout-2026-02-01T12-00-00-0199b2e0-4a6c-7d18-b3f5-8e1a9c2d7f99.jsonl');
     writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     expect(entries(file).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+});
+
+describe('a directory tree drawn outside a code fence is structure, not prose', () => {
+  it('the same tree shown beside different work each round raises no text finding', () => {
+    const tree = ['├── src/', '│   ├── index.ts', '│   ├── config/', '│   │   ├── load.ts', '│   │   └── schema.ts', '│   └── util.ts', '├── test/', '│   └── load.test.ts', '└── package.json'].join('\n');
+    const files = ['index', 'load', 'schema', 'util', 'load.test', 'package'];
+    const steps: Step[] = files.map((f) => ({
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f.replace('.', '_')} = 1;` }],
+    }));
+    const said = ['First the entry point.', 'Then how the config is loaded.', 'Its schema.', 'The helpers.', 'What the test checks.', 'And the manifest.'];
+    const withText = steps.map((s, i) => ({ ...s, text: `${said[i]}\n${tree}` }));
+    expect(entries(claudeSession('tree', withText)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
   });
 });
