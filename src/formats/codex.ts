@@ -71,6 +71,15 @@ class Thread {
   private readonly awaiting = new Set<string>();
   /** Some model-output response_item was seen: event copies of text are then ignored. */
   sawItems = false;
+  /** The pending round was opened by event copies and no item of it has arrived yet. */
+  private eventOnly = false;
+  /**
+   * This rollout writes token_count before the items of its response (Codex 0.3x: events,
+   * token_count, then the items): a token_count then ends the pending round and its figures
+   * wait for the round the next items open.
+   */
+  private usageLeads = false;
+  private leadingUsage: Partial<Usage> | null = null;
   private readonly texts: Record<CopySource, string[]> = { item: [], event: [], completed: [] };
   private readonly thinking: Record<CopySource, ThinkingBlock[]> = { item: [], event: [], completed: [] };
   /** User messages per source since the last output: copies of one message pair up. */
@@ -92,13 +101,25 @@ class Thread {
    * round awaits its output (Codex may record one call's output before the next call of the
    * same parallel batch).
    */
-  output(line: number | null, timestamp: string | null): void {
-    if (!this.open || this.closed || (this.afterInput && this.awaiting.size === 0)) {
+  output(line: number | null, timestamp: string | null, source: CopySource): void {
+    if (source === 'item' && !this.sawItems && this.open && this.eventOnly && !this.afterInput) {
+      // The thread's first item repeats the response its event copies opened: one round, and
+      // a token_count between the two says this rollout writes usage before the items.
+      if (this.closed) this.usageLeads = true;
+      this.closed = false;
+    } else if (!this.open || this.closed || (this.afterInput && this.awaiting.size === 0)) {
       this.finalize();
       this.builder.round({ line, model: this.model, timestamp });
       this.open = true;
       this.closed = false;
+      this.eventOnly = true;
       this.awaiting.clear(); // the released round's unanswered calls stay unanswered
+      if (this.leadingUsage) this.builder.usage(this.leadingUsage);
+      this.leadingUsage = null;
+    }
+    if (source === 'item') {
+      this.sawItems = true;
+      this.eventOnly = false;
     }
     this.afterInput = false;
     this.userCounts.clear();
@@ -127,6 +148,12 @@ class Thread {
   }
 
   usage(usage: Partial<Usage>): void {
+    if (this.usageLeads) {
+      // It opens the next response: the pending one is complete; a repeat keeps the first figures.
+      if (this.open) this.closed = true;
+      this.leadingUsage ??= usage;
+      return;
+    }
     // The first token_count after a response is its own; later ones (a repeat, or the
     // compaction request's) must not overwrite it.
     if (!this.open || this.closed) return;
@@ -278,8 +305,7 @@ class CodexParser implements RecordParser {
     if (type === 'message') {
       const role = asString(p.role);
       if (role === 'assistant') {
-        t.sawItems = true;
-        t.output(line, timestamp);
+        t.output(line, timestamp, 'item');
         t.text('item', contentTexts(p.content).join('\n'));
       } else if (role === 'user') {
         if (isRealUserContent(p.content)) t.user('item', line);
@@ -296,8 +322,7 @@ class CodexParser implements RecordParser {
       return;
     }
     if (OUTPUT_ITEMS.has(type)) {
-      t.sawItems = true;
-      t.output(line, timestamp);
+      t.output(line, timestamp, 'item');
       if (type === 'reasoning') {
         t.think('item', reasoningBlock(p));
         return;
@@ -328,13 +353,13 @@ class CodexParser implements RecordParser {
       }
       case 'agent_message':
         if (t.sawItems) return;
-        t.output(line, timestamp);
+        t.output(line, timestamp, 'event');
         t.text('event', asString(p.message) ?? '');
         return;
       case 'agent_reasoning':
       case 'agent_reasoning_raw_content':
         if (t.sawItems) return;
-        t.output(line, timestamp);
+        t.output(line, timestamp, 'event');
         t.think('event', textBlock(asString(p.text)));
         return;
       case 'token_count': {
@@ -380,13 +405,13 @@ class CodexParser implements RecordParser {
       if (isRealUserContent(item.content)) t.user('completed', line);
     } else if (type === 'AgentMessage') {
       if (t.sawItems) return;
-      t.output(line, timestamp);
+      t.output(line, timestamp, 'completed');
       t.text('completed', contentTexts(item.content).join('\n'));
     } else if (type === 'Reasoning') {
       if (t.sawItems) return;
       const parts = [...textsOf(item.raw_content), ...textsOf(item.summary_text)];
       if (parts.length === 0) return;
-      t.output(line, timestamp);
+      t.output(line, timestamp, 'completed');
       t.think('completed', textBlock(parts.join('\n')));
     }
   }

@@ -225,6 +225,10 @@ export class EnforceLadder implements Ladder {
       if (kindInfo(finding.detector, finding.kind)?.cap === 'noted') return { index, finding, level: 'noted', judgeCanStop: false };
       // SPEC 0.3: no progress steers, and stops only once its steers went unheeded. A stretch of
       // one batch answered alike is seed 000's run to stop (its read-only allowance stands): steer.
+      // SPEC 0.4: repeated_failure and same_error steer first, and stop the same way.
+      if (finding.kind === 'repeated_failure' || finding.kind === 'same_error') {
+        return { index, finding, level: this.unheeded >= s.maxUnheededSteers ? 'stop' : 'steer', judgeCanStop: false };
+      }
       if (finding.kind === 'no_progress') {
         const mayStop = finding.evidence.same_answers !== true && this.unheeded >= s.maxUnheededSteers;
         return { index, finding, level: mayStop ? 'stop' : 'steer', judgeCanStop: false };
@@ -245,7 +249,8 @@ export class EnforceLadder implements Ladder {
     // Issue 28: sentences opened by one connector ("Then …", "Let me … Then …") between varied,
     // answered tool calls are a plan or narration of the work, not stalling: noted. A run made
     // only of connectors ("wait, wait, wait") and openings without that work still steer.
-    if (finding.detector === 'output' && finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
+    // Issue 54: the same holds for reasoning, one sentence a round ("Now let me …") about different, successful work.
+    if (finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
     const atL2 = this.unheeded >= s.maxUnheededSteers;

@@ -47,6 +47,11 @@ export interface ToolAnswer {
    * set with `digest` where the text was dropped, so both pipelines compare errors alike.
    */
   normalizedError?: string;
+  /**
+   * A poll of a process still running, answered with no output yet (Codex's unified exec): no
+   * answer, so not the same answer as the last poll's (issue 54).
+   */
+  waiting?: boolean;
 }
 
 export interface ThinkingBlock {

@@ -72,6 +72,7 @@ if (port) {
     const out: ToolAnswer = { content: '', isError: a.isError, digest: answerDigest(a), failed };
     // no_progress compares errors by their normalised text (at most a few hundred characters).
     if (failed) out.normalizedError = normaliseError(a.content);
+    if (a.waiting === true) out.waiting = true;
     return out;
   };
 

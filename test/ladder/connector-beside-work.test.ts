@@ -17,11 +17,18 @@ describe('connector openings beside varied, answered work', () => {
     expect(alone.decide([openings()])[0]!.level).toBe('steer');
   });
 
-  it('a run made only of connectors ("wait, wait, wait") still steers beside work, and thinking keeps its own', () => {
+  it('a run made only of connectors ("wait, wait, wait") still steers beside work, in text and in thinking', () => {
     const l = new EnforceLadder(defaultLadderSettings());
     expect(l.decide([finding('output', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'run' }, variedWork: true })])[0]!.level).toBe('steer');
     const t = new EnforceLadder(defaultLadderSettings());
-    expect(t.decide([finding('thinking', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings' }, variedWork: true })])[0]!.level).toBe('steer');
+    expect(t.decide([finding('thinking', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'run' }, variedWork: true })])[0]!.level).toBe('steer');
+  });
+
+  it('issue 54: "connector and opening patterns in reasoning beside varied, answered tool calls never steer on their own"', () => {
+    const t = new EnforceLadder(defaultLadderSettings());
+    const thinking = (over = {}) => finding('thinking', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings', openings: 9 }, ...over });
+    expect(Array.from({ length: 6 }, () => t.decide([thinking({ variedWork: true })])[0]!.level)).toEqual(Array(6).fill('noted'));
+    expect(new EnforceLadder(defaultLadderSettings()).decide([thinking()])[0]!.level).toBe('steer');
   });
 
   describe('through the binary', () => {

@@ -66,12 +66,28 @@ function classifyLine(line: string): LineClass {
   if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && line.charCodeAt(i + 1) !== 46 && line.charCodeAt(i + 1) !== 41) {
     return 'keep';
   }
-  if (c >= BOX_FIRST && c <= BOX_LAST && isBoxLine(line, i)) return 'drop';
+  if (c >= BOX_FIRST && c <= BOX_LAST && (isBoxLine(line, i) || isTreeRow(line, i))) return 'drop';
   if (HEADING.test(line) || QUOTE.test(line) || THEMATIC_BREAK.test(line) || SETEXT_UNDERLINE.test(line)) {
     return 'drop';
   }
   if (LIST_ITEM.test(line)) return 'drop';
   return 'keep';
+}
+
+/**
+ * A directory tree's or a diagram's row: two or more box-drawing characters (spaces between) before
+ * its text ("├── src/", "│   └── a.ts", "╭─── build ───╮"); structure, like a list item (issue 54).
+ * A panel's "│ text" (one bar) stays prose.
+ */
+function isTreeRow(line: string, from: number): boolean {
+  let boxes = 0;
+  for (let i = from; i < line.length && boxes < 2; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 160) continue;
+    if (c < BOX_FIRST || c > BOX_LAST) return false;
+    boxes += 1;
+  }
+  return boxes >= 2;
 }
 
 /** Only box-drawing or block characters and spaces from `from` on ("╭─╭─…", "━━━", "▀▀▀"). */

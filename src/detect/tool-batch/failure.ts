@@ -2,7 +2,8 @@
 // code, Gemini's `status: error`); Chat Completions tool messages cannot, so an agent harness
 // writes the failure into the text (`Error: payment declined`, a JSON `{"error": …}` body).
 
-import type { ToolAnswer } from '../../model/transcript.js';
+import type { ToolAnswer, ToolCall } from '../../model/transcript.js';
+import { commandOf } from './shell.js';
 
 /**
  * How much of the answer's start is read. A failure announces itself in its first words; reading
@@ -34,3 +35,19 @@ export function answerFailed(answer: ToolAnswer): boolean {
   const tail = text.length > HEAD_CHARS ? text.slice(-HEAD_CHARS) : text;
   return tail.includes('Exit Code: ') && NONZERO_EXIT.test(tail);
 }
+
+/** A failure that says nothing but its exit status: what a search that matched nothing prints. */
+const STATUS_ONLY = /^(?:error:?\s*)?(?:output:\s*\(empty\)\s*)?(?:exit(?:ed)?(?: with)?(?: status| code)?:?\s*\d+)?\.?$/i;
+
+/** Tools and shell commands whose exit 1 with no output means "nothing matched". */
+const SEARCH_TOOLS = /(?:^|[_.:/-])(?:grep|glob|search_file_content|find|search)$/i;
+const SEARCH_COMMAND = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[)\b/;
+
+/** A search that found nothing: exit 1 (or a bare error flag) with no message. */
+export function foundNothing(call: ToolCall, error: string): boolean {
+  if (!STATUS_ONLY.test(error)) return false;
+  if (SEARCH_TOOLS.test(call.name)) return true;
+  const command = commandOf(call.arguments);
+  return command !== null && SEARCH_COMMAND.test(command);
+}
+

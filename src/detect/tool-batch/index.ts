@@ -12,6 +12,7 @@ import { createRecurringFailureDetector } from './recurring.js';
 import { WorkNovelty } from './novelty.js';
 import { answerFailed } from './failure.js';
 import { createNoProgressDetector } from './no-progress.js';
+import { createFailureShapesDetector } from './failure-shapes.js';
 
 export { LoopDetector, isCostlyBatch, isObservationBatch } from './loop-detector.js';
 export { answerDigest, answersDigest, batchSignature, callDigest, MAX_ARGUMENT_DEPTH } from './signature.js';
@@ -133,6 +134,9 @@ export function createToolBatchDetector(config: ToolBatchConfig, digester = new 
       }
       turn = round.turn;
       if (isTransparentBatch(round.calls, transparent)) return { findings: [], measurements: [] };
+      // Polls answered "still running, no output yet" are waits, not repeats (issue 54): they
+      // neither extend nor break the run.
+      if (round.answers !== null && round.answers.length > 0 && round.answers.every((a) => a.waiting === true)) return { findings: [], measurements: [] };
       const digest = digester.digest(round);
       const novel = novelty.observe(digest);
       const result = detector.checkBatch(
@@ -228,14 +232,40 @@ export function noProgressReadTools(config: ToolBatchConfig): readonly string[] 
   return readTools;
 }
 
-/** `no_progress` over rounds, within a turn: observation_tools and no_progress_read_tools are its reads. */
+/**
+ * `no_progress`, `repeated_failure` and `same_error` over rounds, within a turn: the failures read
+ * over a window whatever comes between, with observation_tools and no_progress_read_tools as reads.
+ */
 export function createNoProgressRoundDetector(config: ToolBatchConfig): ResumableRoundDetector {
-  return createNoProgressDetector({
+  const readTools = noProgressReadTools(config);
+  const noProgress = createNoProgressDetector({
     window: config.noProgressWindow,
     staleRounds: config.noProgressStaleRounds,
-    readTools: noProgressReadTools(config),
+    readTools,
     transparentTools: config.transparentTools,
   });
+  const shapes = createFailureShapesDetector({
+    window: config.noProgressWindow,
+    repeatedFailureOccurrences: config.repeatedFailureOccurrences,
+    sameErrorRounds: config.sameErrorRounds,
+    readTools,
+    transparentTools: config.transparentTools,
+  });
+  return {
+    name: 'tool_batch',
+    observe(round: Round): RoundObservation {
+      const a = shapes.observe(round);
+      const b = noProgress.observe(round);
+      return { findings: [...a.findings, ...b.findings], measurements: [...a.measurements, ...b.measurements] };
+    },
+    snapshot: () => ({ noProgress: noProgress.snapshot(), shapes: shapes.snapshot() }),
+    restore(state: unknown): void {
+      const o = (state ?? {}) as { noProgress?: unknown; shapes?: unknown };
+      // A snapshot of an older build is no_progress's own state.
+      noProgress.restore(o.noProgress === undefined && o.shapes === undefined ? state : o.noProgress);
+      shapes.restore(o.shapes);
+    },
+  };
 }
 
 /** `recurring_failure` over rounds, session-scoped: the ledger keeps one across the turns of a session. */

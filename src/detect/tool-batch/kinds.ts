@@ -1,4 +1,4 @@
-// The kinds the tool-batch detectors emit (index.ts, cycle.ts, recurring.ts, no-progress.ts).
+// The kinds the tool-batch detectors emit (index.ts, cycle.ts, recurring.ts, no-progress.ts, failure-shapes.ts).
 
 import type { KindInfo } from '../kind.js';
 
@@ -35,6 +35,20 @@ export const TOOL_BATCH_KINDS = {
     sarif: 'A stretch of rounds in which every read returned an answer already seen and every change failed with an error already seen.',
     judge: null,
     doc: 'A stretch of `tool_batch.no_progress_stale_rounds` rounds in which every read answered with something already seen in the last `tool_batch.no_progress_window` rounds and every other call failed with an error already seen (normalised: paths, line numbers, hex ids, timestamps, durations), whatever the arguments. Steers; stops only through the ladder\'s unheeded steers, and never when the stretch is one batch answered alike every round (`same_answers`: seed 000\'s run judges that one).',
+    cap: null,
+    capped: false,
+  },
+  repeated_failure: {
+    sarif: 'The same tool call failing with the same error again, with other calls (reads) between and no successful change.',
+    judge: null,
+    doc: 'The same call (signature) failing with the same normalised error `tool_batch.repeated_failure_occurrences` times within `tool_batch.no_progress_window` rounds of a turn, whatever calls come between (a read of the file between byte-identical edits), with no successful change between (SPEC 0.4). Occurrences in consecutive rounds only are seed 000\'s run, which judges them. Steers; stops only through the ladder\'s unheeded steers.',
+    cap: null,
+    capped: false,
+  },
+  same_error: {
+    sarif: 'Different tool calls answered with the same error round after round: a broken tool or environment.',
+    judge: null,
+    doc: 'Different calls answered with the same normalised error `tool_batch.same_error_rounds` rounds in a row (a deleted working directory, a shell bridge or sandbox refusing every command alike; SPEC 0.4). A search that found nothing (no output, exit 1) is its answer, not an error. Steers; stops only through the ladder\'s unheeded steers.',
     cap: null,
     capped: false,
   },

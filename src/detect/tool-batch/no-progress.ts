@@ -7,10 +7,10 @@
 
 import type { Round, ToolAnswer } from '../../model/transcript.js';
 import type { Finding, Measurement, ResumableRoundDetector, RoundObservation } from '../types.js';
-import { answerFailed } from './failure.js';
+import { answerFailed, foundNothing } from './failure.js';
 import { batchClass } from './loop-detector.js';
 import { compileObservationPatterns, compileToolPatterns, type CallClassifier } from './patterns.js';
-import { answerDigest, displayId } from './signature.js';
+import { answerDigest, callDigest, displayId } from './signature.js';
 
 export interface NoProgressOptions {
   /** Rounds an answer or an error stays "already seen"; null: the detector is off. */
@@ -53,9 +53,12 @@ export function normaliseError(text: string): string {
  * digest is known (the hook), the error compares exactly, not normalised.
  */
 function errorKey(tool: string, answer: ToolAnswer): string {
-  const body =
-    answer.normalizedError ?? (answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`);
-  return `e|${tool.length}:${tool}|${body}`;
+  return `e|${tool.length}:${tool}|${errorBody(answer)}`;
+}
+
+/** A failed answer's normalised text (`#digest` where only a digest is known). */
+export function errorBody(answer: ToolAnswer): string {
+  return answer.normalizedError ?? (answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`);
 }
 
 function readKey(tool: string, answer: ToolAnswer): string {
@@ -104,14 +107,20 @@ class NoProgressTracker {
     const keys: string[] = [];
     for (let i = 0; i < calls.length; i++) {
       const answer = answers?.[i];
-      // An unanswered call may have changed anything: it never extends a stretch.
-      if (answer === undefined) {
+      // An unanswered call may have changed anything: it never extends a stretch; nor does a
+      // poll still waiting for output, which answered nothing.
+      if (answer === undefined || answer.waiting === true) {
         stale = false;
         continue;
       }
       const call = calls[i]!;
       let key: string;
-      if (answerFailed(answer)) {
+      const failed = answerFailed(answer);
+      if (failed && foundNothing(call, errorBody(answer))) {
+        // "Nothing found" answers that search (issue 54): the same search again is stale, another one is not.
+        key = `n|${callDigest(call)}`;
+        reads += 1;
+      } else if (failed) {
         key = errorKey(call.name, answer);
         failures += 1;
       } else if (batchClass([call], this.reads).readOnly) {

@@ -143,7 +143,10 @@ export function toolAnswer(p: Rec): ToolAnswer {
     const head = content.slice(0, split + 1);
     const code = /^(?:Exit code:|Process exited with code) (-?\d+)$/m.exec(head);
     if (code && Number(code[1]) !== 0) isError = true;
+    const body = content.slice(split + '\nOutput:\n'.length);
     content = head.replace(/^(?:Wall time: [\d.]+ seconds|Chunk ID: \S+)\r?\n/gm, '') + content.slice(split + 1);
+    // A process still running that printed nothing yet: a wait, no answer (issue 54, item 4).
+    if (/^Process running with session ID /m.test(head) && body.trim() === '') return { content, isError, waiting: true };
   }
   return { content, isError };
 }

@@ -47,6 +47,9 @@ describe('tool_batch config', () => {
       noProgressWindow: 12,
       noProgressStaleRounds: 4,
       noProgressReadTools: expect.arrayContaining(['Read', 'Grep', 'Glob', 'LS', 'BashOutput', 'read_file', 'list_directory', 'glob', 'search_file_content', 'Bash(cat:*)', 'shell(rg:*)', 'run_shell_command(tail:*)', 'str_replace_editor(view:*)']),
+      // Issue 54: "a steer at the third identical failure or the third same-error attempt".
+      repeatedFailureOccurrences: 3,
+      sameErrorRounds: 3,
     });
     const warnings: string[] = [];
     const c = parseConfig(

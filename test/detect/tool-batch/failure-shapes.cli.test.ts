@@ -1,0 +1,178 @@
+// Issue 54 items 3-5 through the CLI, on small Claude Code and Codex sessions modelled on the
+// shapes the issue describes: the loops steer at their third attempt and stop only after unheeded
+// steers; the work around them (a different edit that lands, a fix between retries, searches that
+// find nothing, polls of a live job, narrated reasoning beside varied work) raises nothing.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'failure-shapes-'));
+
+interface Step {
+  calls: { name: string; input: Record<string, unknown>; answer: string; error?: boolean }[];
+  thinking?: string;
+  text?: string;
+}
+
+/** A Claude Code session: one user prompt, then one assistant message and its results per step. */
+function claudeSession(name: string, steps: Step[]): string {
+  const sessionId = '5e1c0a2b-0000-4000-8000-0000000000aa';
+  const base = { isSidechain: false, userType: 'external', cwd: '/home/u/app', sessionId, version: '2.1.40' };
+  const lines: unknown[] = [];
+  let n = 0;
+  let parent: string | null = null;
+  const push = (o: Record<string, unknown>) => {
+    n += 1;
+    const uuid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    lines.push({ parentUuid: parent, ...base, uuid, timestamp: new Date(Date.UTC(2026, 4, 6, 10, 0, n)).toISOString(), ...o });
+    parent = uuid;
+  };
+  push({ type: 'user', message: { role: 'user', content: 'Fix the failing build' } });
+  steps.forEach((step, i) => {
+    const content: unknown[] = [];
+    if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig' });
+    if (step.text) content.push({ type: 'text', text: step.text });
+    step.calls.forEach((c, j) => content.push({ type: 'tool_use', id: `toolu_${i}_${j}`, name: c.name, input: c.input }));
+    push({ type: 'assistant', message: { model: 'claude-sonnet-4-5-20250929', id: `msg_${i}`, type: 'message', role: 'assistant', content, usage: { input_tokens: 10, output_tokens: 20 } } });
+    push({
+      type: 'user',
+      message: { role: 'user', content: step.calls.map((c, j) => ({ type: 'tool_result', tool_use_id: `toolu_${i}_${j}`, content: c.answer, is_error: c.error === true })) },
+    });
+  });
+  const file = path.join(dir, `${name}.jsonl`);
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+interface Entry {
+  kind: string;
+  round: number;
+  intervention: { enforce: string };
+}
+
+function entries(file: string): Entry[] {
+  const run = spawnSync(process.execPath, ['bin/loopledger.js', file, '--format', 'json'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CONFIG_HOME: dir, LOOPLEDGER_CONFIG: '' },
+  });
+  expect(run.stderr).toBe('');
+  const report = JSON.parse(run.stdout) as { sessions: { entries: Entry[] }[] };
+  return report.sessions.flatMap((s) => s.entries);
+}
+
+const raised = (es: Entry[]) => es.filter((e) => e.intervention.enforce === 'steer' || e.intervention.enforce === 'stop').map((e) => `${e.kind}@${e.round}:${e.intervention.enforce}`);
+
+const edit = { name: 'Edit', input: { file_path: '/home/u/app/src/a.ts', old_string: 'const x = 1;', new_string: 'const x = 2;' } };
+const notFound = 'String to replace not found in file.\nString: const x = 1;';
+const read = (offset: number) => ({ name: 'Read', input: { file_path: '/home/u/app/src/a.ts', offset, limit: 40 }, answer: `${offset}\tline ${offset}\n${offset + 1}\tline ${offset + 1}` });
+
+describe('repeated_failure: the same failing call again with reads between', () => {
+  it('steers at the third identical failure, and stops only after the ladder’s unheeded steers', () => {
+    const steps: Step[] = [];
+    for (let k = 0; k < 6; k++) {
+      steps.push({ calls: [{ ...edit, answer: notFound, error: true }] });
+      steps.push({ calls: [read(1 + 40 * k)] });
+    }
+    const got = raised(entries(claudeSession('repeated-failure', steps)));
+    // Rounds: edit 1, read 2, edit 3, read 4, edit 5 (third failure) …
+    expect(got[0]).toBe('repeated_failure@5:steer');
+    expect(got.filter((g) => g.endsWith(':stop'))).toEqual(['repeated_failure@11:stop']);
+  });
+
+  it('is quiet when an edit fails, the file is read, and a different edit lands', () => {
+    const steps: Step[] = [
+      { calls: [{ ...edit, answer: notFound, error: true }] },
+      { calls: [read(1)] },
+      { calls: [{ ...edit, answer: notFound, error: true }] },
+      { calls: [read(41)] },
+      { calls: [{ name: 'Edit', input: { ...edit.input, old_string: 'const x  = 1;' }, answer: 'The file has been updated.' }] },
+      { calls: [{ ...edit, answer: notFound, error: true }] },
+    ];
+    expect(raised(entries(claudeSession('edit-lands', steps)))).toEqual([]);
+  });
+
+  it('is quiet on a test rerun after each real fix, and on parallel edits that fail and then succeed', () => {
+    const test = { name: 'Bash', input: { command: 'npm test' }, answer: 'Exit code 1\nFAIL src/a.test.ts\n  expected 2, got 1', error: true };
+    const fix = (i: number) => ({ name: 'Edit', input: { file_path: '/home/u/app/src/a.ts', old_string: `v${i}`, new_string: `v${i + 1}` }, answer: 'The file has been updated.' });
+    const steps: Step[] = [
+      { calls: [test] },
+      { calls: [fix(1)] },
+      { calls: [test] },
+      { calls: [fix(2)] },
+      { calls: [test] },
+      { calls: [fix(3)] },
+      { calls: [test] },
+      { calls: [{ ...edit, answer: notFound, error: true }, { ...edit, input: { ...edit.input, file_path: '/home/u/app/src/b.ts' }, answer: notFound, error: true }] },
+      { calls: [read(1), read(41)] },
+      { calls: [fix(4), { ...fix(5), input: { ...fix(5).input, file_path: '/home/u/app/src/b.ts' } }] },
+    ];
+    expect(raised(entries(claudeSession('fix-between', steps)))).toEqual([]);
+  });
+});
+
+describe('same_error: different calls answered with the same error in a row', () => {
+  it('steers at the third different command answered alike (a deleted working directory)', () => {
+    const gone = 'Error: ENOENT: no such file or directory, uv_cwd';
+    const commands = ['npm test', 'npm run build', 'ls', 'node -v', 'cd .. && pwd', 'git status'];
+    const steps: Step[] = commands.map((command) => ({ calls: [{ name: 'Bash', input: { command }, answer: gone, error: true }] }));
+    const got = raised(entries(claudeSession('same-error', steps)));
+    expect(got[0]).toBe('same_error@3:steer');
+    expect(got.some((g) => g.endsWith(':stop'))).toBe(true);
+  });
+
+  it('is quiet on different searches that find nothing (exit 1, no output), which are answers, not failures', () => {
+    const patterns = ['oldHelper', 'legacyFetch', 'TODO\\(remove\\)', 'deprecatedApi', 'fooBarBaz', 'unusedConst', 'removedFlag'];
+    const steps: Step[] = patterns.map((p) => ({ calls: [{ name: 'Bash', input: { command: `rg -n '${p}' src` }, answer: 'Exit code 1', error: true }] }));
+    expect(entries(claudeSession('nothing-found', steps)).map((e) => e.kind)).toEqual([]);
+  });
+});
+
+describe('narrated reasoning beside varied, answered work', () => {
+  it('one "Now let me …" sentence a round, each about a different successful read, never steers', () => {
+    const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    const steps: Step[] = files.map((f) => ({
+      thinking: `Now let me check ${f}.ts to see how it handles the config.`,
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f} = load('${f}');` }],
+    }));
+    expect(raised(entries(claudeSession('narration', steps)))).toEqual([]);
+  });
+});
+
+describe('codex: polls of a process still running', () => {
+  it('empty write_stdin polls answered "still running, no output" are waits: no repeated_batch, no stop', () => {
+    const env = (type: string, payload: unknown) => ({ timestamp: '2026-02-01T12:00:00.000Z', type, payload });
+    const records: unknown[] = [
+      env('session_meta', { id: '0199b2e0-4a6c-7d18-b3f5-8e1a9c2d7f99', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.63.0' }),
+      env('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run the slow tests' }] }),
+      env('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'npm run test:slow' }), call_id: 'c0' }),
+      env('response_item', { type: 'function_call_output', call_id: 'c0', output: 'Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n' }),
+    ];
+    for (let i = 1; i <= 6; i++) {
+      records.push(env('response_item', { type: 'function_call', name: 'write_stdin', arguments: JSON.stringify({ session_id: 7, chars: '', yield_time_ms: 30000 }), call_id: `c${i}` }));
+      records.push(env('response_item', { type: 'function_call_output', call_id: `c${i}`, output: `Chunk ID: b${i}\nWall time: 30.0 seconds\nProcess running with session ID 7\nOriginal token count: 0\nOutput:\n` }));
+    }
+    records.push(env('response_item', { type: 'function_call', name: 'write_stdin', arguments: JSON.stringify({ session_id: 7, chars: '' }), call_id: 'c9' }));
+    records.push(env('response_item', { type: 'function_call_output', call_id: 'c9', output: 'Chunk ID: z\nWall time: 3.0 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\n42 passing\n' }));
+    const file = path.join(dir, 'rollout-2026-02-01T12-00-00-0199b2e0-4a6c-7d18-b3f5-8e1a9c2d7f99.jsonl');
+    writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(entries(file).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+});
+
+describe('a directory tree drawn outside a code fence is structure, not prose', () => {
+  it('the same tree shown beside different work each round raises no text finding', () => {
+    const tree = ['├── src/', '│   ├── index.ts', '│   ├── config/', '│   │   ├── load.ts', '│   │   └── schema.ts', '│   └── util.ts', '├── test/', '│   └── load.test.ts', '└── package.json'].join('\n');
+    const files = ['index', 'load', 'schema', 'util', 'load.test', 'package'];
+    const steps: Step[] = files.map((f) => ({
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f.replace('.', '_')} = 1;` }],
+    }));
+    const said = ['First the entry point.', 'Then how the config is loaded.', 'Its schema.', 'The helpers.', 'What the test checks.', 'And the manifest.'];
+    const withText = steps.map((s, i) => ({ ...s, text: `${said[i]}\n${tree}` }));
+    expect(entries(claudeSession('tree', withText)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+});
