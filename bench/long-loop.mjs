@@ -14,17 +14,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './home.mjs';
 
 const COMMANDS = ['npm test -- --run test/totals.test.ts', 'cargo test parser', 'pytest tests/test_dates.py -x', 'go test ./internal/cache/...'];
 const ERRORS = [
