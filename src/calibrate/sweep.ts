@@ -17,7 +17,7 @@
 // positive when any of its sessions is. So a labeled loop in a parent thread is not counted as
 // missed just because its sub-agent was clean. Unlabeled sessions appear in the counts only.
 
-import { lastRoundOf, roundsOf } from '../ledger/runs.js';
+import { roundsKey, roundsOf } from '../ledger/runs.js';
 import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { setOwn } from '../own-key.js';
@@ -155,12 +155,12 @@ interface SessionTally {
 }
 
 function tallySession(session: SessionLedger, positive: PositiveLevel): SessionTally {
-  // By round, or by a run's range (ledger/runs.ts folds a round's entries together: same range or apart).
+  // By round, or by a run's range (roundsKey).
   const fired = new Map<number | string, number>();
   const level = new Map<number | string, { rank: number; rounds: number }>();
   const positiveTurns = new Set<number>();
   for (const e of session.entries) {
-    const key = e.run === undefined ? e.round : `${e.round}-${lastRoundOf(e)}`;
+    const key = roundsKey(e);
     fired.set(key, roundsOf(e));
     // Rounds after a stop would not have happened under enforce: they intervene in nothing.
     if (e.after_stop) continue;

@@ -10,7 +10,7 @@
 // the last digit either.
 
 import type { DetectorName } from '../detect/types.js';
-import { lastRoundOf, roundsOf, usageOf } from './runs.js';
+import { roundsKey, roundsOf, usageOf } from './runs.js';
 import type { LedgerEntry, LoopShape, LoopShapeExample, SessionLedger } from './types.js';
 
 const NANO = 1e9;
@@ -47,17 +47,14 @@ function addMoney(m: Money, tokens: number | null | undefined, usd: number | nul
 const tokensOf = (m: Money) => (m.tokensKnown ? m.tokens : null);
 const usdOf = (m: Money) => (m.priced ? m.nanos / NANO : null);
 
-/**
- * Rounds counted once each: a round, or a run's range (ledger/runs.ts folds a round's entries
- * together, so two entries' ranges are the same or apart), by key, with the rounds they hold.
- */
+/** Rounds counted once each, by roundsKey, with the rounds they hold. */
 class RoundSet {
   private readonly keys = new Set<number | string>();
   size = 0;
 
   /** Whether the entry's rounds are new here (then counted). */
   add(e: LedgerEntry): boolean {
-    const key = e.run === undefined ? e.round : `${e.round}-${lastRoundOf(e)}`;
+    const key = roundsKey(e);
     if (this.keys.has(key)) return false;
     this.keys.add(key);
     this.size += roundsOf(e);

@@ -47,6 +47,14 @@ export function lastRoundOf(e: Pick<LedgerEntry, 'round' | 'run'>): number {
   return e.run?.last_round ?? e.round;
 }
 
+/**
+ * The rounds an entry stands for, as a key: its round, or its run's range. A round's entries fold
+ * together, so two entries' ranges are the same or apart: a set of keys counts each round once.
+ */
+export function roundsKey(e: Pick<LedgerEntry, 'round' | 'run'>): number | string {
+  return e.run === undefined ? e.round : `${e.round}-${e.run.last_round}`;
+}
+
 /** Tokens and dollars of every round an entry stands for. */
 export function usageOf(e: Pick<LedgerEntry, 'round_usage' | 'run'>): RoundUsage | undefined {
   return e.run?.usage ?? e.round_usage;

@@ -2,7 +2,7 @@
 // rounds cost, what Enforce would have saved, and the totals. Figures are list-price estimates
 // and say so. Pure functions over the ledger.
 
-import { lastRoundOf, roundsOf, usageOf } from '../ledger/runs.js';
+import { roundsKey, roundsOf, usageOf } from '../ledger/runs.js';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { fmtTokens, fmtUsd, usageTokens } from './amounts.js';
 import { sanitize } from '../sanitize.js';
@@ -43,13 +43,12 @@ export function sessionCostPhrase(s: SessionLedger): string | null {
 
 /** Tokens and dollars of the distinct rounds that carry entries: what the loop itself cost. */
 export function flaggedRounds(s: SessionLedger): { rounds: number; tokens: number | null; usd: number | null } {
-  // A round, or a run's rounds (ledger/runs.ts folds a round's entries together: same range or apart).
   const seen = new Set<number | string>();
   let rounds = 0;
   let tokens: number | null = null;
   let usd: number | null = 0;
   for (const e of s.entries) {
-    const key = e.run === undefined ? e.round : `${e.round}-${lastRoundOf(e)}`;
+    const key = roundsKey(e);
     if (seen.has(key)) continue;
     seen.add(key);
     rounds += roundsOf(e);
