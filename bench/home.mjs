@@ -22,7 +22,8 @@ import { createWriteStream, mkdirSync, rmSync, symlinkSync, writeFileSync } from
 import { once } from 'node:events';
 import { dirname, join, relative, resolve } from 'node:path';
 
-function rng(seed) {
+/** The seeded generator the bench's corpora share (mulberry32). */
+export function rng(seed) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

@@ -17,6 +17,7 @@
 // positive when any of its sessions is. So a labeled loop in a parent thread is not counted as
 // missed just because its sub-agent was clean. Unlabeled sessions appear in the counts only.
 
+import { roundsKey, roundsOf } from '../ledger/runs.js';
 import type { ConfigValues } from '../config/spec.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { setOwn } from '../own-key.js';
@@ -154,24 +155,28 @@ interface SessionTally {
 }
 
 function tallySession(session: SessionLedger, positive: PositiveLevel): SessionTally {
-  const fired = new Set<number>();
-  const level = new Map<number, number>();
+  // By round, or by a run's range (roundsKey).
+  const fired = new Map<number | string, number>();
+  const level = new Map<number | string, { rank: number; rounds: number }>();
   const positiveTurns = new Set<number>();
   for (const e of session.entries) {
-    fired.add(e.round);
+    const key = roundsKey(e);
+    fired.set(key, roundsOf(e));
     // Rounds after a stop would not have happened under enforce: they intervene in nothing.
     if (e.after_stop) continue;
     const r = RANK[e.intervention.enforce] ?? 0;
-    level.set(e.round, Math.max(level.get(e.round) ?? 0, r));
+    level.set(key, { rank: Math.max(level.get(key)?.rank ?? 0, r), rounds: roundsOf(e) });
     if (r >= RANK[positive]) positiveTurns.add(e.turn);
   }
+  let firedRounds = 0;
+  for (const n of fired.values()) firedRounds += n;
   let steeredRounds = 0;
   let stoppedRounds = 0;
-  for (const r of level.values()) {
-    if (r === RANK.steer) steeredRounds++;
-    else if (r === RANK.stop) stoppedRounds++;
+  for (const { rank, rounds } of level.values()) {
+    if (rank === RANK.steer) steeredRounds += rounds;
+    else if (rank === RANK.stop) stoppedRounds += rounds;
   }
-  return { firedRounds: fired.size, steeredRounds, stoppedRounds, positiveTurns: [...positiveTurns] };
+  return { firedRounds, steeredRounds, stoppedRounds, positiveTurns: [...positiveTurns] };
 }
 
 /** Whether a labeled item was predicted positive, honouring a loop's starting turn. */

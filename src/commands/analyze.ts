@@ -49,6 +49,8 @@ interface AnalyzeOptions extends CommonOptions {
   explain?: boolean;
   jobs?: number;
   top?: number;
+  /** `--all`: the table lists every finding (report/rows.ts). */
+  all?: boolean;
   sort?: SessionSort;
   prices?: string;
   shard?: Shard;
@@ -74,6 +76,7 @@ export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) =>
     .option('--explain', 'show the statistics and threshold behind each entry')
     .option('--jobs <n>', 'threads to analyze on (default: 2 on two cores or more, 3 when three are idle)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .option('--all', 'table: every finding of every round a row of its own (default: one row per run of the same finding, a screenful per session)')
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
     .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard)
@@ -96,6 +99,7 @@ function analyzeOptions(raw: OptionValues): AnalyzeOptions {
     explain: flag(raw, 'explain'),
     jobs: count(raw, 'jobs'),
     top: count(raw, 'top'),
+    all: flag(raw, 'all'),
     sort: choice(raw, 'sort', SESSION_SORTS),
     prices: text(raw, 'prices'),
     shard: shard(raw),
@@ -158,7 +162,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
 
 export type EmitOptions = Pick<
   AnalyzeOptions,
-  'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
+  'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'all' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
 >;
 
 /**
@@ -196,6 +200,7 @@ export async function emitLedger(
     color: colorFor(opts, io, isStdout(opts.outputFile)),
     width: terminalWidth(io),
     top: opts.top,
+    all: opts.all,
     sort: opts.sort,
     verbose: opts.verbose ?? false,
     quiet: opts.quiet ?? false,

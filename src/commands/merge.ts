@@ -43,6 +43,7 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     .option('--excerpts', 'show the excerpts the shards recorded (analyze --excerpts)')
     .option('--explain', 'show the statistics the shards recorded (analyze --explain)')
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
+    .option('--all', 'table: every finding of every round a row of its own (default: one row per run of the same finding, a screenful per session)')
     .addOption(new Option('--sort <order>', 'order of the overview').choices(SESSION_SORTS).default('level'))
     .option('--color', 'force colour')
     .option('--no-color', 'no colour')
@@ -98,6 +99,7 @@ function mergeOptions(raw: OptionValues): EmitOptions {
     excerpts: flag(raw, 'excerpts'),
     explain: flag(raw, 'explain'),
     top: count(raw, 'top'),
+    all: flag(raw, 'all'),
     sort: choice(raw, 'sort', SESSION_SORTS),
     color: flag(raw, 'color'),
     quiet: flag(raw, 'quiet'),

@@ -16,6 +16,7 @@ import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from
 import { settleInterrupts } from './interrupts.js';
 import { RecoveryTracker, recoveryPatterns } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
+import { RunFolder } from './runs.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -68,6 +69,8 @@ interface SessionState {
   recent: RecentBatches;
   /** Splits the rounds a stop prevents into saved and cut (ledger/cut.ts). */
   recovery: RecoveryTracker;
+  /** Holds a long run of the same finding as one entry (ledger/runs.ts): memory bounded in rounds. */
+  runs: RunFolder;
 }
 
 /** Stands in for a detector that failed, for the rest of its turn. */
@@ -139,6 +142,7 @@ export class LedgerBuilder implements TranscriptSink {
       interrupts: [],
       recent: new RecentBatches(),
       recovery: new RecoveryTracker(this.recoveryPatterns.transparent, this.recoveryPatterns.reads),
+      runs: new RunFolder(),
     });
   }
 
@@ -184,6 +188,7 @@ export class LedgerBuilder implements TranscriptSink {
       s.sessionDetector = null;
     }
     if (s.cleared) {
+      s.runs.add(ledger.entries, [], round.index, round.turn);
       if (t.ladders.enforce.stopped) this.prevented(s, round, []);
       this.verdict(ledger, round, 'none', t.ladders.enforce.stopped, []);
       return;
@@ -212,11 +217,12 @@ export class LedgerBuilder implements TranscriptSink {
     let roundLevel: EnforceLevel = 'none';
     let stopsHere = false;
     const usage = findings.length > 0 ? s.account.roundUsage() : null;
+    const added = findings.map((finding, i) =>
+      entryOf(round, finding, telemetry[i]!, enforce[i]!, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage!, recent: s.recent }),
+    );
+    s.runs.add(ledger.entries, added, round.index, round.turn);
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
-      ledger.entries.push(
-        entryOf(round, finding, telemetry[i]!, d, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage!, recent: s.recent }),
-      );
       roundLevel = strongerLevel(roundLevel, d.level);
       if (d.level === 'steer') ledger.outcome.enforce.steers += 1;
       if (d.level === 'stop') {

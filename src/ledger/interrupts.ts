@@ -4,6 +4,7 @@
 
 import { defineSection } from '../config/section.js';
 import type { Interrupt } from '../model/transcript.js';
+import { lastRoundOf } from './runs.js';
 import type { LedgerEntry, SessionInterrupt } from './types.js';
 
 export interface InterruptConfig {
@@ -27,15 +28,21 @@ export const INTERRUPT_SECTION = defineSection<InterruptConfig>({
 export function settleInterrupts(raw: readonly Interrupt[], entries: readonly LedgerEntry[], window: number): SessionInterrupt[] {
   return raw.map((i) => {
     let finding: LedgerEntry | null = null;
+    let at = 0;
     for (const e of entries) {
-      if (e.turn !== i.turn || e.round > i.round || e.round < i.round - window) continue;
-      if (finding === null || e.round >= finding.round) finding = e;
+      // A run (ledger/runs.ts) found the same on each of its rounds: its latest one up to the interrupt.
+      const round = Math.min(lastRoundOf(e), i.round);
+      if (e.turn !== i.turn || e.round > i.round || round < i.round - window) continue;
+      if (finding === null || round >= at) {
+        finding = e;
+        at = round;
+      }
     }
     return {
       turn: i.turn,
       round: i.round,
       after_repeat: finding !== null,
-      finding: finding ? { detector: finding.detector, kind: finding.kind, turn: finding.turn, round: finding.round } : null,
+      finding: finding ? { detector: finding.detector, kind: finding.kind, turn: finding.turn, round: at } : null,
     };
   });
 }

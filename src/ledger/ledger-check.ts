@@ -131,7 +131,26 @@ function checkTimeline(v: unknown, path: string): void {
   });
 }
 
-function checkEntry(v: unknown, path: string, turns: number, rounds: number): string {
+/** A run's rounds (ledger/runs.ts): from the entry's round on, within the session, one finding each. */
+function checkRun(v: unknown, path: string, round: number, rounds: number): number {
+  const run = record(v, path);
+  const first = count(run['first_round'], `${path}.first_round`, 1);
+  if (first !== round) throw new LedgerFieldError(`${path}.first_round`, `expected ${round}, the entry's round`, first);
+  const last = count(run['last_round'], `${path}.last_round`, first);
+  if (last > rounds) throw new LedgerFieldError(`${path}.last_round`, `expected at most the session's ${rounds} rounds`, last);
+  const n = count(run['count'], `${path}.count`, 1);
+  if (n !== last - first + 1) throw new LedgerFieldError(`${path}.count`, `expected ${last - first + 1}, the rounds from first_round to last_round`, n);
+  if (run['last_line'] !== null) count(run['last_line'], `${path}.last_line`, 1);
+  if (run['usage'] !== undefined) {
+    const u = record(run['usage'], `${path}.usage`);
+    amountOrNull(u['tokens'], `${path}.usage.tokens`);
+    amountOrNull(u['usd'], `${path}.usage.usd`);
+  }
+  return n;
+}
+
+/** The entry's enforce level, and how many rounds (findings) it stands for. */
+function checkEntry(v: unknown, path: string, turns: number, rounds: number): { level: string; count: number } {
   const e = record(v, path);
   const turn = count(e['turn'], `${path}.turn`, 1);
   if (turn > turns) throw new LedgerFieldError(`${path}.turn`, `expected at most the session's ${turns} turns`, turn);
@@ -162,7 +181,8 @@ function checkEntry(v: unknown, path: string, turns: number, rounds: number): st
       }
     }
   }
-  return enforce;
+  const n = e['run'] === undefined ? 1 : checkRun(e['run'], `${path}.run`, round, rounds);
+  return { level: enforce, count: n };
 }
 
 function checkSession(v: unknown, path: string): void {
@@ -179,9 +199,9 @@ function checkSession(v: unknown, path: string): void {
   let steers = 0;
   let stops = 0;
   list(s['entries'], `${path}.entries`).forEach((e, i) => {
-    const level = checkEntry(e, `${path}.entries[${i}]`, turns, rounds);
-    if (level === 'steer') steers += 1;
-    if (level === 'stop') stops += 1;
+    const { level, count: n } = checkEntry(e, `${path}.entries[${i}]`, turns, rounds);
+    if (level === 'steer') steers += n;
+    if (level === 'stop') stops += n;
   });
   const enforce = record(record(s['outcome'], `${path}.outcome`)['enforce'], `${path}.outcome.enforce`);
   // Every steer and stop of a session is one of its entries (ledger/build.ts counts them so).

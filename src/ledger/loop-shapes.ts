@@ -10,6 +10,7 @@
 // the last digit either.
 
 import type { DetectorName } from '../detect/types.js';
+import { roundsKey, roundsOf, usageOf } from './runs.js';
 import type { LedgerEntry, LoopShape, LoopShapeExample, SessionLedger } from './types.js';
 
 const NANO = 1e9;
@@ -46,10 +47,25 @@ function addMoney(m: Money, tokens: number | null | undefined, usd: number | nul
 const tokensOf = (m: Money) => (m.tokensKnown ? m.tokens : null);
 const usdOf = (m: Money) => (m.priced ? m.nanos / NANO : null);
 
+/** Rounds counted once each, by roundsKey, with the rounds they hold. */
+class RoundSet {
+  private readonly keys = new Set<number | string>();
+  size = 0;
+
+  /** Whether the entry's rounds are new here (then counted). */
+  add(e: LedgerEntry): boolean {
+    const key = roundsKey(e);
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    this.size += roundsOf(e);
+    return true;
+  }
+}
+
 /** One session's part of one row. */
 interface Part {
-  rounds: Set<number>;
-  kinds: Map<string, Set<number>>;
+  rounds: RoundSet;
+  kinds: Map<string, RoundSet>;
   money: Money;
 }
 
@@ -96,16 +112,16 @@ export class LoopShapeTally {
       const key = `${e.detector}\u0000${shape}`;
       let part = parts.get(key);
       if (!part) {
-        part = { shape, detector: e.detector, rounds: new Set(), kinds: new Map(), money: noMoney() };
+        part = { shape, detector: e.detector, rounds: new RoundSet(), kinds: new Map(), money: noMoney() };
         parts.set(key, part);
       }
       let kindRounds = part.kinds.get(e.kind);
-      if (!kindRounds) part.kinds.set(e.kind, (kindRounds = new Set()));
-      kindRounds.add(e.round);
+      if (!kindRounds) part.kinds.set(e.kind, (kindRounds = new RoundSet()));
+      kindRounds.add(e);
       // A round's usage is the same on each of its entries: counted once.
-      if (part.rounds.has(e.round)) continue;
-      part.rounds.add(e.round);
-      addMoney(part.money, e.round_usage?.tokens, e.round_usage?.usd);
+      if (!part.rounds.add(e)) continue;
+      const usage = usageOf(e);
+      addMoney(part.money, usage?.tokens, usage?.usd);
     }
     for (const [key, part] of parts) {
       let row = this.rows.get(key);

@@ -113,6 +113,13 @@ export class ThinSessions {
   }
 
   private entry(e: LedgerEntry): LedgerEntry {
+    const thin = this.thinEntry(e);
+    // A run's rounds are what the summary counts (summary.entries, loop shapes): kept whole, it is small.
+    if (e.run !== undefined) thin.run = e.run;
+    return thin;
+  }
+
+  private thinEntry(e: LedgerEntry): LedgerEntry {
     const intervention = { enforce: e.intervention.enforce } as LedgerEntry['intervention'];
     const round = e.round;
     const detector = e.detector;

@@ -5,6 +5,7 @@ import { redactConfigValues } from '../config/redact.js';
 import { roundUsd } from '../money/account.js';
 import { configHash } from './config-hash.js';
 import { LoopShapeTally } from './loop-shapes.js';
+import { findingsOf } from './runs.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary } from '../formats/input.js';
 import type { EnforceSaved, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
@@ -52,7 +53,7 @@ export class SummaryTally {
   add(s: SessionLedger): void {
     this.count += 1;
     this.rounds += s.rounds;
-    this.entries += s.entries.length;
+    this.entries += findingsOf(s.entries);
     if (s.outcome.enforce.stops.length > 0) this.stopped += 1;
     if (s.outcome.enforce.steers > 0) this.steered += 1;
     if (s.cost) {

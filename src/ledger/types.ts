@@ -6,6 +6,7 @@ import type { DetectorName, Evidence, Measurement, Strike } from '../detect/type
 /** A measurement as a ledger records it: its kind a plain string, since a ledger may come from a file (merge). */
 export type RecordedMeasurement = Omit<Measurement, 'kind'> & { kind: string };
 import type { SessionTimeline } from './timeline.js';
+import type { EntryRun } from './runs.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
@@ -20,6 +21,7 @@ export type { InputSummary, NotTranscript, SkippedLine };
 export type { EnforceSaved, RoundUsage, SessionCost, SessionUsage };
 
 export type { EnforceLevel } from '../vocabulary.js';
+export type { EntryRun } from './runs.js';
 /** Telemetry only notes (seed 002). */
 export type TelemetryLevel = Extract<EnforceLevel, 'none' | 'noted'>;
 
@@ -91,6 +93,11 @@ export interface LedgerEntry {
   round_usage?: RoundUsage;
   /** The trace and span that recorded the round, when the input was a trace (format `otel`): lowercase hex. */
   trace?: EntryTrace;
+  /**
+   * Present when this entry stands for a run of rounds with the same finding (ledger/runs.ts,
+   * docs/json.md "Runs"): its other fields are the run's first round's.
+   */
+  run?: EntryRun;
 }
 
 /** OpenTelemetry ids of the judged round, as OTLP/JSON writes them (32 and 16 hex digits). */

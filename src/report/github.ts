@@ -77,7 +77,7 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
       s ??= whole(o, listed);
       const e = s.entries[i]!;
       file ??= sanitize(relativePath(s.path, o.cwd));
-      const bits = [`session ${s.id}`, `turn ${e.turn} round ${e.round}`, enforceWould(e.intervention.enforce)];
+      const bits = [`session ${s.id}`, `turn ${e.turn} ${e.run ? `rounds ${e.round}-${e.run.last_round} (${e.run.count} rounds)` : `round ${e.round}`}`, enforceWould(e.intervention.enforce)];
       if (e.confidence !== null) bits.push(`confidence ${fmtConfidence(e.confidence)}`);
       if (e.strike) bits.push(strikePhrase(e.strike, e.kind));
       const saved = e.intervention.enforce === 'stop' ? savedPhrase(s) : null;

@@ -49,7 +49,7 @@ function attrs(a: Record<string, string | number>): string {
 
 function entryLine(e: LedgerEntry): string {
   const bits = [
-    `turn ${e.turn} round ${e.round}${e.line === null ? '' : ` line ${e.line}`}`,
+    `turn ${e.turn} ${e.run ? `rounds ${e.round}-${e.run.last_round} (${e.run.count})` : `round ${e.round}`}${e.line === null ? '' : ` line ${e.line}`}`,
     `${e.detector}/${e.kind}`,
     e.confidence === null ? '' : `confidence ${fmtConfidence(e.confidence)}`,
     e.strike ? strikePhrase(e.strike, e.kind) : '',

@@ -7,6 +7,7 @@
 // GitHub refuses a job summary over 1 MiB, so the document is written against that budget: what
 // does not fit is left out and counted in a closing line, never cut mid-line.
 
+import { findingsOf } from '../ledger/runs.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
 import { type ReportOptions, whole } from './options.js';
@@ -72,10 +73,10 @@ function entryRow(e: LedgerEntry, tools: boolean): string {
   const modes = [e.intervention.off, e.intervention.telemetry, level(e.intervention.enforce) + decided];
   return row([
     String(e.turn),
-    `${e.round}${e.after_stop ? ' (after stop)' : ''}`,
+    `${e.run ? `${e.round}–${e.run.last_round}` : e.round}${e.after_stop ? ' (after stop)' : ''}`,
     e.line === null ? '' : String(e.line),
     mdEscape(e.detector),
-    mdEscape(e.kind),
+    mdEscape(e.kind) + (e.run ? ` ×${e.run.count}` : ''),
     ...(tools ? [mdEscape(entryTools(e))] : []),
     fmtConfidence(e.confidence),
     mdEscape(fmtStrike(e.strike, e.kind)),
@@ -170,7 +171,7 @@ function overviewRows(
         mdEscape(name.next().value as string),
         mdEscape(shortModel(s.model)),
         String(s.rounds),
-        String(s.entries.length),
+        String(findingsOf(s.entries)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);
     }
@@ -246,7 +247,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
         mdEscape(s.path),
         mdEscape(s.format),
         String(s.rounds),
-        String(s.entries.length),
+        String(findingsOf(s.entries)),
         level(maxEnforce(s)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);

@@ -2,6 +2,7 @@
 // rounds cost, what Enforce would have saved, and the totals. Figures are list-price estimates
 // and say so. Pure functions over the ledger.
 
+import { roundsKey, roundsOf, usageOf } from '../ledger/runs.js';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import { fmtTokens, fmtUsd, usageTokens } from './amounts.js';
 import { sanitize } from '../sanitize.js';
@@ -42,18 +43,21 @@ export function sessionCostPhrase(s: SessionLedger): string | null {
 
 /** Tokens and dollars of the distinct rounds that carry entries: what the loop itself cost. */
 export function flaggedRounds(s: SessionLedger): { rounds: number; tokens: number | null; usd: number | null } {
-  const seen = new Set<number>();
+  const seen = new Set<number | string>();
+  let rounds = 0;
   let tokens: number | null = null;
   let usd: number | null = 0;
   for (const e of s.entries) {
-    if (seen.has(e.round)) continue;
-    seen.add(e.round);
-    const u = e.round_usage;
+    const key = roundsKey(e);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rounds += roundsOf(e);
+    const u = usageOf(e);
     if (u?.tokens != null) tokens = (tokens ?? 0) + u.tokens;
     if (u?.usd != null && usd !== null) usd += u.usd;
     else usd = null;
   }
-  return { rounds: seen.size, tokens, usd: seen.size === 0 ? 0 : usd };
+  return { rounds, tokens, usd: rounds === 0 ? 0 : usd };
 }
 
 function amounts(tokens: number | null, usd: number | null): string {

@@ -26,6 +26,8 @@ export interface ReportOptions {
   top?: number;
   /** Order of the overview (default `level`). */
   sort?: SessionSort;
+  /** Table: every round's finding a row of its own, every row shown (default: one row per run, a screenful per session). */
+  all?: boolean;
   /** otlp: when the findings were evaluated, ms since the epoch (the records' time; default now). */
   evaluatedAt?: number;
   /**

@@ -3,6 +3,7 @@
 // person scanning hundreds of sessions: no borders, the enforce outcome first and coloured, the
 // columns that matter kept longest when the terminal is narrow.
 
+import { findingsOf } from '../ledger/runs.js';
 import type { ChalkInstance } from 'chalk';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
@@ -57,7 +58,7 @@ function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColum
     { key: 'session', head: 'session', align: 'left', priority: 90, text: (r) => (r.kind === 'session' ? r.name : (r.cells['session'] ?? '')) },
     { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
-    { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(s.entries.length)) },
+    { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(findingsOf(s.entries))) },
   );
   if (present.tokens) cols.push({ key: 'tokens', head: 'tokens', align: 'right', priority: 10, text: cell('tokens', tokensCell) });
   if (present.cost) cols.push({ key: 'cost', head: 'cost', align: 'right', priority: 50, text: cell('cost', costCell) });

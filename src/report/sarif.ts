@@ -74,6 +74,8 @@ function result(s: SessionLedger, e: LedgerEntry, index: Map<string, number>, cw
       intervention: e.intervention,
       after_stop: e.after_stop,
       ...(e.round_usage ? { round_usage: e.round_usage } : {}),
+      // One result for a run of rounds with the same finding (docs/json.md "Runs").
+      ...(e.run ? { run: e.run } : {}),
     },
   };
 }

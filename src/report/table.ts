@@ -10,12 +10,13 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { interruptPhrase } from '../ledger/interrupts.js';
 import type {
   EnforceLevel,
-  LedgerEntry,
   LedgerReport,
   RoundVerdict,
   SessionLedger,
 } from '../ledger/types.js';
 import { type ReportOptions, whole } from './options.js';
+import { collapsedRows, everyRow, firstRound, lastRound, type Row, rowTools, strikeSpan } from './rows.js';
+import { nextSteps } from './next-steps.js';
 import { mapped, some } from './lists.js';
 import type { Mode } from '../vocabulary.js';
 import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
@@ -69,53 +70,8 @@ const MIN_TOOLS = 5;
 
 const DETECTOR_ABBREV: Record<string, string> = { tool_batch: 'tool', output: 'out', thinking: 'think' };
 
-/**
- * One row of a session's table: an entry, or a run of identical consecutive notes (same detector,
- * kind, tools, confidence, repeats and verdicts; no steer or stop among them) shown once with their
- * count and the rounds they span: `recurring_phrase ×24`, rounds `3–40`.
- */
-interface Row {
-  first: LedgerEntry;
-  last: LedgerEntry;
-  count: number;
-}
-
-// Two identical rows read as quickly as one with a count; from three on a run fills the screen.
-const MIN_COLLAPSED = 3;
-
-const collapsible = (e: LedgerEntry) => e.intervention.enforce !== 'steer' && e.intervention.enforce !== 'stop';
-
-function sameNote(a: LedgerEntry, b: LedgerEntry): boolean {
-  return (
-    collapsible(a) &&
-    collapsible(b) &&
-    a.detector === b.detector &&
-    a.kind === b.kind &&
-    a.after_stop === b.after_stop &&
-    entryTools(a) === entryTools(b) &&
-    fmtConfidence(a.confidence) === fmtConfidence(b.confidence) &&
-    fmtStrike(a.strike, a.kind) === fmtStrike(b.strike, b.kind) &&
-    a.intervention.off === b.intervention.off &&
-    a.intervention.telemetry === b.intervention.telemetry &&
-    a.intervention.enforce === b.intervention.enforce &&
-    (a.judge === undefined) === (b.judge === undefined)
-  );
-}
-
-/** The rows of one session, runs of identical notes collapsed (a generator: no copy of the entries). */
-function* rowsOf(entries: readonly LedgerEntry[]): Generator<Row> {
-  let i = 0;
-  while (i < entries.length) {
-    let j = i + 1;
-    while (j < entries.length && sameNote(entries[i]!, entries[j]!)) j += 1;
-    if (j - i >= MIN_COLLAPSED) {
-      yield { first: entries[i]!, last: entries[j - 1]!, count: j - i };
-    } else {
-      for (let k = i; k < j; k += 1) yield { first: entries[k]!, last: entries[k]!, count: 1 };
-    }
-    i = j;
-  }
-}
+/** Rows shown per session by default; the rest are counted ("N more rows: --all"). */
+const MAX_SESSION_ROWS = 20;
 
 /** `3` or `3–40` (the turns, or the rounds, a row spans). */
 const span = (a: number, b: number) => (a === b ? String(a) : `${a}–${b}`);
@@ -134,20 +90,33 @@ interface Column {
 
 const AFTER_STOP_MARK = '*';
 
+const enforceCell = (r: Row) => {
+  const text = enforceText(r.top);
+  // A row of many rounds says where its steer or stop came.
+  return r.count > 1 && (r.top.intervention.enforce === 'stop' || r.top.intervention.enforce === 'steer') ? `${text} r${r.top.round}` : text;
+};
+
+function repeatsCell(r: Row, abbrev: boolean): string {
+  const cell = fmtStrike(r.first.strike, r.first.kind, abbrev);
+  const moved = strikeSpan(r);
+  // `2–1999× (max 2)`: the count at the row's first and last round.
+  return moved === null ? cell : cell.replace(/^\d+×/, `${moved.first}–${moved.last}×`);
+}
+
 function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: Mode | undefined): Column[] {
-  const mark = (r: Row) => (r.first.after_stop ? AFTER_STOP_MARK : '');
+  const mark = (r: Row) => (r.afterStop ? AFTER_STOP_MARK : '');
   const cols: Column[] = [];
   if (layout.merge) {
     const at = (r: Row) =>
-      r.count === 1
+      firstRound(r) === lastRound(r)
         ? `${r.first.turn}.${r.first.round}`
         : r.first.turn === r.last.turn
-          ? `${r.first.turn}.${r.first.round}–${r.last.round}`
-          : `${r.first.turn}.${r.first.round}–${r.last.turn}.${r.last.round}`;
+          ? `${r.first.turn}.${r.first.round}–${lastRound(r)}`
+          : `${r.first.turn}.${r.first.round}–${r.last.turn}.${lastRound(r)}`;
     cols.push({ id: 't.r', head: 't.r', align: 'right', text: (r) => `${at(r)}${mark(r)}` });
   } else {
     cols.push({ id: 'turn', head: 'turn', align: 'right', text: (r) => span(r.first.turn, r.last.turn) });
-    cols.push({ id: 'round', head: 'round', align: 'right', text: (r) => `${r.first.turn === r.last.turn ? span(r.first.round, r.last.round) : `${r.first.round}–${r.last.round}`}${mark(r)}` });
+    cols.push({ id: 'round', head: 'round', align: 'right', text: (r) => `${span(firstRound(r), lastRound(r))}${mark(r)}` });
   }
   cols.push({
     id: layout.abbrev ? 'det' : 'detector',
@@ -156,7 +125,7 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     text: (r) => sanitize(layout.abbrev ? (DETECTOR_ABBREV[r.first.detector] ?? r.first.detector) : r.first.detector),
   });
   cols.push({ id: 'kind', head: 'kind', align: 'left', text: (r) => `${sanitize(r.first.kind)}${r.count > 1 ? ` ×${r.count}` : ''}`, isKind: true });
-  if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: (r) => entryTools(r.first), isTools: true });
+  if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: (r) => rowTools(r.first), isTools: true });
   if (!layout.dropConf) {
     cols.push({ id: 'conf', head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (r) => fmtConfidence(r.first.confidence) });
   }
@@ -164,7 +133,7 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     id: layout.abbrev ? 'repeats-ab' : 'repeats',
     head: 'repeats',
     align: 'left',
-    text: (r) => fmtStrike(r.first.strike, r.first.kind, layout.abbrev),
+    text: (r) => repeatsCell(r, layout.abbrev),
   });
   // The configured mode's column is marked, never the only one: the point is the comparison.
   const head = (m: Mode, full: string, short: string) => {
@@ -178,15 +147,15 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     id: 'tel',
     head: head('telemetry', 'Telemetry', 'Tel.'),
     align: 'left',
-    text: (r) => r.first.intervention.telemetry,
-    level: (r) => r.first.intervention.telemetry,
+    text: (r) => r.telemetry,
+    level: (r) => r.telemetry,
   });
   cols.push({
     id: 'enf',
     head: head('enforce', 'Enforce', 'Enf.'),
     align: 'left',
-    text: (r) => enforceText(r.first),
-    level: (r) => r.first.intervention.enforce,
+    text: enforceCell,
+    level: (r) => r.top.intervention.enforce,
   });
   return cols;
 }
@@ -201,7 +170,7 @@ function tableWidth(colWidths: number[]): number {
  * are read once: every column any layout may use is measured in that pass (a merge reads them
  * back from disk, so one pass, not one per layout tried).
  */
-function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mode | undefined): Layout | null {
+function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mode | undefined, all: boolean): Layout | null {
   const every = new Map<string, Column>();
   for (const base of LAYOUTS) for (const c of columns({ ...base, tools: true }, mode)) if (!every.has(c.id)) every.set(c.id, c);
   const measured = [...every.values()];
@@ -214,7 +183,7 @@ function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mo
         break;
       }
     }
-    for (const r of rowsOf(s.entries)) {
+    for (const r of shownRows(s, all).rows) {
       for (let i = 0; i < measured.length; i += 1) {
         const d = displayWidth(measured[i]!.text(r));
         if (d > widest[i]!) widest[i] = d;
@@ -284,24 +253,42 @@ export function boxRow(cells: readonly string[], widths: readonly number[], alig
   return '│' + out.join('│') + '│';
 }
 
-function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: Mode | undefined): Generator<string> {
+/** The rows a session's table shows, and how many more `--all` would. */
+function shownRows(s: SessionLedger, all: boolean): { rows: Iterable<Row>; more: number } {
+  if (all) return { rows: everyRow(s.entries), more: 0 };
+  const rows = collapsedRows(s.entries);
+  if (rows.length <= MAX_SESSION_ROWS) return { rows, more: 0 };
+  return { rows: rows.slice(0, MAX_SESSION_ROWS), more: rows.length - MAX_SESSION_ROWS };
+}
+
+const moreRows = (n: number, width: number, ch: ChalkInstance) => wrap(`  ${plural(n, 'more row')}: --all`, width, 4).map((l) => ch.dim(l));
+
+/** A kind cut to `width`, its count (` ×1799`) kept whole: the count is what a run's row is for. */
+function fitKind(text: string, width: number): string {
+  const count = / ×\d+$/.exec(text)?.[0] ?? '';
+  if (count === '' || displayWidth(text) <= width || count.length + 2 > width) return truncateTo(text, width);
+  return truncateTo(text.slice(0, -count.length), width - count.length) + count;
+}
+
+function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: Mode | undefined, all: boolean): Generator<string> {
   const cols = columns(layout, mode);
   const aligns = cols.map((c) => c.align);
   const cells = (r: Row) =>
     cols.map((c) => {
       let text = c.text(r);
-      if (c.isKind && layout.kindWidth !== null) text = truncateTo(text, layout.kindWidth);
+      if (c.isKind && layout.kindWidth !== null) text = fitKind(text, layout.kindWidth);
       if (c.isTools && layout.toolsWidth !== null) text = truncateTo(text, layout.toolsWidth);
       if (c.level) return levelColor(ch, c.level(r), text);
       return r.first.after_stop ? ch.dim(text) : text;
     });
+  const { rows, more } = shownRows(s, all);
   yield [
     rule(layout.widths, RULES.top),
     boxRow(cols.map((c) => ch.bold(c.head)), layout.widths, aligns),
     rule(layout.widths, RULES.head),
   ].join('\n');
   let lines: string[] = [];
-  for (const r of rowsOf(s.entries)) {
+  for (const r of rows) {
     lines.push(boxRow(cells(r), layout.widths, aligns));
     if (lines.length === ROWS_PER_SLICE) {
       yield '\n' + lines.join('\n');
@@ -310,23 +297,26 @@ function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode
   }
   if (lines.length > 0) yield '\n' + lines.join('\n');
   yield '\n' + rule(layout.widths, RULES.bottom);
+  if (more > 0) yield '\n' + moreRows(more, tableWidth(layout.widths), ch).join('\n');
 }
 
-function* listLines(s: SessionLedger, width: number, ch: ChalkInstance): Generator<string> {
-  for (const r of rowsOf(s.entries)) {
+function* listLines(s: SessionLedger, width: number, ch: ChalkInstance, all: boolean): Generator<string> {
+  const { rows, more } = shownRows(s, all);
+  for (const r of rows) {
     const e = r.first;
-    const modes = `off ${e.intervention.off} · tel ${e.intervention.telemetry} · enf ${enforceText(e)}`;
-    const where = r.count > 1 ? `t${span(e.turn, r.last.turn)} r${e.round}–${r.last.round}` : `t${e.turn} r${e.round}`;
+    const modes = `off ${e.intervention.off} · tel ${r.telemetry} · enf ${enforceCell(r)}`;
+    const where = firstRound(r) !== lastRound(r) ? `t${span(e.turn, r.last.turn)} r${e.round}–${lastRound(r)}` : `t${e.turn} r${e.round}`;
     const parts = [
-      `${where}${e.after_stop ? AFTER_STOP_MARK : ''}`,
+      `${where}${r.afterStop ? AFTER_STOP_MARK : ''}`,
       `${entryLabel(e)}${r.count > 1 ? ` ×${r.count}` : ''}`,
-      entryTools(e),
+      rowTools(e),
       fmtConfidence(e.confidence),
-      fmtStrike(e.strike, e.kind, true),
+      repeatsCell(r, true),
       modes,
     ].filter((p) => p !== '');
-    for (const l of wrap(parts.join(' '), width, 2)) yield levelColor(ch, e.intervention.enforce, l);
+    for (const l of wrap(parts.join(' '), width, 2)) yield levelColor(ch, r.top.intervention.enforce, l);
   }
+  if (more > 0) yield* moreRows(more, width, ch);
 }
 
 function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
@@ -422,9 +412,9 @@ function* sessionBlock(s: SessionLedger, layout: Layout | null, o: ReportOptions
     yield '\n' + ch.dim('  no findings');
   } else if (layout) {
     yield '\n';
-    yield* sessionTable(s, layout, ch, o.mode);
+    yield* sessionTable(s, layout, ch, o.mode, o.all === true);
   } else {
-    for (const l of listLines(s, width, ch)) yield '\n' + l;
+    for (const l of listLines(s, width, ch, o.all === true)) yield '\n' + l;
   }
   if (o.explain || o.excerpts) for (const l of explainLines(s, { ...o, width }, ch)) yield '\n' + l;
   if (o.verbose && s.verdicts && s.verdicts.length > 0) for (const l of verdictLines(s.verdicts, { ...o, width }, ch)) yield '\n' + l;
@@ -454,7 +444,7 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
     }
     if (sep !== '\n') yield sep;
   }
-  const layout = chooseLayout(sessions, width, o.mode);
+  const layout = chooseLayout(sessions, width, o.mode, o.all === true);
   let anyAfterStop = false;
   const shown = { strike: false, run: false, readOnly: false };
   let droppedOff = false;
@@ -499,5 +489,6 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   rest.push(...wrap(summaryLine(report, ch), width, 2));
   const judge = judgeUsageLine(report.summary);
   if (judge) rest.push(...wrap(judge, width, 2));
+  if (!o.quiet) for (const step of nextSteps(report)) rest.push(...wrap(`next: ${step}`, width, 8));
   yield sep + rest.join('\n') + '\n';
 }

@@ -153,6 +153,11 @@ export function displayWidth(s: string): number {
   return w;
 }
 
+/** Columns of one character (a code point) on a terminal, as displayWidth counts them. */
+function charWidth(ch: string): number {
+  return ZERO_WIDTH.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+}
+
 /** Cut to at most `width` columns, ending in `…` when cut. Input must carry no SGR codes. */
 export function truncateTo(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
@@ -160,7 +165,7 @@ export function truncateTo(s: string, width: number): string {
   let out = '';
   let w = 0;
   for (const ch of s) {
-    const cw = ZERO_WIDTH.test(ch) ? 0 : isWide(ch.codePointAt(0)!) ? 2 : 1;
+    const cw = charWidth(ch);
     if (w + cw > width - 1) break;
     out += ch;
     w += cw;
@@ -169,39 +174,55 @@ export function truncateTo(s: string, width: number): string {
 }
 
 /** Word-wrap plain text to `width` columns, continuation lines indented by `indent` spaces;
- *  a word longer than a line is broken hard so no line ever exceeds the width. */
+ *  a word longer than a line is broken hard so no line ever exceeds the width. Each character is
+ *  measured once (the line's width is carried, never re-measured): a 5 MB unbroken word (a
+ *  session id) wraps in linear time (issue 53 item 9). */
 export function wrap(text: string, width: number, indent = 2): string[] {
   const lines: string[] = [];
   const max = Math.max(8, width);
   const pad = ' '.repeat(Math.min(indent, Math.floor(max / 2)));
   const lead = /^ */.exec(text)![0];
   let line = lead;
+  let used = lead.length;
+  let empty = true;
   const push = () => {
     lines.push(line.trimEnd());
     line = pad;
+    used = pad.length;
+    empty = true;
   };
   for (const word of text.slice(lead.length).split(' ')) {
-    const sep = line.trim() === '' ? '' : ' ';
-    if (displayWidth(line + sep + word) <= max) {
-      line += sep + word;
+    const w = displayWidth(word);
+    const sep = empty ? 0 : 1;
+    if (used + sep + w <= max) {
+      line += (sep ? ' ' : '') + word;
+      used += sep + w;
+      if (word !== '') empty = false;
       continue;
     }
-    if (line.trim() !== '') push();
-    let rest = word;
-    while (displayWidth(line + rest) > max) {
-      let head = '';
-      for (const ch of rest) {
-        if (displayWidth(line + head + ch) > max) break;
-        head += ch;
-      }
-      if (head === '') break;
-      line += head;
-      rest = rest.slice(head.length);
-      push();
+    if (!empty) push();
+    if (used + w <= max) {
+      line += word;
+      used += w;
+      empty = word === '';
+      continue;
     }
-    line += rest;
+    // Broken hard: characters taken in slices of a line, each measured once.
+    let head: string[] = [];
+    for (const ch of word) {
+      const cw = charWidth(ch);
+      if (used + cw > max && head.length > 0) {
+        line += head.join('');
+        push();
+        head = [];
+      }
+      head.push(ch);
+      used += cw;
+    }
+    line += head.join('');
+    empty = head.length === 0;
   }
-  if (line.trim() !== '' || lines.length === 0) lines.push(line);
+  if (!empty || lines.length === 0) lines.push(line);
   return lines;
 }
 

@@ -100,11 +100,16 @@ describe('a session table', () => {
     expect(json.sessions[0]!.entries).toHaveLength(4);
   });
 
-  it('never folds strikes that escalate (2×, 3×…) or an entry that steers or stops', async () => {
+  // SPEC 0.4: "The table collapses a run of the same finding of one session into one row (`rounds`
+  // first–last, `count`); `--all` lists every entry."
+  it('folds a loop that escalates into one row with its strikes, the level it reached and where; --all lists each', async () => {
     const r = await runCli(['fixtures/claude-code/looping-test-fix.jsonl'], { env: { COLUMNS: '160' } });
     const rows = r.stdout.split('\n').filter((l) => l.includes('repeated_batch'));
-    expect(rows).toHaveLength(3);
-    expect(r.stdout).not.toMatch(/×\d+ │/);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/│ +2–4\* │ tool_batch +│ repeated_batch ×3 +│ Bash\(npx vitest\) \+ Read +│ .*│ 2–4× \(max 2\) +│ none │ noted +│ stop r3 +│/);
+    const all = await runCli(['fixtures/claude-code/looping-test-fix.jsonl', '--all'], { env: { COLUMNS: '160' } });
+    expect(all.stdout.split('\n').filter((l) => l.includes('repeated_batch'))).toHaveLength(3);
+    expect(all.stdout).not.toMatch(/×\d+ │/);
   });
 
   it('at 80 columns the folded row fits too', async () => {

@@ -137,7 +137,7 @@ describe.concurrent('formats through the CLI', () => {
   // The table is written in slices of 200 rows (so no session is ever one string); the seams must not show.
   it('table: a session with hundreds of entries is still one table with aligned rows', async () => {
     const long = tmp.write('long.jsonl', canonical([{ id: 'long', events: repeat(WRITE, 451, 'same') }]));
-    const r = ok(await runCli([long, ...J1]));
+    const r = ok(await runCli([long, ...J1, '--all']));
     const lines = r.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('├'))).toHaveLength(1);

@@ -7,6 +7,7 @@
 // they fit HTML_TIMELINE_BUDGET bytes (and `--top N`, when given); what is left out is counted in
 // a line saying so. A 900-session store stays a page of a few MB that a browser draws in seconds.
 
+import { findingsOf } from '../../ledger/runs.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
 import { type ReportOptions, whole } from '../options.js';
 import { judgeUsageLine, enforceText } from '../judge-text.js';
@@ -105,7 +106,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
     td('model', esc(shortModel(s.model))) +
     td('rounds', String(s.rounds), String(s.rounds), true) +
-    td('findings', String(s.entries.length), String(s.entries.length), true) +
+    td('findings', String(findingsOf(s.entries)), String(findingsOf(s.entries)), true) +
     (present.tokens ? td('tokens', esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
     (present.cost ? td('cost', esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
     (present.saved ? td('saved', esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +

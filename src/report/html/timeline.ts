@@ -5,6 +5,7 @@
 // most MAX_COLUMNS marks per lane (findings in one column are merged into one mark that lists
 // them), MAX_TURN_LINES turn lines and the ledger's sampled spend curve.
 
+import { lastRoundOf, roundsOf } from '../../ledger/runs.js';
 import type { EnforceSaved, LedgerEntry, SessionLedger } from '../../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../../vocabulary.js';
 import { fmtTokens, fmtUsd } from '../amounts.js';
@@ -81,7 +82,7 @@ function savedSpans(s: SessionLedger): { from: number; to: number; turn: number;
     } else {
       // Without turn boundaries, at least the rounds after the stop that carry findings.
       to = stop.round;
-      for (const e of s.entries) if (e.turn === stop.turn && e.round > to) to = e.round;
+      for (const e of s.entries) if (e.turn === stop.turn && lastRoundOf(e) > to) to = lastRoundOf(e);
     }
     if (to > stop.round) {
       spans.push({ from: stop.round + 1, to: Math.min(to, s.rounds), turn: stop.turn, ...(stop.recovered_at !== undefined ? { recoveredAt: stop.recovered_at } : {}) });
@@ -99,7 +100,7 @@ function niceStep(span: number, ticks: number): number {
 
 /** The session's timeline, one `<svg>` element (a bounded string). */
 export function timelineSvg(s: SessionLedger): string {
-  const rounds = Math.max(1, s.rounds, ...s.entries.slice(-1).map((e) => e.round));
+  const rounds = Math.max(1, s.rounds, ...s.entries.slice(-1).map((e) => lastRoundOf(e)));
   const cols = Math.min(MAX_COLUMNS, rounds);
   const perCol = rounds / cols;
   const colOf = (round: number) => Math.min(cols - 1, Math.floor((round - 1) / perCol));
@@ -175,9 +176,10 @@ export function timelineSvg(s: SessionLedger): string {
         col = { level: lvl, first: e.round, last: e.round, entries: [], count: 0 };
         columns.set(c, col);
       }
-      col.count += 1;
+      // A run (ledger/runs.ts) is drawn as one bar over its rounds.
+      col.count += roundsOf(e);
       col.first = Math.min(col.first, e.round);
-      col.last = Math.max(col.last, e.round);
+      col.last = Math.max(col.last, lastRoundOf(e));
       if (RANK[lvl] > RANK[col.level]) col.level = lvl;
       // Keep the strongest few for the title.
       col.entries.push(e);

@@ -138,6 +138,8 @@ function logRecord(s: SessionLedger, e: LedgerEntry, o: OtlpRecordOptions): Otlp
   );
   if (e.strike) attributes.push(int('loopledger.strike.count', e.strike.count), int('loopledger.strike.threshold', e.strike.threshold));
   if (e.shape !== undefined) attributes.push(str('loopledger.shape', e.shape));
+  // One record for a run of rounds with the same finding (docs/json.md "Runs").
+  if (e.run) attributes.push(int('loopledger.run.last_round', e.run.last_round), int('loopledger.run.count', e.run.count));
   if (e.finalization_reason !== undefined) attributes.push(str('loopledger.finalization_reason', e.finalization_reason));
   if (e.round_usage) {
     if (e.round_usage.tokens !== null) attributes.push(int('loopledger.round.tokens', e.round_usage.tokens));

@@ -103,10 +103,12 @@ describe('--otlp-endpoint: what arrives', () => {
   }, 30_000);
 
   it('past 512 findings the records go in several requests, in order, each of at most 512 records and 1 MiB', async () => {
-    // One session whose same failing call repeats 700 times: a finding on nearly every round.
+    // One session whose same failing call repeats 400 times: findings on nearly every round. The
+    // user asks again every 7 rounds, so no stretch is long enough to fold into a run (ledger/runs.ts).
     const dir = scratch('loopledger-otlp-');
     const lines = [JSON.stringify({ type: 'session', schema: 'loopledger-canonical/1', id: 'many', model: 'gpt-4o' }), JSON.stringify({ type: 'user', text: 'Fix it.' })];
-    for (let i = 0; i < 700; i += 1) {
+    for (let i = 0; i < 400; i += 1) {
+      if (i > 0 && i % 7 === 0) lines.push(JSON.stringify({ type: 'user', text: 'Still failing, fix it.' }));
       lines.push(JSON.stringify({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'tests/' } }] }));
       lines.push(JSON.stringify({ type: 'tool_result', id: `c${i}`, content: 'FAIL tests/date.test.ts', is_error: true }));
     }

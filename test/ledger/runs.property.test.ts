@@ -1,0 +1,80 @@
+// Issue 59 item 2: "the machine formats keep every round's verdict as counts and ranges". Whatever
+// rounds come in, the folded ledger expands back to every round's entry: the same verdicts, kinds,
+// strikes and evidence on the same rounds, the usage of every round added up, and nothing folded
+// across a change of level, kind or turn.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expandRun, findingsOf, RunFolder, usageOf } from '../../src/ledger/runs.js';
+import type { LedgerEntry } from '../../src/ledger/types.js';
+
+type Level = 'none' | 'noted' | 'steer' | 'stop';
+
+/** One round: its turn, and its findings as (kind, level, after_stop, strike step, evidence value). */
+const finding = fc.record({
+  kind: fc.constantFrom('repeated_batch', 'no_progress'),
+  level: fc.constantFrom<Level>('none', 'noted', 'steer', 'stop'),
+  afterStop: fc.boolean(),
+  step: fc.constantFrom(0, 1, 2),
+  stat: fc.constantFrom(3, 4),
+});
+const round = fc.record({ newTurn: fc.boolean(), findings: fc.array(finding, { maxLength: 2 }) });
+// Long stretches of one round repeated: what folds.
+const rounds = fc.array(fc.tuple(round, fc.integer({ min: 1, max: 30 })), { maxLength: 12 });
+
+function build(input: [{ newTurn: boolean; findings: { kind: string; level: Level; afterStop: boolean; step: number; stat: number }[] }, number][], foldAfter: number) {
+  const folder = new RunFolder(foldAfter);
+  const entries: LedgerEntry[] = [];
+  const every: LedgerEntry[] = [];
+  let turn = 1;
+  let index = 0;
+  for (const [r, times] of input) {
+    if (r.newTurn) turn += 1;
+    for (let k = 0; k < times; k++) {
+      index += 1;
+      const added = r.findings.map(
+        (f, i): LedgerEntry => ({
+          turn,
+          round: index,
+          line: index * 2 + 1,
+          detector: 'tool_batch',
+          kind: f.kind,
+          confidence: null,
+          strike: { count: 2 + k * f.step, threshold: 2, total: 2 + k * f.step, ceiling: 15, read_only: false },
+          evidence: { position: i, stat: f.stat, seen: k },
+          intervention: { off: 'none', telemetry: f.level === 'none' ? 'none' : 'noted', enforce: f.level },
+          after_stop: f.afterStop,
+          round_usage: { tokens: 100 + index, usd: (100 + index) / 1e6 },
+        }),
+      );
+      every.push(...added.map((e) => structuredClone(e)));
+      folder.add(entries, added, index, turn);
+    }
+  }
+  return { entries, every };
+}
+
+const withoutPerRound = ({ line: _l, round_usage: _u, ...rest }: LedgerEntry) => rest;
+
+describe('RunFolder', () => {
+  it('expanding the folded entries gives back every round\'s entry, and the usage of each round', () => {
+    fc.assert(
+      fc.property(rounds, fc.integer({ min: 1, max: 10 }), (input, foldAfter) => {
+        const { entries, every } = build(input, foldAfter);
+        const expanded = entries.flatMap((e) => [...expandRun(e)]);
+        const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
+        expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
+        expect(findingsOf(entries)).toBe(every.length);
+        const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
+        expect(tokens(entries)).toBe(tokens(every));
+        for (const e of entries) {
+          if (e.run === undefined) continue;
+          // Only past the threshold; one finding on every round of its range.
+          expect(e.run.count).toBeGreaterThan(foldAfter);
+          expect(e.run.count).toBe(e.run.last_round - e.run.first_round + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
