@@ -4,14 +4,16 @@
 // (bare, ledger, ccusage, bare, ledger, …), so each run's ratios compare measurements taken under
 // the same load. Printed per corpus: min / median / max of the per-run ratios. Compare ratios,
 // not seconds: the machine is shared and noisy. The corpora (SPEC "Performance"):
-//   real         a Claude Code store shaped like real sessions (issue 30's figures: 408 files,
-//                298 MB; bench/real-store.mjs, checked by bench/measure-corpus.mjs)
-//   codex        a Codex rollouts store shaped like real rollouts (150 files, ~100 MB)
+//   real         a Claude Code store shaped like real sessions (the wild corpus's shapes,
+//                bench/wild-shapes.json; ~305 MB, 1,000 files, sub-agents, compactions, loops of
+//                93, 916 and 1,801 rounds; bench/real-store.mjs), its shapes printed beside the real ones
+//   codex        a Codex rollouts store shaped like real rollouts (180 files, ~106 MB), likewise
 //   bench        Claude Code JSONL, tool results heavy (the original bench corpus), at 1× and 2×
 //   text-heavy   Claude Code JSONL heavy in assistant text and thinking (~120 KB visible text per MB)
 //   store        2,000 session files of realistic sizes (median ~30 KB, max 4.6 MB, ~305 MB)
-// ccusage's time over the Claude Code stores is shown when `ccusage` (18.0.11) is installed where it is found:
-// $CCUSAGE, node_modules/.bin, /tmp/ccu/node_modules/.bin, or on PATH. It is never a dependency.
+// ccusage 18 (JavaScript) and 20 (native) are timed over the stores they read, alternated with the
+// rest: bench/ccusage.mjs installs them from the registry into a cache folder outside the repo
+// (skipped with the reason where it cannot; $CCUSAGE replaces 18). They are never dependencies.
 //   npm run bench -- --mb 150                (the size of the single-file corpora; default 150)
 //   npm run bench -- --only text-heavy,store (a subset: real, codex, bench, bench-2x, text-heavy, store, 1gb, otel)
 //   npm run bench -- --only 1gb              (a 1 GB text-heavy file: peak RSS; deleted afterwards
@@ -25,15 +27,18 @@
 //                                             same run, alternating: before/after ratios of a change)
 //   npm run bench -- --jobs 1                (the ledger on one thread)
 
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
 import { generateStore } from './store.mjs';
 import { generateOtelCorpus } from './otel-corpus.mjs';
 import { generateClaudeStore, generateCodexStore } from './real-store.mjs';
+import { CCUSAGE, installCcusage, timeCcusage } from './ccusage.mjs';
+import { shapeLines } from './measure-corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -53,25 +58,11 @@ const node = (script, input, extra = []) =>
   JSON.parse(execFileSync(process.execPath, [script, input, ...extra], { encoding: 'utf8', maxBuffer: 1 << 20 }));
 const ledgerArgs = jobs === undefined ? [] : ['--jobs', jobs];
 
-function findCcusage() {
-  const candidates = [process.env.CCUSAGE, join(here, '..', 'node_modules', '.bin', 'ccusage'), '/tmp/ccu/node_modules/.bin/ccusage'];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) candidates.push(join(dir, 'ccusage'));
-  return candidates.find((c) => c && existsSync(c));
-}
-const ccusage = findCcusage();
-
-/** ccusage over a store folder (DIR/projects/…), offline, its JSON discarded; time and peak RSS. */
-function timeCcusage(dir) {
-  const start = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', ccusage, 'session', '--offline', '--json'], {
-    env: { ...process.env, CLAUDE_CONFIG_DIR: resolve(dir), NO_COLOR: '1' },
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) return null;
-  return { ms, rssMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
-}
+/** The corpora ccusage reads, with the kind of store it is told each is. */
+const ccusageKind = { real: 'claude', store: 'claude', codex: 'codex' };
+const ccusage = only.some((n) => ccusageKind[n]) ? installCcusage() : { 18: {}, 20: {} };
+// The real-shaped stores' folders carry a hash of their generator, so a changed generator makes a new store.
+const generatorStamp = createHash('sha256').update(readFileSync(join(here, 'real-store.mjs'))).digest('hex').slice(0, 8);
 
 const sizeOf = (path) =>
   statSync(path).isDirectory() ? readdirSync(path, { withFileTypes: true }).reduce((s, e) => s + sizeOf(join(path, e.name)), 0) : statSync(path).size;
@@ -90,7 +81,7 @@ async function ensure(name) {
     return file;
   }
   if (name === 'real' || name === 'codex') {
-    const dir = join(corpus, `real-${name === 'real' ? 'claude' : 'codex'}`);
+    const dir = join(corpus, `real-${name === 'real' ? 'claude' : 'codex'}-${generatorStamp}`);
     const marker = join(dir, name === 'real' ? 'projects' : 'sessions');
     if (!existsSync(marker)) await (name === 'real' ? generateClaudeStore : generateCodexStore)(dir);
     return dir;
@@ -109,7 +100,6 @@ const spread = (xs, digits = 2) => {
   return [v[0], v[Math.floor((v.length - 1) / 2)], v.at(-1)].map((x) => x.toFixed(digits)).join(' / ');
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const claudeStores = new Set(['store', 'real']);
 const rows = [];
 
 /** The OTLP files and their transcript, each timed once per run back to back: per byte, OTLP's speed over the transcript's. */
@@ -153,8 +143,8 @@ for (const name of only) {
   }
   const input = await ensure(name);
   const size = sizeOf(input) / 1048576;
-  const ratios = { bare: [], against: [], ccusage: [] };
-  const rss = { bare: [], ledger: [], against: [], ccusage: [] };
+  const ratios = { bare: [], against: [], 18: [], 20: [] };
+  const rss = { bare: [], ledger: [], against: [], 18: [], 20: [] };
   const ledgerMs = [];
   const cpu = [];
   const kernel = { bare: [], ledger: [] };
@@ -179,11 +169,11 @@ for (const name of only) {
       ratios.against.push(o.ms / b.ms);
       rss.against.push(o.rssMb);
     }
-    if (ccusage && claudeStores.has(name)) {
-      const c = timeCcusage(input);
+    for (const version of [18, 20]) {
+      const c = ccusageKind[name] && ccusage[version].bin ? timeCcusage(version, ccusage[version].bin, ccusageKind[name], input) : null;
       if (c) {
-        ratios.ccusage.push(l.ms / c.ms);
-        rss.ccusage.push(c.rssMb);
+        ratios[version].push(l.ms / c.ms);
+        rss[version].push(c.rssMb);
       }
     }
   }
@@ -199,20 +189,23 @@ for (const name of only) {
     'page faults k bare/ledger': `${median(faults.bare).toFixed(0)} / ${median(faults.ledger).toFixed(0)}`,
   };
   if (against) row['against/bare'] = spread(ratios.against);
-  if (ratios.ccusage.length > 0) row['ledger/ccusage min/med/max'] = spread(ratios.ccusage);
+  for (const version of [18, 20]) if (ratios[version].length > 0) row[`ledger/ccusage ${version} min/med/max`] = spread(ratios[version]);
   row['peak RSS MB bare/ledger'] = `${Math.max(...rss.bare).toFixed(0)} / ${Math.max(...rss.ledger).toFixed(0)}`;
   if (against) row['against RSS'] = Math.max(...rss.against).toFixed(0);
-  if (rss.ccusage.length > 0) row['ccusage RSS'] = Math.max(...rss.ccusage).toFixed(0);
+  for (const version of [18, 20]) if (rss[version].length > 0) row[`ccusage ${version} RSS MB`] = Math.max(...rss[version]).toFixed(0);
   row.rounds = last.rounds;
   row.entries = last.entries;
+  row['JSON MB'] = (last.jsonBytes / 1048576).toFixed(1);
+  if (name === 'real' || name === 'codex') row.shapes = shapeLines(input);
   rows.push(row);
   if (name === '1gb' && !args.includes('--keep')) rmSync(input);
 }
 console.log(`${runs} runs, alternated; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${availableParallelism()} cores)`);
 for (const row of rows) {
   console.log(`\n${row.corpus} (${row.size})`);
-  for (const [k, v] of Object.entries(row)) if (k !== 'corpus' && k !== 'size') console.log(`  ${k.padEnd(28)} ${v}`);
+  for (const [k, v] of Object.entries(row)) if (k !== 'corpus' && k !== 'size' && k !== 'shapes') console.log(`  ${k.padEnd(28)} ${v}`);
+  for (const line of row.shapes ?? []) console.log(`  ${line}`);
 }
 
-if (only.some((n) => claudeStores.has(n)) && !ccusage) console.log('ccusage: not installed (e.g. mkdir /tmp/ccu && cd /tmp/ccu && npm i ccusage@18.0.11), not timed.');
-console.log('targets: ratio ≤ 1.5 on text-heavy and store (SPEC); on the real-shaped store ≤ 1.2× the bare parse and ≤ 0.5× ccusage (issue 30); peak RSS < 200 MB at 1 GB and on the stores; OTLP per byte at least as fast as the transcript (issue 32).');
+for (const version of [18, 20]) if (ccusage[version].skipped) console.log(`ccusage ${CCUSAGE[version]}: not timed (${ccusage[version].skipped})`);
+console.log('targets: ratio ≤ 1.5 on text-heavy and store (SPEC); on the real-shaped store ≤ 1.2× the bare parse, ≤ 0.5× ccusage 18 and ≤ 2.5× ccusage 20 (issues 30, 59); peak RSS < 200 MB at 1 GB and ≤ 200 MB on the stores; OTLP per byte at least as fast as the transcript (issue 32).');
