@@ -5,7 +5,7 @@
 // window, or inside one labelled `steer` or `debatable`). Windows labelled `debatable` count neither way.
 //
 //   node bench/wild/measure.mjs [--loopledger /path/to/bin/loopledger.js] [--part tune|holdout|all]
-//                               [--data DIR] [--json] [--list]
+//                               [--data DIR] [--json] [--list] [--set KEY=VALUE …]
 //
 // --data defaults to bench/wild/data, else /work/wild-data (rebuild.mjs fills either). --list prints every
 // false alarm and every missed window, to read them.
@@ -20,6 +20,8 @@ const bin = resolve(option('--loopledger', join(HERE, '..', '..', 'bin', 'loople
 const part = option('--part', 'all');
 const data = resolve(option('--data', existsSync(DATA) ? DATA : '/work/wild-data'));
 const asJson = process.argv.includes('--json');
+/** `--set KEY=VALUE`, repeatable: passed to loopledger, to sweep a threshold on `tune` before measuring `holdout`. */
+const sets = process.argv.flatMap((a, i) => (a === '--set' && process.argv[i + 1] ? ['--set', process.argv[i + 1]] : []));
 const list = process.argv.includes('--list');
 if (!['tune', 'holdout', 'all'].includes(part)) {
   console.error(`measure: --part is tune, holdout or all, not ${part}`);
@@ -40,7 +42,7 @@ function enforceEntries(files) {
     const chunk = files.slice(i, i + 150);
     let out;
     try {
-      out = execFileSync(process.execPath, [bin, 'analyze', '--format', 'json', ...chunk], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'], cwd: neutral, env: { ...process.env, LOOPLEDGER_CONFIG: '', XDG_CONFIG_HOME: neutral, HOME: neutral } });
+      out = execFileSync(process.execPath, [bin, 'analyze', '--format', 'json', ...sets, ...chunk], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'], cwd: neutral, env: { ...process.env, LOOPLEDGER_CONFIG: '', XDG_CONFIG_HOME: neutral, HOME: neutral } });
     } catch (error) {
       out = String(error.stdout ?? ''); // exit 1 means findings reached the fail-on level; the JSON is whole
       if (!out) throw new Error(`measure: ${bin} failed: ${String(error.stderr ?? error.message).slice(0, 500)}`);
