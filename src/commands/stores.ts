@@ -9,6 +9,8 @@ import { EXIT_OK, InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { ingestFile } from '../formats/ingest.js';
 import type { TranscriptSink } from '../model/transcript.js';
+import { AGENTS } from '../agents/index.js';
+import type { AgentDefinition } from '../agents/types.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
 import { LISTING_FORMATS, type ListingFormat } from '../vocabulary.js';
 import { colorFor, writePayload } from './common.js';
@@ -81,7 +83,7 @@ async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
       if (project !== null) projects.add(project.project);
       bytes += size;
     }
-    out.push({ location, sessions, subagents, files: files.length, projects: location.agent === 'codex' ? null : projects.size, bytes });
+    out.push({ location, sessions, subagents, files: files.length, projects: agentOf(location).projectOf ? projects.size : null, bytes });
   }
   return out;
 }
@@ -104,15 +106,32 @@ export async function defaultInputs(env: NodeJS.ProcessEnv): Promise<DefaultInpu
     const looked = locations.map((l) => `${displayPath(l.path, env)}${l.via ? ` ($${l.via})` : ''}`).join(', ');
     throw new InputError(
       `no path given and no agent session store found; looked in ${looked}. ` +
-        'Name files or directories to audit (CLAUDE_CONFIG_DIR and CODEX_HOME move the Claude Code and Codex stores).',
+        `Name files or directories to audit (${movers()}).`,
     );
   }
   const named = found.map((l) => {
     const where = displayPath(l.path, env);
-    const count = l.agent === 'gemini' ? `, ${l.roots.length} project${l.roots.length === 1 ? '' : 's'}` : '';
+    const count = l.path.split(sep).includes('*') ? `, ${l.roots.length} project${l.roots.length === 1 ? '' : 's'}` : '';
     return `${where} (${AGENT_LABELS[l.agent]}${count})`;
   });
   return { roots: found.flatMap((l) => l.roots), announcement: `reading the session stores of this user: ${named.join(', ')}` };
+}
+
+function agentOf(location: StoreLocation): AgentDefinition {
+  return AGENTS.find((a) => a.name === location.agent)!;
+}
+
+/** "CLAUDE_CONFIG_DIR and CODEX_HOME move the Claude Code and Codex stores": each agent whose store a variable of its own moves. */
+function movers(): string {
+  const moved = AGENTS.flatMap((a) => {
+    const own = a.places.find((p) => p.env && !p.env.below)?.env?.name;
+    return own ? [{ variable: own, label: a.label }] : [];
+  });
+  return `${joinAnd(moved.map((m) => m.variable))} move the ${joinAnd(moved.map((m) => m.label))} stores`;
+}
+
+function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function renderStores(surveys: readonly StoreSurvey[], options: { format: ListingFormat; color: boolean; env: NodeJS.ProcessEnv }): string {
@@ -141,7 +160,7 @@ function renderStores(surveys: readonly StoreSurvey[], options: { format: Listin
       where,
       s.projects === null ? '-' : String(s.projects),
       String(s.sessions),
-      s.location.agent === 'claude-code' ? String(s.subagents) : '-',
+      agentOf(s.location).childSessions ? String(s.subagents) : '-',
       formatBytes(s.bytes),
     ];
   });
