@@ -34,8 +34,11 @@ export interface AgentDefinition {
   verified: string;
   /** Its store's places, in the order `stores` lists them. */
   places: readonly StorePlace[];
-  /** Its store keeps sub-agents' sessions linked to their parent: `stores` counts them apart. */
-  childSessions?: boolean;
+  /**
+   * Its store keeps sub-agents' sessions linked to their parent, and `stores` counts them apart:
+   * `files`, those in sub-agent files (Claude Code 2.1's `subagents/`); `parent`, the sessions that name a parent.
+   */
+  childSessions?: 'files' | 'parent';
   /** The store's project folder named in a session file's path, when its layout has one (null: the transcript says). */
   projectOf?(path: string): string | null;
   /**

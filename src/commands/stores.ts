@@ -52,22 +52,23 @@ function displayPath(path: string, env: NodeJS.ProcessEnv): string {
   return path;
 }
 
-/** Receives a file's sessions and drops them: only the count the reader reports is wanted. */
-const COUNT_ONLY: TranscriptSink = { session() {}, turn() {}, round() {}, end() {} };
-
 /**
- * How many sessions `file` holds, as the ledger counts them: the same reader and format
- * adapters, without the detectors. An empty file holds none, known from its size alone.
+ * How many sessions `file` holds, as the ledger counts them, and how many of them name a parent:
+ * the same reader and format adapters, without the detectors. An empty file holds none, known
+ * from its size alone.
  */
-async function sessionsIn(file: string, size: number): Promise<number> {
-  if (size === 0) return 0;
-  return (await ingestFile(file, COUNT_ONLY)).sessions;
+async function sessionsIn(file: string, size: number): Promise<{ sessions: number; children: number }> {
+  if (size === 0) return { sessions: 0, children: 0 };
+  let children = 0;
+  const counting: TranscriptSink = { session: (info) => void (children += info.parent !== null ? 1 : 0), turn() {}, round() {}, end() {} };
+  return { sessions: (await ingestFile(file, counting)).sessions, children };
 }
 
 /** Every store location with what is in it: its files sized, and read for their sessions (not analyzed). */
 async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
   const out: StoreSurvey[] = [];
   for (const location of await storeLocations(env)) {
+    const agent = agentOf(location);
     const { files, sizes } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [], sizes: new Map<string, number>() };
     let sessions = 0;
     let subagents = 0;
@@ -77,13 +78,14 @@ async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
       // The walk's own stat: a second one per file would double what an empty store costs.
       const size = sizes.get(file) ?? 0;
       const n = await sessionsIn(file, size);
-      if (subagentFile(file) !== null) subagents += n;
-      else sessions += n;
+      const children = agent.childSessions === 'files' ? (subagentFile(file) !== null ? n.sessions : 0) : agent.childSessions === 'parent' ? n.children : 0;
+      sessions += n.sessions - children;
+      subagents += children;
       const project = storeProject(file);
       if (project !== null) projects.add(project.project);
       bytes += size;
     }
-    out.push({ location, sessions, subagents, files: files.length, projects: agentOf(location).projectOf ? projects.size : null, bytes });
+    out.push({ location, sessions, subagents, files: files.length, projects: agent.projectOf ? projects.size : null, bytes });
   }
   return out;
 }

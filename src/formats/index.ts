@@ -9,6 +9,7 @@ import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { openhandsAdapter } from './openhands.js';
+import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
 import { sweAgentAdapter } from './swe-agent.js';
@@ -27,6 +28,7 @@ const ADAPTER_BY_NAME = {
   'mini-swe-agent': miniSweAgentAdapter,
   openhands: openhandsAdapter,
   otel: otelAdapter,
+  opencode: opencodeAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -43,6 +45,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'swe-agent',
   'openhands',
   'otel',
+  'opencode',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

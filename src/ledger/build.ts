@@ -109,6 +109,7 @@ export class LedgerBuilder implements TranscriptSink {
       id: info.id,
       path: info.path,
       format: info.format,
+      ...(info.agent ? { agent: info.agent } : {}),
       parent: info.parent,
       project: info.project ?? null,
       model: null,

@@ -125,6 +125,8 @@ export interface SessionLedger {
   parent: string | null;
   /** A sub-agent's type, when its store names it (Claude Code 2.1 `agent-*.meta.json`). */
   agent_type?: string;
+  /** The agent that wrote the session (SPEC 0.4), when its format says. */
+  agent?: string;
   /** Traces only (format `otel`): who wrote them (`claude-code`, `codex`, `gemini-cli`, `genai`, `openinference`). */
   producer?: string;
   /** Traces only: what that producer does not record, so a reader knows what the detectors could not see. */

@@ -13,6 +13,7 @@ export const FORMAT_NAMES = [
   'mini-swe-agent',
   'openhands',
   'otel',
+  'opencode',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -133,6 +134,8 @@ export interface SessionInfo {
   format: FormatName;
   /** Session id of the parent for sub-agent threads, else null. */
   parent: string | null;
+  /** The coding agent that wrote it (SPEC 0.4's names: `claude-code`, `opencode`, `kilo`…), when its format says. */
+  agent?: string | null;
   /** The project the session belongs to: its store folder (Claude Code, Gemini CLI) or working directory (Codex). */
   project?: string | null;
   /** A sub-agent's type, when the store names it (Claude Code 2.1's `agent-*.meta.json`). */

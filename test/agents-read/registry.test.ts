@@ -13,6 +13,7 @@ import { FORMAT_NAMES } from '../../src/model/transcript.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const FORMATS_DOC = readFileSync(join(ROOT, 'docs/formats.md'), 'utf8');
+const CLI_DOC = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
 
 /** The rows of the README's "What it reads" table. */
 function whatItReadsRows(): string[] {
@@ -38,8 +39,15 @@ describe('the agents registry', () => {
       expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(agent.verified);
     });
 
-    it(`has a row in the README's "What it reads" naming ${agent.label}`, () => {
-      expect(whatItReadsRows().some((r) => r.startsWith(`| ${agent.label}`)), agent.label).toBe(true);
+    it(`has a row in the README's "What it reads" naming ${agent.label}, with the release it was verified against`, () => {
+      const row = whatItReadsRows().find((r) => r.split('|')[1]!.includes(agent.label));
+      expect(row, agent.label).toBeDefined();
+      expect(README).toContain(`${agent.label} ${agent.verified}`);
+    });
+
+    it(`has a row in docs/cli.md's "Where sessions are found" naming ${agent.label}`, () => {
+      const section = CLI_DOC.split(/^## /m).find((s) => s.startsWith('Where sessions are found')) ?? '';
+      expect(section.split('\n').some((l) => l.startsWith(`| ${agent.label} |`))).toBe(true);
     });
 
     it(`has a row in docs/formats.md for its format \`${agent.format}\``, () => {

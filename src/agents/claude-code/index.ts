@@ -13,7 +13,7 @@ export const claudeCode: AgentDefinition = {
   format: 'claude-code',
   verified: '2.1.328',
   places: [{ env: { name: 'CLAUDE_CONFIG_DIR' }, home: ['.claude'], sessions: ['projects'] }],
-  childSessions: true,
+  childSessions: 'files',
   projectOf: (path) => PROJECT.exec(path)?.[1] ?? null,
   // The sub-agent's manifest beside its transcript: `agent-<id>.meta.json`.
   isCompanion: (dir, name) => basename(dir) === 'subagents' && /^agent-.+\.meta\.json$/i.test(name),
