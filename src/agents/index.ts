@@ -5,11 +5,12 @@
 
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
+import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
 import { opencode } from './opencode/index.js';
 import type { AgentDefinition } from './types.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot];
 

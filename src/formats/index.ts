@@ -8,6 +8,7 @@ import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
+import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
 import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
@@ -29,6 +30,7 @@ const ADAPTER_BY_NAME = {
   openhands: openhandsAdapter,
   otel: otelAdapter,
   opencode: opencodeAdapter,
+  copilot: copilotAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -46,6 +48,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'openhands',
   'otel',
   'opencode',
+  'copilot',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -14,6 +14,7 @@ export const FORMAT_NAMES = [
   'openhands',
   'otel',
   'opencode',
+  'copilot',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

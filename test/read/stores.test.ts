@@ -25,6 +25,7 @@ describe('storeLocations', () => {
       { agent: 'gemini', path: join(home, '.gemini/tmp/*/chats'), roots: [join(home, '.gemini/tmp/aaa/chats'), join(home, '.gemini/tmp/ccc/chats')], via: null },
       { agent: 'opencode', path: join(home, '.local/share/opencode/opencode.db'), roots: [], via: null },
       { agent: 'kilo', path: join(home, '.local/share/kilo/kilo.db'), roots: [], via: null },
+      { agent: 'copilot', path: join(home, '.copilot/session-state'), roots: [], via: null },
     ]);
   });
 
@@ -38,6 +39,7 @@ describe('storeLocations', () => {
       ['gemini', join(scratch.dir, 'h2/.gemini/tmp/*/chats'), 0, null],
       ['opencode', join(scratch.dir, 'h2/.local/share/opencode/opencode.db'), 0, null],
       ['kilo', join(scratch.dir, 'h2/.local/share/kilo/kilo.db'), 0, null],
+      ['copilot', join(scratch.dir, 'h2/.copilot/session-state'), 0, null],
     ]);
   });
 });
