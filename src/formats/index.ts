@@ -10,6 +10,7 @@ import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
+import { qwenAdapter } from './qwen.js';
 import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
@@ -31,6 +32,7 @@ const ADAPTER_BY_NAME = {
   otel: otelAdapter,
   opencode: opencodeAdapter,
   copilot: copilotAdapter,
+  qwen: qwenAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -49,6 +51,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'otel',
   'opencode',
   'copilot',
+  'qwen',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

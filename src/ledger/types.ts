@@ -158,6 +158,8 @@ export interface SessionLedger {
   };
   /** The user's interrupts, in order; absent when the user never interrupted. */
   interrupts?: SessionInterrupt[];
+  /** The agent's own loop guard halting the run (Qwen Code, Cline), in order; absent when it never did. */
+  agent_halts?: { turn: number; round: number; reason: string }[];
   /** Every round's verdict: present only with `--verbose`. */
   verdicts?: RoundVerdict[];
   /** Turn boundaries and spend along the session: present only when a renderer asks (`--format html`). */

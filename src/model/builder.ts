@@ -222,6 +222,17 @@ export class SessionBuilder {
     this.sink.interrupt?.(this.info.id, interrupt);
   }
 
+  /** The agent's own loop guard halted the round that is running (or, between rounds, the last one). */
+  agentHalt(line: number | null, reason: string): void {
+    if (this.ended) return;
+    this.sink.halt?.(this.info.id, {
+      turn: Math.max(1, this.turnCount),
+      round: Math.max(1, this.roundCount + (this.pending ? 1 : 0)),
+      line,
+      reason,
+    });
+  }
+
   recordedCost(cost: RecordedCost): void {
     if (!this.ended && Number.isFinite(cost.usd)) this.sink.recordedCost?.(this.info.id, cost);
   }

@@ -15,6 +15,7 @@ export const FORMAT_NAMES = [
   'otel',
   'opencode',
   'copilot',
+  'qwen',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -129,6 +130,18 @@ export interface Interrupt {
   line: number | null;
 }
 
+/**
+ * The agent's own loop guard halted the run (Qwen Code's and Cline's identical-call guards): evidence
+ * that a loop happened, kept as what it is, never as a tool answer. `round` is the round that ran
+ * (or the last one); `reason` names the guard.
+ */
+export interface AgentHalt {
+  turn: number;
+  round: number;
+  line: number | null;
+  reason: string;
+}
+
 export interface SessionInfo {
   id: string;
   path: string;
@@ -162,4 +175,6 @@ export interface TranscriptSink {
   recordedCost?(sessionId: string, cost: RecordedCost): void;
   /** The user interrupted the agent (optional: sinks that do not report it omit it). */
   interrupt?(sessionId: string, interrupt: Interrupt): void;
+  /** The agent's own loop guard halted the run (optional, as interrupts are). */
+  halt?(sessionId: string, halt: AgentHalt): void;
 }

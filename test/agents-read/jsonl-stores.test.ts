@@ -7,13 +7,17 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
 
-const STORES = [{ agent: 'copilot', dir: 'copilot-1.0.102', variable: 'COPILOT_HOME' }] as const;
+/** `variable` moves the store; `null`: the store is under HOME only. */
+const STORES = [
+  { agent: 'copilot', dir: 'copilot-1.0.102', variable: 'COPILOT_HOME' },
+  { agent: 'qwen', dir: 'qwen-0.24.4', variable: null },
+] as const;
 
 beforeAll(() => ensureBuilt());
 
 describe.each(STORES)('the $agent store, read as the run that wrote it', ({ agent, dir, variable }) => {
   const home = join(ROOT, 'fixtures/agents', dir);
-  const env = { HOME: join(ROOT, '.tmp/no-such-home'), [variable]: home };
+  const env: Record<string, string> = variable ? { HOME: join(ROOT, '.tmp/no-such-home'), [variable]: home } : { HOME: home };
 
   it('one session of 5 rounds and 4 calls, the three failing `cat` calls a loop noted at 2 and stopped at 3', async () => {
     const r = await runCli(['--format', 'json'], { env });
@@ -37,7 +41,7 @@ describe.each(STORES)('the $agent store, read as the run that wrote it', ({ agen
     expect(report.inputs).toHaveLength(1);
   });
 
-  it(`is listed by \`stores\` as found through ${variable}`, async () => {
+  it(`is listed by \`stores\` as found${variable ? ` through ${variable}` : ' under HOME'}`, async () => {
     const r = await runCli(['stores', '--json'], { env });
     const store = JSON.parse(r.stdout).stores.find((s: { agent: string }) => s.agent === agent);
     expect(store).toMatchObject({ found: true, via: variable, sessions: 1, subagents: 0, files: 1 });

@@ -26,6 +26,7 @@ describe('storeLocations', () => {
       { agent: 'opencode', path: join(home, '.local/share/opencode/opencode.db'), roots: [], via: null },
       { agent: 'kilo', path: join(home, '.local/share/kilo/kilo.db'), roots: [], via: null },
       { agent: 'copilot', path: join(home, '.copilot/session-state'), roots: [], via: null },
+      { agent: 'qwen', path: join(home, '.qwen/projects/*/chats'), roots: [], via: null },
     ]);
   });
 
@@ -40,6 +41,7 @@ describe('storeLocations', () => {
       ['opencode', join(scratch.dir, 'h2/.local/share/opencode/opencode.db'), 0, null],
       ['kilo', join(scratch.dir, 'h2/.local/share/kilo/kilo.db'), 0, null],
       ['copilot', join(scratch.dir, 'h2/.copilot/session-state'), 0, null],
+      ['qwen', join(scratch.dir, 'h2/.qwen/projects/*/chats'), 0, null],
     ]);
   });
 });

@@ -118,6 +118,7 @@ export class AdapterRun {
       end: (sessionId: string) => call(() => sink.end(sessionId)),
       recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
       interrupt: (sessionId, interrupt) => call(() => sink.interrupt?.(sessionId, interrupt)),
+      halt: (sessionId, halt) => call(() => sink.halt?.(sessionId, halt)),
     };
   }
 }
