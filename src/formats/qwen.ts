@@ -107,5 +107,5 @@ function readResult(sb: SessionBuilder, record: Rec, parts: Rec[]): void {
 function readSystem(sb: SessionBuilder, record: Rec, line: number | null): void {
   const payload = isRec(record.systemPayload) ? record.systemPayload : {};
   const event = isRec(payload.uiEvent) ? asString(payload.uiEvent['event.name']) : null;
-  if (event !== null && /loop_detected$/.test(event)) sb.agentHalt(line, 'qwen loop detection');
+  if (event !== null && event.endsWith('loop_detected')) sb.agentHalt(line, 'qwen loop detection');
 }
