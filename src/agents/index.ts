@@ -4,6 +4,7 @@
 // row or its docs row.
 
 import { claudeCode } from './claude-code/index.js';
+import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
@@ -13,5 +14,5 @@ import { qwen } from './qwen/index.js';
 import type { AgentDefinition } from './types.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline];
 

@@ -19,7 +19,7 @@ import { chosen, flag, type RegisterCommand } from './flags.js';
 export const registerStoresCommand: RegisterCommand = (program, io, setExit) => {
   program
     .command('stores')
-    .description("the session stores of this user's agents (Claude Code, Codex, Gemini CLI) and what is in them")
+    .description(`the session stores of this user's agents (${AGENTS.map((a) => a.label).join(', ')}) and what is in them`)
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('--color', 'force colour')

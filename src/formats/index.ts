@@ -3,6 +3,7 @@
 import type { FormatName } from '../model/transcript.js';
 import { anthropicAdapter } from './anthropic.js';
 import { canonicalAdapter } from './canonical.js';
+import { clineAdapter } from './cline.js';
 import { chatgptAdapter } from './chatgpt.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
@@ -33,6 +34,7 @@ const ADAPTER_BY_NAME = {
   opencode: opencodeAdapter,
   copilot: copilotAdapter,
   qwen: qwenAdapter,
+  cline: clineAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -52,6 +54,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'opencode',
   'copilot',
   'qwen',
+  'cline',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

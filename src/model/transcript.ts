@@ -16,6 +16,7 @@ export const FORMAT_NAMES = [
   'opencode',
   'copilot',
   'qwen',
+  'cline',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -94,10 +94,13 @@ export async function record(agent, out) {
   const server = await startChat(scenario(agent));
   try {
     const { args, env, store, pre = [] } = setUp(agent, home, `${server.url}/v1`);
-    for (const p of pre) await runAgent(installed.bin, p, { cwd: work, env }, 60_000);
+    // A set-up command (Cline's `auth`) took 20 s on a loaded 2-core machine: give it time, and keep its output.
+    const setup = [];
+    for (const p of pre) setup.push(await runAgent(installed.bin, p, { cwd: work, env }, 240_000));
     const run = await runAgent(installed.bin, args, { cwd: work, env }, 300_000);
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'run.log'), `exit ${run.status} signal ${run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n`);
+    const log = (r) => `exit ${r.status} signal ${r.signal}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}\n`;
+    writeFileSync(join(out, 'run.log'), [...setup, run].map(log).join('\n'));
     writeFileSync(join(out, 'requests.json'), JSON.stringify(server.requests.map((r) => ({ path: r.path, kind: r.kind, body: r.body })), null, 1));
     cpSync(store, join(out, 'store'), { recursive: true });
     return { status: run.status, requests: server.requests.length, home };

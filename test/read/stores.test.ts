@@ -27,6 +27,7 @@ describe('storeLocations', () => {
       { agent: 'kilo', path: join(home, '.local/share/kilo/kilo.db'), roots: [], via: null },
       { agent: 'copilot', path: join(home, '.copilot/session-state'), roots: [], via: null },
       { agent: 'qwen', path: join(home, '.qwen/projects/*/chats'), roots: [], via: null },
+      { agent: 'cline', path: join(home, '.cline/data/sessions'), roots: [], via: null },
     ]);
   });
 
@@ -42,6 +43,7 @@ describe('storeLocations', () => {
       ['kilo', join(scratch.dir, 'h2/.local/share/kilo/kilo.db'), 0, null],
       ['copilot', join(scratch.dir, 'h2/.copilot/session-state'), 0, null],
       ['qwen', join(scratch.dir, 'h2/.qwen/projects/*/chats'), 0, null],
+      ['cline', join(scratch.dir, 'h2/.cline/data/sessions'), 0, null],
     ]);
   });
 });
