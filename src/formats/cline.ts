@@ -5,6 +5,7 @@
 
 import type { SessionBuilder } from '../model/builder.js';
 import { answerOf } from './shared/messages.js';
+import { usageWithCache } from './shared/usage.js';
 import { asNumber, asString, isRec, type Rec } from './shared/text.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
@@ -94,13 +95,6 @@ function readAssistant(sb: SessionBuilder, m: Rec, blocks: Rec[], line: number |
   if (metrics) {
     const read = asNumber(metrics.cacheReadTokens) ?? 0;
     const write = asNumber(metrics.cacheWriteTokens) ?? 0;
-    const input = asNumber(metrics.inputTokens);
-    sb.usage({
-      inputTokens: input === null ? null : input + read + write,
-      outputTokens: asNumber(metrics.outputTokens),
-      reasoningTokens: null,
-      ...(read > 0 ? { cacheReadTokens: read } : {}),
-      ...(write > 0 ? { cacheWriteTokens: write } : {}),
-    });
+    sb.usage(usageWithCache(asNumber(metrics.inputTokens), asNumber(metrics.outputTokens), null, read, write));
   }
 }

@@ -6,6 +6,7 @@
 import type { SessionBuilder } from '../model/builder.js';
 import { asNumber, asString, isRec, type Rec } from './shared/text.js';
 import { answerOf } from './shared/messages.js';
+import { usageWithCache } from './shared/usage.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const opencodeAdapter: FormatAdapter = {
@@ -133,11 +134,5 @@ function usageOf(tokens: unknown) {
   const input = asNumber(tokens.input);
   const output = asNumber(tokens.output);
   const reasoning = asNumber(tokens.reasoning);
-  return {
-    inputTokens: input === null ? null : input + read + write,
-    outputTokens: output === null ? null : output + (reasoning ?? 0),
-    reasoningTokens: reasoning,
-    ...(read > 0 ? { cacheReadTokens: read } : {}),
-    ...(write > 0 ? { cacheWriteTokens: write } : {}),
-  };
+  return usageWithCache(input, output === null ? null : output + (reasoning ?? 0), reasoning, read, write);
 }

@@ -15,8 +15,8 @@ import { AGENTS } from '../../src/agents/index.js';
 
 const out = mkdtempSync(join(tmpdir(), 'loopledger-home-'));
 let home = '';
+let manifest: HomeSession[] = [];
 const NO_STORE_ENV = { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, COPILOT_HOME: undefined, XDG_DATA_HOME: undefined, CI: undefined };
-const NO_STORE_ENV = { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, CI: undefined };
 
 beforeAll(async () => {
   ensureBuilt();

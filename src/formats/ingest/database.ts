@@ -5,10 +5,10 @@ import type { InputSummary } from '../input.js';
 import type { FormatName } from '../../model/transcript.js';
 import { openSnapshot, rows, type SqlDatabase } from '../../read/sqlite.js';
 import { sanitize } from '../../sanitize.js';
-import { adapterFor } from '../index.js';
 import { isOpencodeDatabase, opencodeSessions } from '../opencode-db.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
+import { openChosen } from './conversation.js';
 import { messageOf } from './json.js';
 import type { SkipTally } from './skips.js';
 
@@ -47,17 +47,7 @@ export async function readDatabase(
       summary.not_transcript = 'binary';
       return summary;
     }
-    let adapter: FormatAdapter;
-    try {
-      adapter = adapterFor(forced && forced !== 'auto' ? forced : known.format, adapters);
-    } catch (err) {
-      summary.error = sanitize(messageOf(err), { max: 500 });
-      return summary;
-    }
-    if (!run.open(adapter)) {
-      run.close();
-      return summary;
-    }
+    if (!openChosen(summary, run, forced, known.format, adapters)) return summary;
     let records = 0;
     for (const item of known.sessions(db, tables)) {
       if ('skip' in item) {
