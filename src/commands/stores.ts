@@ -8,6 +8,7 @@ import { sanitize } from '../sanitize.js';
 import { EXIT_OK, InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { ingestFile } from '../formats/ingest.js';
+import { mayBeDatabase } from '../formats/ingest/database.js';
 import type { TranscriptSink } from '../model/transcript.js';
 import { AGENTS } from '../agents/index.js';
 import type { AgentDefinition } from '../agents/types.js';
@@ -58,7 +59,7 @@ function displayPath(path: string, env: NodeJS.ProcessEnv): string {
  * from its size alone.
  */
 async function sessionsIn(file: string, size: number): Promise<{ sessions: number; children: number }> {
-  if (size === 0) return { sessions: 0, children: 0 };
+  if (size === 0 && !mayBeDatabase(file)) return { sessions: 0, children: 0 };
   let children = 0;
   const counting: TranscriptSink = { session: (info) => void (children += info.parent !== null ? 1 : 0), turn() {}, round() {}, end() {} };
   return { sessions: (await ingestFile(file, counting)).sessions, children };

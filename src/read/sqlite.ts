@@ -19,16 +19,26 @@ function isSqliteHeader(head: Uint8Array): boolean {
   return head.length >= MAGIC.length && Buffer.from(head.buffer, head.byteOffset, MAGIC.length).equals(MAGIC);
 }
 
-/** Whether the file at `path` is a SQLite database (false when it cannot be read). */
+/**
+ * Whether the file at `path` is a SQLite database (false when it cannot be read). A database
+ * created in WAL mode stays empty until its first checkpoint: then its `-wal` says so.
+ */
 export async function isSqliteFile(path: string): Promise<boolean> {
+  const head = await readFirst(path, MAGIC.length);
+  if (head !== null && head.length > 0) return head.length === MAGIC.length && isSqliteHeader(head);
+  const wal = await readFirst(`${path}-wal`, 4);
+  return head !== null && wal !== null && wal.length === 4 && (wal.readUInt32BE(0) & 0xfffffffe) === 0x377f0682;
+}
+
+async function readFirst(path: string, bytes: number): Promise<Buffer | null> {
   let handle;
   try {
     handle = await fs.open(path, 'r');
-    const head = Buffer.alloc(MAGIC.length);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return bytesRead === head.length && isSqliteHeader(head);
+    const head = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(head, 0, bytes, 0);
+    return head.subarray(0, bytesRead);
   } catch {
-    return false;
+    return null;
   } finally {
     await handle?.close();
   }

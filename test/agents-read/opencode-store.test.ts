@@ -5,7 +5,7 @@
 // checkpointed: byte for byte and time for time the same after a read.
 
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -100,5 +100,15 @@ describe.each(STORES)('the $agent store, read as the run that wrote it', ({ agen
       { numRuns: 8 },
     );
     expect(await counts(whole)).toEqual({ error: undefined, sessions: 1, rounds: 5 });
+  });
+
+  it('a database created in WAL mode and never checkpointed (its main file still empty) is read from its WAL', async () => {
+    const dir = join(scratch.dir, `${agent}-empty-main`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, db), '');
+    copyFileSync(join(STORE, `${db}-wal`), join(dir, `${db}-wal`));
+    const r = await runCli(['analyze', join(dir, db), '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).sessions.map((s: { rounds: number }) => s.rounds)).toEqual([5]);
   });
 });

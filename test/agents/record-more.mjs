@@ -85,7 +85,11 @@ function runAgent(bin, args, options, timeout) {
   });
 }
 
-export async function record(agent, out) {
+/**
+ * `during(store)`, when given, runs beside the agent from its start (a reader polling the store
+ * while the agent writes it) and is awaited, with `stop()` called once the agent has exited.
+ */
+export async function record(agent, out, { during } = {}) {
   const installed = ensureMoreAgent(agent);
   if (!installed.bin) throw new Error(installed.skip);
   const home = mkdtempSync(join(tmpdir(), `ll-${agent}-`));
@@ -97,7 +101,11 @@ export async function record(agent, out) {
     // A set-up command (Cline's `auth`) took 20 s on a loaded 2-core machine: give it time, and keep its output.
     const setup = [];
     for (const p of pre) setup.push(await runAgent(installed.bin, p, { cwd: work, env }, 240_000));
+    let stopped = false;
+    const beside = during?.(store, () => stopped);
     const run = await runAgent(installed.bin, args, { cwd: work, env }, 300_000);
+    stopped = true;
+    await beside;
     mkdirSync(out, { recursive: true });
     const log = (r) => `exit ${r.status} signal ${r.signal}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}\n`;
     writeFileSync(join(out, 'run.log'), [...setup, run].map(log).join('\n'));
