@@ -8,7 +8,10 @@ import { sanitize } from '../sanitize.js';
 import { EXIT_OK, InputError } from '../errors.js';
 import { discoverInputs } from '../read/discover.js';
 import { ingestFile } from '../formats/ingest.js';
+import { mayBeDatabase } from '../formats/ingest/database.js';
 import type { TranscriptSink } from '../model/transcript.js';
+import { AGENTS } from '../agents/index.js';
+import type { AgentDefinition } from '../agents/types.js';
 import { AGENT_LABELS, homeOf, type StoreLocation, storeLocations, storeProject, subagentFile } from '../read/stores.js';
 import { LISTING_FORMATS, type ListingFormat } from '../vocabulary.js';
 import { colorFor, writePayload } from './common.js';
@@ -17,7 +20,7 @@ import { chosen, flag, type RegisterCommand } from './flags.js';
 export const registerStoresCommand: RegisterCommand = (program, io, setExit) => {
   program
     .command('stores')
-    .description("the session stores of this user's agents (Claude Code, Codex, Gemini CLI) and what is in them")
+    .description(`the session stores of this user's agents (${AGENTS.map((a) => a.label).join(', ')}) and what is in them`)
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('--color', 'force colour')
@@ -50,22 +53,23 @@ function displayPath(path: string, env: NodeJS.ProcessEnv): string {
   return path;
 }
 
-/** Receives a file's sessions and drops them: only the count the reader reports is wanted. */
-const COUNT_ONLY: TranscriptSink = { session() {}, turn() {}, round() {}, end() {} };
-
 /**
- * How many sessions `file` holds, as the ledger counts them: the same reader and format
- * adapters, without the detectors. An empty file holds none, known from its size alone.
+ * How many sessions `file` holds, as the ledger counts them, and how many of them name a parent:
+ * the same reader and format adapters, without the detectors. An empty file holds none, known
+ * from its size alone.
  */
-async function sessionsIn(file: string, size: number): Promise<number> {
-  if (size === 0) return 0;
-  return (await ingestFile(file, COUNT_ONLY)).sessions;
+async function sessionsIn(file: string, size: number): Promise<{ sessions: number; children: number }> {
+  if (size === 0 && !mayBeDatabase(file)) return { sessions: 0, children: 0 };
+  let children = 0;
+  const counting: TranscriptSink = { session: (info) => void (children += info.parent !== null ? 1 : 0), turn() {}, round() {}, end() {} };
+  return { sessions: (await ingestFile(file, counting)).sessions, children };
 }
 
 /** Every store location with what is in it: its files sized, and read for their sessions (not analyzed). */
 async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
   const out: StoreSurvey[] = [];
   for (const location of await storeLocations(env)) {
+    const agent = agentOf(location);
     const { files, sizes } = location.roots.length > 0 ? await discoverInputs(location.roots) : { files: [], sizes: new Map<string, number>() };
     let sessions = 0;
     let subagents = 0;
@@ -75,13 +79,14 @@ async function surveyStores(env: NodeJS.ProcessEnv): Promise<StoreSurvey[]> {
       // The walk's own stat: a second one per file would double what an empty store costs.
       const size = sizes.get(file) ?? 0;
       const n = await sessionsIn(file, size);
-      if (subagentFile(file) !== null) subagents += n;
-      else sessions += n;
+      const children = agent.childSessions === 'files' ? (subagentFile(file) !== null ? n.sessions : 0) : agent.childSessions === 'parent' ? n.children : 0;
+      sessions += n.sessions - children;
+      subagents += children;
       const project = storeProject(file);
       if (project !== null) projects.add(project.project);
       bytes += size;
     }
-    out.push({ location, sessions, subagents, files: files.length, projects: location.agent === 'codex' ? null : projects.size, bytes });
+    out.push({ location, sessions, subagents, files: files.length, projects: agent.projectOf ? projects.size : null, bytes });
   }
   return out;
 }
@@ -104,15 +109,32 @@ export async function defaultInputs(env: NodeJS.ProcessEnv): Promise<DefaultInpu
     const looked = locations.map((l) => `${displayPath(l.path, env)}${l.via ? ` ($${l.via})` : ''}`).join(', ');
     throw new InputError(
       `no path given and no agent session store found; looked in ${looked}. ` +
-        'Name files or directories to audit (CLAUDE_CONFIG_DIR and CODEX_HOME move the Claude Code and Codex stores).',
+        `Name files or directories to audit (${movers()}).`,
     );
   }
   const named = found.map((l) => {
     const where = displayPath(l.path, env);
-    const count = l.agent === 'gemini' ? `, ${l.roots.length} project${l.roots.length === 1 ? '' : 's'}` : '';
+    const count = l.path.split(sep).includes('*') ? `, ${l.roots.length} project${l.roots.length === 1 ? '' : 's'}` : '';
     return `${where} (${AGENT_LABELS[l.agent]}${count})`;
   });
   return { roots: found.flatMap((l) => l.roots), announcement: `reading the session stores of this user: ${named.join(', ')}` };
+}
+
+function agentOf(location: StoreLocation): AgentDefinition {
+  return AGENTS.find((a) => a.name === location.agent)!;
+}
+
+/** "CLAUDE_CONFIG_DIR and CODEX_HOME move the Claude Code and Codex stores": each agent whose store a variable of its own moves. */
+function movers(): string {
+  const moved = AGENTS.flatMap((a) => {
+    const own = a.places.find((p) => p.env && !p.env.below)?.env?.name;
+    return own ? [{ variable: own, label: a.label }] : [];
+  });
+  return `${joinAnd(moved.map((m) => m.variable))} move the ${joinAnd(moved.map((m) => m.label))} stores`;
+}
+
+function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function renderStores(surveys: readonly StoreSurvey[], options: { format: ListingFormat; color: boolean; env: NodeJS.ProcessEnv }): string {
@@ -141,7 +163,7 @@ function renderStores(surveys: readonly StoreSurvey[], options: { format: Listin
       where,
       s.projects === null ? '-' : String(s.projects),
       String(s.sessions),
-      s.location.agent === 'claude-code' ? String(s.subagents) : '-',
+      agentOf(s.location).childSessions ? String(s.subagents) : '-',
       formatBytes(s.bytes),
     ];
   });

@@ -3,12 +3,16 @@
 import type { FormatName } from '../model/transcript.js';
 import { anthropicAdapter } from './anthropic.js';
 import { canonicalAdapter } from './canonical.js';
+import { clineAdapter } from './cline.js';
 import { chatgptAdapter } from './chatgpt.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
+import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
+import { qwenAdapter } from './qwen.js';
+import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
 import { sweAgentAdapter } from './swe-agent.js';
@@ -27,6 +31,10 @@ const ADAPTER_BY_NAME = {
   'mini-swe-agent': miniSweAgentAdapter,
   openhands: openhandsAdapter,
   otel: otelAdapter,
+  opencode: opencodeAdapter,
+  copilot: copilotAdapter,
+  qwen: qwenAdapter,
+  cline: clineAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -43,6 +51,10 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'swe-agent',
   'openhands',
   'otel',
+  'opencode',
+  'copilot',
+  'qwen',
+  'cline',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -12,7 +12,7 @@ import { createTurnLadders, type TurnLadders } from '../ladder/ladder.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
-import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
 import { RecoveryTracker, recoveryPatterns } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
@@ -112,6 +112,7 @@ export class LedgerBuilder implements TranscriptSink {
       id: info.id,
       path: info.path,
       format: info.format,
+      ...(info.agent ? { agent: info.agent } : {}),
       parent: info.parent,
       project: info.project ?? null,
       model: null,
@@ -258,6 +259,12 @@ export class LedgerBuilder implements TranscriptSink {
 
   interrupt(sessionId: string, interrupt: Interrupt): void {
     this.state(sessionId)?.interrupts.push(interrupt);
+  }
+
+  /** Kept as evidence that a loop happened, beside the findings: never an answer, never a finding of its own. */
+  halt(sessionId: string, halt: AgentHalt): void {
+    const s = this.state(sessionId);
+    if (s) (s.ledger.agent_halts ??= []).push({ turn: halt.turn, round: halt.round, reason: halt.reason });
   }
 
   private settleInterrupts(s: SessionState): void {

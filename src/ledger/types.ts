@@ -132,6 +132,8 @@ export interface SessionLedger {
   parent: string | null;
   /** A sub-agent's type, when its store names it (Claude Code 2.1 `agent-*.meta.json`). */
   agent_type?: string;
+  /** The agent that wrote the session (SPEC 0.4), when its format says. */
+  agent?: string;
   /** Traces only (format `otel`): who wrote them (`claude-code`, `codex`, `gemini-cli`, `genai`, `openinference`). */
   producer?: string;
   /** Traces only: what that producer does not record, so a reader knows what the detectors could not see. */
@@ -163,6 +165,8 @@ export interface SessionLedger {
   };
   /** The user's interrupts, in order; absent when the user never interrupted. */
   interrupts?: SessionInterrupt[];
+  /** The agent's own loop guard halting the run (Qwen Code, Cline), in order; absent when it never did. */
+  agent_halts?: { turn: number; round: number; reason: string }[];
   /** Every round's verdict: present only with `--verbose`. */
   verdicts?: RoundVerdict[];
   /** Turn boundaries and spend along the session: present only when a renderer asks (`--format html`). */

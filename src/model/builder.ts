@@ -222,6 +222,17 @@ export class SessionBuilder {
     this.sink.interrupt?.(this.info.id, interrupt);
   }
 
+  /** The agent's own loop guard halted the round that is running (or, between rounds, the last one). */
+  agentHalt(line: number | null, reason: string): void {
+    if (this.ended) return;
+    this.sink.halt?.(this.info.id, {
+      turn: Math.max(1, this.turnCount),
+      round: Math.max(1, this.roundCount + (this.pending ? 1 : 0)),
+      line,
+      reason,
+    });
+  }
+
   recordedCost(cost: RecordedCost): void {
     if (!this.ended && Number.isFinite(cost.usd)) this.sink.recordedCost?.(this.info.id, cost);
   }
@@ -261,6 +272,8 @@ export interface SessionOrigin {
   project?: string | null;
   /** A sub-agent file's agent type: given to the file's sub-agent sessions. */
   agentType?: string | null;
+  /** The agent whose format this is; an adapter may know better (Kilo writes OpenCode's format). */
+  agent?: string | null;
 }
 
 export class TranscriptBuilder {
@@ -279,7 +292,7 @@ export class TranscriptBuilder {
   /** The builder for `key`, created on first use. `id` defaults to the key. */
   session(
     key: string,
-    opts: { id?: string; parent?: string | null; project?: string | null; producer?: string; unrecorded?: string[] } = {},
+    opts: { id?: string; parent?: string | null; project?: string | null; producer?: string; unrecorded?: string[]; agent?: string } = {},
   ): SessionBuilder {
     let builder = this.sessions.get(key);
     if (!builder) {
@@ -292,6 +305,8 @@ export class TranscriptBuilder {
       this.usedIds.add(id);
       const parent = opts.parent ?? null;
       const info: SessionInfo = { id, path: this.path, format: this.format, parent };
+      const agent = opts.agent ?? this.origin.agent ?? null;
+      if (agent !== null) info.agent = agent;
       const project = this.origin.project ?? opts.project ?? null;
       if (project !== null) info.project = project;
       if (parent !== null && this.origin.agentType) info.agentType = this.origin.agentType;

@@ -2,10 +2,10 @@
 // its corpus once per value) or posted to another thread (the two-thread pipeline): one array
 // clones faster than an object per event.
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
-//   'c' sessionId recordedCost | 'i' sessionId interrupt
+//   'c' sessionId recordedCost | 'i' sessionId interrupt | 'h' sessionId agent halt
 
 import type { SkippedLine } from '../read/skipped.js';
-import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
+import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];
 
@@ -40,6 +40,9 @@ export function eventRecorder(
     },
     interrupt(sessionId: string, interrupt: Interrupt) {
       target().push('i', sessionId, interrupt);
+    },
+    halt(sessionId: string, halt: AgentHalt) {
+      target().push('h', sessionId, halt);
     },
   };
 }
@@ -79,6 +82,10 @@ export function replayEvents(
         break;
       case 'i':
         sink.interrupt?.(events[i + 1] as string, events[i + 2] as Interrupt);
+        i += 3;
+        break;
+      case 'h':
+        sink.halt?.(events[i + 1] as string, events[i + 2] as AgentHalt);
         i += 3;
         break;
       default:

@@ -13,6 +13,10 @@ export const FORMAT_NAMES = [
   'mini-swe-agent',
   'openhands',
   'otel',
+  'opencode',
+  'copilot',
+  'qwen',
+  'cline',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -132,12 +136,26 @@ export interface Interrupt {
   line: number | null;
 }
 
+/**
+ * The agent's own loop guard halted the run (Qwen Code's and Cline's identical-call guards): evidence
+ * that a loop happened, kept as what it is, never as a tool answer. `round` is the round that ran
+ * (or the last one); `reason` names the guard.
+ */
+export interface AgentHalt {
+  turn: number;
+  round: number;
+  line: number | null;
+  reason: string;
+}
+
 export interface SessionInfo {
   id: string;
   path: string;
   format: FormatName;
   /** Session id of the parent for sub-agent threads, else null. */
   parent: string | null;
+  /** The coding agent that wrote it (SPEC 0.4's names: `claude-code`, `opencode`, `kilo`…), when its format says. */
+  agent?: string | null;
   /** The project the session belongs to: its store folder (Claude Code, Gemini CLI) or working directory (Codex). */
   project?: string | null;
   /** A sub-agent's type, when the store names it (Claude Code 2.1's `agent-*.meta.json`). */
@@ -163,4 +181,6 @@ export interface TranscriptSink {
   recordedCost?(sessionId: string, cost: RecordedCost): void;
   /** The user interrupted the agent (optional: sinks that do not report it omit it). */
   interrupt?(sessionId: string, interrupt: Interrupt): void;
+  /** The agent's own loop guard halted the run (optional, as interrupts are). */
+  halt?(sessionId: string, halt: AgentHalt): void;
 }

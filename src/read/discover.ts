@@ -4,7 +4,7 @@
 import { promises as fs, lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isConversationDir } from './conversation-dir.js';
-import { isSubagentManifest, STORE_ROOTS } from './stores.js';
+import { isCompanionFile, STORE_DATABASES, STORE_ROOTS, type StoreFolder } from './stores.js';
 
 interface DiscoveryError {
   path: string;
@@ -159,7 +159,7 @@ class Walker {
         const sub = await this.lstat(path);
         if (sub) await this.walk(path, sub);
       } else if (kind.isFile()) {
-        if (isTranscriptName(entry.name) && !isSubagentManifest(dir, entry.name)) {
+        if ((isTranscriptName(entry.name) || STORE_DATABASES.has(entry.name)) && !isCompanionFile(dir, entry.name)) {
           const stat = kind === entry ? await this.lstat(path) : (kind as Stats);
           if (stat) this.add(path, stat);
         }
@@ -174,28 +174,34 @@ class Walker {
   }
 
   /**
-   * A store root (`.claude`, `.codex`, `.gemini`): only its session folders are read. Gemini keeps
-   * one folder per project under `tmp`, each with its sessions in `chats`.
+   * A store root (`.claude`, `.codex`, `.gemini`…): only its session folders are read, `*` standing
+   * for one level of folders (Gemini CLI keeps one per project under `tmp`, each with its `chats`).
    */
-  async storeRoot(root: string, stat: Stats, folders: readonly string[]): Promise<void> {
+  async storeRoot(root: string, stat: Stats, folders: readonly StoreFolder[]): Promise<void> {
     if (!this.firstVisit(stat)) return;
-    const gemini = basename(resolve(root)) === '.gemini';
-    for (const folder of folders) {
-      const path = join(root, folder);
-      const sub = await statOrNull(path);
-      if (!sub?.isDirectory()) continue;
-      if (!gemini) {
-        await this.walk(path, sub);
-        continue;
+    for (const folder of folders) await this.storeFolder(root, folder.segments, folder.file, true);
+  }
+
+  private async storeFolder(dir: string, segments: readonly string[], file: boolean, first: boolean): Promise<void> {
+    const [head, ...rest] = segments;
+    if (head === undefined) return;
+    if (head === '*') {
+      for (const entry of (await this.entries(dir)) ?? []) {
+        if (!entry.name.startsWith('.') && entry.isDirectory()) await this.storeFolder(join(dir, entry.name), rest, file, false);
       }
-      if (!this.firstVisit(sub)) continue;
-      for (const project of (await this.entries(path)) ?? []) {
-        if (project.name.startsWith('.') || !project.isDirectory()) continue;
-        const chats = join(path, project.name, 'chats');
-        const chatsStat = await this.lstat(chats, true);
-        if (chatsStat?.isDirectory()) await this.walk(chats, chatsStat);
-      }
+      return;
     }
+    const path = join(dir, head);
+    // The root's own folders are followed through links, as a user's store may be; deeper ones are not.
+    const sub = first ? await statOrNull(path) : await this.lstat(path, true);
+    if (rest.length === 0) {
+      if (file && sub?.isFile()) this.add(path, sub);
+      else if (!file && sub?.isDirectory()) await this.walk(path, sub);
+      return;
+    }
+    if (!sub?.isDirectory()) return;
+    if (rest[0] === '*' && !this.firstVisit(sub)) return;
+    await this.storeFolder(path, rest, file, false);
   }
 
   /** A symbolic link: a file behind it is read; a directory behind it is not followed. */

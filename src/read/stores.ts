@@ -1,24 +1,23 @@
 // Where the coding agents keep their sessions, and what a path inside those stores says about a
-// session (its project, whether it is a sub-agent's thread). Knowledge of directory layouts only:
-// no transcript is parsed here.
+// session (its project, whether it is a sub-agent's thread), derived from the agents' registry
+// (src/agents). Knowledge of directory layouts only: no transcript is parsed here.
 
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { AGENTS } from '../agents/index.js';
+import { type AgentName, NAME, SEP } from '../agents/types.js';
 
-export type StoreAgent = 'claude-code' | 'codex' | 'gemini';
+export type StoreAgent = AgentName;
 
-export const AGENT_LABELS: Record<StoreAgent, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  gemini: 'Gemini CLI',
-};
+/** Each agent's label, as `stores` prints it. */
+export const AGENT_LABELS = Object.fromEntries(AGENTS.map((a) => [a.name, a.label])) as Record<StoreAgent, string>;
 
 export interface StoreLocation {
   agent: StoreAgent;
-  /** Where the store is (a pattern for Gemini's per-project folders: `…/tmp/*\/chats`). */
+  /** Where the store is (a pattern for per-project folders: `…/tmp/*\/chats`). */
   path: string;
-  /** The directories to read; empty when nothing is there. */
+  /** The directories (or the database file) to read; empty when nothing is there. */
   roots: string[];
   /** The environment variable that chose the location, when one did. */
   via: string | null;
@@ -30,66 +29,71 @@ export function homeOf(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Every place this user's agents keep sessions, found or not (SPEC "Where sessions are found"):
- * `$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`; `$CODEX_HOME/sessions` and
- * `archived_sessions` or `~/.codex/…`; the Gemini CLI's `~/.gemini/tmp/*\/chats`.
+ * Every place this user's agents keep sessions, found or not, in the registry's order (SPEC
+ * "Where sessions are found"): each agent's places under its base folder, which its variable
+ * moves (`$CLAUDE_CONFIG_DIR/projects` or `~/.claude/projects`, …).
  */
 export async function storeLocations(env: NodeJS.ProcessEnv): Promise<StoreLocation[]> {
   const home = homeOf(env);
-  const claudeBase = env['CLAUDE_CONFIG_DIR'] || join(home, '.claude');
-  const codexBase = env['CODEX_HOME'] || join(home, '.codex');
-  const claudeVia = env['CLAUDE_CONFIG_DIR'] ? 'CLAUDE_CONFIG_DIR' : null;
-  const codexVia = env['CODEX_HOME'] ? 'CODEX_HOME' : null;
-  const dirIf = async (path: string) => ((await isDirectory(path)) ? [path] : []);
-  const claude = join(claudeBase, 'projects');
-  const codexSessions = join(codexBase, 'sessions');
-  const codexArchived = join(codexBase, 'archived_sessions');
-  const geminiTmp = join(home, '.gemini', 'tmp');
-  return [
-    { agent: 'claude-code', path: claude, roots: await dirIf(claude), via: claudeVia },
-    { agent: 'codex', path: codexSessions, roots: await dirIf(codexSessions), via: codexVia },
-    { agent: 'codex', path: codexArchived, roots: await dirIf(codexArchived), via: codexVia },
-    { agent: 'gemini', path: join(geminiTmp, '*', 'chats'), roots: await geminiChats(geminiTmp), via: null },
-  ];
+  const out: StoreLocation[] = [];
+  for (const agent of AGENTS) {
+    for (const place of agent.places) {
+      const moved = place.env ? env[place.env.name] : undefined;
+      const base = moved ? join(moved, ...(place.env?.below ?? [])) : join(home, ...place.home);
+      out.push({
+        agent: agent.name,
+        path: join(base, ...place.sessions),
+        roots: await expandPlace(base, place.sessions, place.file === true),
+        via: moved ? place.env!.name : null,
+      });
+    }
+  }
+  return out;
 }
 
-/** `<tmp>/<project>/chats` for each project folder that has one, in code point order. */
-async function geminiChats(tmp: string): Promise<string[]> {
+/** The folders (or the database file) `segments` name below `dir`, `*` standing for each non-hidden folder, in code point order. */
+async function expandPlace(dir: string, segments: readonly string[], file: boolean): Promise<string[]> {
+  const [head, ...rest] = segments;
+  if (head === undefined) return (file ? await isFile(dir) : await isDirectory(dir)) ? [dir] : [];
+  if (head !== '*') return expandPlace(join(dir, head), rest, file);
   let names: string[];
   try {
-    names = (await fs.readdir(tmp, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
+    names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
   } catch {
     return [];
   }
   names.sort(compareNames);
   const out: string[] = [];
-  for (const name of names) {
-    const chats = join(tmp, name, 'chats');
-    if (await isDirectory(chats)) out.push(chats);
-  }
+  for (const name of names) out.push(...(await expandPlace(join(dir, name), rest, file)));
   return out;
+}
+
+/** A store's session folder (or database) below its hidden root: `*` stands for one level of folders. */
+export interface StoreFolder {
+  segments: readonly string[];
+  file: boolean;
 }
 
 /**
  * A known store root met while walking a directory (a home folder given as a path): its name, and
- * the sub-folders that hold sessions. Everything else in it (settings, todos, shell history,
+ * the folders below it that hold sessions. Everything else in it (settings, todos, shell history,
  * plugin caches) is configuration, not transcripts, and is not entered.
  */
-export const STORE_ROOTS: Readonly<Record<string, { agent: StoreAgent; folders: readonly string[] }>> = {
-  '.claude': { agent: 'claude-code', folders: ['projects'] },
-  '.codex': { agent: 'codex', folders: ['sessions', 'archived_sessions'] },
-  // `tmp/<project>/chats`: the walker expands the project level itself.
-  '.gemini': { agent: 'gemini', folders: ['tmp'] },
-};
+export const STORE_ROOTS: Readonly<Record<string, { folders: readonly StoreFolder[] }>> = storeRoots();
 
-const SEP = String.raw`[\\/]`;
-const NAME = String.raw`[^\\/]+`;
-/** `…/projects/<project>/<session>.jsonl` and `…/projects/<project>/<session>/subagents/agent-<id>.jsonl`. */
-const CLAUDE_PROJECT = new RegExp(`${SEP}projects${SEP}(${NAME})${SEP}(?:${NAME}${SEP}subagents${SEP})?${NAME}\\.jsonl$`, 'i');
-/** `…/tmp/<project>/chats/<session>.json(l)`, and sub-agents' `chats/<parent session>/<id>.jsonl`. */
-const GEMINI_PROJECT = new RegExp(`${SEP}tmp${SEP}(${NAME})${SEP}chats${SEP}(?:${NAME}${SEP})?${NAME}$`, 'i');
-/** Claude Code 2.1: `<session id>/subagents/agent-<agent id>.jsonl`. */
-const SUBAGENT_FILE = new RegExp(`(?:^|${SEP})(${NAME})${SEP}subagents${SEP}agent-(${NAME})\\.jsonl$`, 'i');
+function storeRoots(): Record<string, { folders: StoreFolder[] }> {
+  const roots: Record<string, { folders: StoreFolder[] }> = {};
+  for (const agent of AGENTS) {
+    for (const place of agent.places) {
+      const [root, ...below] = place.home;
+      (roots[root!] ??= { folders: [] }).folders.push({ segments: [...below, ...place.sessions], file: place.file === true });
+    }
+  }
+  return roots;
+}
+
+/** Database files a folder walk reads although their name is not a transcript's (`opencode.db`). */
+export const STORE_DATABASES: ReadonlySet<string> = new Set(AGENTS.flatMap((a) => a.places.filter((p) => p.file).map((p) => p.sessions.at(-1)!)));
 
 /**
  * The store folder a session file sits in, when its path has a store's layout: the Claude Code
@@ -98,12 +102,15 @@ const SUBAGENT_FILE = new RegExp(`(?:^|${SEP})(${NAME})${SEP}subagents${SEP}agen
  * transcript (the working directory), not from here.
  */
 export function storeProject(path: string): { agent: StoreAgent; project: string } | null {
-  const claude = CLAUDE_PROJECT.exec(path);
-  if (claude) return { agent: 'claude-code', project: claude[1]! };
-  const gemini = GEMINI_PROJECT.exec(path);
-  if (gemini) return { agent: 'gemini', project: gemini[1]! };
+  for (const agent of AGENTS) {
+    const project = agent.projectOf?.(path) ?? null;
+    if (project !== null) return { agent: agent.name, project };
+  }
   return null;
 }
+
+/** Claude Code 2.1: `<session id>/subagents/agent-<agent id>.jsonl`. */
+const SUBAGENT_FILE = new RegExp(`(?:^|${SEP})(${NAME})${SEP}subagents${SEP}agent-(${NAME})\\.jsonl$`, 'i');
 
 /** A Claude Code 2.1 sub-agent file: the parent session's id (its folder) and the agent's id. */
 export function subagentFile(path: string): { parent: string; agentId: string } | null {
@@ -111,9 +118,9 @@ export function subagentFile(path: string): { parent: string; agentId: string } 
   return m ? { parent: m[1]!, agentId: m[2]! } : null;
 }
 
-/** The sub-agent's manifest beside its transcript: `agent-<id>.meta.json`. */
-export function isSubagentManifest(dir: string, name: string): boolean {
-  return basename(dir) === 'subagents' && /^agent-.+\.meta\.json$/i.test(name);
+/** A file beside a transcript in an agent's session folder that is no transcript (a sub-agent's manifest…). */
+export function isCompanionFile(dir: string, name: string): boolean {
+  return AGENTS.some((a) => a.isCompanion?.(dir, name) === true);
 }
 
 /** A manifest is a few hundred bytes; anything much larger is not one and is not read. */
@@ -136,6 +143,14 @@ export async function readAgentType(transcript: string): Promise<string | null> 
     return typeof type === 'string' && type.length > 0 && type.length <= 200 ? type : null;
   } catch {
     return null;
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isFile();
+  } catch {
+    return false;
   }
 }
 

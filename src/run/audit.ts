@@ -7,6 +7,7 @@ import { defaultConfigValues } from '../config/registry.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolved.js';
 import { InputError, UsageError } from '../errors.js';
 import { ingestFile } from '../formats/ingest.js';
+import { mayBeDatabase } from '../formats/ingest/database.js';
 import type { InputSummary } from '../formats/input.js';
 import { runWithJudge } from '../judge/run.js';
 import { readJudgeConnection } from '../judge/settings.js';
@@ -294,12 +295,15 @@ export function emptyFileLedger(path: string, options: Pick<AuditOptions, 'judge
   return options.judgePlan ? { input, sessions: [], judge: { pending: [], answered: [] } } : { input, sessions: [] };
 }
 
-/** A regular file of 0 bytes (a FIFO also says 0, and is read: `<(zcat log.gz)`). */
+/**
+ * A regular file of 0 bytes (a FIFO also says 0, and is read: `<(zcat log.gz)`), unless it is an
+ * agent's database created in WAL mode, empty until its first checkpoint: its `-wal` holds it.
+ */
 function isEmptyFile(file: string): boolean {
   if (file === '-') return false;
   try {
     const st = statSync(file, { throwIfNoEntry: false });
-    return st !== undefined && st.isFile() && st.size === 0;
+    return st !== undefined && st.isFile() && st.size === 0 && !(mayBeDatabase(file) && statSync(`${file}-wal`, { throwIfNoEntry: false }) !== undefined);
   } catch {
     return false;
   }

@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWith } from '../helpers/capabilities.js';
 import { generateHome, type HomeSession } from '../../bench/home.mjs';
 import { ensureBuilt, parseLedger, ROOT, runCli, type RunResult } from './helpers.js';
+import { AGENTS } from '../../src/agents/index.js';
 
 const out = mkdtempSync(join(tmpdir(), 'loopledger-home-'));
 let home = '';
 let manifest: HomeSession[] = [];
-const NO_STORE_ENV = { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, CI: undefined };
+const NO_STORE_ENV = { CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, COPILOT_HOME: undefined, XDG_DATA_HOME: undefined, CI: undefined };
 
 beforeAll(async () => {
   ensureBuilt();
@@ -150,7 +151,7 @@ describe('loopledger stores', () => {
     mkdirSync(empty, { recursive: true });
     const r = await runCli(['stores'], { env: { HOME: empty, ...NO_STORE_ENV } });
     expect(r.code).toBe(0);
-    expect(r.stdout.match(/not found/g)).toHaveLength(4);
+    expect(r.stdout.match(/not found/g)).toHaveLength(AGENTS.flatMap((a) => a.places).length);
     expect(r.stdout).toContain('No session store found');
   });
 });

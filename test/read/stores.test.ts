@@ -23,6 +23,11 @@ describe('storeLocations', () => {
       { agent: 'codex', path: join(home, '.codex/sessions'), roots: [join(home, '.codex/sessions')], via: null },
       { agent: 'codex', path: join(home, '.codex/archived_sessions'), roots: [], via: null },
       { agent: 'gemini', path: join(home, '.gemini/tmp/*/chats'), roots: [join(home, '.gemini/tmp/aaa/chats'), join(home, '.gemini/tmp/ccc/chats')], via: null },
+      { agent: 'opencode', path: join(home, '.local/share/opencode/opencode.db'), roots: [], via: null },
+      { agent: 'kilo', path: join(home, '.local/share/kilo/kilo.db'), roots: [], via: null },
+      { agent: 'copilot', path: join(home, '.copilot/session-state'), roots: [], via: null },
+      { agent: 'qwen', path: join(home, '.qwen/projects/*/chats'), roots: [], via: null },
+      { agent: 'cline', path: join(home, '.cline/data/sessions'), roots: [], via: null },
     ]);
   });
 
@@ -34,6 +39,11 @@ describe('storeLocations', () => {
       ['codex', join(scratch.dir, 'cx/sessions'), 0, 'CODEX_HOME'],
       ['codex', join(scratch.dir, 'cx/archived_sessions'), 1, 'CODEX_HOME'],
       ['gemini', join(scratch.dir, 'h2/.gemini/tmp/*/chats'), 0, null],
+      ['opencode', join(scratch.dir, 'h2/.local/share/opencode/opencode.db'), 0, null],
+      ['kilo', join(scratch.dir, 'h2/.local/share/kilo/kilo.db'), 0, null],
+      ['copilot', join(scratch.dir, 'h2/.copilot/session-state'), 0, null],
+      ['qwen', join(scratch.dir, 'h2/.qwen/projects/*/chats'), 0, null],
+      ['cline', join(scratch.dir, 'h2/.cline/data/sessions'), 0, null],
     ]);
   });
 });

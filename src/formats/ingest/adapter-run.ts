@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import type { InputSummary } from '../input.js';
 import { type SessionOrigin, TranscriptBuilder } from '../../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../../model/transcript.js';
+import { AGENTS } from '../../agents/index.js';
 import { readAgentType, storeProject } from '../../read/stores.js';
 import { sanitize } from '../../sanitize.js';
 import type { FormatAdapter, RecordParser } from '../types.js';
@@ -89,9 +90,11 @@ export class AdapterRun {
 
   /** What the file's place in an agent's store says about its sessions (project, agent type). */
   private origin(format: FormatName): SessionOrigin {
-    if (this.input === '-') return {};
+    const agent = AGENTS.find((a) => a.format === format)?.name ?? null;
+    if (this.input === '-') return { agent };
     const store = storeProject(this.input);
     return {
+      agent,
       project: store !== null && store.agent === format ? store.project : null,
       agentType: format === 'claude-code' ? this.agentType : null,
     };
@@ -115,6 +118,7 @@ export class AdapterRun {
       end: (sessionId: string) => call(() => sink.end(sessionId)),
       recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
       interrupt: (sessionId, interrupt) => call(() => sink.interrupt?.(sessionId, interrupt)),
+      halt: (sessionId, halt) => call(() => sink.halt?.(sessionId, halt)),
     };
   }
 }

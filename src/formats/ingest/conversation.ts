@@ -11,6 +11,24 @@ import { type AdapterRun, SinkFailure } from './adapter-run.js';
 import { describeScalar, isRecord, messageOf, parseJson } from './json.js';
 import type { SkipTally } from './skips.js';
 
+/**
+ * Open the adapter an input of a known kind (a conversation folder, an agent's database) is read
+ * with: the one `--input-format` forces, else `format`. False, with the summary's error set or the
+ * run closed, when it cannot start.
+ */
+export function openChosen(summary: InputSummary, run: AdapterRun, forced: FormatName | 'auto' | undefined, format: FormatName, adapters: readonly FormatAdapter[]): boolean {
+  let adapter: FormatAdapter;
+  try {
+    adapter = adapterFor(forced && forced !== 'auto' ? forced : format, adapters);
+  } catch (err) {
+    summary.error = sanitize(messageOf(err), { max: 500 });
+    return false;
+  }
+  if (run.open(adapter)) return true;
+  run.close();
+  return false;
+}
+
 export async function readConversation(
   input: string,
   summary: InputSummary,
@@ -19,17 +37,7 @@ export async function readConversation(
   forced: FormatName | 'auto' | undefined,
   adapters: readonly FormatAdapter[],
 ): Promise<InputSummary> {
-  let adapter: FormatAdapter;
-  try {
-    adapter = adapterFor(forced && forced !== 'auto' ? forced : 'openhands', adapters);
-  } catch (err) {
-    summary.error = sanitize(messageOf(err), { max: 500 });
-    return summary;
-  }
-  if (!run.open(adapter)) {
-    run.close();
-    return summary;
-  }
+  if (!openChosen(summary, run, forced, 'openhands', adapters)) return summary;
   let files = 0;
   try {
     for await (const file of conversationFiles(input)) {

