@@ -13,29 +13,13 @@
 
 import type { Evidence, EvidenceValue, Strike } from '../detect/types.js';
 import type { RoundUsage } from '../money/usage.js';
-import type { LedgerEntry } from './types.js';
+import type { EntryRun, LedgerEntry } from './types.js';
 
 /**
  * A stretch of this many rounds stays one entry per round: the ledgers of fixtures and of most real
  * loops (a stop comes at the third repeat) read as before; a longer stretch folds into one entry.
  */
 export const FOLD_AFTER = 8;
-
-/** The rounds one entry stands for; its own fields are those of the run's first round. */
-export interface EntryRun {
-  first_round: number;
-  last_round: number;
-  /** Rounds in the run: last_round − first_round + 1 (one finding each). */
-  count: number;
-  /** Source line where the last round starts, or null. */
-  last_line: number | null;
-  /** The strike at the last round; its counts moved by the same step every round. */
-  last_strike?: Strike;
-  /** The evidence numbers that moved, at the last round (each by the same step every round). */
-  last_evidence?: Evidence;
-  /** Tokens and dollars of every round of the run (`round_usage` is the first round's). */
-  usage?: RoundUsage;
-}
 
 /** Rounds (findings) an entry stands for. */
 export function roundsOf(e: Pick<LedgerEntry, 'run'>): number {

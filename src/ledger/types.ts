@@ -6,7 +6,6 @@ import type { DetectorName, Evidence, Measurement, Strike } from '../detect/type
 /** A measurement as a ledger records it: its kind a plain string, since a ledger may come from a file (merge). */
 export type RecordedMeasurement = Omit<Measurement, 'kind'> & { kind: string };
 import type { SessionTimeline } from './timeline.js';
-import type { EntryRun } from './runs.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
@@ -21,7 +20,6 @@ export type { InputSummary, NotTranscript, SkippedLine };
 export type { EnforceSaved, RoundUsage, SessionCost, SessionUsage };
 
 export type { EnforceLevel } from '../vocabulary.js';
-export type { EntryRun } from './runs.js';
 /** Telemetry only notes (seed 002). */
 export type TelemetryLevel = Extract<EnforceLevel, 'none' | 'noted'>;
 
@@ -62,6 +60,22 @@ export interface JudgeUsage {
    */
   usd?: number | null;
   usd_reason?: string;
+}
+
+/** The rounds one entry stands for; its own fields are those of the run's first round. */
+export interface EntryRun {
+  first_round: number;
+  last_round: number;
+  /** Rounds in the run: last_round − first_round + 1 (one finding each). */
+  count: number;
+  /** Source line where the last round starts, or null. */
+  last_line: number | null;
+  /** The strike at the last round; its counts moved by the same step every round. */
+  last_strike?: Strike;
+  /** The evidence numbers that moved, at the last round (each by the same step every round). */
+  last_evidence?: Evidence;
+  /** Tokens and dollars of every round of the run (`round_usage` is the first round's). */
+  usage?: RoundUsage;
 }
 
 export interface LedgerEntry {
