@@ -11,7 +11,7 @@
 // own. A round's entries fold together, so two runs never half-overlap (loop shapes count each
 // round once). Short stretches stay as they were: only past FOLD_AFTER rounds do they fold.
 
-import type { Evidence, EvidenceValue, Strike } from '../detect/types.js';
+import type { Evidence, EvidenceValue } from '../detect/types.js';
 import type { RoundUsage } from '../money/usage.js';
 import type { EntryRun, LedgerEntry } from './types.js';
 

@@ -1,15 +1,15 @@
 // OpenCode at its pinned release writing its store while loopledger reads it (issue 55 item 2):
 // the reads see a consistent snapshot each time (never an error, the rounds only grow), and the
 // agent is not disturbed (it finishes its run and its store reads as the whole session after).
-// Needs the agent: `node test/agents/install-more.mjs opencode`; skipped without it.
+// Needs the agent: `node test/agents/install-more.mjs opencode` (.ci/run installs it); skipped, saying why, without it.
 
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { TranscriptSink } from '../../src/model/transcript.js';
-import { moreAgentBin } from './install-more.mjs';
 import { record } from './record-more.mjs';
 
 async function roundsIn(db: string): Promise<{ rounds: number; error: string | undefined }> {
@@ -19,7 +19,7 @@ async function roundsIn(db: string): Promise<{ rounds: number; error: string | u
   return { rounds, error: summary.error };
 }
 
-describe.skipIf(!moreAgentBin('opencode'))('OpenCode 1.18.33 writing while loopledger reads', () => {
+describeWith('agent:opencode', 'OpenCode 1.18.33 writing while loopledger reads', () => {
   it('every read is a snapshot of a committed state, and the run completes undisturbed', { timeout: 600_000 }, async () => {
     const reads: { rounds: number; error: string | undefined }[] = [];
     const out = mkdtempSync(join(tmpdir(), 'loopledger-opencode-live-'));

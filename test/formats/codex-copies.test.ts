@@ -3,10 +3,11 @@
 // response must be read once, with its own usage, from the first model call of the file on.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
 import { codexAdapter } from '../../src/formats/codex.js';
 import { jsonl, parseWith } from '../helpers/record.js';
 
@@ -58,7 +59,7 @@ describe('codex: a response written as events, token_count, then items is one ro
 });
 
 const recording = path.resolve(repoRoot, '../shared/recordings/real/codex/vct_codex.jsonl');
-describe.skipIf(!existsSync(recording))('codex 0.39 recording (vct_codex.jsonl): each response once', () => {
+describeWith('shared-recordings', 'codex 0.39 recording (vct_codex.jsonl): each response once', () => {
   it('the rounds carry the assistant items’ texts in order, once each, and the token_counts in order', () => {
     const lines = readFileSync(recording, 'utf8').split('\n').filter((l) => l.trim() !== '');
     const records = lines.map((l) => JSON.parse(l) as { type: string; payload: Record<string, unknown> });

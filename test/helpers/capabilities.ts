@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext, type TestOptions } from 'vitest';
 import { findChromium } from '../../bench/cdp.mjs';
 import { AGENTS, agentBin, installSkipReason } from '../agents/install.mjs';
+import { MORE_AGENTS, moreAgentBin } from '../agents/install-more.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SHARED = join(ROOT, '..', 'shared');
 
-type AgentCapability = `agent:${keyof typeof AGENTS & string}`;
+type AgentCapability = `agent:${(keyof typeof AGENTS | keyof typeof MORE_AGENTS) & string}`;
 export type Capability =
   | 'shared-recordings'
   | 'research-samples'
@@ -75,6 +76,9 @@ const PROBES: Record<Exclude<Capability, 'duckdb' | 'npm-registry'>, Probe> = {
   mkfifo: mkfifoWorks,
   chromium: () => (findChromium() ? null : "no Chromium (chromium, chromium-browser or google-chrome on PATH, or LOOPLEDGER_CHROMIUM); .ci/run installs Debian's chromium as root"),
   ...(Object.fromEntries(Object.keys(AGENTS).map((a) => [`agent:${a}`, agentProbe(a as keyof typeof AGENTS & string)])) as Record<AgentCapability, Probe>),
+  ...(Object.fromEntries(
+    Object.entries(MORE_AGENTS).map(([a, m]) => [`agent:${a}`, () => (moreAgentBin(a) ? null : `${m.pkg}@${m.version} is not installed (node test/agents/install-more.mjs ${a}; .ci/run installs the ones the suite drives)`)]),
+  ) as Record<AgentCapability, Probe>),
 };
 
 const known = new Map<Capability, string | null>();
