@@ -111,7 +111,7 @@ function otlpEndpoint(raw: OptionValues): string | true | undefined {
 
 async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, announce: (code: number) => void): Promise<number> {
   const format: ReportFormat = opts.json ? 'json' : opts.format;
-  const loaded = await configFrom(opts);
+  const loaded = await configFrom(opts, cliIO.env);
   const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
   const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
   for (const w of loaded.warnings) warn(io, w);

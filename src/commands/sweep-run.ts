@@ -58,7 +58,7 @@ export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (merge the JSON partials with loopledger merge)', parseShard);
   addConfigOptions(command).action(async (paths: string[], raw: OptionValues) => {
     const opts = sweepCommandOptions(raw);
-    const loaded = await configFrom(opts);
+    const loaded = await configFrom(opts, io.env);
     for (const w of loaded.warnings) warn(io, w);
     const payload = await runSweep(paths, {
       loaded,

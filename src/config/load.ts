@@ -4,7 +4,10 @@
 // outside a key's documented range (SPEC: a usage error naming the key and the range). Cross-key
 // repairs (the seed's sanitizing pass) stay warnings.
 
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { CONFIG_KEYS, type Config } from './registry.js';
 import { ResolvedConfig } from './resolved.js';
@@ -44,6 +47,34 @@ export interface LoadedConfig {
 export interface LoadedRunConfig extends LoadedConfig {
   config: Readonly<Config>;
   resolved: ResolvedConfig;
+}
+
+/** Where a run found its configuration file: `--config`, `LOOPLEDGER_CONFIG`, a file found, or none. */
+export interface ConfigFileChoice {
+  file: string | undefined;
+  /** How it was chosen, for `loopledger config`: `--config`, `LOOPLEDGER_CONFIG`, `found`, `--no-config`, `none`. */
+  how: '--config' | 'LOOPLEDGER_CONFIG' | 'found' | '--no-config' | 'none';
+}
+
+/** The places searched without `--config`, in order (SPEC 0.4 "Config discovery"). */
+export function configSearchPath(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const xdg = env['XDG_CONFIG_HOME'];
+  const userDir = xdg !== undefined && xdg !== '' ? xdg : join(env['HOME'] || homedir(), '.config');
+  return [join(cwd, 'loopledger.json'), join(cwd, '.loopledger.json'), join(userDir, 'loopledger', 'config.json')];
+}
+
+/**
+ * The file a command loads: `--config` (false: `--no-config`), else `LOOPLEDGER_CONFIG`, else the
+ * first of the search path that is a file. A calibrated config written once must keep applying
+ * without the flag on every run.
+ */
+export function chooseConfigFile(flag: string | false | undefined, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ConfigFileChoice {
+  if (flag === false) return { file: undefined, how: '--no-config' };
+  if (flag !== undefined) return { file: flag, how: '--config' };
+  const fromEnv = env['LOOPLEDGER_CONFIG'];
+  if (fromEnv !== undefined && fromEnv !== '') return { file: fromEnv, how: 'LOOPLEDGER_CONFIG' };
+  const found = configSearchPath(env, cwd).find((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
+  return found !== undefined ? { file: found, how: 'found' } : { file: undefined, how: 'none' };
 }
 
 /** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */
