@@ -3,7 +3,7 @@
 
 import { stat } from 'node:fs/promises';
 import { type Command, Option, type OptionValues } from 'commander';
-import { type ConfigFileChoice, configSearchPath, loadConfig, readConfigFile, type LoadedConfig } from '../config/load.js';
+import { type ConfigFileChoice, configSearchPath, loadConfig, shownConfigPath, readConfigFile, type LoadedConfig } from '../config/load.js';
 import { assignConfigValues, type ConfigAssignment } from '../config/write.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { writeFileAtomically } from './output.js';
@@ -40,7 +40,7 @@ export const registerConfigCommand: RegisterCommand = (program, io, setExit) => 
       color: colorFor(opts, io, true),
       width: terminalWidth(io),
       verbose: opts.verbose ?? false,
-      file: { ...loaded.file, searched: configSearchPath(io.env, process.cwd()) },
+      file: { ...loaded.file, searched: configSearchPath(io.env, process.cwd()).map((p) => shownConfigPath(p, io.env, process.cwd())) },
     });
     await writePayload(io, rendered, undefined);
     setExit(EXIT_OK);

@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { CONFIG_KEYS, type Config } from './registry.js';
 import { ResolvedConfig } from './resolved.js';
@@ -54,6 +54,18 @@ export interface ConfigFileChoice {
   file: string | undefined;
   /** How it was chosen, for `loopledger config`: `--config`, `LOOPLEDGER_CONFIG`, `found`, `--no-config`, `none`. */
   how: '--config' | 'LOOPLEDGER_CONFIG' | 'found' | '--no-config' | 'none';
+}
+
+/** A searched place as `loopledger config` names it: `./loopledger.json`, `~/.config/…`, else whole. */
+export function shownConfigPath(path: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  const home = env['HOME'] || homedir();
+  // The nearer of the two folders names it (a home inside the working folder, or the reverse).
+  const bases: [string, string][] = [
+    [cwd, '.'],
+    [home, '~'],
+  ];
+  const base = bases.filter(([b]) => b !== '' && path.startsWith(b + sep)).sort((a, b) => b[0].length - a[0].length)[0];
+  return base === undefined ? path : `${base[1]}${sep}${path.slice(base[0].length + 1)}`;
 }
 
 /** The places searched without `--config`, in order (SPEC 0.4 "Config discovery"). */

@@ -7,6 +7,7 @@ import { configHash } from './config-hash.js';
 import { LoopShapeTally } from './loop-shapes.js';
 import type { PricingInfo } from '../money/prices.js';
 import type { InputSummary } from '../formats/input.js';
+import { periodsOf, type PeriodSpec } from './periods.js';
 import type { EnforceSaved, JudgeUsage, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
 export interface ReportParts {
@@ -25,6 +26,8 @@ export interface ReportParts {
   shard?: { index: number; count: number };
   /** The summary, when the caller added it up itself (a merge, one session at a time): else of `sessions`. */
   summary?: LedgerSummary;
+  /** `--by`: the sessions added up per period as well (after the summary). */
+  periods?: PeriodSpec;
 }
 
 export function noJudgeUsage(): JudgeUsage {
@@ -174,5 +177,6 @@ export function assembleReport(parts: ReportParts): LedgerReport {
     not_transcripts: [...(parts.notTranscripts ?? [])],
     sessions: [...parts.sessions],
     summary: parts.summary ?? summarize(parts.inputs, parts.sessions, parts.judge),
+    ...(parts.periods ? periodsOf(parts.sessions, parts.periods) : {}),
   };
 }

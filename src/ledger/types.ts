@@ -6,6 +6,8 @@ import type { DetectorName, Evidence, Measurement, Strike } from '../detect/type
 /** A measurement as a ledger records it: its kind a plain string, since a ledger may come from a file (merge). */
 export type RecordedMeasurement = Omit<Measurement, 'kind'> & { kind: string };
 import type { SessionTimeline } from './timeline.js';
+import type { Period } from './periods.js';
+import type { PeriodUnit } from './calendar.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
@@ -135,6 +137,15 @@ export interface SessionLedger {
    * (Codex); null when neither says. Always set by the ledger builder; optional for hand-built ledgers.
    */
   project?: string | null;
+  /**
+   * When the session's first and last record were written (SPEC 0.4 "Time"): ISO 8601 in UTC
+   * (`Z`), or null with `times_reason` when no record carries a time. Always set by the ledger
+   * builder; absent in ledgers written before 0.4.
+   */
+  started_at?: string | null;
+  ended_at?: string | null;
+  /** Why `started_at` and `ended_at` are null. */
+  times_reason?: string;
   usage?: SessionUsage;
   cost?: SessionCost;
   /** A cost the transcript itself recorded (e.g. Claude Code's result line), beside `cost`. */
@@ -236,4 +247,9 @@ export interface LedgerReport {
   not_transcripts?: NotTranscriptFile[];
   sessions: SessionLedger[];
   summary: LedgerSummary;
+  /** `--by day|week|month` only (SPEC 0.4 "Time"): the unit, the zone whose calendar cuts the periods, the sums. */
+  periods_by?: PeriodUnit;
+  timezone?: string;
+  /** Sessions no record of which carries a time are in none: `summary.sessions` less their sum. */
+  periods?: Period[];
 }

@@ -2,10 +2,10 @@
 // its corpus once per value) or posted to another thread (the two-thread pipeline): one array
 // clones faster than an object per event.
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
-//   'c' sessionId recordedCost | 'i' sessionId interrupt
+//   'c' sessionId recordedCost | 'i' sessionId interrupt | 'm' sessionId startedMs endedMs
 
 import type { SkippedLine } from '../read/skipped.js';
-import type { Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
+import type { Interrupt, RecordedCost, Round, SessionInfo, SessionTimes, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];
 
@@ -40,6 +40,9 @@ export function eventRecorder(
     },
     interrupt(sessionId: string, interrupt: Interrupt) {
       target().push('i', sessionId, interrupt);
+    },
+    times(sessionId: string, times: SessionTimes) {
+      target().push('m', sessionId, times.startedMs, times.endedMs);
     },
   };
 }
@@ -80,6 +83,10 @@ export function replayEvents(
       case 'i':
         sink.interrupt?.(events[i + 1] as string, events[i + 2] as Interrupt);
         i += 3;
+        break;
+      case 'm':
+        sink.times?.(events[i + 1] as string, { startedMs: events[i + 2] as number, endedMs: events[i + 3] as number });
+        i += 4;
         break;
       default:
         throw new Error(`transcript events: unknown event ${String(events[i])}`);

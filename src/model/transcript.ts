@@ -158,4 +158,12 @@ export interface TranscriptSink {
   recordedCost?(sessionId: string, cost: RecordedCost): void;
   /** The user interrupted the agent (optional: sinks that do not report it omit it). */
   interrupt?(sessionId: string, interrupt: Interrupt): void;
+  /** When the session ran, from its records' times: sent before `end`, only when a record had a time. */
+  times?(sessionId: string, times: SessionTimes): void;
+}
+
+/** The earliest and latest time a session's records carry, in milliseconds since the epoch (UTC). */
+export interface SessionTimes {
+  startedMs: number;
+  endedMs: number;
 }

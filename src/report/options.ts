@@ -26,6 +26,8 @@ export interface ReportOptions {
   top?: number;
   /** Order of the overview (default `level`). */
   sort?: SessionSort;
+  /** IANA zone the human formats show times in (default UTC: rendering stays pure). */
+  timezone?: string;
   /** otlp: when the findings were evaluated, ms since the epoch (the records' time; default now). */
   evaluatedAt?: number;
   /**

@@ -48,7 +48,7 @@ describe('a config file is found without --config', () => {
     const { cwd, home, env } = folder();
     const none = await configIn(cwd, env);
     expect(none.file).toBeNull();
-    expect(none.searched).toEqual([join(cwd, 'loopledger.json'), join(cwd, '.loopledger.json'), join(home, '.config', 'loopledger', 'config.json')]);
+    expect(none.searched).toEqual(['./loopledger.json', './.loopledger.json', '~/.config/loopledger/config.json']);
 
     put(join(home, '.config', 'loopledger', 'config.json'), 'off');
     expect((await configIn(cwd, env)).config['mode']).toBe('off');

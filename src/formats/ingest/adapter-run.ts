@@ -115,6 +115,7 @@ export class AdapterRun {
       end: (sessionId: string) => call(() => sink.end(sessionId)),
       recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
       interrupt: (sessionId, interrupt) => call(() => sink.interrupt?.(sessionId, interrupt)),
+      times: (sessionId, times) => call(() => sink.times?.(sessionId, times)),
     };
   }
 }

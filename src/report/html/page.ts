@@ -20,6 +20,8 @@ import { pageHead, pageTail } from './shell.js';
 import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
 import { loopShapesHtml, sessionKey } from './loop-shapes.js';
+import { periodsHtml } from './periods.js';
+import { sessionSpan, startedCell } from '../times.js';
 import { countOf, filtered, firstOf, mapped, sortInMemory } from '../lists.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
@@ -34,6 +36,7 @@ const SORT_WORDS: Record<SessionSort, string> = {
   saved: 'by what Enforce would have saved',
   cost: 'by cost',
   path: 'by path',
+  date: 'newest first',
 };
 
 function level(l: string): string {
@@ -76,6 +79,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
     th('enforce') +
     (present.project ? th('project') : '') +
     th('session') +
+    th('started') +
     th('model') +
     th('rounds', true) +
     th('findings', true) +
@@ -87,7 +91,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
   );
 }
 
-function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns>): string {
+function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns>, zone: string): string {
   const o = outcomeCell(s);
   const rest = o.text.split(' ').slice(1).join(' ');
   const id = esc(shortId(s.id));
@@ -103,6 +107,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     td('enforce', `${level(o.level)}${rest ? ` ${esc(rest)}` : ''}`, String(LEVEL_RANK[o.level] * 1e6 + s.outcome.enforce.steers)) +
     (present.project ? td('project', esc(projectCell(s))) : '') +
     `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
+    td('started', esc(startedCell(s, zone)), s.started_at ?? '') +
     td('model', esc(shortModel(s.model))) +
     td('rounds', String(s.rounds), String(s.rounds), true) +
     td('findings', String(s.entries.length), String(s.entries.length), true) +
@@ -140,6 +145,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
     `${esc(s.format)} · ${esc(s.model ?? 'model unknown')}`,
     s.project != null ? `project ${esc(s.project)}` : null,
     s.parent !== null ? `sub-agent of <span class="mono">${esc(s.parent)}</span>${s.agent_type ? ` (${esc(s.agent_type)})` : ''}` : null,
+    sessionSpan(s, o.timezone ?? 'UTC') !== null ? esc(sessionSpan(s, o.timezone ?? 'UTC')) : null,
     `${esc(plural(s.turns, 'turn'))} · ${esc(plural(s.rounds, 'round'))} · ${esc(plural(s.tool_calls, 'tool call'))}`,
     `enforce: ${level(maxEnforce(s))} ${esc(outcomePhrase(s))}`,
   ].filter((x): x is string => x !== null);
@@ -217,6 +223,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   }
 
   yield loopShapesHtml(report, anchors);
+  yield periodsHtml(report);
   yield '<section id="overview">\n<h2>Overview</h2>\n';
   yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
   if (withFindings > 0) {
@@ -224,7 +231,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
     let i = 0;
     for (const s of firstOf(ranked, listed)) {
-      yield overviewRow(s, i, i < drawn.length, present);
+      yield overviewRow(s, i, i < drawn.length, present, o.timezone ?? 'UTC');
       i += 1;
     }
     yield '</tbody></table></div>\n';
