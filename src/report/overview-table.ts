@@ -45,7 +45,7 @@ type KeyedColumn = FitColumn<Row> & { key: string };
  *  distinct (sessionLabels): at 80 columns the findings still fit beside them. */
 const sessionNameColumns = (width: number) => Math.max(12, Math.min(24, Math.floor(width / 5)));
 
-function overviewColumns(present: ReturnType<typeof presentColumns>, zone: string): KeyedColumn[] {
+function overviewColumns(present: ReturnType<typeof presentColumns> & { started: boolean }, zone: string): KeyedColumn[] {
   const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
     r.kind === 'session' ? f(r.s, long) : (r.cells[key] ?? '');
   const cols: KeyedColumn[] = [
@@ -57,12 +57,12 @@ function overviewColumns(present: ReturnType<typeof presentColumns>, zone: strin
   cols.push(
     // Never cut further: names are already as short as they can be while distinct.
     { key: 'session', head: 'session', align: 'left', priority: 90, text: (r) => (r.kind === 'session' ? r.name : (r.cells['session'] ?? '')) },
-    // When it started tells apart sessions whose names look alike; it gives way before the figures.
-    { key: 'started', head: 'started', align: 'left', priority: 25, text: cell('started', (s) => startedCell(s, zone)) },
     { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
     { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(s.entries.length)) },
   );
+  // When it started tells apart sessions whose names look alike; it gives way before the figures.
+  if (present.started) cols.splice(cols.findIndex((c) => c.key === 'model'), 0, { key: 'started', head: 'started', align: 'left', priority: 25, text: cell('started', (s) => startedCell(s, zone)) });
   if (present.tokens) cols.push({ key: 'tokens', head: 'tokens', align: 'right', priority: 10, text: cell('tokens', tokensCell) });
   if (present.cost) cols.push({ key: 'cost', head: 'cost', align: 'right', priority: 50, text: cell('cost', costCell) });
   if (present.saved) cols.push({ key: 'saved', head: 'saved', align: 'right', priority: 70, text: cell('saved', savedCell) });

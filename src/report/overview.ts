@@ -38,7 +38,7 @@ class OverviewTally {
   all = 0;
   calm = 0;
   /** presentColumns of every session, the project's column of those with findings (the listed ones). */
-  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false, started: false };
   /** Sessions with findings per worst enforce level. */
   readonly levels: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
   readonly money = new MoneyTally();
@@ -53,6 +53,8 @@ class OverviewTally {
     if (s.entries.length === 0) this.calm += 1;
     else {
       p.project ||= projectCell(s) !== NOT_KNOWN;
+      // A column of when sessions started only where a listed one has times (no column of "–").
+      p.started ||= typeof s.started_at === 'string';
       this.levels[outcomeCell(s).level] += 1;
     }
     this.money.add(s);

@@ -71,7 +71,7 @@ function totalsHtml(report: LedgerReport): string {
   return `<div class="totals">${cells.map(([v, l]) => `<div><b>${esc(v)}</b><span class="muted">${esc(l)}</span></div>`).join('')}</div>\n`;
 }
 
-function overviewHead(present: ReturnType<typeof presentColumns>): string {
+function overviewHead(present: ReturnType<typeof presentColumns> & { started: boolean }): string {
   const th = (label: string, numeric = false) => `<th class="c-${label === '#' ? 'rank' : label}${numeric ? ' n' : ''}" scope="col"><button type="button">${label}</button></th>`;
   return (
     '<thead><tr>' +
@@ -79,7 +79,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
     th('enforce') +
     (present.project ? th('project') : '') +
     th('session') +
-    th('started') +
+    (present.started ? th('started') : '') +
     th('model') +
     th('rounds', true) +
     th('findings', true) +
@@ -91,7 +91,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
   );
 }
 
-function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns>, zone: string): string {
+function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns> & { started: boolean }, zone: string): string {
   const o = outcomeCell(s);
   const rest = o.text.split(' ').slice(1).join(' ');
   const id = esc(shortId(s.id));
@@ -107,7 +107,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     td('enforce', `${level(o.level)}${rest ? ` ${esc(rest)}` : ''}`, String(LEVEL_RANK[o.level] * 1e6 + s.outcome.enforce.steers)) +
     (present.project ? td('project', esc(projectCell(s))) : '') +
     `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
-    td('started', esc(startedCell(s, zone)), s.started_at ?? '') +
+    (present.started ? td('started', esc(startedCell(s, zone)), s.started_at ?? '') : '') +
     td('model', esc(shortModel(s.model))) +
     td('rounds', String(s.rounds), String(s.rounds), true) +
     td('findings', String(s.entries.length), String(s.entries.length), true) +
@@ -192,11 +192,12 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   // Counted as the sort reads them (a merge reads them from disk): the columns every session has.
   let all = 0;
   let withFindings = 0;
-  const present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  const present = { project: false, tokens: false, cost: false, saved: false, cut: false, started: false };
   const counted = mapped(report.sessions, (s) => {
     all += 1;
     if (s.entries.length > 0) withFindings += 1;
     present.project ||= projectCell(s) !== NOT_KNOWN;
+    present.started ||= typeof s.started_at === 'string';
     present.tokens ||= s.usage !== undefined;
     present.cost ||= s.cost !== undefined;
     present.saved ||= s.outcome.enforce.saved !== undefined;
