@@ -145,7 +145,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),
-    onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
+    onProgress: progress ? (done, total, current) => progress.update(done, total, current) : undefined,
     ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.time.window ? { window: opts.time.window, onWindow: (left) => windowNote(io, left, opts.quiet ?? false) } : {}),
     ...(opts.time.periods ? { periods: opts.time.periods } : {}),

@@ -355,14 +355,17 @@ async function auditFiles(files: readonly string[], options: AuditOptions): Prom
   if (emptyCount === 0) return auditNonEmpty(files, options);
   const rest = files.filter((_, i) => !empty[i]);
   const onProgress = options.onProgress;
-  const analyzed = await auditNonEmpty(rest, { ...options, ...(onProgress ? { onProgress: (done: number) => onProgress(done + emptyCount, files.length) } : {}) });
+  const analyzed = await auditNonEmpty(rest, { ...options, ...(onProgress ? { onProgress: (done: number, _total: number, current?: string) => onProgress(done + emptyCount, files.length, current) } : {}) });
   let next = 0;
   return files.map((file, i) => (empty[i] ? emptyFileLedger(file, options) : analyzed[next++]!));
 }
 
-async function auditNonEmpty(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
-  const allowed = options.jobs ?? defaultLanes(files);
+async function auditNonEmpty(files: readonly string[], given: AuditOptions): Promise<FileLedger[]> {
+  const allowed = given.jobs ?? defaultLanes(files);
   const jobs = Math.min(allowed, files.length);
+  // Files one after another (one lane or the reading thread's stream): the one after those done is the one being read.
+  const told = given.onProgress;
+  const options: AuditOptions = told && jobs <= 2 ? { ...given, onProgress: (done, total) => told(done, total, files[done]) } : given;
   options.onProgress?.(0, files.length);
   // Two threads for many files: one lane of detectors reading in a thread of its own, which costs
   // less CPU than two lanes each compiling and warming up the whole pipeline (file-stream.ts).

@@ -52,8 +52,8 @@ export interface AuditOptions {
   env?: NodeJS.ProcessEnv;
   /** What the path `-` reads; process.stdin by default. */
   stdin?: Readable;
-  /** Files done of the total: once with 0 when the files are known, then after each file. */
-  onProgress?: (done: number, total: number) => void;
+  /** Files done of the total: once with 0 when the files are known, then after each file; `current` is the file being read when files go one at a time. */
+  onProgress?: (done: number, total: number, current?: string) => void;
   /** `--shard K/N`: only the files (and unreadable paths) that hash to shard K of N (read/shard.ts). */
   shard?: Shard;
   /**
