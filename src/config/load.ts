@@ -85,8 +85,17 @@ export function chooseConfigFile(flag: string | false | undefined, env: NodeJS.P
   if (flag !== undefined) return { file: flag, how: '--config' };
   const fromEnv = env['LOOPLEDGER_CONFIG'];
   if (fromEnv !== undefined && fromEnv !== '') return { file: fromEnv, how: 'LOOPLEDGER_CONFIG' };
-  const found = configSearchPath(env, cwd).find((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
+  const found = configSearchPath(env, cwd).find(isFile);
   return found !== undefined ? { file: found, how: 'found' } : { file: undefined, how: 'none' };
+}
+
+/** A file there; a folder that cannot be searched (another user's, EACCES) holds none for this run. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */
