@@ -36,22 +36,36 @@ export async function judgeLargeDocument(path: string): Promise<DocumentVerdict 
   try {
     const size = (await handle.stat()).size;
     if (size <= DOCUMENT_PREFIX_BYTES) return null;
-    const buffer = Buffer.alloc(DOCUMENT_PREFIX_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, DOCUMENT_PREFIX_BYTES, 0);
-    return judgePrefix(buffer.subarray(0, bytesRead).toString('utf8'), size);
+    // A small look first: JSON lines (the common case) are told by their first line without the
+    // megabyte, which a reader lane whose heap is sized for its file must not be asked to hold.
+    const glance = await readPrefix(handle, FIRST_LOOK_BYTES);
+    if (isJsonLines(glance)) return null;
+    return judgePrefix(await readPrefix(handle, DOCUMENT_PREFIX_BYTES), size);
   } finally {
     await handle.close();
   }
 }
 
-function judgePrefix(text: string, size: number): DocumentVerdict | null {
-  const body = text.replace(/^\uFEFF/, '');
-  const start = body.search(/\S/);
-  const first = body[start];
-  if (first !== '[' && first !== '{') return null;
-  // JSON lines: a first line that closes is a record, not the start of one document.
-  const newline = body.indexOf('\n', start);
-  if (newline >= 0 && isCompleteJson(body.slice(start, newline))) return null;
+const FIRST_LOOK_BYTES = 16 * 1024;
+
+async function readPrefix(handle: Awaited<ReturnType<typeof open>>, bytes: number): Promise<string> {
+  const buffer = Buffer.alloc(bytes);
+  const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+  return buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** Not one JSON document: its first character is no bracket, or its first line closes a record. */
+function isJsonLines(text: string): boolean {
+  const start = text.search(/\S/);
+  const first = text[start];
+  if (first !== '[' && first !== '{') return true;
+  const newline = text.indexOf('\n', start);
+  return newline >= 0 && isCompleteJson(text.slice(start, newline));
+}
+
+function judgePrefix(body: string, size: number): DocumentVerdict | null {
+  if (isJsonLines(body)) return null;
+  const first = body[body.search(/\S/)];
   const mb = (size / (1024 * 1024)).toFixed(1);
   const roles = (body.match(/"role"\s*:/g) ?? []).length;
   if (first === '[' && roles >= DATASET_MIN_ROWS && !SESSION_SIGNS.test(body)) {
