@@ -21,6 +21,8 @@ import { evaluationTime } from '../report/otlp/records.js';
 import { ENFORCE_LEVELS, type EnforceLevel, isMode, type Mode, REPORT_FORMATS, type ReportFormat } from '../vocabulary.js';
 import { sanitize } from '../sanitize.js';
 import { audit } from '../run/audit.js';
+import { PERIOD_UNITS } from '../ledger/calendar.js';
+import { type TimeOptions, timeOptions, userTimeZone } from './time-flags.js';
 import type { AuditOptions } from '../run/options.js';
 import {
   addConfigOptions,
@@ -56,6 +58,8 @@ interface AnalyzeOptions extends CommonOptions {
   shard?: Shard;
   /** `--otlp-endpoint [url]`: true when given without a URL (the OTEL_EXPORTER_OTLP_* variables say where). */
   otlpEndpoint?: string | true;
+  /** `--since`, `--until`, `--timezone`, `--by`. */
+  time: TimeOptions;
 }
 
 export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) => {
@@ -77,7 +81,11 @@ export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) =>
     .option('--jobs <n>', 'threads to analyze on (default: 2 on two cores or more, 3 when three are idle)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .option('--all', 'table: every finding of every round a row of its own (default: one row per run of the same finding, a screenful per session)')
-    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, or path').choices(SESSION_SORTS).default('level'))
+    .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, path, or date (newest first)').choices(SESSION_SORTS).default('level'))
+    .option('-s, --since <when>', 'only sessions that ran at or after: a date (2026-11-30), a date-time (2026-11-30T09:00) or a span back from now (7d, 12h, 2w)')
+    .option('-u, --until <when>', 'only sessions that ran at or before (a date counts whole)')
+    .option('-z, --timezone <zone>', "IANA time zone of dates, periods and the times shown (default: the user's)")
+    .addOption(new Option('--by <period>', 'add the sessions up per day, week (ISO) or month').choices(PERIOD_UNITS))
     .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard)
     .option('--otlp-endpoint [url]', 'also post the findings as OTLP/HTTP JSON log records (/v1/logs appended unless given); no URL: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT', checkEndpointFlag);
@@ -104,6 +112,7 @@ function analyzeOptions(raw: OptionValues): AnalyzeOptions {
     prices: text(raw, 'prices'),
     shard: shard(raw),
     otlpEndpoint: otlpEndpoint(raw),
+    time: timeOptions(raw),
   };
 }
 
@@ -117,7 +126,7 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
   const format: ReportFormat = opts.json ? 'json' : opts.format;
   // A SOURCE_DATE_EPOCH the records cannot carry is refused before any transcript is read.
   if (format === 'otlp' || opts.otlpEndpoint !== undefined) evaluationTime(cliIO.env);
-  const loaded = await configFrom(opts);
+  const loaded = await configFrom(opts, cliIO.env);
   const progress = startProgress(cliIO.stderr, cliIO.env, opts.quiet ?? false);
   const io: CliIO = progress ? { ...cliIO, stderr: progress.stderr as CliIO['stderr'] } : cliIO;
   for (const w of loaded.warnings) warn(io, w);
@@ -142,8 +151,10 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),
-    onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
+    onProgress: progress ? (done, total, current) => progress.update(done, total, current) : undefined,
     ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.time.window ? { window: opts.time.window, onWindow: (left) => windowNote(io, left, opts.quiet ?? false) } : {}),
+    ...(opts.time.periods ? { periods: opts.time.periods } : {}),
     onSkip: (path, skipped) => {
       const n = (skipCounts.get(path) ?? 0) + 1;
       skipCounts.set(path, n);
@@ -155,15 +166,26 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
   const report = await audit(paths, options).finally(() => progress?.finish());
   // One shard may hold nothing (more shards than files): `merge --fail-on` is the gate on the whole.
   const nothing = opts.shard ? null : `no transcript found under ${paths.join(', ')}`;
-  const code = await emitLedger(report, { ...opts, format }, io, announce, nothing, inputsOf(report));
+  const code = await emitLedger(report, { ...opts, format, timezone: opts.time.timezone }, io, announce, nothing, inputsOf(report));
   if (opts.otlpEndpoint !== undefined) await exportFindings(report, opts.otlpEndpoint, { env: io.env, warn: (m) => warn(io, m), quiet: opts.quiet, excerpts: opts.excerpts });
   return code;
+}
+
+/** What the window left out, on one stderr line: a narrowed ledger says so. */
+function windowNote(io: CliIO, left: { files: number; sessions: number; undated: number }, quiet: boolean): void {
+  if (quiet || left.files + left.sessions + left.undated === 0) return;
+  const parts = [
+    left.sessions > 0 ? `${plural(left.sessions, 'session')} outside it` : '',
+    left.undated > 0 ? `${plural(left.undated, 'session')} without times` : '',
+    left.files > 0 ? `${plural(left.files, 'file')} unchanged since before --since, not read` : '',
+  ].filter((p) => p !== '');
+  warn(io, `--since/--until left out ${parts.join(', ')}`);
 }
 
 export type EmitOptions = Pick<
   AnalyzeOptions,
   'format' | 'outputFile' | 'failOn' | 'strict' | 'excerpts' | 'explain' | 'top' | 'all' | 'sort' | 'verbose' | 'quiet' | 'color' | 'set'
->;
+> & { timezone?: string };
 
 /**
  * A ledger's payload and exit code, for analyze and merge alike. `nothing`: what to say when
@@ -210,6 +232,7 @@ export async function emitLedger(
     mode: modeOf(report.config),
     // Only the otlp records carry the time: a SOURCE_DATE_EPOCH no other format reads is not checked.
     ...(format === 'otlp' ? { evaluatedAt: evaluationTime(io.env) } : {}),
+    timezone: opts.timezone ?? report.timezone ?? userTimeZone(),
     ...lazy,
   });
   const strictFailed = opts.strict === true && (malformed > 0 || unusable > 0);

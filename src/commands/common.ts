@@ -1,7 +1,7 @@
 // What every command shares: the streams it writes to, the configuration flags and how they
 // load, colour and width for the human formats, and where a payload goes (stdout or -o).
 
-import { loadConfig, type LoadedRunConfig } from '../config/load.js';
+import { chooseConfigFile, type ConfigFileChoice, loadConfig, type LoadedRunConfig } from '../config/load.js';
 import { resolveColor } from '../report/color.js';
 import { redactUrls } from '../config/redact.js';
 import { sanitize } from '../sanitize.js';
@@ -15,7 +15,8 @@ export interface CliIO {
 }
 
 export interface CommonOptions {
-  config?: string;
+  /** `--config FILE`; false with `--no-config`. */
+  config?: string | false;
   set: string[];
   scope?: string;
   profile?: string;
@@ -39,8 +40,10 @@ export function flagOverrides(opts: CommonOptions): Record<string, string> {
   return overrides;
 }
 
-export async function configFrom(opts: CommonOptions): Promise<LoadedRunConfig> {
-  return loadConfig({ file: opts.config, sets: opts.set, overrides: flagOverrides(opts) });
+/** The configuration of a command: the file `chooseConfigFile` picks, then `--set` and the flags. */
+export async function configFrom(opts: CommonOptions, env: NodeJS.ProcessEnv = process.env): Promise<LoadedRunConfig & { file: ConfigFileChoice }> {
+  const file = chooseConfigFile(opts.config, env);
+  return { ...(await loadConfig({ file: file.file, sets: opts.set, overrides: flagOverrides(opts) })), file };
 }
 
 export function colorFor(opts: CommonOptions, io: CliIO, toTerminal: boolean): boolean {

@@ -3,7 +3,7 @@
 
 import { stat } from 'node:fs/promises';
 import { type Command, Option, type OptionValues } from 'commander';
-import { loadConfig, readConfigFile, type LoadedConfig } from '../config/load.js';
+import { type ConfigFileChoice, configSearchPath, loadConfig, shownConfigPath, readConfigFile, type LoadedConfig } from '../config/load.js';
 import { assignConfigValues, type ConfigAssignment } from '../config/write.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { underFileLock } from './file-lock.js';
@@ -34,13 +34,14 @@ export const registerConfigCommand: RegisterCommand = (program, io, setExit) => 
       setExit(EXIT_OK);
       return;
     }
-    const loaded = await configFrom(opts);
+    const loaded = await configFrom(opts, io.env);
     for (const w of loaded.warnings) warn(io, w);
     const rendered = renderConfig(loaded, {
       format: flag(raw, 'json') ? 'json' : chosen(raw, 'format', LISTING_FORMATS),
       color: colorFor(opts, io, true),
       width: terminalWidth(io),
       verbose: opts.verbose ?? false,
+      file: { ...loaded.file, searched: configSearchPath(io.env, process.cwd()).map((p) => shownConfigPath(p, io.env, process.cwd())) },
     });
     await writePayload(io, rendered, undefined);
     setExit(EXIT_OK);
@@ -54,6 +55,16 @@ export interface RenderConfigOptions {
   width?: number;
   /** Each key's reason on its own line under it. */
   verbose?: boolean;
+  /** The configuration file used and the places searched without `--config`, named first. */
+  file?: ConfigFileChoice & { searched: string[] };
+}
+
+/** One sentence: which file the values came from, and where one is looked for. */
+function fileSentence(file: ConfigFileChoice & { searched: string[] }): string {
+  const order = `without --config: ${file.searched.join(', then ')} (LOOPLEDGER_CONFIG overrides; --no-config: the defaults)`;
+  const used =
+    file.how === 'none' ? 'config file: none found' : file.how === '--no-config' ? 'config file: none (--no-config)' : `config file: ${file.file} (${file.how === 'found' ? 'found' : `from ${file.how}`})`;
+  return `${used}; ${order}`;
 }
 
 /** How a value reads on the command line, so it can be pasted back into `--set`. */
@@ -98,6 +109,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   if (options.format === 'json') {
     const payload = {
       schema: 'loopledger/config/1',
+      ...(options.file ? { file: options.file.file ?? null, file_from: options.file.how, searched: options.file.searched } : {}),
       config: Object.fromEntries(specs.map((s) => [s.key, valueOf(s.key, s.default)])),
       keys: specs.map((s) => ({
         key: s.key,
@@ -119,6 +131,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   if (specs.length === 0) return 'no configuration keys are registered\n';
   const paint = painter(options.color);
   const width = Math.max(20, Math.floor(options.width ?? 120) || 120);
+  const head = options.file ? [...wrap(sanitize(fileSentence(options.file)), width, 2), ''] : [];
   const sourceOf = (k: ConfigKeySpec) => sources[k.key] ?? 'default';
   const changed = (k: ConfigKeySpec) => sourceOf(k) !== 'default';
     const sourceCell = (k: ConfigKeySpec) => SOURCE_WORDS[sourceOf(k)] ?? sourceOf(k);
@@ -137,7 +150,7 @@ export function renderConfig(result: LoadedConfig, options: RenderConfigOptions)
   }
   // Values get what the terminal leaves, up to MAX_TABLE_VALUE_CHARS; lists keep their count of the rest.
   const valueRoom = Math.min(MAX_TABLE_VALUE_CHARS, width - keyWidth - sourceWidth - 2 * GAP.length);
-  const lines: string[] = [];
+  const lines: string[] = [...head];
   if (valueRoom >= MIN_VALUE_CHARS) {
     const columns: FitColumn<ConfigKeySpec>[] = [
       { head: 'KEY', align: 'left', priority: Infinity, text: (k) => k.key },

@@ -25,6 +25,8 @@ const REASON_WORDS: Record<NotTranscript, string> = {
   binary: 'binary',
   'loopledger-report': 'loopledger reports',
   unreadable: 'unreadable',
+  dataset: 'datasets',
+  'json-document': 'other JSON documents',
 };
 
 export function reportInputProblems(report: LedgerReport, verbose: boolean, warn: (message: string) => void): InputProblems {
@@ -36,7 +38,8 @@ export function reportInputProblems(report: LedgerReport, verbose: boolean, warn
       warn(`${input.path}: ${rest} more skipped line${rest === 1 ? '' : 's'} (--format json keeps the first ${kept} and the total)`);
     }
     if (input.error !== undefined) {
-      if (input.unreadable) problems.unreadable += 1;
+      // Named on the command line, a dataset or another JSON document is refused as a path that cannot be read is.
+      if (input.unreadable || input.not_transcript === 'dataset' || input.not_transcript === 'json-document') problems.unreadable += 1;
       else problems.unusable += 1;
       warn(`${input.path}: ${input.error}`);
     }

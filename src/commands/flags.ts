@@ -45,7 +45,8 @@ export const INPUT_FORMAT_CHOICES = ['auto', ...FORMAT_NAMES] as const;
 /** The flags of every command that loads the configuration (analyze, sweep, label, config). */
 export function addConfigOptions(cmd: Command): Command {
   return cmd
-    .option('--config <file>', 'configuration file (JSON)')
+    .option('--config <file>', 'configuration file (JSON); without it ./loopledger.json, ./.loopledger.json, then ~/.config/loopledger/config.json')
+    .option('--no-config', 'the defaults, whatever config file is found')
     .option('--set <key=value>', 'set one configuration key (repeatable)', collect, [])
     .addOption(new Option('--scope <scope>', 'detector state per user turn, or one tool-batch detector across the replayed conversation').choices(SCOPES))
     .addOption(new Option('--profile <profile>', 'policy profile for threshold scaling').choices(PROFILE_CHOICES))
@@ -124,7 +125,7 @@ export function configOptions(raw: OptionValues): CommonOptions {
   const assign = <K extends keyof CommonOptions>(key: K, value: CommonOptions[K] | undefined) => {
     if (value !== undefined) out[key] = value;
   };
-  assign('config', text(raw, 'config'));
+  assign('config', raw['config'] === false ? false : text(raw, 'config'));
   assign('scope', choice(raw, 'scope', SCOPES));
   assign('profile', choice(raw, 'profile', PROFILE_CHOICES));
   assign('modelCapability', choice(raw, 'modelCapability', CAPABILITIES));

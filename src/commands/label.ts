@@ -44,7 +44,7 @@ export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
     .option('--seed <n>', 'which calm sessions are sampled', wholeNumberFor('--seed'), DEFAULT_SEED)
     .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'));
   addConfigOptions(command).action(async (given: string[], raw: OptionValues) => {
-    const loaded = await configFrom(configOptions(raw));
+    const loaded = await configFrom(configOptions(raw), io.env);
     for (const w of loaded.warnings) warn(io, w);
     let paths = given;
     if (paths.length === 0) {

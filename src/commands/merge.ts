@@ -13,6 +13,7 @@ import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
 import type { SweepResult } from '../calibrate/sweep.js';
 import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
 import { checkSessionField, InputsSeen, LedgerFieldError, NotTranscriptsSeen, SessionsSeen } from '../ledger/ledger-check.js';
+import { checkedTimeZone } from './time-flags.js';
 import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type ShardLedger, wholeInOrder } from '../ledger/merge.js';
 import type { InputSummary } from '../formats/input.js';
 import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
@@ -45,6 +46,7 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .option('--all', 'table: every finding of every round a row of its own (default: one row per run of the same finding, a screenful per session)')
     .addOption(new Option('--sort <order>', 'order of the overview').choices(SESSION_SORTS).default('level'))
+    .option('-z, --timezone <zone>', "IANA time zone the times are shown in (default: the shards' --by zone, else the user's)")
     .option('--color', 'force colour')
     .option('--no-color', 'no colour')
     .option('--quiet', 'only sessions with entries; fewer diagnostics')
@@ -80,7 +82,8 @@ export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {
     // back whole where they write it in full.
     // Shards carry each session's timeline for the page: readDocument dropped them as read for every other output.
     if (streamsSessions(opts.format)) {
-      setExit(await emitLedger({ ...thin, sessions: wholeInOrder(merged.merged) as SessionLedger[] }, opts, io, setExit, NOTHING, files, gates));
+      // The report itself, not a copy: the pass over the sessions completes its summary and periods in place.
+      setExit(await emitLedger(Object.assign(thin, { sessions: wholeInOrder(merged.merged) as SessionLedger[] }), opts, io, setExit, NOTHING, files, gates));
       return;
     }
     const lazy = { wholeSession: (s: SessionLedger) => spill.whole(s), sorter: spill.sorter };
@@ -105,6 +108,7 @@ function mergeOptions(raw: OptionValues): EmitOptions {
     quiet: flag(raw, 'quiet'),
     verbose: flag(raw, 'verbose'),
     set: [],
+    ...(text(raw, 'timezone') !== undefined ? { timezone: checkedTimeZone(text(raw, 'timezone')!) } : {}),
   };
 }
 

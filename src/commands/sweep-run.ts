@@ -6,7 +6,8 @@ import { resolveInputs } from '../run/audit.js';
 import { INTERRUPT_LABELS } from '../calibrate/interrupts.js';
 import { loadLabels } from '../calibrate/labels.js';
 import { EXIT_OK, UsageError } from '../errors.js';
-import { parseParams } from '../calibrate/param.js';
+import { parseParams, type SweepParam, type SweepValue } from '../calibrate/param.js';
+import { autoParams, changesFrom, DEFAULT_MAX_FPR } from '../calibrate/auto.js';
 import { parseMaxFpr, sweep, type PositiveLevel, type SweepResult } from '../calibrate/sweep.js';
 import { discoverInputs } from '../read/discover.js';
 import { configHash } from '../ledger/config-hash.js';
@@ -20,7 +21,7 @@ import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { reportNotTranscripts } from './diagnostics.js';
-import { renderSweep } from './sweep.js';
+import { renderAutoSweep, renderSweep } from './sweep.js';
 import { plural } from '../report/text.js';
 import type { NotTranscript } from '../formats/input.js';
 import { ENFORCE_LEVELS, SWEEP_FORMATS, type SweepFormat } from '../vocabulary.js';
@@ -42,9 +43,9 @@ export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
     .command('sweep')
     .description('for each value of a threshold, how many sessions fire, steer and stop; with labels, precision, recall and FPR')
     .argument('<paths...>', 'transcript files or directories')
-    .requiredOption('--param <key=from:to:step>', 'the threshold and its range, a list of values (a,b,c), or an enum key\'s words (tool_batch.on_refusal=stop,steer or =all); repeat for a grid of two', collect, [])
+    .option('--param <key=from:to:step>', 'the threshold and its range, a list of values (a,b,c), or an enum key\'s words (tool_batch.on_refusal=stop,steer or =all); repeat for a grid of two. Without it (and with --labels): the keys that matter for the findings, each swept around its value', collect, [])
     .option('--labels <file>', 'JSON: session id or file name → loop | clean; or interrupts (the user\'s interrupts after a repeat as loop labels); repeat to combine, hand labels winning', collect, [])
-    .option('--max-fpr <ratio>', 'report the value that keeps the false-positive rate at or under this bound')
+    .option('--max-fpr <ratio>', `with --labels: recommend the value that keeps the false-positive rate at or under this bound (default ${DEFAULT_MAX_FPR})`)
     .addOption(
       new Option('--positive <level>', 'the enforce level that counts as flagging a labeled session (precision, recall, FPR)')
         .choices(POSITIVE_LEVELS)
@@ -58,7 +59,7 @@ export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (merge the JSON partials with loopledger merge)', parseShard);
   addConfigOptions(command).action(async (paths: string[], raw: OptionValues) => {
     const opts = sweepCommandOptions(raw);
-    const loaded = await configFrom(opts);
+    const loaded = await configFrom(opts, io.env);
     for (const w of loaded.warnings) warn(io, w);
     const payload = await runSweep(paths, {
       loaded,
@@ -131,13 +132,63 @@ export interface SweepRunOptions {
 }
 
 export async function runSweep(paths: readonly string[], options: SweepRunOptions): Promise<string> {
-  const params = parseParams(options.params);
-  const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : null;
+  const auto = options.params.length === 0;
   const sources = typeof options.labels === 'string' ? [options.labels] : (options.labels ?? []);
+  if (auto && sources.length === 0) {
+    throw new UsageError('sweep needs --param KEY=FROM:TO:STEP, or --labels (a labels file and/or interrupts) to sweep the keys that matter for the findings');
+  }
+  const params = auto ? [] : parseParams(options.params);
+  // With labels, a recommendation is always asked for: the budget is the default unless given.
+  const maxFpr = options.maxFpr !== undefined ? parseMaxFpr(options.maxFpr) : sources.length > 0 ? DEFAULT_MAX_FPR : null;
   const files = sources.filter((l) => l !== INTERRUPT_LABELS);
   if (files.length > 1) throw new UsageError(`--labels takes one labels file (and/or ${INTERRUPT_LABELS}), not ${files.length}: ${files.join(', ')}`);
   const labels = files[0] !== undefined ? await loadLabels(files[0]) : null;
   const interrupts = sources.includes(INTERRUPT_LABELS);
+  const corpus = await readCorpus(paths, options);
+  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> => {
+    // Once per point, for every file of the corpus (the loader has said what there is to say about the values).
+    const config = ResolvedConfig.parse(values);
+    return corpus.flatMap((file) => {
+      const ledger = new LedgerBuilder({ config, factories: createDetectorFactories() });
+      replay(file, ledger);
+      return ledger.sessions();
+    });
+  };
+  const base = options.loaded.values;
+  const run = async (swept: SweepParam[], over: ConfigValues = base): Promise<SweepResult> => {
+    const result = await sweep({ params: swept, baseValues: over, analyze, labels, interrupts, maxFpr, positive: options.positive });
+    for (const w of result.warnings) options.onWarning(w);
+    const config = { ...over } as Record<string, unknown>;
+    return { config_hash: configHash(config), ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}), ...result, config };
+  };
+  if (!auto) return renderSweep(await run(params), { format: options.format, color: options.color });
+
+  const keys = autoParams(await analyze(base), base);
+  const results: SweepResult[] = [];
+  for (const p of keys) results.push(await run([p]));
+  // Only keys whose best value fits the labels better than the one in force are changed (changesFrom).
+  let change = changesFrom(results, base);
+  if (Object.keys(change).length > 1) {
+    // Each change fitted alone: together they must still keep to the budget, else the one with the best recall stands.
+    const [first, ...rest] = Object.entries(change);
+    const together = await run([{ key: first![0], values: [first![1]] }], { ...base, ...Object.fromEntries(rest) });
+    if (together.recommended === null) change = bestSingle(results, base);
+  }
+  return renderAutoSweep({ results, change, maxFpr: maxFpr ?? DEFAULT_MAX_FPR, keys: keys.map((k) => k.key) }, { format: options.format, color: options.color });
+}
+
+/** The single change whose sweep recommended the best recall (the first on ties). */
+function bestSingle(results: readonly SweepResult[], base: ConfigValues): Record<string, SweepValue> {
+  let best: SweepResult | null = null;
+  for (const r of results) {
+    const changed = r.recommended && Object.entries(r.recommended.values).some(([k, v]) => base[k] !== v);
+    if (changed && (best === null || (r.recommended!.recall ?? -1) > (best.recommended!.recall ?? -1))) best = r;
+  }
+  return best ? changesFrom([best], base) : {};
+}
+
+/** Every file once, into memory (a sweep replays it per point); what cannot be read is said, as analyze says it. */
+async function readCorpus(paths: readonly string[], options: SweepRunOptions): Promise<RecordedFile[]> {
   const resolved = await resolveInputs(paths, options.shard);
   for (const input of resolved.unreadable) options.onWarning(`${input.path}: ${input.error}`);
   const corpus: RecordedFile[] = [];
@@ -160,23 +211,5 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     corpus.push(recorded);
   }
   reportNotTranscripts(others, options.verbose ?? false, options.onWarning);
-  const analyze = async (values: ConfigValues): Promise<SessionLedger[]> => {
-    // Once per point, for every file of the corpus (the loader has said what there is to say about the values).
-    const config = ResolvedConfig.parse(values);
-    return corpus.flatMap((file) => {
-      const ledger = new LedgerBuilder({ config, factories: createDetectorFactories() });
-      replay(file, ledger);
-      return ledger.sessions();
-    });
-  };
-  const result = await sweep({ params, baseValues: options.loaded.values, analyze, labels, interrupts, maxFpr, positive: options.positive });
-  for (const w of result.warnings) options.onWarning(w);
-  const config = { ...options.loaded.values } as Record<string, unknown>;
-  const full: SweepResult = {
-    config_hash: configHash(config),
-    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
-    ...result,
-    config,
-  };
-  return renderSweep(full, { format: options.format, color: options.color });
+  return corpus;
 }

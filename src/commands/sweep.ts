@@ -6,11 +6,14 @@ import type { SweepPoint, SweepResult } from '../calibrate/sweep.js';
 import { preventedCell, sweepHtml } from '../report/html/sweep.js';
 import { painter, renderTable, type Column } from '../config/text.js';
 import { sanitize } from '../sanitize.js';
+import { UsageError } from '../errors.js';
 import type { SweepFormat } from '../vocabulary.js';
 
 export interface RenderSweepOptions {
   format: SweepFormat;
   color: boolean;
+  /** The lines that apply the recommendation (default true; an automatic sweep says it once, at its end). */
+  apply?: boolean;
 }
 
 function value(v: SweepValue | undefined): string {
@@ -154,10 +157,40 @@ export function renderSweep(result: SweepResult, options: RenderSweepOptions): s
       paint.bold(`recommended: ${sanitize(assignment(r.values))}`) +
         ` (recall ${rate(r.recall)}, FPR ${rate(r.fpr)} <= ${maxFpr}, precision ${rate(r.precision)})`,
     );
-    tail.push(...applyLines(r.values));
+    if (options.apply !== false) tail.push(...applyLines(r.values));
   } else if (result.note && (labeled || maxFpr !== null)) {
     tail.push(`no recommendation: ${result.note}`);
   }
   if (tail.length > 0) out += `\n${tail.join('\n')}\n`;
   return out;
+}
+
+/** An automatic sweep: the keys swept one by one, and the one change they add up to (empty: none). */
+export interface AutoSweep {
+  keys: string[];
+  results: SweepResult[];
+  change: Record<string, SweepValue>;
+  maxFpr: number;
+}
+
+/** The command that keeps the change, or the sentence that says there is none: always the last line. */
+function autoConclusion(auto: AutoSweep): string {
+  const sets = Object.entries(auto.change).map(([k, v]) => `--set ${k}=${value(v)}`);
+  if (sets.length > 0) return sanitize(`loopledger config --write loopledger.json ${sets.join(' ')}`);
+  if (auto.keys.length === 0) return 'No finding in these sessions moves a threshold: the configuration in force already fits these labels.';
+  return sanitize(`The configuration in force already fits these labels: no value of ${auto.keys.join(', ')} flags more labeled loops within a false-positive rate of ${auto.maxFpr}.`);
+}
+
+export function renderAutoSweep(auto: AutoSweep, options: RenderSweepOptions): string {
+  if (options.format === 'json') {
+    const write = Object.keys(auto.change).length > 0 ? autoConclusion(auto) : null;
+    return `${JSON.stringify({ schema: 'loopledger/sweep-auto/1', max_fpr: auto.maxFpr, keys: auto.keys, change: auto.change, write, conclusion: autoConclusion(auto), sweeps: auto.results }, null, 2)}\n`;
+  }
+  if (options.format === 'html') throw new UsageError('sweep --format html draws one sweep: name its key with --param');
+  const paint = painter(options.color);
+  const parts = auto.results.map((r) => renderSweep(r, { ...options, apply: false }));
+  const head = `swept the keys that matter for the findings here, one at a time, each around its value in force (false-positive budget ${auto.maxFpr}; --max-fpr to change it)`;
+  const changed = Object.entries(auto.change);
+  const lines = changed.length > 0 ? [`to apply (${changed.map(([k, v]) => `${k}=${value(v)}`).join(', ')}), keep it in ./loopledger.json, which every command reads:`] : [];
+  return `${head}\n\n${parts.join('\n')}\n${lines.map((l) => `${sanitize(l)}\n`).join('')}${paint.bold(autoConclusion(auto))}\n`;
 }

@@ -4,6 +4,9 @@
 // outside a key's documented range (SPEC: a usage error naming the key and the range). Cross-key
 // repairs (the seed's sanitizing pass) stay warnings.
 
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { CONFIG_KEYS, type Config } from './registry.js';
 import { ResolvedConfig } from './resolved.js';
@@ -47,6 +50,55 @@ export interface LoadedConfig {
 export interface LoadedRunConfig extends LoadedConfig {
   config: Readonly<Config>;
   resolved: ResolvedConfig;
+}
+
+/** Where a run found its configuration file: `--config`, `LOOPLEDGER_CONFIG`, a file found, or none. */
+export interface ConfigFileChoice {
+  file: string | undefined;
+  /** How it was chosen, for `loopledger config`: `--config`, `LOOPLEDGER_CONFIG`, `found`, `--no-config`, `none`. */
+  how: '--config' | 'LOOPLEDGER_CONFIG' | 'found' | '--no-config' | 'none';
+}
+
+/** A searched place as `loopledger config` names it: `./loopledger.json`, `~/.config/…`, else whole. */
+export function shownConfigPath(path: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  const home = env['HOME'] || homedir();
+  // The nearer of the two folders names it (a home inside the working folder, or the reverse).
+  const bases: [string, string][] = [
+    [cwd, '.'],
+    [home, '~'],
+  ];
+  const base = bases.filter(([b]) => b !== '' && path.startsWith(b + sep)).sort((a, b) => b[0].length - a[0].length)[0];
+  return base === undefined ? path : `${base[1]}${sep}${path.slice(base[0].length + 1)}`;
+}
+
+/** The places searched without `--config`, in order (SPEC 0.4 "Config discovery"). */
+export function configSearchPath(env: NodeJS.ProcessEnv, cwd: string): string[] {
+  const xdg = env['XDG_CONFIG_HOME'];
+  const userDir = xdg !== undefined && xdg !== '' ? xdg : join(env['HOME'] || homedir(), '.config');
+  return [join(cwd, 'loopledger.json'), join(cwd, '.loopledger.json'), join(userDir, 'loopledger', 'config.json')];
+}
+
+/**
+ * The file a command loads: `--config` (false: `--no-config`), else `LOOPLEDGER_CONFIG`, else the
+ * first of the search path that is a file. A calibrated config written once must keep applying
+ * without the flag on every run.
+ */
+export function chooseConfigFile(flag: string | false | undefined, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ConfigFileChoice {
+  if (flag === false) return { file: undefined, how: '--no-config' };
+  if (flag !== undefined) return { file: flag, how: '--config' };
+  const fromEnv = env['LOOPLEDGER_CONFIG'];
+  if (fromEnv !== undefined && fromEnv !== '') return { file: fromEnv, how: 'LOOPLEDGER_CONFIG' };
+  const found = configSearchPath(env, cwd).find(isFile);
+  return found !== undefined ? { file: found, how: 'found' } : { file: undefined, how: 'none' };
+}
+
+/** A file there; a folder that cannot be searched (another user's, EACCES) holds none for this run. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** The seed keeps these settings under `ai.loop_detection`; a file copied from there should just work. */

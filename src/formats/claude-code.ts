@@ -159,7 +159,10 @@ class ClaudeCodeParser implements RecordParser {
       this.streamRecord(value);
       return;
     }
-    if (type !== 'attachment' && type !== 'user' && type !== 'assistant') return;
+    if (type !== 'attachment' && type !== 'user' && type !== 'assistant') {
+      this.stampKnown(value);
+      return;
+    }
     if (this.repeated(value)) return;
     if (type === 'attachment') {
       this.attachment(value, line);
@@ -171,6 +174,7 @@ class ClaudeCodeParser implements RecordParser {
       return;
     }
     const session = this.sessionFor(value);
+    session.at(asString(value.timestamp));
     if (type === 'assistant') this.assistant(session, value, message, line);
     else this.user(session, value, message, line);
   }
@@ -221,6 +225,12 @@ class ClaudeCodeParser implements RecordParser {
     const a = r.attachment;
     if (!isRec(a) || a.type !== 'queued_command' || a.commandMode !== 'prompt' || a.isMeta === true) return;
     this.sessionFor(r).userTurn(line);
+  }
+
+  /** A system or other record of a session already open: its time still says when the session ran. */
+  private stampKnown(r: Rec): void {
+    const id = nonEmpty(r.sessionId);
+    if (id !== null && r.isSidechain !== true && this.subagent === null && this.ctx.builder.has(id)) this.ctx.builder.session(id).at(asString(r.timestamp));
   }
 
   /**

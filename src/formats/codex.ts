@@ -209,9 +209,12 @@ class CodexParser implements RecordParser {
     }
     if (type === null) return;
     const timestamp = asString(value.timestamp);
+    // Every envelope is stamped: the session's first and last record say when it ran.
+    if (type !== 'session_meta') this.stamp(timestamp);
     switch (type) {
       case 'session_meta':
         this.sessionMeta(payload);
+        this.stamp(timestamp);
         return;
       case 'turn_context':
         if (asString(payload.model)) this.thread().model = asString(payload.model);
@@ -240,6 +243,11 @@ class CodexParser implements RecordParser {
     for (const t of this.threads.values()) t.finalize();
   }
 
+  /** A record's time, for the thread it belongs to: the session's first and last say when it ran. */
+  private stamp(timestamp: string | null): void {
+    this.current?.builder.at(timestamp);
+  }
+
   /**
    * Pre-envelope rollouts: the header line is the session_meta, response items stand bare,
    * `{record_type: "state"}` lines carry nothing. Anything else without a payload is not ours.
@@ -247,6 +255,7 @@ class CodexParser implements RecordParser {
   private legacy(value: Rec, type: string | null, line: number | null): void {
     if (this.current === null && isLegacyHeader(value)) {
       this.sessionMeta(value);
+      this.stamp(asString(value.timestamp));
     } else if (type !== null && (OUTPUT_ITEMS.has(type) || ANSWER_ITEMS.has(type) || type === 'agent_message')) {
       this.responseItem(value, line, asString(value.timestamp));
     }

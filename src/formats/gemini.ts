@@ -244,6 +244,7 @@ function isInjected(text: string): boolean {
 }
 
 function readMessage(sb: SessionBuilder, m: Rec, line: number | null, calls: CallBook): void {
+  sb.at(timestampOf(m.timestamp));
   const type = m.type;
   if (type === 'user') {
     const parts = Array.isArray(m.content) ? m.content : [];

@@ -26,5 +26,8 @@ export interface InputSummary {
   not_transcript?: NotTranscript;
 }
 
-/** Why a file is no transcript: no known format, no content, not JSON, binary, or a loopledger report. */
-export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report' | 'unreadable';
+/**
+ * Why a file is no transcript: no known format, no content, not JSON, binary, a loopledger report, or
+ * (told on its first megabyte, read/document-prefix.ts) a dataset or another JSON document.
+ */
+export type NotTranscript = 'unrecognized' | 'empty' | 'not-json' | 'binary' | 'loopledger-report' | 'unreadable' | 'dataset' | 'json-document';

@@ -8,7 +8,7 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isatty } from 'node:tty';
-import { loadConfig } from '../config/load.js';
+import { chooseConfigFile, loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { ladderSettings } from '../ladder/config.js';
 import { PolicyResolver } from '../ladder/policy.js';
@@ -266,7 +266,8 @@ function readAllStdin(startedAt: number): Promise<string> {
 
 /** One hook event, start to end. Returns what to print, or null. */
 async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: number, describe: (c: string) => void): Promise<string | null> {
-  const loaded = await loadConfig({ file: args.config, sets: args.sets, overrides: args.mode ? { mode: args.mode } : {} });
+  const file = chooseConfigFile(args.config, io.env, io.cwd ?? process.cwd()).file;
+  const loaded = await loadConfig({ file, sets: args.sets, overrides: args.mode ? { mode: args.mode } : {} });
   const config = loaded.config;
   const mode = config.ladder.mode;
   // Off: nothing runs (seed 002: "mode off ... skip the detectors entirely").

@@ -12,7 +12,7 @@ import { createTurnLadders, type TurnLadders } from '../ladder/ladder.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { type Pricer, SessionAccount } from '../money/account.js';
 import { TimelineRecorder } from './timeline.js';
-import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, SessionTimes, TranscriptSink } from '../model/transcript.js';
 import { settleInterrupts } from './interrupts.js';
 import { RecoveryTracker, recoveryPatterns } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
@@ -41,6 +41,9 @@ export interface LedgerBuilderOptions {
   /** Prices requests; without one, tokens are counted and every cost is null ("not priced"). */
   pricer?: Pricer | null;
 }
+
+/** `times_reason` of a session none of whose records carries a time (some formats record none). */
+const NO_TIMES = 'no record of this session carries a time';
 
 /** A statistic within this fraction of its threshold, without crossing it, is a near miss. */
 const NEAR_MISS_FRACTION = 0.1;
@@ -115,6 +118,10 @@ export class LedgerBuilder implements TranscriptSink {
       ...(info.agent ? { agent: info.agent } : {}),
       parent: info.parent,
       project: info.project ?? null,
+      // Set by times() when a record carries a time; the reason goes with it then.
+      started_at: null,
+      ended_at: null,
+      times_reason: NO_TIMES,
       model: null,
       turns: 0,
       rounds: 0,
@@ -270,6 +277,14 @@ export class LedgerBuilder implements TranscriptSink {
   private settleInterrupts(s: SessionState): void {
     if (s.interrupts.length === 0) return;
     s.ledger.interrupts = settleInterrupts(s.interrupts, s.ledger.entries, this.interruptWindow);
+  }
+
+  times(sessionId: string, times: SessionTimes): void {
+    const s = this.state(sessionId);
+    if (!s) return;
+    s.ledger.started_at = new Date(times.startedMs).toISOString();
+    s.ledger.ended_at = new Date(times.endedMs).toISOString();
+    delete s.ledger.times_reason;
   }
 
   recordedCost(sessionId: string, cost: RecordedCost): void {

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { configHash } from './config-hash.js';
 import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type NotTranscriptsSeen, type SessionsSeen } from './ledger-check.js';
 import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
+import { PeriodTally, periodsOf, type PeriodSpec } from './periods.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
 
@@ -673,6 +674,9 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
     }
   }
   sameEverywhere(ledgers, 'pricing', (r) => r.pricing);
+  // `--by`: each shard's periods are recounted from the sessions, so a period cut by a shard adds up exactly.
+  sameEverywhere(ledgers, '--by and --timezone', (r) => (r.periods_by === undefined ? undefined : [r.periods_by, r.timezone]));
+  const periods: PeriodSpec | undefined = first.report.periods_by ? { by: first.report.periods_by, timezone: first.report.timezone ?? 'UTC' } : undefined;
   checkShards(ledgers.map((l) => ({ name: l.name, shard: l.report.shard })));
 
   // Marked 1: files and no-transcripts that may meet another (FileSet decides), then 2: those kept.
@@ -741,7 +745,10 @@ export function mergeShards(ledgers: readonly ShardLedger[], store: ShardStore, 
     judge,
     summary,
     ...(first.report.pricing ? { pricing: first.report.pricing as never } : {}),
+    // Added up from the thin versions now, or (as read) by wholeInOrder's pass, as the summary is.
+    ...(periods ? { periods } : {}),
   });
+  if (periods) Object.assign(report, periodsOf(thin ?? [], periods));
   // In place of assembleReport's copy (which would hold every input): the key keeps its place.
   report.inputs = inputs;
   // Likewise the no-transcripts, read from the store as they are iterated (one per file of a store, at most).
@@ -760,11 +767,15 @@ export function wholeInOrder(merged: MergedShards): Iterable<SessionLedger> {
   return {
     *[Symbol.iterator]() {
       const tally = new SummaryTally();
+      const periods = report.periods_by ? new PeriodTally({ by: report.periods_by, timezone: report.timezone ?? 'UTC' }) : null;
       for (const s of sessions) {
         const whole = store.load(s);
         tally.add(whole);
+        periods?.add(whole);
         yield whole;
       }
+      // In place, as the summary: a copy of the report made before the pass sees the same array.
+      if (periods && report.periods) report.periods.splice(0, report.periods.length, ...periods.report().periods);
       // Assigned into the same object, so its keys keep their order and a copy of the report sees it.
       Object.assign(report.summary, tally.summary(report.inputs, report.summary.judge) satisfies LedgerSummary);
     },

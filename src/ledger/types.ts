@@ -6,6 +6,7 @@ import type { DetectorName, Evidence, Measurement, Strike } from '../detect/type
 /** A measurement as a ledger records it: its kind a plain string, since a ledger may come from a file (merge). */
 export type RecordedMeasurement = Omit<Measurement, 'kind'> & { kind: string };
 import type { SessionTimeline } from './timeline.js';
+import type { PeriodUnit } from './calendar.js';
 import type { FormatName } from '../model/transcript.js';
 import type { InputSummary, NotTranscript } from '../formats/input.js';
 import type { SkippedLine } from '../read/skipped.js';
@@ -158,6 +159,15 @@ export interface SessionLedger {
    * (Codex); null when neither says. Always set by the ledger builder; optional for hand-built ledgers.
    */
   project?: string | null;
+  /**
+   * When the session's first and last record were written (SPEC 0.4 "Time"): ISO 8601 in UTC
+   * (`Z`), or null with `times_reason` when no record carries a time. Always set by the ledger
+   * builder; absent in ledgers written before 0.4.
+   */
+  started_at?: string | null;
+  ended_at?: string | null;
+  /** Why `started_at` and `ended_at` are null. */
+  times_reason?: string;
   usage?: SessionUsage;
   cost?: SessionCost;
   /** A cost the transcript itself recorded (e.g. Claude Code's result line), beside `cost`. */
@@ -242,6 +252,33 @@ export interface NotTranscriptFile {
   error: string;
 }
 
+export interface Period {
+  /** `2026-11-30`, `2026-W48` (ISO week) or `2026-11`. */
+  period: string;
+  /** The period's bounds on the zone's calendar, ISO 8601 with the zone's offset: [start, end). */
+  start: string;
+  end: string;
+  sessions: number;
+  rounds: number;
+  /** Findings (ledger entries) of those sessions. */
+  entries: number;
+  /** Billed tokens of the sessions that record usage; null when none does. */
+  tokens: number | null;
+  /** List price of the priced sessions; null when none has a price. */
+  usd: number | null;
+  saved: EnforceSaved & { unpriced_sessions: number; sessions?: number };
+  cut: EnforceSaved & { unpriced_sessions: number; sessions: number };
+  /** The period's costliest loop shapes, at most three. */
+  loop_shapes: LoopShape[];
+}
+
+/** The periods part of a report: what `--by` asked for and the sums. */
+export interface PeriodsReport {
+  periods_by: PeriodUnit;
+  timezone: string;
+  periods: Period[];
+}
+
 export interface LedgerReport {
   schema: 'loopledger/1';
   tool: { name: 'loopledger'; version: string };
@@ -261,4 +298,9 @@ export interface LedgerReport {
   not_transcripts?: NotTranscriptFile[];
   sessions: SessionLedger[];
   summary: LedgerSummary;
+  /** `--by day|week|month` only (SPEC 0.4 "Time"): the unit, the zone whose calendar cuts the periods, the sums. */
+  periods_by?: PeriodUnit;
+  timezone?: string;
+  /** Sessions no record of which carries a time are in none: `summary.sessions` less their sum. */
+  periods?: Period[];
 }

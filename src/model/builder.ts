@@ -9,6 +9,7 @@ import type {
   Round,
   RoundTrace,
   SessionInfo,
+  SessionTimes,
   ThinkingBlock,
   ToolAnswer,
   ToolCall,
@@ -52,6 +53,7 @@ export class SessionBuilder {
   private pending: PendingRound | null = null;
   private ended = false;
   private lastInterrupt = '';
+  private times: SessionTimes | null = null;
 
   constructor(
     private readonly sink: TranscriptSink,
@@ -91,6 +93,7 @@ export class SessionBuilder {
    * round continues; otherwise the pending round is released and a new one opens.
    */
   round(start: RoundStart): void {
+    this.at(start.timestamp ?? null);
     const key = start.key ?? null;
     if (this.pending && key !== null && this.pending.key === key) {
       if (start.model && !this.pending.model) this.pending.model = start.model;
@@ -115,6 +118,21 @@ export class SessionBuilder {
   private current(): PendingRound {
     if (!this.pending) this.round({ line: null });
     return this.pending!;
+  }
+
+  /**
+   * A record of this session carried this time (an ISO string): the session ran at least from the
+   * earliest to the latest such time. Times that do not parse are ignored.
+   */
+  at(timestamp: string | null): void {
+    if (timestamp === null || this.ended) return;
+    const ms = Date.parse(timestamp);
+    if (!Number.isFinite(ms)) return;
+    if (this.times === null) this.times = { startedMs: ms, endedMs: ms };
+    else {
+      if (ms < this.times.startedMs) this.times.startedMs = ms;
+      if (ms > this.times.endedMs) this.times.endedMs = ms;
+    }
   }
 
   text(text: string): void {
@@ -207,7 +225,6 @@ export class SessionBuilder {
     this.sink.round(this.info.id, round);
   }
 
-  /** A cost the transcript recorded for this session, passed on as is. */
   /** The user interrupted the round that is running (or, between rounds, the last one). */
   interrupt(line: number | null): void {
     if (this.ended) return;
@@ -233,6 +250,7 @@ export class SessionBuilder {
     });
   }
 
+  /** A cost the transcript recorded for this session, passed on as is. */
   recordedCost(cost: RecordedCost): void {
     if (!this.ended && Number.isFinite(cost.usd)) this.sink.recordedCost?.(this.info.id, cost);
   }
@@ -241,6 +259,7 @@ export class SessionBuilder {
     if (this.ended) return;
     this.flush();
     this.ended = true;
+    if (this.times !== null) this.sink.times?.(this.info.id, { ...this.times });
     this.sink.end(this.info.id);
   }
 }

@@ -3,9 +3,10 @@
 // clones faster than an object per event.
 //   's' info | 't' sessionId turn line | 'r' sessionId round | 'e' sessionId | 'k' skipped
 //   'c' sessionId recordedCost | 'i' sessionId interrupt | 'h' sessionId agent halt
+//   | 'm' sessionId startedMs endedMs
 
 import type { SkippedLine } from '../read/skipped.js';
-import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, TranscriptSink } from './transcript.js';
+import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, SessionTimes, TranscriptSink } from './transcript.js';
 
 export type TranscriptEvents = unknown[];
 
@@ -43,6 +44,9 @@ export function eventRecorder(
     },
     halt(sessionId: string, halt: AgentHalt) {
       target().push('h', sessionId, halt);
+    },
+    times(sessionId: string, times: SessionTimes) {
+      target().push('m', sessionId, times.startedMs, times.endedMs);
     },
   };
 }
@@ -87,6 +91,10 @@ export function replayEvents(
       case 'h':
         sink.halt?.(events[i + 1] as string, events[i + 2] as AgentHalt);
         i += 3;
+        break;
+      case 'm':
+        sink.times?.(events[i + 1] as string, { startedMs: events[i + 2] as number, endedMs: events[i + 3] as number });
+        i += 4;
         break;
       default:
         throw new Error(`transcript events: unknown event ${String(events[i])}`);

@@ -183,4 +183,12 @@ export interface TranscriptSink {
   interrupt?(sessionId: string, interrupt: Interrupt): void;
   /** The agent's own loop guard halted the run (optional, as interrupts are). */
   halt?(sessionId: string, halt: AgentHalt): void;
+  /** When the session ran, from its records' times: sent before `end`, only when a record had a time. */
+  times?(sessionId: string, times: SessionTimes): void;
+}
+
+/** The earliest and latest time a session's records carry, in milliseconds since the epoch (UTC). */
+export interface SessionTimes {
+  startedMs: number;
+  endedMs: number;
 }

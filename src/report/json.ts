@@ -1,6 +1,6 @@
 // json: SPEC's shape, the report object itself, pretty-printed in pieces (jsonChunks): the same
 // bytes as JSON.stringify(report, null, 2), never held as one string. ndjson: one entry per line,
-// each carrying the schema, the config hash, its session id, path, parent, project and model, through ndjson's serializer;
+// each carrying the schema, the config hash, its session id, path, parent, project, model and times, through ndjson's serializer;
 // no header line, so every line has the same shape and `jq -c` / log shippers need no special case.
 // Sessions without entries write nothing.
 
@@ -47,7 +47,7 @@ function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Reco
   // session's id, file, project and model to group by (docs/scale.md).
   const head = { schema: r.schema, config_hash: r.config_hash ?? configHash(r.config) };
   for (const s of r.sessions) {
-    const session = { ...head, session: s.id, path: s.path, parent: s.parent, project: s.project ?? null, model: s.model };
+    const session = { ...head, session: s.id, path: s.path, parent: s.parent, project: s.project ?? null, model: s.model, started_at: s.started_at ?? null, ended_at: s.ended_at ?? null };
     for (const e of s.entries) yield { ...session, ...e };
   }
 }

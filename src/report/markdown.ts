@@ -10,6 +10,7 @@
 import { findingsOf } from '../ledger/runs.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
+import { periodMarkdownLines, sessionSpan } from './times.js';
 import { type ReportOptions, whole } from './options.js';
 import { judgeDecided, judgeUsageLine } from './judge-text.js';
 import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
@@ -95,6 +96,7 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
     `model ${s.model === null ? 'unknown' : mdEscape(s.model)}`,
     s.project !== undefined && s.project !== null ? `project ${mdEscape(s.project)}` : null,
     s.parent !== null ? `sub-agent of ${mdEscape(s.parent)}` : null,
+    sessionSpan(s, o.timezone ?? 'UTC'),
     plural(s.turns, 'turn'),
     plural(s.rounds, 'round'),
     plural(s.tool_calls, 'tool call'),
@@ -193,6 +195,7 @@ const SORT_WORDS: Record<SessionSort, string> = {
   saved: 'by what Enforce would have saved',
   cost: 'by cost',
   path: 'by path',
+  date: 'newest first',
 };
 
 export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generator<string> {
@@ -211,6 +214,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   if (money.length || note) head.push(mdEscape([...money, ...(note ? [note] : [])].join(' ')), '');
   const judge = judgeUsageLine(sm);
   if (judge) head.push(mdEscape(judge), '');
+  if (report.periods !== undefined) head.push(...periodMarkdownLines(report, mdEscape), '');
   for (const l of head) if (budget.take(l)) yield l + '\n';
 
   const plan = planOverview(report.sessions, { top: o.top ?? DEFAULT_TOP, sort: o.sort ?? 'level', quiet: o.quiet }, o.sorter);

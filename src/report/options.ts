@@ -28,6 +28,8 @@ export interface ReportOptions {
   sort?: SessionSort;
   /** Table: every round's finding a row of its own, every row shown (default: one row per run, a screenful per session). */
   all?: boolean;
+  /** IANA zone the human formats show times in (default UTC: rendering stays pure). */
+  timezone?: string;
   /** otlp: when the findings were evaluated, ms since the epoch (the records' time; default now). */
   evaluatedAt?: number;
   /**

@@ -24,6 +24,7 @@ import {
   type SessionSort,
 } from './overview.js';
 import { loopShapeLines } from './loop-shapes.js';
+import { startedCell } from './times.js';
 import { sanitize } from '../sanitize.js';
 import { plural, truncateTo, wrap } from './text.js';
 import { type Sorter, sortInMemory } from './lists.js';
@@ -33,6 +34,7 @@ const SORT_WORDS: Record<SessionSort, string> = {
   saved: 'most saved by Enforce first',
   cost: 'costliest first',
   path: 'by path',
+  date: 'newest first',
 };
 
 type Row = { kind: 'session'; s: SessionLedger; name: string } | { kind: 'total'; cells: Record<string, string> };
@@ -44,7 +46,7 @@ type KeyedColumn = FitColumn<Row> & { key: string };
  *  distinct (sessionLabels): at 80 columns the findings still fit beside them. */
 const sessionNameColumns = (width: number) => Math.max(12, Math.min(24, Math.floor(width / 5)));
 
-function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColumn[] {
+function overviewColumns(present: ReturnType<typeof presentColumns> & { started: boolean }, zone: string): KeyedColumn[] {
   const cell = (key: string, f: (s: SessionLedger, long: boolean) => string) => (r: Row, long: boolean) =>
     r.kind === 'session' ? f(r.s, long) : (r.cells[key] ?? '');
   const cols: KeyedColumn[] = [
@@ -60,6 +62,8 @@ function overviewColumns(present: ReturnType<typeof presentColumns>): KeyedColum
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
     { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(findingsOf(s.entries))) },
   );
+  // When it started tells apart sessions whose names look alike; it gives way before the figures.
+  if (present.started) cols.splice(cols.findIndex((c) => c.key === 'model'), 0, { key: 'started', head: 'started', align: 'left', priority: 25, text: cell('started', (s) => startedCell(s, zone)) });
   if (present.tokens) cols.push({ key: 'tokens', head: 'tokens', align: 'right', priority: 10, text: cell('tokens', tokensCell) });
   if (present.cost) cols.push({ key: 'cost', head: 'cost', align: 'right', priority: 50, text: cell('cost', costCell) });
   if (present.saved) cols.push({ key: 'saved', head: 'saved', align: 'right', priority: 70, text: cell('saved', savedCell) });
@@ -101,7 +105,7 @@ function levelPaint(ch: ChalkInstance, level: EnforceLevel, text: string): strin
 export function* overviewLines(
   report: LedgerReport,
   plan: OverviewPlan,
-  options: { width: number; sort: SessionSort; top: number },
+  options: { width: number; sort: SessionSort; top: number; timezone?: string },
   ch: ChalkInstance,
   sorter: Sorter = sortInMemory,
 ): Generator<string> {
@@ -120,7 +124,7 @@ export function* overviewLines(
   const money = plan.tally.money.totals(report);
   const present = plan.tally.present;
   const names = sessionNames(plan.ranked, sessionNameColumns(width), sorter);
-  const cols = overviewColumns(present);
+  const cols = overviewColumns(present, options.timezone ?? 'UTC');
   const totals: Record<string, string> = {
     rounds: count(report.summary.rounds),
     findings: count(report.summary.entries),

@@ -11,7 +11,7 @@ import { sanitize } from '../sanitize.js';
 import { maxEnforce, plural } from './text.js';
 import { filtered, firstOf, mapped, some, type Sorter, sortInMemory } from './lists.js';
 
-export const SESSION_SORTS = ['level', 'saved', 'cost', 'path'] as const;
+export const SESSION_SORTS = ['level', 'saved', 'cost', 'path', 'date'] as const;
 export type SessionSort = (typeof SESSION_SORTS)[number];
 
 /** SPEC: the overview appears when the inputs hold more sessions than this. */
@@ -39,7 +39,7 @@ class OverviewTally {
   all = 0;
   calm = 0;
   /** presentColumns of every session, the project's column of those with findings (the listed ones). */
-  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  readonly present = { project: false, tokens: false, cost: false, saved: false, cut: false, started: false };
   /** Sessions with findings per worst enforce level. */
   readonly levels: Record<EnforceLevel, number> = { none: 0, noted: 0, steer: 0, stop: 0 };
   readonly money = new MoneyTally();
@@ -54,6 +54,8 @@ class OverviewTally {
     if (s.entries.length === 0) this.calm += 1;
     else {
       p.project ||= projectCell(s) !== NOT_KNOWN;
+      // A column of when sessions started only where a listed one has times (no column of "–").
+      p.started ||= typeof s.started_at === 'string';
       this.levels[outcomeCell(s).level] += 1;
     }
     this.money.add(s);
@@ -68,6 +70,12 @@ const cmpDesc = (a: number | null | undefined, b: number | null | undefined) => 
   return x === y ? 0 : x > y ? -1 : 1;
 };
 
+/** When the session started, in ms; null when it has no times. */
+function startedMs(s: SessionLedger): number | null {
+  const ms = s.started_at ? Date.parse(s.started_at) : NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
 /** The order of the overview. Ties always end on path, then id, so output is deterministic. */
 export function compareSessions(sort: SessionSort): (a: SessionLedger, b: SessionLedger) => number {
   const level = (a: SessionLedger, b: SessionLedger) => LEVEL_RANK[maxEnforce(b)] - LEVEL_RANK[maxEnforce(a)];
@@ -79,6 +87,8 @@ export function compareSessions(sort: SessionSort): (a: SessionLedger, b: Sessio
   const steers = (a: SessionLedger, b: SessionLedger) => b.outcome.enforce.steers - a.outcome.enforce.steers;
   const findings = (a: SessionLedger, b: SessionLedger) => findingsOf(b.entries) - findingsOf(a.entries);
   const path = (a: SessionLedger, b: SessionLedger) => cmpText(a.path, b.path) || cmpText(a.id, b.id);
+  // Newest first; sessions without times last.
+  const date = (a: SessionLedger, b: SessionLedger) => cmpDesc(startedMs(a), startedMs(b));
   const chain: ((a: SessionLedger, b: SessionLedger) => number)[] =
     sort === 'level'
       ? [level, savedUsd, savedRounds, stops, findings, steers, path]
@@ -86,7 +96,9 @@ export function compareSessions(sort: SessionSort): (a: SessionLedger, b: Sessio
         ? [savedUsd, savedRounds, level, stops, findings, steers, path]
         : sort === 'cost'
           ? [cost, level, savedUsd, stops, findings, steers, path]
-          : [path];
+          : sort === 'date'
+            ? [date, path]
+            : [path];
   return (a, b) => {
     for (const c of chain) {
       const d = c(a, b);

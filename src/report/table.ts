@@ -23,6 +23,7 @@ import { enforceText, fmtJudge, judgeUsageLine } from './judge-text.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase, totalsPhrases } from './money.js';
 import { DEFAULT_TOP, planOverview, type SessionSort } from './overview.js';
 import { overviewLines } from './overview-table.js';
+import { periodTableLines, sessionSpan } from './times.js';
 import { sanitize } from '../sanitize.js';
 import {
   displayWidth,
@@ -319,7 +320,7 @@ function* listLines(s: SessionLedger, width: number, ch: ChalkInstance, all: boo
   if (more > 0) yield* moreRows(more, width, ch);
 }
 
-function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
+function header(s: SessionLedger, width: number, ch: ChalkInstance, zone: string): string[] {
   const first = wrap(`${sanitize(s.path)}  ${sanitize(s.format)} · ${s.model === null ? 'model unknown' : sanitize(s.model)}`, width, 2);
   const project = s.project !== undefined && s.project !== null ? ` · project ${sanitize(s.project)}` : '';
   const agent = s.agent_type !== undefined ? ` (${sanitize(s.agent_type)})` : '';
@@ -328,9 +329,11 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance): string[] {
     `${plural(s.turns, 'turn')} · ${plural(s.rounds, 'round')} · ${plural(s.tool_calls, 'tool call')}` +
     ` · enforce: ${outcomePhrase(s)}`;
   const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
+  const span = sessionSpan(s, zone);
   return [
     ...first.map((l) => ch.bold(l)),
     ...wrap(who, width, 2),
+    ...(span !== null ? wrap(span, width, 2) : []),
     ...wrap(counts, width, 2),
     ...(money.length ? wrap(money.join(' · '), width, 2) : []),
     // A trace says less than a transcript: which producer wrote it, and what the detectors could not see.
@@ -407,7 +410,7 @@ function summaryLine(report: LedgerReport, ch: ChalkInstance): string {
 
 /** One session in full: header, ledger table (or list), explanations, verdicts. */
 function* sessionBlock(s: SessionLedger, layout: Layout | null, o: ReportOptions, width: number, ch: ChalkInstance): Generator<string> {
-  yield header(s, width, ch).join('\n');
+  yield header(s, width, ch, o.timezone ?? 'UTC').join('\n');
   if (s.entries.length === 0) {
     yield '\n' + ch.dim('  no findings');
   } else if (layout) {
@@ -438,12 +441,13 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   if (plan.overview) {
     // Line by line: the overview lists every session with findings.
     let sep = gap();
-    for (const l of overviewLines(report, plan, { width, sort, top }, ch, o.sorter)) {
+    for (const l of overviewLines(report, plan, { width, sort, top, timezone: o.timezone ?? 'UTC' }, ch, o.sorter)) {
       yield sep + l;
       sep = '\n';
     }
     if (sep !== '\n') yield sep;
   }
+  if (report.periods !== undefined) yield gap() + periodTableLines(report, width, ch).join('\n');
   const layout = chooseLayout(sessions, width, o.mode, o.all === true);
   let anyAfterStop = false;
   const shown = { strike: false, run: false, readOnly: false };

@@ -2,6 +2,7 @@
 // read → format adapter → transcript model → detectors → ladder → ledger, file by file.
 
 import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { defaultConfigValues } from '../config/registry.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolved.js';
@@ -18,6 +19,7 @@ import { ArrayPool } from '../detect/text/pool.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import { assembleReport } from '../ledger/summary.js';
 import type { JudgeUsage, LedgerReport, NotTranscriptFile } from '../ledger/types.js';
+import { fileMayHold, inWindow, type SessionWindow } from '../ledger/window.js';
 import type { Pricer } from '../money/account.js';
 import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from '../money/prices.js';
 import { compareCodePoints, discoverInputs } from '../read/discover.js';
@@ -159,16 +161,21 @@ async function auditFileHere(file: string, pricer: Pricer | null, options: Audit
 }
 
 export async function audit(paths: readonly string[], options: AuditOptions = {}): Promise<LedgerReport> {
-  const { files, unreadable, walkedUnreadable } = await resolveInputs(paths, options.shard);
+  const resolved = await resolveInputs(paths, options.shard);
+  const { unreadable, walkedUnreadable } = resolved;
+  const window = options.window;
+  const files = window ? await filesInWindow(resolved.files, window) : resolved.files;
   // Parsed once for the run (unless the caller's loader has): every file, lane and tier reads this.
   const config = resolveConfig(options.config ?? defaultConfigValues(), options.onWarning);
   const { results, judge } = await auditJudged(files, { ...options, config }, config);
+  const emptied = window ? keepInWindow(results, window, resolved.files.length - files.length, options.onWindow) : new Set<InputSummary>();
   // A file found by searching a directory that is no transcript (settings.json, a todo list, our
   // own report) is set apart; a path named explicitly stays an input, with its error.
   const named = new Set(paths.map((p) => (p === '-' ? '-' : resolve(p))));
   const inputs: InputSummary[] = [...unreadable];
   const notTranscripts: NotTranscriptFile[] = [...walkedUnreadable];
   for (const { input } of results) {
+    if (emptied.has(input)) continue;
     const found = !named.has(input.path === '-' ? '-' : resolve(input.path));
     if (found && input.not_transcript !== undefined) {
       notTranscripts.push({ path: input.path, reason: input.not_transcript, error: input.error ?? '' });
@@ -186,9 +193,44 @@ export async function audit(paths: readonly string[], options: AuditOptions = {}
     notTranscripts: notTranscripts.sort((a, b) => compareCodePoints(a.path, b.path)),
     sessions: results.flatMap((r) => r.sessions),
     judge,
+    ...(options.periods ? { periods: options.periods } : {}),
     ...(options.pricing === false ? {} : { pricing: pricingInfo(options.pricing?.overrides) }),
     ...(options.shard ? { shard: options.shard } : {}),
   });
+}
+
+/** The files that may hold a session of the window, judged by their last change (stdin always may). */
+async function filesInWindow(files: readonly string[], window: SessionWindow): Promise<string[]> {
+  const kept: string[] = [];
+  for (const f of files) {
+    const info = f === '-' ? null : await stat(f).catch(() => null);
+    if (info === null || fileMayHold(info.mtimeMs, window)) kept.push(f);
+  }
+  return kept;
+}
+
+/**
+ * The sessions that ran within the window, each decided on its own times; each file's ledger keeps
+ * only those. Returns the inputs all of whose sessions were left out: like files not read, they are
+ * not the ledger's inputs (a merge of shards then lists exactly what one run lists).
+ */
+function keepInWindow(results: FileLedger[], window: SessionWindow, filesLeft: number, onWindow: AuditOptions['onWindow']): Set<InputSummary> {
+  const emptied = new Set<InputSummary>();
+  let left = 0;
+  let undated = 0;
+  for (const r of results) {
+    const kept = r.sessions.filter((s) => inWindow(s, window));
+    for (const s of r.sessions) {
+      if (kept.includes(s)) continue;
+      if (s.started_at === null || s.started_at === undefined) undated += 1;
+      else left += 1;
+    }
+    if (r.sessions.length > 0 && kept.length === 0) emptied.add(r.input);
+    r.sessions = kept;
+    r.input.sessions = kept.length;
+  }
+  onWindow?.({ files: filesLeft, sessions: left, undated });
+  return emptied;
 }
 
 /**
@@ -317,16 +359,19 @@ async function auditFiles(files: readonly string[], options: AuditOptions): Prom
   if (emptyCount === 0) return auditNonEmpty(files, options);
   const rest = files.filter((_, i) => !empty[i]);
   const onProgress = options.onProgress;
-  const analyzed = await auditNonEmpty(rest, { ...options, ...(onProgress ? { onProgress: (done: number) => onProgress(done + emptyCount, files.length) } : {}) });
+  const analyzed = await auditNonEmpty(rest, { ...options, ...(onProgress ? { onProgress: (done: number, _total: number, current?: string) => onProgress(done + emptyCount, files.length, current) } : {}) });
   let next = 0;
   return files.map((file, i) => (empty[i] ? emptyFileLedger(file, options) : analyzed[next++]!));
 }
 
-async function auditNonEmpty(files: readonly string[], options: AuditOptions): Promise<FileLedger[]> {
-  const bounded = options.jobs !== undefined ? boundedJobs(options.jobs) : null;
-  if (bounded?.why && options.verbose) options.onWarning?.(bounded.why);
+async function auditNonEmpty(files: readonly string[], given: AuditOptions): Promise<FileLedger[]> {
+  const bounded = given.jobs !== undefined ? boundedJobs(given.jobs) : null;
+  if (bounded?.why && given.verbose) given.onWarning?.(bounded.why);
   const allowed = bounded?.jobs ?? defaultLanes(files);
   const jobs = Math.min(allowed, files.length);
+  // Files one after another (one lane or the reading thread's stream): the one after those done is the one being read.
+  const told = given.onProgress;
+  const options: AuditOptions = told && jobs <= 2 ? { ...given, onProgress: (done, total) => told(done, total, files[done]) } : given;
   options.onProgress?.(0, files.length);
   // Two threads for many files: one lane of detectors reading in a thread of its own, which costs
   // less CPU than two lanes each compiling and warming up the whole pipeline (file-stream.ts).

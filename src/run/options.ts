@@ -11,6 +11,8 @@ import type { FormatName } from '../model/transcript.js';
 import type { PricingOptions } from '../money/prices.js';
 import type { SkippedLine } from '../read/skipped.js';
 import type { Shard } from '../read/shard.js';
+import type { SessionWindow } from '../ledger/window.js';
+import type { PeriodSpec } from '../ledger/periods.js';
 
 export interface AuditOptions {
   /**
@@ -50,10 +52,19 @@ export interface AuditOptions {
   env?: NodeJS.ProcessEnv;
   /** What the path `-` reads; process.stdin by default. */
   stdin?: Readable;
-  /** Files done of the total: once with 0 when the files are known, then after each file. */
-  onProgress?: (done: number, total: number) => void;
+  /** Files done of the total: once with 0 when the files are known, then after each file; `current` is the file being read when files go one at a time. */
+  onProgress?: (done: number, total: number, current?: string) => void;
   /** `--shard K/N`: only the files (and unreadable paths) that hash to shard K of N (read/shard.ts). */
   shard?: Shard;
+  /**
+   * `--since` / `--until`: only the sessions that ran within the window (ledger/window.ts). A file
+   * last changed before `since` is not read at all; the rest are decided on each session's times.
+   */
+  window?: SessionWindow;
+  /** `--by`: add the sessions up per day, week or month of a time zone (ledger/periods.ts). */
+  periods?: PeriodSpec;
+  /** Told how many sessions and files the window left out (for `--verbose` and the footer). */
+  onWindow?: (left: { files: number; sessions: number; undated: number }) => void;
 }
 
 export interface FileLedger {

@@ -43,7 +43,8 @@ describe('the overview', () => {
     const r = await runCli([...noProject, codexCalm, '--top', '1'], { env: { COLUMNS: '160' } });
     expect(r.code).toBe(0);
     expect(overviewRows(r.stdout)).toHaveLength(2);
-    expect(overviewHead(r.stdout)).toMatch(/^enforce +session +model/);
+    // (The started column stands where sessions have times.)
+    expect(overviewHead(r.stdout)).toMatch(/^enforce +session +(started +)?model/);
     expect(overviewHead(r.stdout)).not.toContain('project');
   });
 

@@ -23,6 +23,8 @@ export interface RunOptions {
   /** Merged over the base environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /** The working directory (default: the repository). */
+  cwd?: string;
 }
 
 /** The parent's environment minus anything that would steer colour (vitest itself may set
@@ -41,8 +43,8 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 }
 
 /** The raw child, for tests that play with the streams themselves (a reader closing early). */
-export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env'> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env' | 'cwd'> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {

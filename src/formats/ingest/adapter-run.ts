@@ -119,6 +119,7 @@ export class AdapterRun {
       recordedCost: (sessionId, cost) => call(() => sink.recordedCost?.(sessionId, cost)),
       interrupt: (sessionId, interrupt) => call(() => sink.interrupt?.(sessionId, interrupt)),
       halt: (sessionId, halt) => call(() => sink.halt?.(sessionId, halt)),
+      times: (sessionId, times) => call(() => sink.times?.(sessionId, times)),
     };
   }
 }

@@ -14,6 +14,7 @@ import { isConversationPath } from '../../read/conversation-dir.js';
 import { ADAPTERS } from '../index.js';
 import type { FormatAdapter, Probe } from '../types.js';
 import { AdapterRun, SinkFailure } from './adapter-run.js';
+import { judgeLargeDocument } from '../../read/document-prefix.js';
 import { pickAdapter, unrecognized } from './choose.js';
 import { readConversation } from './conversation.js';
 import { mayBeDatabase, readDatabase } from './database.js';
@@ -98,6 +99,16 @@ export class Ingestion {
     }
     if (this.input !== '-' && mayBeDatabase(this.input) && (await isSqliteFile(this.input))) {
       return readDatabase(this.input, this.summary, this.run, this.skips, this.options.inputFormat, this.adapters);
+    }
+    // A forced format reads the file whatever it looks like; otherwise a large JSON document is judged on its first MB.
+    if (this.input !== '-' && (this.options.inputFormat === undefined || this.options.inputFormat === 'auto')) {
+      const verdict = await judgeLargeDocument(this.input);
+      if (verdict !== null) {
+        this.summary.error = verdict.message;
+        this.summary.not_transcript = verdict.kind;
+        this.run.close();
+        return this.summary;
+      }
     }
     let readError: string | null = null;
     try {

@@ -21,6 +21,8 @@ import { pageHead, pageTail } from './shell.js';
 import { labelControls, labelsPanel, LABELS_SCRIPT } from './labels.js';
 import { legendHtml, timelineSvg } from './timeline.js';
 import { loopShapesHtml, sessionKey } from './loop-shapes.js';
+import { periodsHtml } from './periods.js';
+import { sessionSpan, startedCell } from '../times.js';
 import { countOf, filtered, firstOf, mapped, sortInMemory } from '../lists.js';
 
 /** Overview rows at most: past that a table is not read, only scrolled. */
@@ -35,6 +37,7 @@ const SORT_WORDS: Record<SessionSort, string> = {
   saved: 'by what Enforce would have saved',
   cost: 'by cost',
   path: 'by path',
+  date: 'newest first',
 };
 
 function level(l: string): string {
@@ -69,7 +72,7 @@ function totalsHtml(report: LedgerReport): string {
   return `<div class="totals">${cells.map(([v, l]) => `<div><b>${esc(v)}</b><span class="muted">${esc(l)}</span></div>`).join('')}</div>\n`;
 }
 
-function overviewHead(present: ReturnType<typeof presentColumns>): string {
+function overviewHead(present: ReturnType<typeof presentColumns> & { started: boolean }): string {
   const th = (label: string, numeric = false) => `<th class="c-${label === '#' ? 'rank' : label}${numeric ? ' n' : ''}" scope="col"><button type="button">${label}</button></th>`;
   return (
     '<thead><tr>' +
@@ -77,6 +80,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
     th('enforce') +
     (present.project ? th('project') : '') +
     th('session') +
+    (present.started ? th('started') : '') +
     th('model') +
     th('rounds', true) +
     th('findings', true) +
@@ -88,7 +92,7 @@ function overviewHead(present: ReturnType<typeof presentColumns>): string {
   );
 }
 
-function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns>): string {
+function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: ReturnType<typeof presentColumns> & { started: boolean }, zone: string): string {
   const o = outcomeCell(s);
   const rest = o.text.split(' ').slice(1).join(' ');
   const id = esc(shortId(s.id));
@@ -104,6 +108,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     td('enforce', `${level(o.level)}${rest ? ` ${esc(rest)}` : ''}`, String(LEVEL_RANK[o.level] * 1e6 + s.outcome.enforce.steers)) +
     (present.project ? td('project', esc(projectCell(s))) : '') +
     `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
+    (present.started ? td('started', esc(startedCell(s, zone)), s.started_at ?? '') : '') +
     td('model', esc(shortModel(s.model))) +
     td('rounds', String(s.rounds), String(s.rounds), true) +
     td('findings', String(findingsOf(s.entries)), String(findingsOf(s.entries)), true) +
@@ -141,6 +146,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
     `${esc(s.format)} · ${esc(s.model ?? 'model unknown')}`,
     s.project != null ? `project ${esc(s.project)}` : null,
     s.parent !== null ? `sub-agent of <span class="mono">${esc(s.parent)}</span>${s.agent_type ? ` (${esc(s.agent_type)})` : ''}` : null,
+    sessionSpan(s, o.timezone ?? 'UTC') !== null ? esc(sessionSpan(s, o.timezone ?? 'UTC')) : null,
     `${esc(plural(s.turns, 'turn'))} · ${esc(plural(s.rounds, 'round'))} · ${esc(plural(s.tool_calls, 'tool call'))}`,
     `enforce: ${level(maxEnforce(s))} ${esc(outcomePhrase(s))}`,
   ].filter((x): x is string => x !== null);
@@ -187,11 +193,12 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   // Counted as the sort reads them (a merge reads them from disk): the columns every session has.
   let all = 0;
   let withFindings = 0;
-  const present = { project: false, tokens: false, cost: false, saved: false, cut: false };
+  const present = { project: false, tokens: false, cost: false, saved: false, cut: false, started: false };
   const counted = mapped(report.sessions, (s) => {
     all += 1;
     if (s.entries.length > 0) withFindings += 1;
     present.project ||= projectCell(s) !== NOT_KNOWN;
+    present.started ||= typeof s.started_at === 'string';
     present.tokens ||= s.usage !== undefined;
     present.cost ||= s.cost !== undefined;
     present.saved ||= s.outcome.enforce.saved !== undefined;
@@ -218,6 +225,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   }
 
   yield loopShapesHtml(report, anchors);
+  yield periodsHtml(report);
   yield '<section id="overview">\n<h2>Overview</h2>\n';
   yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
   if (withFindings > 0) {
@@ -225,7 +233,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
     let i = 0;
     for (const s of firstOf(ranked, listed)) {
-      yield overviewRow(s, i, i < drawn.length, present);
+      yield overviewRow(s, i, i < drawn.length, present, o.timezone ?? 'UTC');
       i += 1;
     }
     yield '</tbody></table></div>\n';
