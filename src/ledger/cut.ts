@@ -19,14 +19,22 @@ import type { Round, ToolAnswer, ToolCall } from '../model/transcript.js';
  * Rounds before a stop whose calls and answers count as "already seen". The same number as
  * no_progress's default window, for the same reason: it holds three periods of the read/edit/edit
  * cycles of issue 28, and the detectors that stop look no further back than their own windows.
- * Only references are held (hashed only if the turn stops), so a turn that never stops costs nothing.
+ * A call is held as its key, taken at once (the tool-batch detector has just taken it: a long one
+ * is cached), never as its arguments: a tree of megabytes must not outlive its round (issue 53,
+ * item 11). Answers are held by reference and hashed only if the turn stops.
  */
 const RECOVERY_LOOKBACK = 12;
 
 export type Prevented = 'saved' | 'cut';
 
+/** A call as the cut compares it: its name, and its key unless its tool is transparent. */
+interface KeyedCall {
+  name: string;
+  key: string | null;
+}
+
 interface HeldRound {
-  calls: readonly ToolCall[];
+  calls: readonly KeyedCall[];
   answers: readonly ToolAnswer[] | null;
 }
 
@@ -42,12 +50,12 @@ interface StopMark {
 }
 
 /** Keys of a round's calls and answers: `c|` a call, `a|` an answer (a failure by its normalised text). */
-function roundKeys(calls: readonly ToolCall[], answers: readonly ToolAnswer[] | null, transparent: (name: string) => boolean): { calls: string[]; answers: string[]; failed: boolean[] } {
+function roundKeys(calls: readonly KeyedCall[], answers: readonly ToolAnswer[] | null): { calls: string[]; answers: string[]; failed: boolean[] } {
   const out = { calls: [] as string[], answers: [] as string[], failed: [] as boolean[] };
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    if (transparent(call.name)) continue;
-    out.calls.push(`c|${callDigest(call)}`);
+    if (call.key === null) continue;
+    out.calls.push(`c|${call.key}`);
     const answer = answers?.[i];
     // An unanswered call may have done anything, but nobody can tell: it is never news (seed 000:
     // "unknown answers never rescue a run").
@@ -92,7 +100,7 @@ export class RecoveryTracker {
   happened(round: Round): void {
     this.enter(round.turn);
     if (this.stop !== null) return;
-    this.held.push({ calls: round.calls, answers: round.answers });
+    this.held.push({ calls: this.keyed(round.calls), answers: round.answers });
     if (this.held.length > RECOVERY_LOOKBACK) this.held.shift();
   }
 
@@ -100,8 +108,8 @@ export class RecoveryTracker {
   stopped(round: Round, finding: Pick<Finding, 'detector' | 'kind'>): void {
     this.enter(round.turn);
     const seen = new Set<string>();
-    for (const h of [...this.held, { calls: round.calls, answers: round.answers }]) {
-      const k = roundKeys(h.calls, h.answers, this.transparent);
+    for (const h of [...this.held, { calls: this.keyed(round.calls), answers: round.answers }]) {
+      const k = roundKeys(h.calls, h.answers);
       for (const c of k.calls) seen.add(c);
       for (const a of k.answers) if (a !== '') seen.add(a);
     }
@@ -122,7 +130,7 @@ export class RecoveryTracker {
     // A stop always precedes its prevented rounds; without one (a state the ledger never makes), nothing is new.
     if (stop === null) return 'saved';
     if (stop.recoveredAt !== null) return 'cut';
-    const k = roundKeys(round.calls, round.answers, this.transparent);
+    const k = roundKeys(this.keyed(round.calls), round.answers);
     const inLoop =
       (stop.signature !== null && round.calls.length > 0 && batchSignature(round.calls).signature === stop.signature) ||
       findings.some((f) => f.detector === stop.detector && f.kind === stop.kind);
@@ -139,6 +147,10 @@ export class RecoveryTracker {
     if (inLoop || !news) return 'saved';
     stop.recoveredAt = round.index;
     return 'cut';
+  }
+
+  private keyed(calls: readonly ToolCall[]): KeyedCall[] {
+    return calls.map((c) => ({ name: c.name, key: this.transparent(c.name) ? null : callDigest(c) }));
   }
 
   private enter(turn: number): void {

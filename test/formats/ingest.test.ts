@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROBE_RECORDS, TRUNCATED_REASON, ingestFile } from '../../src/formats/ingest.js';
+import { PROBE_HELD_CHARS } from '../../src/formats/ingest/options.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import type { Round, TranscriptSink } from '../../src/model/transcript.js';
 import { RecordingSink } from '../helpers/record.js';
@@ -220,6 +221,26 @@ describe('ingestFile: modes and detection', () => {
     expect(summary.lines).toBe(201);
     expect(texts).toHaveLength(200);
     expect(adapter.pushed.map((p) => p.line)).toEqual(Array.from({ length: 201 }, (_, i) => i + 1));
+  });
+
+  it('ends the probe once the records held reach PROBE_HELD_CHARS of text, then streams the rest (issue 53, item 11)', async () => {
+    const big = 'x'.repeat(PROBE_HELD_CHARS);
+    const body = Array.from({ length: 6 }, (_, i) => JSON.stringify({ say: `r${i}`, pad: big })).join('\n');
+    const { summary, adapter, texts } = await ingestText(`${HEAD}${body}\n`);
+    const probe = adapter.probes[0]!;
+    // The header and the first large record: parsed records are not held by the dozen.
+    expect(probe.mode === 'jsonl' && probe.records.length).toBe(2);
+    expect(summary.format).toBe('canonical');
+    expect(texts).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    expect(adapter.pushed.map((p) => p.line)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('still lets a one-line file past PROBE_HELD_CHARS compete as a minified JSON document', async () => {
+    const path = scratch.file('minified-large.json', JSON.stringify({ fake: true, say: 'min', pad: 'x'.repeat(PROBE_HELD_CHARS) }));
+    const adapter = fakeAdapter('chatgpt', { documentScore: 2 });
+    const summary = await ingestFile(path, new RecordingSink(), { adapters: [adapter] });
+    expect(summary.format).toBe('chatgpt');
+    expect(adapter.pushed.map((p) => p.line)).toEqual([null]);
   });
 
   it('stops reading a file no adapter recognizes after the probe', async () => {

@@ -28,22 +28,24 @@ function lazyAnswers(batch: BatchSignature, answers: Round['answers']): LazyAnsw
   };
 }
 
-/** Shared by detectors that read the same rounds; the last round is remembered by identity. */
+/**
+ * Shared by detectors that read the same rounds. A round's digest is found again by the round's
+ * identity, weakly: a digester must not keep a round (and its argument trees) past its life.
+ */
 export class RoundDigester {
-  private lastRound: Round | null = null;
-  private last: RoundDigest | null = null;
+  private readonly byRound = new WeakMap<Round, RoundDigest>();
 
   /** Digest of a non-empty batch. */
   digest(round: Round): RoundDigest {
-    if (this.lastRound === round && this.last !== null) return this.last;
+    const known = this.byRound.get(round);
+    if (known !== undefined) return known;
     const batch = batchSignature(round.calls);
     const digest: RoundDigest = {
       batch,
       answersKnown: round.answers !== null,
       answers: lazyAnswers(batch, round.answers),
     };
-    this.lastRound = round;
-    this.last = digest;
+    this.byRound.set(round, digest);
     return digest;
   }
 }

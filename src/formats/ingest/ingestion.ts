@@ -15,14 +15,14 @@ import { ADAPTERS } from '../index.js';
 import type { FormatAdapter, Probe } from '../types.js';
 import { AdapterRun, SinkFailure } from './adapter-run.js';
 import { judgeLargeDocument } from '../../read/document-prefix.js';
-import { pickAdapter, unrecognized } from './choose.js';
+import { type Choice, pickAdapter, unrecognized } from './choose.js';
 import { readConversation } from './conversation.js';
 import { mayBeDatabase, readDatabase } from './database.js';
 import { isSqliteFile } from '../../read/sqlite.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
 import { describeScalar, endsEarly, isRecord, parseJson, parseJsonCheaply } from './json.js';
-import { type IngestOptions, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
+import { type IngestOptions, PROBE_HELD_CHARS, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
 import { SkipTally } from './skips.js';
 
 const { MAX_STRING_LENGTH } = constants;
@@ -33,6 +33,11 @@ const { MAX_STRING_LENGTH } = constants;
  * the file is read as JSON lines with broken lines, so memory stays bounded.
  */
 const JSONL_DOCUMENT_MAX_CHARS = 32 * 1024 * 1024;
+
+type HeldRecord = { value: unknown; line: number };
+type HeldItem = HeldRecord | { skip: string; line: number };
+/** A replayed slot of the probe: its record already handed to the adapter. */
+const RELEASED: HeldItem = { skip: '', line: 0 };
 
 type Phase =
   /** Waiting for the first non-blank line. */
@@ -59,8 +64,10 @@ export class Ingestion {
    * What arrived while probing, in line order: the records detection sees, and the reader's own
    * skips, held back so that every skip is reported in line order once the adapter replays.
    */
-  private held: ({ value: unknown; line: number } | { skip: string; line: number })[] = [];
+  private held: HeldItem[] = [];
   private heldRecords = 0;
+  /** The text length of the held records: their parsed trees cost a multiple of it. */
+  private heldChars = 0;
   /** Skips while probing past the first MAX_KEPT_SKIPS held: counted, never kept (memory stays bounded). */
   private heldSkipsDropped = 0;
   private heldSkips = 0;
@@ -209,7 +216,8 @@ export class Ingestion {
     }
   }
 
-  private record(line: Line, value: unknown): void {
+  /** `chars`: the record's text length (a line's, or a pretty-printed object's). */
+  private record(line: Line, value: unknown, chars = line.text.length): void {
     if (!isRecord(value)) {
       this.lineSkip(line.line, `not a record: the line holds ${describeScalar(value)}`);
       return;
@@ -217,7 +225,10 @@ export class Ingestion {
     if (this.phase === 'probe') {
       this.held.push({ value, line: line.line });
       this.heldRecords += 1;
-      if (this.heldRecords >= PROBE_RECORDS) this.choose(false);
+      this.heldChars += chars;
+      // Large records end the probe early, so that parsed trees are never held by the dozen (a
+      // lone record is held on: at the file's end it may be read as one minified document).
+      if (this.heldRecords >= PROBE_RECORDS || (this.heldChars >= PROBE_HELD_CHARS && this.heldRecords >= 2)) this.choose(false);
       return;
     }
     this.run.push(value, line.line);
@@ -285,7 +296,7 @@ export class Ingestion {
     this.documentClosed = false;
     this.phase = 'probe';
     this.concatenated = new ConcatenatedValues(JSONL_DOCUMENT_MAX_CHARS);
-    this.record({ line: first, text: '', unfinished: false, tooLong: false }, parsed.value);
+    this.record({ line: first, text: '', unfinished: false, tooLong: false }, parsed.value, doc.chars);
     for (const part of this.concatenated.push(line.text, line.line)) this.concatenatedPart(part);
     return true;
   }
@@ -297,7 +308,7 @@ export class Ingestion {
     }
     const at: Line = { line: part.line, text: '', unfinished: false, tooLong: false };
     const parsed = parseJsonCheaply(part.text);
-    if (parsed.ok) this.record(at, parsed.value);
+    if (parsed.ok) this.record(at, parsed.value, part.text.length);
     else this.malformed(at, parsed.message);
   }
 
@@ -385,7 +396,7 @@ export class Ingestion {
   private choose(atEnd: boolean): void {
     const held = this.held;
     this.held = [];
-    const records = held.filter((h): h is { value: unknown; line: number } => 'value' in h);
+    this.heldChars = 0;
     const dropped = this.heldSkipsDropped;
     this.heldSkipsDropped = 0;
     this.heldSkips = 0;
@@ -393,22 +404,18 @@ export class Ingestion {
       for (const h of held) if ('skip' in h) this.skips.skip(h.line, h.skip, announce);
       this.skips.count(dropped);
     };
-    if (records.length === 0) {
+    const picked = this.detect(held, atEnd);
+    if (picked === 'none') {
       this.phase = 'done';
       replaySkips();
       this.summary.error = 'no JSON records (every line was skipped)';
       return;
     }
-    const fileName = this.run.fileName;
-    const probe: Probe = { mode: 'jsonl', fileName, records: records.map((h) => h.value) };
-    const alternative: Probe | null = atEnd && records.length === 1 ? { mode: 'document', fileName, value: records[0]!.value } : null;
-    const picked = pickAdapter(this.summary, probe, alternative, this.options.inputFormat, this.adapters);
-    if (!picked) {
+    if (picked === 'unrecognized') {
       this.phase = 'done';
       // Lines of a file that is no transcript (a settings file, a shell history) are not skipped
       // transcript lines: kept in the summary, not announced one by one.
       replaySkips(false);
-      this.summary.error = unrecognized(this.summary, probe, this.adapters);
       return;
     }
     if (!this.run.open(picked.adapter)) {
@@ -417,11 +424,30 @@ export class Ingestion {
       return;
     }
     this.phase = 'run';
-    for (const h of held) {
+    // Each record is let go once replayed: the adapter keeps what it needs, and a large argument
+    // tree lives no longer than its round, not until the whole probe is replayed.
+    for (let i = 0; i < held.length; i++) {
+      const h = held[i]!;
+      held[i] = RELEASED;
       if ('skip' in h) this.skips.skip(h.line, h.skip);
       else this.run.push(h.value, picked.alternative ? null : h.line);
     }
     this.skips.count(dropped);
   }
-}
 
+  /**
+   * The adapter for the held records (with `summary.error` set when none takes them). Its own
+   * frame, so that the probe's list of records is gone before they are replayed.
+   */
+  private detect(held: readonly HeldItem[], atEnd: boolean): Choice | 'none' | 'unrecognized' {
+    const records = held.filter((h): h is HeldRecord => 'value' in h).map((h) => h.value);
+    if (records.length === 0) return 'none';
+    const fileName = this.run.fileName;
+    const probe: Probe = { mode: 'jsonl', fileName, records };
+    const alternative: Probe | null = atEnd && records.length === 1 ? { mode: 'document', fileName, value: records[0] } : null;
+    const picked = pickAdapter(this.summary, probe, alternative, this.options.inputFormat, this.adapters);
+    if (picked) return picked;
+    this.summary.error = unrecognized(this.summary, probe, this.adapters);
+    return 'unrecognized';
+  }
+}

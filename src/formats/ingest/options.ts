@@ -8,6 +8,13 @@ import type { FormatAdapter } from '../types.js';
 /** Records detection sees before the format is chosen; they are held, then replayed. */
 export const PROBE_RECORDS = 50;
 
+/**
+ * Or fewer, once the held records' text reaches this many characters: a parsed tree costs up to
+ * ~28 bytes of heap per character (`[[[…]]]`), so fifty 10 MB tool calls held for detection
+ * were gigabytes (issue 53, item 11). The records seen by then are plenty to tell a format by.
+ */
+export const PROBE_HELD_CHARS = 1024 * 1024;
+
 export const TRUNCATED_REASON = 'truncated: unfinished last line (a session still being written?)';
 
 export interface IngestOptions {
