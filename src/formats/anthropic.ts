@@ -25,7 +25,13 @@ export const anthropicAdapter: FormatAdapter = {
   open: (ctx) => new AnthropicParser(ctx),
 };
 
+/** Cline's task document wraps Anthropic-shaped messages with its own session keys: cline.ts reads it. */
+function isClineDocument(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'sessionId' in value && 'system_prompt' in value && 'messages' in value;
+}
+
 function detectAnthropic(probe: Probe): number {
+  if (probe.mode === 'document' && isClineDocument(probe.value)) return 0;
   const records = probe.mode === 'document' ? documentRecords(probe.value) : probe.records;
   const ev = probeEvidence(records);
   if (ev.messages === 0) return 0;
