@@ -45,7 +45,7 @@ svg .l-stop{fill:none;stroke:var(--stop);stroke-width:2}svg .l-fired{fill:none;s
 svg .l-precision{fill:none;stroke:var(--cost);stroke-width:2}svg .l-recall{fill:none;stroke:var(--noted);stroke-width:2}svg .l-fpr{fill:none;stroke:var(--stop);stroke-width:2}
 svg .dot{stroke:var(--bg);stroke-width:1}svg .d-stop,svg .d-fpr{fill:var(--stop)}svg .d-steer{fill:var(--steer)}svg .d-fired,svg .d-recall{fill:var(--noted)}svg .d-precision{fill:var(--cost)}svg .rec{stroke:var(--fg);stroke-width:1.5;stroke-dasharray:4 3}
 svg .bound{stroke:var(--stop);stroke-width:1;stroke-dasharray:2 3}
-@media (max-width:900px){svg text{font-size:15px}.session table{font-size:11px}.session td{white-space:nowrap}.session td.tools,.session td.mono{white-space:normal;overflow-wrap:anywhere}.session th{white-space:normal}.overview .c-project,.overview .c-tokens{display:none}.overview td.c-model,.overview td.c-session,.overview td.c-saved{white-space:normal;overflow-wrap:anywhere}.overview td.c-model{min-width:10ch}body{padding:12px}}
+@media (max-width:900px){svg text{font-size:15px}.session table{font-size:11px}.session td{white-space:nowrap}.session td.tools,.session td.mono{white-space:normal;overflow-wrap:anywhere}.session th{white-space:normal}.overview .c-project,.overview .c-tokens,.overview .c-started{display:none}.overview td.c-model,.overview td.c-session,.overview td.c-saved{white-space:normal;overflow-wrap:anywhere}.overview td.c-model{min-width:10ch}body{padding:12px}}
 @media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--lane:#f2f2f2;--row:#fff}body{max-width:none;padding:0}th button::after{content:""}.session{page-break-inside:avoid}}
 ${LABELS_STYLE}
 `.trim();
