@@ -57,7 +57,7 @@ describeWith('agent:codex', 'a symlinked CODEX_HOME (issue 53, item 7): Codex ke
   mkdirSync(real, { recursive: true });
   s.codexHome = join(s.root, 'codex-link');
   symlinkSync(real, s.codexHome);
-  afterAll(() => rmSync(s.root, { recursive: true, force: true }));
+  afterAll(() => rmSync(s.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }));
   const senv = { HOME: s.home, PATH: `${s.bin}:${dirname(process.execPath)}:/usr/bin:/bin`, CODEX_HOME: s.codexHome, XDG_STATE_HOME: s.state };
   const guard = async () => (await codexHookList(s)).filter((h) => h.command.includes('hook codex')).map((h) => `${h.eventName} ${h.trustStatus}`).sort();
 

@@ -168,6 +168,25 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'genai-release-notes', id: 'genai-release-notes', label: 'clean', stop1: false, stop2: false, why: 'GenAI 1.36 events: read, then write, then the answer' },
   { key: 'oi-config-loop', id: 'oi-config-loop', label: 'loop', stop1: true, stop2: true, why: 'OpenInference spans: the same failing read_file 3x' },
   { key: 'jaeger-weather', id: 'jaeger-weather', label: 'clean', stop1: false, stop2: false, why: 'Jaeger export: one forecast call, then the answer' },
+  // Issue 54: the same failure again with reads between, and a broken working directory answering
+  // every command alike (repeated_failure, same_error steer, then stop after unheeded steers) …
+  { key: 'loop-edit-reread.jsonl', id: '3c9e1d20-5b7a-4e61-8f02-6a1d2e3f4b51', label: 'loop', stop1: true, stop2: true, why: 'the same failing Edit re-sent with reads between: repeated_failure, stopped after unheeded steers' },
+  { key: 'loop-broken-cwd.jsonl', id: '5e1a3f42-7d9c-4083-a124-8c3f4a5b6d73', label: 'loop', stop1: true, stop2: true, why: 'different commands, one error (deleted cwd): same_error, stopped after unheeded steers' },
+  // … and the progress beside them: a different edit that lands, searches that find nothing.
+  { key: 'clean-edit-reread-lands.jsonl', id: '4d0f2e31-6c8b-4f72-9013-7b2e3f4a5c62', label: 'clean', stop1: false, stop2: false, why: 'an edit fails, the file is read, a different edit lands' },
+  { key: 'clean-search-nothing.jsonl', id: '6f2b4a53-8e0d-4194-b235-9d4a5b6c7e84', label: 'clean', stop1: false, stop2: false, why: 'different searches that find nothing: answers, not failures' },
+  // Issue 55: the five new agents' own recordings (fixtures/agents/, test/agents/record-more.mjs), and hand-written store files.
+  { key: '1796596934563_14cgf.messages.json', id: '1796596934563_14cgf', label: 'loop', stop1: true, stop2: true, why: 'Cline 3.0.65 recording: cat missing.txt failing again and again' },
+  { key: '4bd4f7fb-15a8-44ed-ba5d-09bca33208b6', id: '4bd4f7fb-15a8-44ed-ba5d-09bca33208b6', label: 'loop', stop1: true, stop2: true, why: 'Copilot CLI 1.0.102 recording: the same failing command (exit 1 under success:true)' },
+  { key: 'ses_db29cc9f1ffe23b2zs1fHE7C2d', id: 'ses_db29cc9f1ffe23b2zs1fHE7C2d', label: 'loop', stop1: true, stop2: true, why: 'Kilo 7.7.7 recording (SQLite): the same failing bash call' },
+  { key: 'ses_db2a2c5eeffeMBjzIA4dptJxI1', id: 'ses_db2a2c5eeffeMBjzIA4dptJxI1', label: 'loop', stop1: true, stop2: true, why: 'OpenCode 1.18.33 recording (SQLite): the same failing bash call' },
+  { key: '364855b3-2539-4597-ba55-212f55676c9c.jsonl', id: '364855b3-2539-4597-ba55-212f55676c9c', label: 'loop', stop1: true, stop2: true, why: 'Qwen Code 0.24.4 recording: the same failing shell call' },
+  { key: 'loop-halt.messages.json', id: '1796590000000_halt1', label: 'loop', stop1: true, stop2: true, why: 'Cline: the same call until its own guard halts the run' },
+  { key: 'halt-cancel.jsonl', id: '9d0c1f00-0000-4000-8000-00000000a001', label: 'loop', stop1: true, stop2: true, why: 'Qwen Code: the same call until its own loop guard halts the run' },
+  { key: '5a1f0c2e-0000-4000-8000-000000000001', id: '5a1f0c2e-0000-4000-8000-000000000001', label: 'clean', stop1: false, stop2: false, why: 'Copilot CLI: a denied call, a sub-agent and an abort, nothing repeated' },
+  { key: '5a1f0c2e-0000-4000-8000-000000000001/call_task', id: '5a1f0c2e-0000-4000-8000-000000000001/call_task', label: 'clean', stop1: false, stop2: false, why: 'Copilot CLI: the sub-agent\'s one round' },
+  { key: 'ses_parent01', id: 'ses_parent01', label: 'clean', stop1: false, stop2: false, why: 'OpenCode export: varied work, then the user interrupts' },
+  { key: 'ses_child01', id: 'ses_child01', label: 'clean', stop1: false, stop2: false, why: 'OpenCode export: the child session\'s varied work' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -186,7 +205,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 52, clean: 59, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 61, clean: 65, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -198,9 +217,9 @@ describe('sweep over the bundled corpus', () => {
   });
 
   it('max_strikes=1, positive stop: the confusion matrix worked out by hand', async () => {
-    // From HAND: loops stopped 38 of 52 (not canon-chanting, conversations:2, loop-restate-plan, the
+    // From HAND: loops stopped 40 of 54 (not canon-chanting, conversations:2, loop-restate-plan, the
     // recurring push, five of the six cycles, loop-status-monologue, loop-long-question nor the
-    // three text kinds that only steer); clean stopped 4 of 59 (clean-poll-build, clean-retry-once,
+    // three text kinds that only steer); clean stopped 4 of 61 (clean-poll-build, clean-retry-once,
     // clean-wait-rollout, clean-think-retry). Issue 28 added the two no-progress loops and
     // loop-cycle-test-read (no_progress stops it); its item 4 the two recovering loops and item 2
     // the six identical reads (three stops at 1 and 2), and the BashOutput poll, clean. BashOutput
@@ -211,21 +230,24 @@ describe('sweep over the bundled corpus', () => {
     // (issue 28 item 2) is read-only by the default shell rules, so never stopped: TN + 1. The
     // agents' three recordings of the same failing `cat` are still stops: their last answer failed.
     //            predicted loop   predicted clean
-    //   loop         TP 38             FN 14
-    //   clean        FP 4              TN 55
-    // precision 38/42, recall 38/52, FPR 4/59
+    // Issues 54 and 55 add nine loops stopped at every setting (two fixtures of the new failure
+    // shapes, seven recordings of the new agents repeating one failing call) and six clean sessions
+    // never flagged: TP + 9, TN + 6 here and below.
+    //   loop         TP 47             FN 14
+    //   clean        FP 4              TN 61
+    // precision 47/51, recall 47/61, FPR 4/65
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 38, fp: 4, tn: 55, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(38 / 42, 12);
-    expect(p.metrics?.recall).toBeCloseTo(38 / 52, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 59, 12);
+    expect(p.metrics).toMatchObject({ tp: 47, fp: 4, tn: 61, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(47 / 51, 12);
+    expect(p.metrics?.recall).toBeCloseTo(47 / 61, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 65, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 38, fp: 0, tn: 59, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(38 / 52, 12);
+    expect(d.metrics).toMatchObject({ tp: 47, fp: 0, tn: 65, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(47 / 61, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -237,7 +259,10 @@ describe('sweep over the bundled corpus', () => {
     // six identical reads are refused at the fourth (+1); the two recovering loops repeat only three times.
     // Of the traces, the ones repeating four or five times still stop at 3 (Claude Code, Codex, Gemini
     // CLI); the three-times ones (genai-billing-retry, oi-config-loop) are only noted: 25 + 3.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 28, fp: 0 });
+    // Of issues 54 and 55's nine, the two failure-shape fixtures and the two hand-written halts (the
+    // same call until the agent's own guard stops it) still stop at 3; the five recordings repeat the
+    // failing call three times (a batch, then two identical ones) and are only noted: 28 + 4.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 32, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -253,7 +278,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 38, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 47, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -269,7 +294,7 @@ describe('sweep over the bundled corpus', () => {
     // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
     // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
     // the shell-pipeline poll is never flagged: tn + 1.
-    expect(s.metrics).toMatchObject({ tp: 50, fp: 2, tn: 57, fn: 2 });
+    expect(s.metrics).toMatchObject({ tp: 59, fp: 2, tn: 63, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -296,7 +321,7 @@ describe('sweep over the bundled corpus', () => {
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
     // items 2 and 4 three stopped loops and two clean polls with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 51, fp: 15, tn: 44, fn: 1 });
+    expect(noted.metrics).toMatchObject({ tp: 60, fp: 15, tn: 50, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -322,14 +347,14 @@ describe('sweep over the bundled corpus', () => {
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
     // Issue 28 items 2 and 4 add three loops stopped at every period: +3.
-    expect(three?.metrics).toMatchObject({ tp: 50, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 50, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 47, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 59, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 59, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 56, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 38, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 47, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

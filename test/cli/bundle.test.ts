@@ -155,12 +155,13 @@ describe('dist/loopledger.cjs, the CLI the launcher runs', () => {
     expect(viaBundle(['--version']).stdout).toBe(`${manifest.version}\n`);
   });
 
-  it("requires only Node's own modules, and the price data only when a run prices something (a require deferred to a promise)", () => {
+  it("requires only Node's own modules, the price data only when a run prices something, and SQLite only when a store is a database (requires deferred to a promise)", () => {
     const bundle = readFileSync(join(ROOT, 'dist', 'loopledger.cjs'), 'utf8');
     const required = [...bundle.matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
     expect(required.length).toBeGreaterThan(0);
-    expect(required.filter((s) => !isBuiltin(s))).toEqual(['@pydantic/genai-prices']);
+    expect(required.filter((s) => !isBuiltin(s)).sort()).toEqual(['@pydantic/genai-prices', 'sql.js']);
     expect(bundle).toMatch(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("@pydantic\/genai-prices"\)/);
+    expect(bundle).toMatch(/Promise\.resolve\(\)\.then\(\(\) => __toESM\(require\("sql\.js"\)/);
     // No import() left: a script compiled from a code cache has no loader for one.
     expect(bundle).not.toMatch(/\bimport\(\s*['"]/);
   });

@@ -213,6 +213,8 @@ describe.concurrent('formats through the CLI', () => {
       parent: null,
       project: loopSession.project,
       model: loopSession.model,
+      started_at: loopSession.started_at,
+      ended_at: loopSession.ended_at,
       ...first,
     });
   });

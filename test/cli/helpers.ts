@@ -287,6 +287,8 @@ export interface Session {
   parent: string | null;
   project?: string | null;
   model: string | null;
+  started_at?: string | null;
+  ended_at?: string | null;
   turns: number;
   rounds: number;
   tool_calls: number;

@@ -13,8 +13,12 @@ import { ensureBuilt, runCli, scratch } from './helpers.js';
 const ROUNDS = 150_000;
 const TIMEOUT = 240_000;
 
-/** The same generator as `bench/overview-store.mjs huge`, streamed to disk. */
-async function hugeTranscript(file: string, rounds: number): Promise<void> {
+/**
+ * The same generator as `bench/overview-store.mjs huge`, streamed to disk. With `turnEvery`, the
+ * user says "try again" every so many rounds: the loop no longer folds into one run (docs/json.md,
+ * "Runs"), so the machine formats hold an entry per repeat, as a ledger of many short loops does.
+ */
+async function hugeTranscript(file: string, rounds: number, turnEvery = Infinity): Promise<void> {
   const out = createWriteStream(file);
   const line = async (o: unknown) => {
     if (!out.write(JSON.stringify(o) + '\n')) await once(out, 'drain');
@@ -22,6 +26,7 @@ async function hugeTranscript(file: string, rounds: number): Promise<void> {
   await line({ type: 'session', schema: 'loopledger-canonical/1', id: 'huge-ledger', parent: null, model: 'example-model-1' });
   await line({ type: 'user', text: 'Run the tests until they pass.' });
   for (let i = 0; i < rounds; i += 1) {
+    if (i > 0 && i % turnEvery === 0) await line({ type: 'user', text: 'Try again.' });
     await line({ type: 'assistant', text: '', tool_calls: [{ id: `c${i}`, name: 'run_tests', arguments: { path: 'src' } }] });
     await line({ type: 'tool_result', id: `c${i}`, content: 'FAIL: 1 test failed', is_error: true });
   }
@@ -31,10 +36,13 @@ async function hugeTranscript(file: string, rounds: number): Promise<void> {
 
 const dir = scratch('loopledger-huge-');
 let file = '';
+let shortLoops = '';
 beforeAll(async () => {
   ensureBuilt();
   file = join(dir.dir, 'huge.jsonl');
   await hugeTranscript(file, ROUNDS);
+  shortLoops = join(dir.dir, 'short-loops.jsonl');
+  await hugeTranscript(shortLoops, ROUNDS, 3);
 }, TIMEOUT);
 afterAll(() => dir.cleanup());
 
@@ -54,7 +62,7 @@ describe(`a transcript with a ledger of ${ROUNDS.toLocaleString('en-US')} entrie
   }, TIMEOUT);
 
   it('--format markdown: within GitHub\'s 1 MiB, the rest counted', async () => {
-    const r = await runCli([file, '--jobs', '1', '--format', 'markdown']);
+    const r = await runCli([shortLoops, '--jobs', '1', '--format', 'markdown']);
     expect(r.stderr).not.toContain('internal error');
     expect(r.code).toBe(0);
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);

@@ -6,6 +6,8 @@
 // holding that case in every format; the tests then pick their session out of the result.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandRun } from '../../src/ledger/runs.js';
+import type { LedgerEntry } from '../../src/ledger/types.js';
 import {
   batch,
   canonical,
@@ -160,7 +162,8 @@ function sessionOf(slug: string, format: FormatKey, args: string[] = cases.get(s
 }
 
 // The run's entries (seed 000): tool_cycle and no_progress (issue 28, which steers a quiet repeat) are other signals.
-const toolBatch = (s: Session) => s.entries.filter((e) => e.detector === 'tool_batch' && e.kind !== 'tool_cycle' && e.kind !== 'no_progress');
+/** Every round's entry, a folded run expanded back (docs/json.md, "Runs"): the seed speaks of rounds. */
+const toolBatch = (s: Session) => s.entries.flatMap((e) => [...expandRun(e as unknown as LedgerEntry)] as unknown as Session['entries']).filter((e) => e.detector === 'tool_batch' && e.kind !== 'tool_cycle' && e.kind !== 'no_progress');
 const cyclesOf = (s: Session) => s.entries.filter((e) => e.kind === 'tool_cycle');
 const stopRounds = (s: Session) => s.entries.filter((e) => e.intervention.enforce === 'stop').map((e) => e.round);
 

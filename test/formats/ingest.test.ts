@@ -236,7 +236,8 @@ describe('ingestFile: modes and detection', () => {
   });
 
   it('still lets a one-line file past PROBE_HELD_CHARS compete as a minified JSON document', async () => {
-    const path = scratch.file('minified-large.json', JSON.stringify({ fake: true, say: 'min', pad: 'x'.repeat(PROBE_HELD_CHARS) }));
+    // `mapping` is a transcript's key: a large document without any is refused before detection (read/document-prefix).
+    const path = scratch.file('minified-large.json', JSON.stringify({ fake: true, say: 'min', mapping: {}, pad: 'x'.repeat(PROBE_HELD_CHARS) }));
     const adapter = fakeAdapter('chatgpt', { documentScore: 2 });
     const summary = await ingestFile(path, new RecordingSink(), { adapters: [adapter] });
     expect(summary.format).toBe('chatgpt');
