@@ -9,16 +9,13 @@ import { addPrevented, type PreventedTotal } from '../ledger/summary.js';
 import { compareCodePoints } from '../read/discover.js';
 import type { Label, Labels } from './labels.js';
 import { canonicalLabelTurns, labelMetrics, recommend, type SweepCount, type SweepPoint, type SweepResult } from './sweep.js';
+import { isRecord } from '../is-record.js';
 
 export const SWEEP_SCHEMA = 'loopledger/sweep/1';
 
 export interface NamedSweep {
   name: string;
   result: SweepResult;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function asSweep(value: unknown, name: string): SweepResult {

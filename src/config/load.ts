@@ -13,6 +13,7 @@ import { ResolvedConfig } from './resolved.js';
 import type { ConfigKeySpec, ConfigSource, ConfigValue, ConfigValues } from './spec.js';
 import { checkConfigValue, parseConfigValue, type ValueOrigin } from './value.js';
 import { readSideFile, SideFileTooLarge } from '../side-file.js';
+import { isRecord as isPlainObject } from '../is-record.js';
 
 /** A configuration is a few KB: past this, a wrong path. */
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -185,10 +186,6 @@ export async function readConfigFile(file: string): Promise<Record<string, unkno
   }
   if (!isPlainObject(parsed)) throw new ConfigError(`config file ${file} must hold a JSON object of settings`);
   return parsed;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function stripWrapper(path: string): string {

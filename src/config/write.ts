@@ -4,6 +4,7 @@
 // file already has for it, and only otherwise becomes a flat dotted key at the top.
 
 import type { ConfigValue } from './spec.js';
+import { isRecord } from '../is-record.js';
 
 export interface ConfigAssignment {
   key: string;
@@ -13,7 +14,7 @@ export interface ConfigAssignment {
 type JsonObject = Record<string, unknown>;
 
 function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isRecord(v);
 }
 
 /** The objects a setting can live under: the top, and the seed's wrappers when the file has them. */

@@ -6,6 +6,7 @@ import { answerFailed } from '../detect/tool-batch/failure.js';
 import { answerDigest } from '../detect/tool-batch/signature.js';
 import type { ToolAnswer } from '../model/transcript.js';
 import { normaliseGeminiOutput } from '../formats/shared/gemini-output.js';
+import { isRecord as isRec } from '../is-record.js';
 
 export const AGENTS = ['claude-code', 'gemini', 'codex'] as const;
 export type Agent = (typeof AGENTS)[number];
@@ -44,10 +45,6 @@ export interface HookEvent {
 export class PayloadError extends Error {}
 
 type Rec = Record<string, unknown>;
-
-function isRec(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;

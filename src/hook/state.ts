@@ -11,6 +11,7 @@ import type { Mode } from '../vocabulary.js';
 import type { Agent } from './payload.js';
 import type { TranscriptCursor } from './transcript.js';
 import type { TurnSnapshot } from './turn.js';
+import { isRecord as isRec } from '../is-record.js';
 
 const STATE_VERSION = 1;
 
@@ -111,8 +112,6 @@ export function freshState(agent: Agent, session: string): SessionState {
   };
 }
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const text = (v: unknown): boolean => typeof v === 'string';
 const textOrNull = (v: unknown): boolean => v === null || typeof v === 'string';

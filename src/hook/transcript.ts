@@ -10,6 +10,7 @@ import { TranscriptBuilder } from '../model/builder.js';
 import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { readWholeFd } from './fd.js';
 import type { Agent } from './payload.js';
+import { isRecord as isRec } from '../is-record.js';
 
 /** Where the next reading starts, and what it must know to resume there. Plain JSON. */
 export interface TranscriptCursor {
@@ -164,10 +165,6 @@ function parse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRec(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Which records an agent's adapter must see again when reading resumes mid-file. */

@@ -10,6 +10,7 @@ import { FORMAT_NAMES } from '../model/transcript.js';
 import type { DetectorName } from '../detect/types.js';
 import { SummaryTally } from './summary.js';
 import type { LedgerSummary, SessionLedger } from './types.js';
+import { isRecord } from '../is-record.js';
 
 /** Deeper than any ledger loopledger writes (evidence is a few levels); a deeper value is not ours and would overflow a writer's stack. */
 const MAX_LEDGER_DEPTH = 64;
@@ -38,7 +39,6 @@ function shown(v: unknown): string {
 }
 
 type Rec = Record<string, unknown>;
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function record(v: unknown, path: string): Rec {
   if (!isRecord(v)) throw new LedgerFieldError(path, 'expected an object', v);

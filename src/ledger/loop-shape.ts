@@ -16,6 +16,7 @@
 import type { Finding } from '../detect/types.js';
 import { MAX_CYCLE_PERIOD } from '../detect/tool-batch/config.js';
 import type { ToolCall } from '../model/transcript.js';
+import { isRecord } from '../is-record.js';
 
 /** A word kept in a shape: what a program, sub-command or action name looks like, never free text. */
 const WORD = /^[A-Za-z0-9_][A-Za-z0-9._+:-]{0,31}$/;
@@ -53,10 +54,6 @@ const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'ksh']);
 /** Keys whose value picks what a tool does: a shell command, or a multi-action tool's action. */
 const COMMAND_KEYS = ['command', 'cmd'] as const;
 const ACTION_KEYS = ['action', 'subcommand', 'operation'] as const;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A tool name as a shape writes it: cut when very long, quoted when it could be read as shape
  *  syntax (` + ` between calls, `(…)` for the words, ` > ` in a cycle), so two sets of tools

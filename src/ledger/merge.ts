@@ -15,6 +15,7 @@ import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary
 import { PeriodTally, periodsOf, type PeriodSpec } from './periods.js';
 import type { InputSummary } from '../formats/input.js';
 import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
+import { isRecord } from '../is-record.js';
 
 export const LEDGER_SCHEMA = 'loopledger/1';
 
@@ -141,10 +142,6 @@ export class MergeError extends UsageError {
     super(message);
     this.name = 'MergeError';
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

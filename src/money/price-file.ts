@@ -6,13 +6,12 @@ import type { MatchLogic, Provider } from '@pydantic/genai-prices';
 import { UsageError } from '../errors.js';
 import { loadGenai, type PriceOverrides } from './prices.js';
 import { readSideFile, SideFileTooLarge } from '../side-file.js';
+import { isRecord as isRec } from '../is-record.js';
 
 /** A prices file is a few hundred KB (genai-prices' own data is ~1 MB): past this, a wrong path. */
 const MAX_PRICES_BYTES = 32 * 1024 * 1024;
 
 type Rec = Record<string, unknown>;
-
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const MATCH_STRINGS = ['equals', 'starts_with', 'ends_with', 'contains', 'regex'] as const;
 

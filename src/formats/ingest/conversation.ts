@@ -8,7 +8,7 @@ import { sanitize } from '../../sanitize.js';
 import { adapterFor } from '../index.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
-import { describeScalar, isRecord, messageOf, parseJson } from './json.js';
+import { describeScalar, isJsonContainer, messageOf, parseJson } from './json.js';
 import type { SkipTally } from './skips.js';
 
 /**
@@ -48,7 +48,7 @@ export async function readConversation(
       }
       const parsed = parseJson(file.text.replace(/^\uFEFF/, ''));
       if (!parsed.ok) skips.skip(null, `${file.name}: malformed JSON: ${parsed.message}`);
-      else if (!isRecord(parsed.value)) skips.skip(null, `${file.name}: not a record: the file holds ${describeScalar(parsed.value)}`);
+      else if (!isJsonContainer(parsed.value)) skips.skip(null, `${file.name}: not a record: the file holds ${describeScalar(parsed.value)}`);
       else run.push(parsed.value, null);
     }
   } catch (err) {

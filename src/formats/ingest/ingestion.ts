@@ -21,7 +21,7 @@ import { mayBeDatabase, readDatabase } from './database.js';
 import { isSqliteFile } from '../../read/sqlite.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
-import { describeScalar, endsEarly, isRecord, parseJson, parseJsonCheaply } from './json.js';
+import { describeScalar, endsEarly, isJsonContainer, parseJson, parseJsonCheaply } from './json.js';
 import { type IngestOptions, PROBE_HELD_CHARS, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
 import { SkipTally } from './skips.js';
 
@@ -173,7 +173,7 @@ export class Ingestion {
         const parsed = parseJson(line.text);
         // A JSON document's second line never parses on its own as an object, except an array
         // element on its own line; then the document is tried whole first (see finish()).
-        if (parsed.ok && isRecord(parsed.value) && !first.text.trimStart().startsWith('[')) {
+        if (parsed.ok && isJsonContainer(parsed.value) && !first.text.trimStart().startsWith('[')) {
           this.phase = 'probe';
           this.firstLine = null;
           this.malformed(first, first.message);
@@ -218,7 +218,7 @@ export class Ingestion {
 
   /** `chars`: the record's text length (a line's, or a pretty-printed object's). */
   private record(line: Line, value: unknown, chars = line.text.length): void {
-    if (!isRecord(value)) {
+    if (!isJsonContainer(value)) {
       this.lineSkip(line.line, `not a record: the line holds ${describeScalar(value)}`);
       return;
     }
@@ -291,7 +291,7 @@ export class Ingestion {
     const doc = this.document;
     const first = doc.firstLine;
     const parsed = parseJson(doc.text());
-    if (!parsed.ok || !isRecord(parsed.value)) return false;
+    if (!parsed.ok || !isJsonContainer(parsed.value)) return false;
     this.document = new DocumentBuffer();
     this.documentClosed = false;
     this.phase = 'probe';
@@ -352,7 +352,7 @@ export class Ingestion {
     let anyRecord = false;
     for (const line of doc.lines()) {
       const r = parseJsonCheaply(line.text);
-      if (r.ok && isRecord(r.value)) {
+      if (r.ok && isJsonContainer(r.value)) {
         anyRecord = true;
         break;
       }

@@ -26,7 +26,8 @@ export function parseJsonCheaply(text: string): JsonValue {
   }
 }
 
-export function isRecord(value: unknown): boolean {
+/** A JSON object or array: what a line or document must be to hold a record (a scalar is none). */
+export function isJsonContainer(value: unknown): boolean {
   return typeof value === 'object' && value !== null;
 }
 

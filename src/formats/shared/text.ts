@@ -2,12 +2,12 @@
 // into tool arguments: those may be nested 100,000 deep and are passed through untouched.
 
 import path from 'node:path';
+import { isRecord as isRec } from '../../is-record.js';
 
 export type Rec = Record<string, unknown>;
 
-export function isRec(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// The formats read it as isRec: the tree's one definition (src/is-record.ts).
+export { isRec };
 
 export function asString(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
