@@ -9,12 +9,12 @@ import { createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { type Command, Option, type OptionValues } from 'commander';
-import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../calibrate/merge.js';
+import { asSweep, mergeSweeps, SWEEP_SCHEMA } from '../merge/sweeps.js';
 import type { SweepResult } from '../calibrate/sweep.js';
-import { JsonScanError, JsonScanner } from '../ledger/json-scan.js';
-import { checkSessionField, InputsSeen, LedgerFieldError, NotTranscriptsSeen, SessionsSeen } from '../ledger/ledger-check.js';
+import { JsonScanError, JsonScanner } from '../merge/json-scan.js';
+import { checkSessionField, InputsSeen, LedgerFieldError, NotTranscriptsSeen, SessionsSeen } from '../merge/ledger-check.js';
 import { checkedTimeZone } from './time-flags.js';
-import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type ShardLedger, wholeInOrder } from '../ledger/merge.js';
+import { asLedger, LEDGER_SCHEMA, type MergedShards, MergeError, mergeShards, type ShardLedger, wholeInOrder } from '../merge/add-up.js';
 import type { InputSummary } from '../formats/input.js';
 import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { compareCodePoints } from '../read/discover.js';
@@ -26,7 +26,7 @@ import { type EmitOptions, emitLedger } from './analyze.js';
 import { colorFor, warn, writePayload } from './common.js';
 import { choice, chosen, count, flag, type RegisterCommand, text, wholeNumber } from './flags.js';
 import { isStdout, sweepStaleTemps } from './output.js';
-import { Spill, SPILL_PREFIX, SPILL_SUFFIX } from './merge-spill.js';
+import { Spill, SPILL_PREFIX, SPILL_SUFFIX } from '../merge/spill.js';
 import { renderSweep } from './sweep.js';
 
 export const registerMergeCommand: RegisterCommand = (program, io, setExit) => {

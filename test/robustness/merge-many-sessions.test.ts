@@ -4,7 +4,7 @@
 // project, alone (vitest.config.ts, issue 31 item 6); merge-validation.test.ts has the other checks.
 
 import { describe, expect, it } from 'vitest';
-import { asLedger, mergeLedgers } from '../../src/ledger/merge.js';
+import { asLedger, mergeLedgers } from '../../src/merge/add-up.js';
 import { assembleReport } from '../../src/ledger/summary.js';
 import type { SessionLedger } from '../../src/ledger/types.js';
 import { oneHeavyCaseAtATime } from '../helpers/one-heavy.js';

@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Spill } from '../../src/commands/merge-spill.js';
+import { Spill } from '../../src/merge/spill.js';
 import type { SessionLedger } from '../../src/ledger/types.js';
 import { sessionLabels, sessionNames } from '../../src/report/overview.js';
 

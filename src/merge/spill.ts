@@ -7,15 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InputsSeen } from '../ledger/ledger-check.js';
-import { likenessOf, pathKeyOf, type ShardStore, sessionIdHash, ThinSessions } from '../ledger/merge.js';
+import type { InputsSeen } from './ledger-check.js';
+import { likenessOf, pathKeyOf, type ShardStore, sessionIdHash, ThinSessions } from './add-up.js';
 import type { InputSummary } from '../formats/input.js';
 import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { compareCodePoints } from '../read/discover.js';
 import type { Sorter } from '../report/lists.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK } from '../vocabulary.js';
-import { removeOnSignal } from './output.js';
+import { removeOnSignal } from '../commands/output.js';
 
 export const SPILL_PREFIX = 'loopledger-merge.';
 export const SPILL_SUFFIX = '.ndjson';

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonScanError, JsonScanner } from '../../src/ledger/json-scan.js';
+import { JsonScanError, JsonScanner } from '../../src/merge/json-scan.js';
 
 interface Scanned {
   members: Record<string, unknown>;

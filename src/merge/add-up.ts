@@ -9,12 +9,12 @@ import { UsageError } from '../errors.js';
 import { roundUsd } from '../money/account.js';
 import { compareCodePoints } from '../read/discover.js';
 import { createHash } from 'node:crypto';
-import { configHash } from './config-hash.js';
+import { configHash } from '../ledger/config-hash.js';
 import { checkLedgerFields, checkLedgerRest, type InputsSeen, LedgerFieldError, type NotTranscriptsSeen, type SessionsSeen } from './ledger-check.js';
-import { assembleReport, noJudgeUsage, summarize, SummaryTally } from './summary.js';
-import { PeriodTally, periodsOf, type PeriodSpec } from './periods.js';
+import { assembleReport, noJudgeUsage, summarize, SummaryTally } from '../ledger/summary.js';
+import { PeriodTally, periodsOf, type PeriodSpec } from '../ledger/periods.js';
 import type { InputSummary } from '../formats/input.js';
-import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from './types.js';
+import type { JudgeUsage, LedgerEntry, LedgerReport, LedgerSummary, NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { isRecord } from '../is-record.js';
 
 export const LEDGER_SCHEMA = 'loopledger/1';

@@ -8,8 +8,8 @@ import { MAX_AMOUNT } from '../money/account.js';
 import { ENFORCE_LEVELS } from '../vocabulary.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import type { DetectorName } from '../detect/types.js';
-import { SummaryTally } from './summary.js';
-import type { LedgerSummary, SessionLedger } from './types.js';
+import { SummaryTally } from '../ledger/summary.js';
+import type { LedgerSummary, SessionLedger } from '../ledger/types.js';
 import { isRecord } from '../is-record.js';
 
 /** Deeper than any ledger loopledger writes (evidence is a few levels); a deeper value is not ours and would overflow a writer's stack. */

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
-import { mergeLedgers } from '../../src/ledger/merge.js';
+import { mergeLedgers } from '../../src/merge/add-up.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { renderReport } from '../../src/report/index.js';
 import { shardKey, shardOf } from '../../src/read/shard.js';
