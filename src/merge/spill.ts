@@ -7,18 +7,25 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InputsSeen } from './ledger-check.js';
-import { likenessOf, pathKeyOf, type ShardStore, sessionIdHash, ThinSessions } from './add-up.js';
 import type { InputSummary } from '../formats/input.js';
 import type { NotTranscriptFile, SessionLedger } from '../ledger/types.js';
 import { FORMAT_NAMES } from '../model/transcript.js';
 import { compareCodePoints } from '../read/discover.js';
-import type { Sorter } from '../report/lists.js';
 import { ENFORCE_LEVELS, type EnforceLevel, LEVEL_RANK } from '../vocabulary.js';
-import { removeOnSignal } from '../commands/output.js';
+import type { InputsSeen } from './ledger-check.js';
+import { likenessOf, pathKeyOf } from './same-files.js';
+import { type ShardStore, sessionIdHash } from './shard-store.js';
+import { ThinSessions } from './thin-sessions.js';
 
 export const SPILL_PREFIX = 'loopledger-merge.';
 export const SPILL_SUFFIX = '.ndjson';
+
+interface SpillOptions {
+  /** Removes the file should a signal end the run; returns what undoes that (commands/output.ts removeOnSignal). */
+  removeOnSignal?: (file: string) => () => void;
+  /** A sort's runs: how many characters of lines each, merged how many at a time. */
+  sorting?: { runChars: number; fanIn: number };
+}
 
 /**
  * Sessions and inputs as a merge read them, one NDJSON line each in a temporary file of ours
@@ -65,14 +72,17 @@ export class Spill implements ShardStore {
   /**
    * `overview`: put each session's thin version aside too, with what the reports' overviews read
    * (ThinSessions), for formats that rank and count them. Without, json and ndjson read each
-   * session back once, whole, in order.
+   * session back once, whole, in order. `removeOnSignal` is the command's (commands/output.ts):
+   * it arranges the file's removal when a signal ends the run, and returns what undoes that.
    */
-  constructor(
-    overview: boolean,
-    private readonly sorting: { runChars: number; fanIn: number } = { runChars: SORT_RUN_CHARS, fanIn: SORT_FAN_IN },
-  ) {
+  constructor(overview: boolean, options: SpillOptions = {}) {
     this.thinSessions = overview ? new ThinSessions() : null;
+    this.sorting = options.sorting ?? { runChars: SORT_RUN_CHARS, fanIn: SORT_FAN_IN };
+    this.removeOnSignal = options.removeOnSignal ?? null;
   }
+
+  private readonly sorting: { runChars: number; fanIn: number };
+  private readonly removeOnSignal: ((file: string) => () => void) | null;
 
   private readonly thinSessions: ThinSessions | null;
 
@@ -266,7 +276,7 @@ export class Spill implements ShardStore {
    * ties go to the earlier run, so the order is Array.prototype.sort's). A list that fits one run
    * is kept in memory.
    */
-  readonly sorter: Sorter = <T>(items: Iterable<T>, compare: (a: T, b: T) => number): Iterable<T> => {
+  readonly sorter = <T>(items: Iterable<T>, compare: (a: T, b: T) => number): Iterable<T> => {
     let runs: Region[] = [];
     let batch: { item: T; line: string }[] = [];
     let chars = 0;
@@ -381,7 +391,7 @@ export class Spill implements ShardStore {
   /** One line appended: where it starts and its length in bytes. */
   private write(line: string): [number, number] {
     if (this.fd === null) {
-      this.release = removeOnSignal(this.file);
+      this.release = this.removeOnSignal?.(this.file) ?? null;
       process.on('exit', this.onExit);
       this.fd = openSync(this.file, 'wx+', 0o600);
     }

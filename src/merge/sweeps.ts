@@ -4,12 +4,12 @@
 // turns added across partials (a label naming a file name may match files in several shards), and
 // the recommendation from the merged points.
 
-import { checkShards, checkedConfigHash, describeConfigDifference, MergeError } from './add-up.js';
-import { addPrevented, type PreventedTotal } from '../ledger/summary.js';
-import { compareCodePoints } from '../read/discover.js';
 import type { Label, Labels } from '../calibrate/labels.js';
 import { canonicalLabelTurns, labelMetrics, recommend, type SweepCount, type SweepPoint, type SweepResult } from '../calibrate/sweep.js';
 import { isRecord } from '../is-record.js';
+import { addPrevented, type PreventedTotal } from '../ledger/summary.js';
+import { compareCodePoints } from '../read/discover.js';
+import { checkShards, checkedConfigHash, describeConfigDifference, MergeError } from './shard-checks.js';
 
 export const SWEEP_SCHEMA = 'loopledger/sweep/1';
 

@@ -1,16 +1,18 @@
-// mergeLedgers with an arbitration judge in the run: the shards' ledgers (entries carrying the
+// `loopledger merge` with an arbitration judge in the run: the shards' ledgers (entries carrying the
 // judge's verdicts, summary.judge counting its requests, tokens and dollars) add up to one run's.
+// Merged as a user merges them: the shards written to files and given to the command, which reads
+// them into its spill (src/merge/read-shards.ts).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audit } from '../../src/run/audit.js';
 import { loadConfig } from '../../src/config/load.js';
-import { mergeLedgers } from '../../src/merge/add-up.js';
 import type { LedgerReport } from '../../src/ledger/types.js';
 import { renderReport } from '../../src/report/index.js';
 import { shardKey, shardOf } from '../../src/read/shard.js';
 import { completion, type JudgeServer, startJudgeServer } from '../judge/helpers.js';
 import { reviewTranscript } from '../judge/transcripts.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
+import { runMain } from '../robustness/helpers.js';
 
 let server: JudgeServer | null = null;
 let tmp: Scratch;
@@ -22,6 +24,14 @@ afterEach(async () => {
   server = null;
   tmp.cleanup();
 });
+
+/** The ledgers written to files of these names and merged by the command to a JSON ledger. */
+async function mergeByCommand(ledgers: readonly { name: string; report: LedgerReport }[]): Promise<LedgerReport> {
+  const files = ledgers.map(({ name, report }) => tmp.file(name, JSON.stringify(report)));
+  const r = await runMain(['merge', ...files, '--format', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as LedgerReport;
+}
 
 describe('merge with a judge', () => {
   it('3 shards merged = one run: verdicts in the entries, summary.judge requests, tokens and dollars', async () => {
@@ -50,17 +60,17 @@ describe('merge with a judge', () => {
     for (const [k, s] of shards.entries()) for (const i of s.inputs) expect(shardOf(shardKey(i.path, tmp.dir), 3)).toBe(k + 1);
     expect(shards.reduce((a, s) => a + s.summary.judge!.requests, 0)).toBe(asked);
 
-    const merged = mergeLedgers(shards.map((report, i) => ({ name: `shard-${i + 1}.json`, report: JSON.parse(JSON.stringify(report)) as LedgerReport })));
+    const merged = await mergeByCommand(shards.map((report, i) => ({ name: `shard-${i + 1}.json`, report })));
     expect(merged.summary.judge).toMatchObject({ requests: asked, failed: 0, cached: 0 });
     expect(merged.summary.judge!.input_tokens).toBe(shards.reduce((a, s) => a + s.summary.judge!.input_tokens, 0));
     expect(merged.summary.judge!.usd).toBeCloseTo(shards.reduce((a, s) => a + (s.summary.judge!.usd ?? 0), 0), 9);
     // Sessions, entries (judge verdicts included), inputs, money: one run's, byte for byte. The
     // judge's usage depends on which request got which size of answer, so it is compared apart.
     const withoutJudgeUsage = (r: LedgerReport) => ({ ...r, summary: { ...r.summary, judge: undefined } });
-    expect(await renderReport(withoutJudgeUsage(merged), 'json')).toBe(await renderReport(withoutJudgeUsage(whole), 'json'));
+    expect(withoutJudgeUsage(merged)).toEqual(withoutJudgeUsage(JSON.parse(await renderReport(whole, 'json')) as LedgerReport));
   });
 
-  it('an unpriced judge in one shard leaves the merged judge dollars unknown, with the reason', () => {
+  it('an unpriced judge in one shard leaves the merged judge dollars unknown, with the reason', async () => {
     const base = (judge: NonNullable<LedgerReport['summary']['judge']>, index: number): LedgerReport => ({
       schema: 'loopledger/1',
       tool: { name: 'loopledger', version: '0.1.0' },
@@ -73,12 +83,12 @@ describe('merge with a judge', () => {
     });
     const priced = { requests: 2, input_tokens: 100, output_tokens: 10, cached: 1, failed: 0, usd: 0.0001 };
     const unpriced = { requests: 1, input_tokens: 50, output_tokens: 5, cached: 0, failed: 1, usd: null, usd_reason: 'no price for model house-judge' };
-    const merged = mergeLedgers([
+    const merged = await mergeByCommand([
       { name: 'a.json', report: base(priced, 1) },
       { name: 'b.json', report: base(unpriced, 2) },
     ]);
     expect(merged.summary.judge).toEqual({ requests: 3, input_tokens: 150, output_tokens: 15, cached: 1, failed: 1, usd: null, usd_reason: 'no price for model house-judge' });
-    const both = mergeLedgers([
+    const both = await mergeByCommand([
       { name: 'a.json', report: base(priced, 1) },
       { name: 'b.json', report: base({ ...priced, usd: 0.0002 }, 2) },
     ]);

@@ -2,8 +2,8 @@
 // markdown, html, junit, sarif, github, otlp) keep each session's thin version in memory, so what it
 // costs bounds the sessions a merge can take: the strings of a small vocabulary (models, formats,
 // projects, finding kinds, loop shapes) and the outcome of a session enforce would not stop are held
-// once, not once per session (ledger/merge.ts, ThinSessions). Per file, a merge keeps a few numbers
-// and its path: its input line waits in the spill (commands/merge.ts).
+// once, not once per session (merge/thin-sessions.ts). Per file, a merge keeps a few numbers
+// and its path: its input line waits in the spill (merge/spill.ts).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

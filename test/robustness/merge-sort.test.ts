@@ -1,4 +1,4 @@
-// Issue 27.17: a merge sorts what the formats rank on disk (commands/merge-spill.ts, Spill.sorter),
+// Issue 27.17: a merge sorts what the formats rank on disk (merge/spill.ts, Spill.sorter),
 // in runs merged a few at a time. Its order must be exactly what sorting in memory gives (the
 // formats' output is byte for byte one run's), whatever the runs' size and however many levels of
 // merging it takes; and a session's thin version read back from a sort still finds its whole one.
@@ -16,7 +16,7 @@ afterEach(() => {
 
 /** A spill whose sorts write runs of a few hundred characters, merged three at a time: many runs, several levels. */
 function tinySpill(overview = false): Spill {
-  const spill = new Spill(overview, { runChars: 200, fanIn: 3 });
+  const spill = new Spill(overview, { sorting: { runChars: 200, fanIn: 3 } });
   spills.push(spill);
   return spill;
 }
