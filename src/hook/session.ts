@@ -23,7 +23,7 @@
 import type { Decision } from '../ladder/ladder.js';
 import type { Round } from '../model/transcript.js';
 import { announce, closeOpen, grew, identify, refuse, showing, textHash, toCall } from './batch.js';
-import { applyTranscript, newTurn } from './merge.js';
+import { applyTranscript, newTurn } from './reconcile.js';
 import type { HookEvent } from './payload.js';
 import type { Verdict } from './respond.js';
 import { BATCH_REFUSED, denyText, RoundFeed, stopText, TURN_ENDED } from './rounds.js';

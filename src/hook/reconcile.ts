@@ -1,5 +1,5 @@
 // The transcript's side of a session: turns it opened and rounds it shows complete since the last
-// call, merged with what stdin already closed. A call the hook saw keeps its stdin identity and
+// call, reconciled with what stdin already closed. A call the hook saw keeps its stdin identity and
 // answer; the transcript's copy of it is recognised (by call id, or by signature for Gemini's
 // made-up ids) and not counted again; a refusal of ours in it is never an occurrence.
 
