@@ -61,8 +61,8 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
 /**
  * The ones marked 2 of the ranges (the ledgers' files, or their no-transcripts), in code point
  * order of their paths. A ledger loopledger wrote lists them in that order already: then the
- * ledgers' lists are merged, reading each path once and holding one per ledger. Otherwise the kept
- * ones' paths are read and sorted.
+ * ledgers' lists are interleaved, reading each path once and holding one per ledger. Otherwise
+ * the kept ones' paths are read and sorted.
  */
 function keptInPathOrder(
   ranges: readonly { from: number; to: number }[],

@@ -23,7 +23,7 @@ export const SPILL_SUFFIX = '.ndjson';
 interface SpillOptions {
   /** Removes the file should a signal end the run; returns what undoes that (commands/output.ts removeOnSignal). */
   removeOnSignal?: (file: string) => () => void;
-  /** A sort's runs: how many characters of lines each, merged how many at a time. */
+  /** A sort's runs: how many characters of lines each, interleaved how many at a time. */
   sorting?: { runChars: number; fanIn: number };
 }
 
@@ -272,7 +272,7 @@ export class Spill implements ShardStore {
 
   /**
    * ReportOptions.sorter: `items` sorted stably by `compare`, in runs of about SORT_RUN_CHARS
-   * characters each sorted in memory and appended here, then merged (SORT_FAN_IN at a time;
+   * characters each sorted in memory and appended here, then interleaved (SORT_FAN_IN at a time;
    * ties go to the earlier run, so the order is Array.prototype.sort's). A list that fits one run
    * is kept in memory.
    */
@@ -298,14 +298,14 @@ export class Spill implements ShardStore {
     while (runs.length > 1) {
       const next: Region[] = [];
       const fanIn = this.sorting.fanIn;
-      for (let i = 0; i < runs.length; i += fanIn) next.push(this.append(this.merged(runs.slice(i, i + fanIn), compare)));
+      for (let i = 0; i < runs.length; i += fanIn) next.push(this.append(this.interleaved(runs.slice(i, i + fanIn), compare)));
       runs = next;
     }
     return this.decoded<T>(runs[0]!);
   };
 
-  /** The runs' lines merged in order of their items (the earlier run first among equals). */
-  private *merged<T>(runs: readonly Region[], compare: (a: T, b: T) => number): Generator<string> {
+  /** The runs' lines interleaved in order of their items (the earlier run first among equals). */
+  private *interleaved<T>(runs: readonly Region[], compare: (a: T, b: T) => number): Generator<string> {
     type Head = { item: T; line: string; run: number; rest: Iterator<string> };
     const heads: Head[] = [];
     const less = (a: Head, b: Head) => {
@@ -313,7 +313,7 @@ export class Spill implements ShardStore {
       return c < 0 || (c === 0 && a.run < b.run);
     };
     const place = (h: Head) => {
-      // Sorted insertion: a merge has at most `fanIn` heads.
+      // Sorted insertion: at most `fanIn` runs are interleaved at once.
       let i = heads.length;
       while (i > 0 && less(h, heads[i - 1]!)) i -= 1;
       heads.splice(i, 0, h);
@@ -499,7 +499,7 @@ const SPILL_WRITE_CHARS = 1 << 20;
 const READ_BACK_BYTES = 1 << 16;
 /** A sort's runs: about this many characters of lines each, sorted in memory. */
 const SORT_RUN_CHARS = 2 << 20;
-/** Runs merged at most this many at a time. */
+/** Runs interleaved at most this many at a time. */
 const SORT_FAN_IN = 32;
 
 /** Lines of the spill, from byte `from` up to `to`. */

@@ -1,7 +1,7 @@
 // Issue 27.17: a merge sorts what the formats rank on disk (merge/spill.ts, Spill.sorter),
-// in runs merged a few at a time. Its order must be exactly what sorting in memory gives (the
+// in runs interleaved a few at a time. Its order must be exactly what sorting in memory gives (the
 // formats' output is byte for byte one run's), whatever the runs' size and however many levels of
-// merging it takes; and a session's thin version read back from a sort still finds its whole one.
+// interleaving it takes; and a session's thin version read back from a sort still finds its whole one.
 
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
