@@ -7,7 +7,7 @@
 // A line is a table row only inside a table (SPEC "What real sessions showed"): after a delimiter
 // row (`|---|---|`, which also makes the line before it the header), or as one of two or more
 // consecutive pipe-edged rows (`| a | b |`) of the same column count. So a line that could open
-// a table is held until the next line decides; a sentence quoting a shell pipeline
+// a table is held until the next line classifies it; a sentence quoting a shell pipeline
 // (`npm ls | grep react | sort -u`) is prose, visible to the detectors like any other sentence.
 
 import { ArrayPool } from './pool.js';
@@ -223,10 +223,10 @@ export class MarkdownNormalizer {
     this.emitted = false;
   }
 
-  /** Part of a line that is still open (cut at LINE_SLICE): decided from its start, never held. */
+  /** Part of a line that is still open (cut at LINE_SLICE): classified from its start, never held. */
   private commitPiece(piece: string, sink: NormalizedSink): void {
     // Not whole, so never 'hold'.
-    if (this.lineClass === null) this.lineClass = this.decide(piece, false, sink) as LineClass;
+    if (this.lineClass === null) this.lineClass = this.classify(piece, false, sink) as LineClass;
     sink.raw?.(piece.length);
     if (this.lineClass === 'keep') this.emit(piece, sink);
   }
@@ -237,7 +237,7 @@ export class MarkdownNormalizer {
    */
   private endLine(sink: NormalizedSink, newline = true, line = this.pending, codes: Uint16Array | null = null, at = 0): void {
     this.pending = '';
-    const cls = this.lineClass ?? this.decide(line, true, sink);
+    const cls = this.lineClass ?? this.classify(line, true, sink);
     this.lineClass = null;
     if (cls === 'hold') {
       this.heldRaw = line.length + (newline ? 1 : 0);
@@ -257,10 +257,10 @@ export class MarkdownNormalizer {
 
   /**
    * Classify a line from its start, tracking fences (their lines and contents are dropped) and
-   * tables. A whole line that could open a table is held ('hold'); the line that follows decides,
+   * tables. A whole line that could open a table is held ('hold'); the line that follows settles it,
    * and a held line that turns out to be prose is emitted before it, so order is kept.
    */
-  private decide(line: string, whole: boolean, sink: NormalizedSink): LineClass | 'hold' {
+  private classify(line: string, whole: boolean, sink: NormalizedSink): LineClass | 'hold' {
     if (this.fence) {
       const t = line.replace(/^ {0,3}/, '');
       const run = /^(`+|~+)[ \t]*$/.exec(t);
@@ -299,7 +299,7 @@ export class MarkdownNormalizer {
       return 'drop';
     }
     this.flushHeld(sink);
-    // An over-long line is decided from its start: it cannot wait for the next line.
+    // An over-long line is classified from its start: it cannot wait for the next line.
     if (!whole) return 'keep';
     this.held = line;
     this.heldCols = shape.cols;
