@@ -24,8 +24,8 @@ export interface JudgedFile {
   judge?: { pending: PendingArbitration[]; answered: string[] };
 }
 
-/** Analyze `files` (in order) with `plan`; `replay` marks a second look (its diagnostics were already given). */
-export type JudgePass<R extends JudgedFile> = (files: readonly string[], plan: JudgePlan, replay: boolean) => Promise<R[]>;
+/** Analyze `files` (in order) with `plan`; `secondLook`: the files were analyzed once already (their diagnostics given). */
+export type JudgePass<R extends JudgedFile> = (files: readonly string[], plan: JudgePlan, secondLook: boolean) => Promise<R[]>;
 
 export interface JudgeRunOptions {
   onWarning?: (message: string) => void;
@@ -112,8 +112,8 @@ export async function runWithJudge<R extends JudgedFile>(
       }
     });
     const again = results.flatMap((r, i) => ((r.judge?.pending.length ?? 0) > 0 ? [i] : []));
-    const replayed = await pass(again.map((i) => files[i]!), plan, true);
-    again.forEach((fileIndex, j) => (results[fileIndex] = replayed[j]!));
+    const looked = await pass(again.map((i) => files[i]!), plan, true);
+    again.forEach((fileIndex, j) => (results[fileIndex] = looked[j]!));
   }
 
   const answered = new Set<string>();

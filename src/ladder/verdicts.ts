@@ -1,6 +1,6 @@
 // The judge port a ledger build uses when a judge is configured: it answers from verdicts already
 // in hand (the cache file, or what this run's earlier pass asked) and writes down the evidence it
-// could not answer, which src/judge/run.ts then puts to the judge before the file is replayed.
+// could not answer, which src/judge/run.ts then puts to the judge before it looks at the file again.
 // Pure and synchronous, so the ledger stays a deterministic streaming sink.
 
 import type { JudgeAnswer, JudgePort, JudgeRequest, JudgeUnusable, JudgeVerdict } from './judge.js';
@@ -59,9 +59,9 @@ export class VerdictBook implements JudgePort {
     // Verdicts in hand still count when nothing can be asked (a CI job without the key, with the
     // committed cache); only new evidence goes unanswered.
     if (p.blocked) return { verdict: 'indeterminate', confidence: null, consulted: false, unusable: p.blocked };
-    // Not known yet: Indeterminate for this pass; the run asks and replays (src/judge/run.ts).
+    // Not known yet: Indeterminate for this pass; the run asks, then looks again (src/judge/run.ts).
     // Evidence met after a pending arbitration of its turn may not be met at all once that one is
-    // answered (a cleared steer changes what follows): it waits for the replay, so no request is
+    // answered (a cleared steer changes what follows): it waits for the second look, so no request is
     // made that a run with every answer in hand would not make.
     if (!request.speculative && !this.asked.has(key)) {
       this.asked.set(key, { key, signal: `${request.detector}/${request.kind}`, messages });

@@ -235,7 +235,7 @@ function keepInWindow(results: FileLedger[], window: SessionWindow, filesLeft: n
 
 /**
  * The files' ledgers, asking the judge when one is configured (judge/run.ts: analyze, ask,
- * replay). Without one, exactly auditFiles.
+ * look again). Without one, exactly auditFiles.
  */
 async function auditJudged(
   files: readonly string[],
@@ -244,19 +244,19 @@ async function auditJudged(
 ): Promise<{ results: FileLedger[]; judge?: JudgeUsage }> {
   const connection = readJudgeConnection(config.config.ladder, options.env ?? process.env, options.onWarning);
   if (!connection) return { results: await auditFiles(files, options) };
-  // Replays read stdin again: keep what it gave in a temporary file for the run.
+  // A second look reads stdin again: keep what it gave in a temporary file for the run.
   const spool = files.includes('-') ? await spoolStdin(options.stdin ?? process.stdin) : null;
   try {
     const { results, usage } = await runWithJudge(
       files,
       connection,
-      (some, plan, replay) =>
+      (some, plan, secondLook) =>
         auditFiles(some, {
           ...options,
           judgePlan: plan,
           ...(spool && some.includes('-') ? { stdin: createReadStream(spool.path) } : {}),
-          // A replay's skipped lines and warnings were given by the first pass.
-          ...(replay ? { onSkip: undefined, onWarning: undefined } : {}),
+          // A second look's skipped lines and warnings were given by the first pass.
+          ...(secondLook ? { onSkip: undefined, onWarning: undefined } : {}),
         }),
       { onWarning: options.onWarning, ...(await judgePricer(connection.model, options.pricing)) },
     );
