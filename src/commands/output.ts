@@ -91,16 +91,16 @@ export async function sweepStaleTemps(dir: string, prefix: string, suffix: strin
 function watchTemp(temp: string): (() => void) | null {
   if (process.platform === 'win32') return null;
   try {
-    const guard = spawn('/bin/sh', ['-c', 'IFS= read -r done; [ "$done" = kept ] || rm -f -- "$1"', 'loopledger-temp-guard', temp], {
+    const watcher = spawn('/bin/sh', ['-c', 'IFS= read -r done; [ "$done" = kept ] || rm -f -- "$1"', 'loopledger-temp-watcher', temp], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     // No /bin/sh: the run goes on; a later run sweeps a temp left by a kill (sweepStaleTemps).
-    guard.on('error', () => {});
-    guard.stdin.on('error', () => {});
-    guard.unref();
-    (guard.stdin as unknown as { unref?: () => void }).unref?.();
-    return () => guard.stdin.end('kept\n');
+    watcher.on('error', () => {});
+    watcher.stdin.on('error', () => {});
+    watcher.unref();
+    (watcher.stdin as unknown as { unref?: () => void }).unref?.();
+    return () => watcher.stdin.end('kept\n');
   } catch {
     return null;
   }
