@@ -19,9 +19,8 @@ import type { ShardLedger, ShardStore } from './shard-store.js';
 export interface MergedShards {
   /**
    * Its `sessions` is empty: the caller puts the sessions (thin or whole) in its place. Its
-   * `inputs` are read from the store as they are iterated. Its `summary`
-   * is added up from the thin versions, or, with `summaryAsRead`, as wholeInOrder reads the
-   * sessions back.
+   * `inputs` are read from the store as they are iterated. Its `summary` is added up from the
+   * thin versions, or, with `summaryAsRead`, as wholeInOrder reads the sessions back.
    */
   report: LedgerReport;
   store: ShardStore;
@@ -56,7 +55,6 @@ function addSummaries(ledgers: readonly ShardLedger[]): { judge: JudgeUsage } {
   for (const { report } of ledgers) addJudge(judge, report.summary?.judge);
   return { judge };
 }
-
 
 /**
  * The ones marked 2 of the ranges (the ledgers' files, or their no-transcripts), in code point

@@ -7,7 +7,7 @@ import type { LedgerReport, NotTranscriptFile, SessionLedger } from '../ledger/t
 /**
  * The shards' files and sessions as a merge holds them, each numbered in the order it was read
  * (ledger by ledger, each in its own order). A merge of shards of any size keeps a few numbers per
- * file and per session (commands/merge.ts keeps the rest on disk) and reads an input or a session
+ * file and per session (the spill keeps the rest on disk) and reads an input or a session
  * back whole when it is asked for one.
  */
 export interface ShardStore {
