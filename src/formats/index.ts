@@ -11,6 +11,7 @@ import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
+import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
 import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
@@ -35,6 +36,7 @@ const ADAPTER_BY_NAME = {
   copilot: copilotAdapter,
   qwen: qwenAdapter,
   cline: clineAdapter,
+  pi: piAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -55,6 +57,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'copilot',
   'qwen',
   'cline',
+  'pi',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

