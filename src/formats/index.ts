@@ -7,6 +7,7 @@ import { clineAdapter } from './cline.js';
 import { chatgptAdapter } from './chatgpt.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
@@ -37,6 +38,7 @@ const ADAPTER_BY_NAME = {
   qwen: qwenAdapter,
   cline: clineAdapter,
   pi: piAdapter,
+  droid: droidAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -58,6 +60,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'qwen',
   'cline',
   'pi',
+  'droid',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -18,6 +18,7 @@ export const FORMAT_NAMES = [
   'qwen',
   'cline',
   'pi',
+  'droid',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -1,7 +1,7 @@
 // Every bundled fixture, read through the CLI as one folder, is detected as the format of the folder
 // it sits in: `fixtures/<format>/…`, `fixtures/calibration/<format>/…`, and the agents' recordings
 // `fixtures/agents/<agent>-<version>/…` as their registry format. The readers of the tree-shaped
-// JSONL stores (pi) claim no other format's file, and no other reader claims theirs.
+// JSONL stores (pi, Droid) claim no other format's file, and no other reader claims theirs.
 
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ describe('detection of the agents\' stores among all bundled fixtures', () => {
     expect(wrong).toEqual([]);
   });
 
-  it.each(['pi'])('finds the %s fixtures (the recording and the hand-made one), and only those', (format) => {
+  it.each(['pi', 'droid'])('finds the %s fixtures (the recording and the hand-made one), and only those', (format) => {
     const claimed = inputs.filter((i) => i.format === format).map((i) => relative(FIXTURES, i.path).split(sep)[0]);
     expect(new Set(claimed)).toEqual(new Set(['agents', format]));
   });
