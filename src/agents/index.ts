@@ -10,11 +10,12 @@ import { copilot } from './copilot/index.js';
 import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
+import { openclaw } from './openclaw/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
 import type { AgentDefinition } from './types.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw];
 

@@ -14,6 +14,7 @@ import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
 import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
+import { openclawAdapter } from './openclaw.js';
 import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
@@ -39,6 +40,7 @@ const ADAPTER_BY_NAME = {
   cline: clineAdapter,
   pi: piAdapter,
   droid: droidAdapter,
+  openclaw: openclawAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -61,6 +63,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'cline',
   'pi',
   'droid',
+  'openclaw',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -33,40 +33,51 @@ function detectPi(probe: Probe): number {
 }
 
 class PiParser implements RecordParser {
-  private header: Rec | null = null;
-  private readonly tree = new EntryTree<Rec>();
+  private readonly session = new PiSession();
 
   constructor(private readonly ctx: AdapterContext) {}
 
   push(value: unknown, line: number | null): void {
-    if (!isRec(value) || typeof value.type !== 'string') {
-      this.ctx.skip(line, 'not a pi entry ({type, id, parentId})');
-      return;
-    }
-    if (value.type === 'session') {
-      this.header ??= value;
-      return;
-    }
-    this.tree.add(asString(value.id), asString(value.parentId), value, line);
+    if (!this.session.add(value, line)) this.ctx.skip(line, 'not a pi entry ({type, id, parentId})');
   }
 
   end(): void {
+    this.session.read(this.ctx);
+  }
+}
+
+/** One session's records as they come (OpenClaw keeps the same ones in its SQLite store): its header and its tree. */
+export class PiSession {
+  private header: Rec | null = null;
+  private readonly tree = new EntryTree<Rec>();
+
+  /** False for a value that is no pi record. */
+  add(value: unknown, line: number | null): boolean {
+    if (!isRec(value) || typeof value.type !== 'string') return false;
+    if (value.type === 'session') this.header ??= value;
+    else this.tree.add(asString(value.id), asString(value.parentId), value, line);
+    return true;
+  }
+
+  /** The branch taken, as one session (none when nothing was added). */
+  read(ctx: AdapterContext): void {
     const { taken, abandoned } = this.tree.split();
     if (taken.length === 0 && this.header === null) return;
-    const id = asString(this.header?.id) ?? this.ctx.path;
-    const sb = this.ctx.builder.session(id, { project: asString(this.header?.cwd) });
+    const id = asString(this.header?.id) ?? ctx.path;
+    const sb = ctx.builder.session(id, { project: asString(this.header?.cwd) });
     let cost = 0;
     for (const { value, line } of taken) {
       const message = value.type === 'message' && isRec(value.message) ? value.message : null;
-      if (message === null) this.ctx.ignore?.(value.type as string);
+      if (message === null) ctx.ignore?.(value.type as string);
       else if (message.role === 'user') sb.userTurn(line);
       else if (message.role === 'assistant') cost += readAssistant(sb, value, message, line);
       else if (message.role === 'toolResult') readResult(sb, message);
       // The user's own `!command`, extension messages, summaries: no model response.
-      else this.ctx.ignore?.(`message.${asString(message.role) ?? 'other'}`);
+      else ctx.ignore?.(`message.${asString(message.role) ?? 'other'}`);
     }
     if (cost > 0) sb.recordedCost({ usd: cost, source: 'message.usage.cost.total' });
-    for (let i = 0; i < abandoned.length; i++) this.ctx.ignore?.('abandoned branch');
+    for (let i = 0; i < abandoned.length; i++) ctx.ignore?.('abandoned branch');
+    ctx.builder.endSession(id);
   }
 }
 
@@ -90,7 +101,11 @@ function readAssistant(sb: SessionBuilder, entry: Rec, message: Rec, line: numbe
   return usage && isRec(usage.cost) ? (asNumber(usage.cost.total) ?? 0) : 0;
 }
 
-/** pi marks a failed call itself (`isError`: a non-zero exit, a tool error or a call the user aborted). */
+/**
+ * pi marks a failed call itself (`isError`: a non-zero exit, a tool error or a call the user
+ * aborted); OpenClaw's `exec` leaves `isError` false for a non-zero exit and keeps it in `details.exitCode`.
+ */
 function readResult(sb: SessionBuilder, message: Rec): void {
-  sb.answer(asString(message.toolCallId), answerOf(message.content ?? '', message.isError === true));
+  const exit = isRec(message.details) ? asNumber(message.details.exitCode) : null;
+  sb.answer(asString(message.toolCallId), answerOf(message.content ?? '', message.isError === true || (exit !== null && exit !== 0)));
 }

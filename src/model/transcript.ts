@@ -19,6 +19,7 @@ export const FORMAT_NAMES = [
   'cline',
   'pi',
   'droid',
+  'openclaw',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

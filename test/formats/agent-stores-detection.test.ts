@@ -1,7 +1,9 @@
 // Every bundled fixture, read through the CLI as one folder, is detected as the format of the folder
 // it sits in: `fixtures/<format>/…`, `fixtures/calibration/<format>/…`, and the agents' recordings
 // `fixtures/agents/<agent>-<version>/…` as their registry format. The readers of the tree-shaped
-// JSONL stores (pi, Droid) claim no other format's file, and no other reader claims theirs.
+// JSONL stores (pi, Droid) claim no other format's file, and no other reader claims theirs. A folder
+// walk reads a database by its store's file name only: OpenClaw's recorded store is among these, and
+// the hand-made fixtures/openclaw database is read by path in test/formats/openclaw.test.ts.
 
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
