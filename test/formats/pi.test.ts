@@ -82,4 +82,25 @@ describe('pi\'s tree: the path from the last entry to the root is what is read',
       { numRuns: 200 },
     );
   });
+
+  it('a damaged tree (parents missing, ahead, or in a cycle) is read without error: the rounds are a subset of the responses, each once', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1, max: 40 }), { minLength: 1, maxLength: 40 }), (parents) => {
+        // Entry i names any entry as its parent, later ones and itself included, or none (-1).
+        const records = parents.map((p, i) => ({
+          type: 'message',
+          id: `a${i}`,
+          parentId: p < 0 ? null : `a${p}`,
+          message: { role: 'assistant', content: [{ type: 'toolCall', id: `c${i}`, name: 'bash', arguments: { command: `step ${i}` } }] },
+        }));
+        const { sessions, skipped } = parseWith(piAdapter, jsonl(records));
+        expect(skipped).toEqual([]);
+        const read = sessions[0]!.rounds.map((r) => (r.calls[0]!.arguments as { command: string }).command);
+        expect(new Set(read).size).toBe(read.length);
+        expect(read.length).toBeGreaterThanOrEqual(1);
+        expect(read.at(-1)).toBe(`step ${parents.length - 1}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
