@@ -7,12 +7,15 @@ import { claudeCode } from './claude-code/index.js';
 import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
+import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
+import { openclaw } from './openclaw/index.js';
 import { opencode } from './opencode/index.js';
+import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
 import type { AgentDefinition } from './types.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw];
 

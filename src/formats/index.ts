@@ -7,11 +7,14 @@ import { clineAdapter } from './cline.js';
 import { chatgptAdapter } from './chatgpt.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
 import { openhandsAdapter } from './openhands.js';
+import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
+import { openclawAdapter } from './openclaw.js';
 import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
@@ -35,6 +38,9 @@ const ADAPTER_BY_NAME = {
   copilot: copilotAdapter,
   qwen: qwenAdapter,
   cline: clineAdapter,
+  pi: piAdapter,
+  droid: droidAdapter,
+  openclaw: openclawAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -55,6 +61,9 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'copilot',
   'qwen',
   'cline',
+  'pi',
+  'droid',
+  'openclaw',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

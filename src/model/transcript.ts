@@ -17,6 +17,9 @@ export const FORMAT_NAMES = [
   'copilot',
   'qwen',
   'cline',
+  'pi',
+  'droid',
+  'openclaw',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

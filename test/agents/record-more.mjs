@@ -2,7 +2,7 @@
 // Records one session of a 0.4 agent (issue 55) against the scripted chat server: a failing
 // command three times, one that succeeds, then a closing text. The agent runs with a fresh HOME
 // under a temporary folder, so its store holds this session only; the store is copied to OUT.
-// Usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline> OUT_DIR
+// Usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline|pi|droid|openclaw> OUT_DIR
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,22 @@ function setUp(agent, home, base) {
       return { args: ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths', '--output-format', 'json'], env, store: join(home, '.copilot') };
     case 'cline':
       return { pre: [['auth', '-p', 'openai', '-k', 'mock-key', '-m', 'mock-model', '-b', base]], args: ['--json', '-y', PROMPT], env, store: join(home, '.cline', 'data') };
+    case 'pi':
+      // A custom provider in models.json (pi's documented way to a local server), priced so the store records a cost;
+      // --offline skips its startup network checks.
+      mkdirSync(join(home, '.pi', 'agent'), { recursive: true });
+      writeFileSync(join(home, '.pi', 'agent', 'models.json'), JSON.stringify({ providers: { mock: { baseUrl: base, api: 'openai-completions', apiKey: 'mock-key', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'mock-model', cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }] } } }));
+      return { args: ['--offline', '--provider', 'mock', '--model', 'mock-model', '-p', PROMPT], env, store: join(home, '.pi', 'agent', 'sessions') };
+    case 'droid':
+      // Bring-your-own-key: a custom model in ~/.factory/settings.json, named `custom:<displayName>-<index>`.
+      mkdirSync(join(home, '.factory'), { recursive: true });
+      writeFileSync(join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [{ model: 'mock-model', displayName: 'Mock', baseUrl: base, apiKey: 'mock-key', provider: 'generic-chat-completion-api', maxOutputTokens: 4096 }] }));
+      return { args: ['exec', '--auto', 'high', '-m', 'custom:Mock-0', '-o', 'json', PROMPT], env, store: join(home, '.factory', 'sessions') };
+    case 'openclaw':
+      // A custom OpenAI-compatible provider in ~/.openclaw/openclaw.json; `agent --local` runs the embedded agent, no Gateway.
+      mkdirSync(join(home, '.openclaw'), { recursive: true });
+      writeFileSync(join(home, '.openclaw', 'openclaw.json'), JSON.stringify({ models: { providers: { mock: { baseUrl: base, apiKey: 'mock-key', api: 'openai-completions', models: [{ id: 'mock-model', name: 'Mock', reasoning: false, input: ['text'], cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }] } } }, agents: { defaults: { model: { primary: 'mock/mock-model' } } } }));
+      return { args: ['agent', '--local', '--agent', 'main', '--json', '--model', 'mock/mock-model', '-m', PROMPT], env, store: join(home, '.openclaw') };
     default:
       throw new Error(`unknown agent ${agent}`);
   }
@@ -120,7 +136,7 @@ export async function record(agent, out, { during } = {}) {
 if (process.argv[1]?.endsWith('record-more.mjs')) {
   const [agent, out] = process.argv.slice(2);
   if (!MORE_AGENTS[agent] || !out) {
-    console.error('usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline> OUT_DIR');
+    console.error('usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline|pi|droid|openclaw> OUT_DIR');
     process.exit(2);
   }
   const r = await record(agent, out);

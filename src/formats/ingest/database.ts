@@ -5,6 +5,7 @@ import type { InputSummary } from '../input.js';
 import type { FormatName } from '../../model/transcript.js';
 import { openSnapshot, rows, type SqlDatabase } from '../../read/sqlite.js';
 import { sanitize } from '../../sanitize.js';
+import { isOpenclawDatabase, openclawSessions } from '../openclaw-db.js';
 import { isOpencodeDatabase, opencodeSessions } from '../opencode-db.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
@@ -17,7 +18,10 @@ const DATABASES: readonly {
   format: FormatName;
   matches(tables: ReadonlySet<string>): boolean;
   sessions(db: SqlDatabase, tables: ReadonlySet<string>): Iterable<{ record: object } | { skip: string }>;
-}[] = [{ format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions }];
+}[] = [
+  { format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions },
+  { format: 'openclaw', matches: isOpenclawDatabase, sessions: openclawSessions },
+];
 
 /** Whether a file of this name is worth opening as a database (a cheap test before any read). */
 export function mayBeDatabase(path: string): boolean {
@@ -43,7 +47,7 @@ export async function readDatabase(
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
     const known = DATABASES.find((d) => d.matches(tables));
     if (!known) {
-      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo)';
+      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, OpenClaw)';
       summary.not_transcript = 'binary';
       return summary;
     }

@@ -1,12 +1,12 @@
 // OpenAI chat completions (POST /v1/chat/completions, SSE), as OpenCode, Kilo, Qwen Code, Copilot
-// CLI (bring-your-own-key) and Cline speak it. The script names a call by role (`shell`, `finish`):
+// CLI (bring-your-own-key), Cline, pi, Droid (bring-your-own-key) and OpenClaw speak it. The script names a call by role (`shell`, `finish`):
 // the server picks the offered tool that plays it and fills its arguments from the tool's schema.
 // A request without tools (a session title) is a side request, not a model turn.
 import { startServer, json } from './http.mjs';
 import { view, freshId, textOf } from './script.mjs';
 
 /** The tool names that run a shell command, and the one that ends a run (Cline's -y mode). */
-const SHELL_TOOLS = ['bash', 'run_shell_command', 'run_commands', 'shell', 'execute_command'];
+const SHELL_TOOLS = ['bash', 'run_shell_command', 'run_commands', 'shell', 'execute_command', 'Execute', 'exec'];
 const FINISH_TOOLS = ['submit_and_exit'];
 
 function items(body) {
@@ -35,6 +35,7 @@ function argumentsFor(tool, role, input) {
   for (const key of required) {
     const type = props[key]?.type;
     if (role === 'shell' && /command/i.test(key)) args[key] = type === 'array' ? [input.command] : input.command;
+    else if (Array.isArray(props[key]?.enum)) args[key] = props[key].enum[0];
     else if (type === 'boolean') args[key] = true;
     else if (type === 'array') args[key] = [];
     else if (type === 'number' || type === 'integer') args[key] = 1;
