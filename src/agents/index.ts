@@ -12,7 +12,8 @@ import { kilo } from './kilo/index.js';
 import { opencode } from './opencode/index.js';
 import { qwen } from './qwen/index.js';
 import type { AgentDefinition } from './types.js';
+import { vscodeTasks } from './vscode-tasks/index.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, vscodeTasks];
 

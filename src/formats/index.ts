@@ -16,6 +16,7 @@ import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
 import { sweAgentAdapter } from './swe-agent.js';
+import { vscodeTasksAdapter } from './vscode-tasks.js';
 import type { FormatAdapter, Probe } from './types.js';
 
 /** One adapter per format name: a format without an adapter, or an adapter under a stray name, does not compile. */
@@ -35,6 +36,7 @@ const ADAPTER_BY_NAME = {
   copilot: copilotAdapter,
   qwen: qwenAdapter,
   cline: clineAdapter,
+  'vscode-tasks': vscodeTasksAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -55,6 +57,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'copilot',
   'qwen',
   'cline',
+  'vscode-tasks',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -17,6 +17,7 @@ export const FORMAT_NAMES = [
   'copilot',
   'qwen',
   'cline',
+  'vscode-tasks',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
