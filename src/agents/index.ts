@@ -7,6 +7,7 @@ import { claudeCode } from './claude-code/index.js';
 import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
+import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
 import { opencode } from './opencode/index.js';
@@ -15,5 +16,5 @@ import type { AgentDefinition } from './types.js';
 import { vscodeTasks } from './vscode-tasks/index.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, vscodeTasks];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, vscodeTasks, cursor];
 

@@ -10,6 +10,7 @@ import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
+import { cursorAdapter } from './cursor.js';
 import { openhandsAdapter } from './openhands.js';
 import { qwenAdapter } from './qwen.js';
 import { opencodeAdapter } from './opencode.js';
@@ -37,6 +38,7 @@ const ADAPTER_BY_NAME = {
   qwen: qwenAdapter,
   cline: clineAdapter,
   'vscode-tasks': vscodeTasksAdapter,
+  cursor: cursorAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -58,6 +60,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'qwen',
   'cline',
   'vscode-tasks',
+  'cursor',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

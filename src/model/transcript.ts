@@ -18,6 +18,7 @@ export const FORMAT_NAMES = [
   'qwen',
   'cline',
   'vscode-tasks',
+  'cursor',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -3,11 +3,12 @@
 // XDG_CONFIG_HOME moves them, the companions beside a transcript passed over, each failure read
 // the extensions' way, and the two public tasks of bench/public-stores read in place.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 import { describeWith } from '../helpers/capabilities.js';
+import { publicStorePath, publicStoreRows } from './public-stores.js';
 
 const HOME = join(ROOT, 'fixtures/agents/vscode-tasks-3.51.0');
 const EMPTY_HOME = join(ROOT, '.tmp/vscode-tasks-empty-home');
@@ -180,25 +181,13 @@ describe('vscode-tasks: each failure read the extensions\' way', () => {
   });
 });
 
-interface ManifestRow {
-  agent: string;
-  repo: string;
-  commit: string;
-  path: string;
-  reads_as: { sessions: number; turns: number; rounds: number; tool_calls: number };
-}
-
-const MANIFEST = readFileSync(join(ROOT, 'bench/public-stores/manifest.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as ManifestRow)
-  .filter((r) => r.agent === 'vscode-tasks');
+const MANIFEST = publicStoreRows<{ sessions: number; turns: number; rounds: number; tool_calls: number }>('vscode-tasks');
 
 describeWith('public-stores', 'vscode-tasks: the tasks Cline\'s extension wrote, committed to public repositories', () => {
   // reads_as was counted from the files themselves (assistant messages, tool_use blocks, user
   // messages that are no answers or carry <feedback>), not from loopledger's output.
   it.each(MANIFEST.map((r) => [r.repo, r] as const))('%s reads as its manifest row says', async (_repo, row) => {
-    const path = join(ROOT, 'bench/public-stores/data', row.repo.replace('/', '+'), row.commit, row.path);
+    const path = publicStorePath(row);
     const report = await analyze([path]);
     expect(report.inputs.map((i) => i.format)).toEqual(['vscode-tasks']);
     expect(report.sessions).toHaveLength(row.reads_as.sessions);

@@ -5,6 +5,7 @@ import type { InputSummary } from '../input.js';
 import type { FormatName } from '../../model/transcript.js';
 import { openSnapshot, rows, type SqlDatabase } from '../../read/sqlite.js';
 import { sanitize } from '../../sanitize.js';
+import { cursorSessions, isCursorDatabase } from '../cursor-db.js';
 import { isOpencodeDatabase, opencodeSessions } from '../opencode-db.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
@@ -17,11 +18,14 @@ const DATABASES: readonly {
   format: FormatName;
   matches(tables: ReadonlySet<string>): boolean;
   sessions(db: SqlDatabase, tables: ReadonlySet<string>): Iterable<{ record: object } | { skip: string }>;
-}[] = [{ format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions }];
+}[] = [
+  { format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions },
+  { format: 'cursor', matches: isCursorDatabase, sessions: cursorSessions },
+];
 
 /** Whether a file of this name is worth opening as a database (a cheap test before any read). */
 export function mayBeDatabase(path: string): boolean {
-  return /\.(db|sqlite3?)$/i.test(path);
+  return /\.(db|sqlite3?|vscdb)$/i.test(path);
 }
 
 export async function readDatabase(
@@ -43,7 +47,7 @@ export async function readDatabase(
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
     const known = DATABASES.find((d) => d.matches(tables));
     if (!known) {
-      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo)';
+      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, Cursor)';
       summary.not_transcript = 'binary';
       return summary;
     }
