@@ -8,6 +8,7 @@ import { cline } from './cline/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { droid } from './droid/index.js';
+import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
 import { openclaw } from './openclaw/index.js';
@@ -15,7 +16,8 @@ import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
 import type { AgentDefinition } from './types.js';
+import { vscodeTasks } from './vscode-tasks/index.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw, vscodeTasks, cursor];
 

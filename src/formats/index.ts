@@ -11,6 +11,7 @@ import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
+import { cursorAdapter } from './cursor.js';
 import { openhandsAdapter } from './openhands.js';
 import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
@@ -19,6 +20,7 @@ import { opencodeAdapter } from './opencode.js';
 import { openaiAdapter } from './openai.js';
 import { otelAdapter } from './otel/index.js';
 import { sweAgentAdapter } from './swe-agent.js';
+import { vscodeTasksAdapter } from './vscode-tasks.js';
 import type { FormatAdapter, Probe } from './types.js';
 
 /** One adapter per format name: a format without an adapter, or an adapter under a stray name, does not compile. */
@@ -41,6 +43,8 @@ const ADAPTER_BY_NAME = {
   pi: piAdapter,
   droid: droidAdapter,
   openclaw: openclawAdapter,
+  'vscode-tasks': vscodeTasksAdapter,
+  cursor: cursorAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -64,6 +68,8 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'pi',
   'droid',
   'openclaw',
+  'vscode-tasks',
+  'cursor',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

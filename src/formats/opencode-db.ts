@@ -4,7 +4,7 @@
 // a log and is not read.
 
 import { rows, type SqlDatabase } from '../read/sqlite.js';
-import { isRec, type Rec } from './shared/text.js';
+import { jsonObjectCell, type Rec } from './shared/text.js';
 
 /** Whether a database with these tables is OpenCode's store. */
 export function isOpencodeDatabase(tables: ReadonlySet<string>): boolean {
@@ -32,7 +32,7 @@ export function* opencodeSessions(db: SqlDatabase, tables: ReadonlySet<string>):
     const parts = new Map<string, Rec[]>();
     const skips: string[] = [];
     for (const p of rows(db, 'SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id', [s.id])) {
-      const data = parse(p.data);
+      const data = jsonObjectCell(p.data);
       if (!data) {
         skips.push(`part ${String(p.id)}: its data is not a JSON object`);
         continue;
@@ -42,21 +42,11 @@ export function* opencodeSessions(db: SqlDatabase, tables: ReadonlySet<string>):
       parts.set(p.message_id as string, list);
     }
     const messages = rows(db, 'SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id', [s.id]).flatMap((m) => {
-      const data = parse(m.data);
+      const data = jsonObjectCell(m.data);
       if (!data) skips.push(`message ${String(m.id)}: its data is not a JSON object`);
       return data ? [{ info: { id: m.id, sessionID: s.id, ...data }, parts: parts.get(m.id as string) ?? [] }] : [];
     });
     for (const skip of skips) yield { skip };
     yield { record: { agent, info, messages } };
-  }
-}
-
-function parse(text: unknown): Rec | null {
-  if (typeof text !== 'string') return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRec(value) ? value : null;
-  } catch {
-    return null;
   }
 }

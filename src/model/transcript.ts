@@ -20,6 +20,8 @@ export const FORMAT_NAMES = [
   'pi',
   'droid',
   'openclaw',
+  'vscode-tasks',
+  'cursor',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -187,6 +187,12 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: '5a1f0c2e-0000-4000-8000-000000000001/call_task', id: '5a1f0c2e-0000-4000-8000-000000000001/call_task', label: 'clean', stop1: false, stop2: false, why: 'Copilot CLI: the sub-agent\'s one round' },
   { key: 'ses_parent01', id: 'ses_parent01', label: 'clean', stop1: false, stop2: false, why: 'OpenCode export: varied work, then the user interrupts' },
   { key: 'ses_child01', id: 'ses_child01', label: 'clean', stop1: false, stop2: false, why: 'OpenCode export: the child session\'s varied work' },
+  { key: '1777000000000', id: '1777000000000', label: 'loop', stop1: true, stop2: true, why: 'VS Code task folder (Cline\'s extension): npm test failing three times in a row' },
+  { key: '1777000100000', id: '1777000100000', label: 'clean', stop1: false, stop2: false, why: 'VS Code task folder (Kilo Code, macOS): one question, one answer' },
+  { key: '1777000200000', id: '1777000200000', label: 'clean', stop1: false, stop2: false, why: 'VS Code task folder: a build failing with a new error after each fix' },
+  { key: '1a2b3c4d-0000-4000-8000-00000000000a', id: '1a2b3c4d-0000-4000-8000-00000000000a', label: 'loop', stop1: true, stop2: true, why: 'Cursor: the same file read six times with the same answer' },
+  { key: '2b3c4d5e-0000-4000-8000-0000000000b1', id: '2b3c4d5e-0000-4000-8000-0000000000b1', label: 'clean', stop1: false, stop2: false, why: 'Cursor: a search and a failed read in one response, then the answer' },
+  { key: '2b3c4d5e-0000-4000-8000-0000000000b2', id: '2b3c4d5e-0000-4000-8000-0000000000b2', label: 'clean', stop1: false, stop2: false, why: 'Cursor: the sub-chat\'s one search' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -205,7 +211,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 61, clean: 65, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 63, clean: 69, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -233,21 +239,24 @@ describe('sweep over the bundled corpus', () => {
     // Issues 54 and 55 add nine loops stopped at every setting (two fixtures of the new failure
     // shapes, seven recordings of the new agents repeating one failing call) and six clean sessions
     // never flagged: TP + 9, TN + 6 here and below.
-    //   loop         TP 47             FN 14
-    //   clean        FP 4              TN 61
-    // precision 47/51, recall 47/61, FPR 4/65
+    // Issue 58's VS Code task folders and Cursor add two loops stopped at 1 and 2 (the same failing
+    // command three times, the same read six times) and four clean sessions never flagged: TP + 2,
+    // TN + 4 here and below.
+    //   loop         TP 49             FN 14
+    //   clean        FP 4              TN 65
+    // precision 49/53, recall 49/63, FPR 4/69
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 47, fp: 4, tn: 61, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(47 / 51, 12);
-    expect(p.metrics?.recall).toBeCloseTo(47 / 61, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 65, 12);
+    expect(p.metrics).toMatchObject({ tp: 49, fp: 4, tn: 65, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(49 / 53, 12);
+    expect(p.metrics?.recall).toBeCloseTo(49 / 63, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 69, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 47, fp: 0, tn: 65, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(47 / 61, 12);
+    expect(d.metrics).toMatchObject({ tp: 49, fp: 0, tn: 69, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(49 / 63, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -261,8 +270,9 @@ describe('sweep over the bundled corpus', () => {
     // CLI); the three-times ones (genai-billing-retry, oi-config-loop) are only noted: 25 + 3.
     // Of issues 54 and 55's nine, the two failure-shape fixtures and the two hand-written halts (the
     // same call until the agent's own guard stops it) still stop at 3; the five recordings repeat the
-    // failing call three times (a batch, then two identical ones) and are only noted: 28 + 4.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 32, fp: 0 });
+    // failing call three times (a batch, then two identical ones) and are only noted: 28 + 4. So is
+    // issue 58's task folder loop (three times); its Cursor loop (six reads) still stops at 3: 32 + 1.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 33, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -278,7 +288,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 47, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 49, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -294,7 +304,7 @@ describe('sweep over the bundled corpus', () => {
     // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
     // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
     // the shell-pipeline poll is never flagged: tn + 1.
-    expect(s.metrics).toMatchObject({ tp: 59, fp: 2, tn: 63, fn: 2 });
+    expect(s.metrics).toMatchObject({ tp: 61, fp: 2, tn: 67, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -321,7 +331,7 @@ describe('sweep over the bundled corpus', () => {
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
     // items 2 and 4 three stopped loops and two clean polls with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 60, fp: 15, tn: 50, fn: 1 });
+    expect(noted.metrics).toMatchObject({ tp: 62, fp: 15, tn: 54, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -347,14 +357,14 @@ describe('sweep over the bundled corpus', () => {
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
     // Issue 28 items 2 and 4 add three loops stopped at every period: +3.
-    expect(three?.metrics).toMatchObject({ tp: 59, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 59, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 56, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 61, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 61, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 58, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 47, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 49, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -19,6 +19,7 @@ type AgentCapability = `agent:${(keyof typeof AGENTS | keyof typeof MORE_AGENTS)
 export type Capability =
   | 'shared-recordings'
   | 'research-samples'
+  | 'public-stores'
   | 'root'
   | 'other-user'
   | 'tmux'
@@ -45,6 +46,15 @@ const sharedFolder = (name: string): Probe => () => {
   }
 };
 
+/** The agents' stores committed to public repositories, rebuilt from mirrors out of git (bench/public-stores). */
+function publicStores(): string | null {
+  try {
+    return readdirSync(join(ROOT, 'bench', 'public-stores', 'data')).length > 0 ? null : 'bench/public-stores/data is empty';
+  } catch {
+    return 'no bench/public-stores/data: fetch the repositories of bench/public-stores/manifest.jsonl, then node bench/public-stores/rebuild.mjs';
+  }
+}
+
 const isRoot = (): boolean => process.getuid?.() === 0;
 
 /** The checkout as user 65534 sees it: the tests that run the binary as another user need to read it. */
@@ -68,6 +78,7 @@ const agentProbe = (name: keyof typeof AGENTS & string): Probe => () => {
 const PROBES: Record<Exclude<Capability, 'duckdb' | 'npm-registry'>, Probe> = {
   'shared-recordings': sharedFolder('recordings'),
   'research-samples': sharedFolder('research-samples'),
+  'public-stores': publicStores,
   root: () => (isRoot() ? null : 'not running as root'),
   'other-user': otherUser,
   tmux: onPath('tmux', ".ci/run installs Debian's tmux as root"),

@@ -6,6 +6,7 @@ import type { FormatName } from '../../model/transcript.js';
 import { openSnapshot, rows, type SqlDatabase } from '../../read/sqlite.js';
 import { sanitize } from '../../sanitize.js';
 import { isOpenclawDatabase, openclawSessions } from '../openclaw-db.js';
+import { cursorSessions, isCursorDatabase } from '../cursor-db.js';
 import { isOpencodeDatabase, opencodeSessions } from '../opencode-db.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
@@ -21,11 +22,12 @@ const DATABASES: readonly {
 }[] = [
   { format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions },
   { format: 'openclaw', matches: isOpenclawDatabase, sessions: openclawSessions },
+  { format: 'cursor', matches: isCursorDatabase, sessions: cursorSessions },
 ];
 
 /** Whether a file of this name is worth opening as a database (a cheap test before any read). */
 export function mayBeDatabase(path: string): boolean {
-  return /\.(db|sqlite3?)$/i.test(path);
+  return /\.(db|sqlite3?|vscdb)$/i.test(path);
 }
 
 export async function readDatabase(
@@ -47,7 +49,7 @@ export async function readDatabase(
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
     const known = DATABASES.find((d) => d.matches(tables));
     if (!known) {
-      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, OpenClaw)';
+      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, OpenClaw, Cursor)';
       summary.not_transcript = 'binary';
       return summary;
     }

@@ -43,6 +43,18 @@ export function parseJsonString(raw: unknown): unknown {
   }
 }
 
+/** A database cell holding a JSON object (text, or the bytes of text), or null when it holds anything else. */
+export function jsonObjectCell(cell: unknown): Rec | null {
+  const text = cell instanceof Uint8Array ? Buffer.from(cell).toString('utf8') : cell;
+  if (typeof text !== 'string') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRec(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Content flattened to text, deterministically: a string as is; a list of blocks joined with
  * "\n", each block its `text` (or a `[type name]` marker for images and other non-text
