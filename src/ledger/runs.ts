@@ -76,7 +76,10 @@ export function* expandRun(e: LedgerEntry): Generator<LedgerEntry> {
     const { round_usage: _usage, ...rest } = first;
     const strike = e.strike && run.last_strike ? { ...e.strike, count: at(e.strike.count, run.last_strike.count, steps, i), total: at(e.strike.total, run.last_strike.total, steps, i) } : e.strike;
     let evidence = e.evidence;
-    if (run.last_evidence !== undefined) {
+    if (run.evidence_varies === true) {
+      // Rounds in between are not kept: they carry the first round's detail, the last its own.
+      if (i === steps) evidence = { ...e.evidence, ...run.last_evidence };
+    } else if (run.last_evidence !== undefined) {
       evidence = { ...e.evidence };
       for (const [k, v] of Object.entries(run.last_evidence)) {
         const f = e.evidence[k];
@@ -113,14 +116,27 @@ function sameValue(a: unknown, b: unknown): boolean {
 const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence']);
 
 /**
+ * A text finding's detail (its similarity, sizes, confidence) changes every round of a loop of
+ * text: its runs fold on the kind and the decisions alone, keeping the largest of each number.
+ */
+const variesFreely = (e: Pick<LedgerEntry, 'detector'>) => e.detector === 'output' || e.detector === 'thinking';
+
+const sameKeys = (a: object, b: object) => {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+};
+
+/**
  * Whether `next` (the round after `prev`) continues the run that began with `first` `count`
  * rounds before it: the same but for the free fields, every moving number by the step it took so far.
  */
 function continues(first: LedgerEntry, prev: LedgerEntry, next: LedgerEntry, count: number): boolean {
   const keys = Object.keys(next);
   for (const k of Object.keys(prev)) if (!(k in next)) return false;
+  const loose = variesFreely(next);
   for (const k of keys) {
-    if (FREE.has(k)) continue;
+    if (FREE.has(k) || (loose && k === 'confidence')) continue;
     if (!sameValue((prev as unknown as Record<string, unknown>)[k], (next as unknown as Record<string, unknown>)[k])) return false;
   }
   const moves = (a: Record<string, unknown>, p: Record<string, unknown>, n: Record<string, unknown>) => {
@@ -140,6 +156,7 @@ function continues(first: LedgerEntry, prev: LedgerEntry, next: LedgerEntry, cou
     return true;
   };
   if ((prev.strike === null) !== (next.strike === null)) return false;
+  if (loose) return (prev.strike === null || sameKeys(prev.strike, next.strike!)) && sameKeys(prev.evidence, next.evidence);
   if (prev.strike && next.strike && first.strike && !moves(first.strike as unknown as Record<string, unknown>, prev.strike as unknown as Record<string, unknown>, next.strike as unknown as Record<string, unknown>)) return false;
   return moves(first.evidence, prev.evidence, next.evidence);
 }
@@ -183,6 +200,8 @@ interface Phase {
   count: number;
   /** Once folded: each entry's running usage. */
   sums: UsageSum[] | null;
+  /** Once folded: each text entry's largest evidence numbers so far. */
+  peaks: Evidence[] | null;
 }
 
 interface OpenRun {
@@ -258,7 +277,7 @@ export class RunFolder {
       if (from.round !== round - period || from.turn !== turn) break;
       const rounds = recent.slice(recent.length - period);
       if (rounds.every((r) => r.entries.length === 0)) continue;
-      const phases = rounds.map((r): Phase => ({ first: [...r.entries], prev: [...r.entries], count: 1, sums: null }));
+      const phases = rounds.map((r): Phase => ({ first: [...r.entries], prev: [...r.entries], count: 1, sums: null, peaks: null }));
       if (!sameList(phases[0]!, added)) continue;
       phases[0]!.count = 2;
       phases[0]!.prev = [...added];
@@ -271,11 +290,18 @@ export class RunFolder {
   private fold(entries: LedgerEntry[], o: OpenRun): void {
     o.folded = true;
     this.recent = [];
-    for (const phase of o.phases) phase.sums = phase.first.map(() => new UsageSum());
+    for (const phase of o.phases) {
+      phase.sums = phase.first.map(() => new UsageSum());
+      phase.peaks = phase.first.map(() => ({}));
+    }
     let i = o.at;
     for (let round = o.firstRound; round <= o.lastRound; round++) {
       const phase = o.phases[(round - o.firstRound) % o.period]!;
-      for (const sum of phase.sums!) sum.add(entries[i++]!.round_usage);
+      phase.sums!.forEach((sum, k) => {
+        const e = entries[i++]!;
+        sum.add(e.round_usage);
+        raisePeaks(phase.peaks![k]!, e);
+      });
     }
     entries.length = o.at + o.phases.reduce((n, phase) => n + phase.first.length, 0);
     o.phases.forEach((phase) => phase.first.forEach((e, k) => this.settle(e, phase.prev[k]!, o, phase, k)));
@@ -284,6 +310,7 @@ export class RunFolder {
   private extend(o: OpenRun, phase: Phase): void {
     phase.first.forEach((e, k) => {
       phase.sums![k]!.add(phase.prev[k]!.round_usage);
+      raisePeaks(phase.peaks![k]!, phase.prev[k]!);
       this.settle(e, phase.prev[k]!, o, phase, k);
     });
   }
@@ -302,8 +329,20 @@ export class RunFolder {
       }
     }
     if (anyMoved) run.last_evidence = moved;
+    if (variesFreely(e) && (anyMoved || last.confidence !== e.confidence)) {
+      run.evidence_varies = true;
+      run.max_evidence = { ...phase.peaks![k]! };
+    }
     const usage = phase.sums![k]!.total();
     if (usage !== undefined) run.usage = usage;
     e.run = run;
+  }
+}
+
+/** A text entry's numbers (evidence and confidence) raise the run's largest so far. */
+function raisePeaks(peaks: Evidence, e: LedgerEntry): void {
+  if (!variesFreely(e)) return;
+  for (const [key, v] of Object.entries(e.evidence)) {
+    if (typeof v === 'number' && !(typeof peaks[key] === 'number' && (peaks[key] as number) >= v)) peaks[key] = v;
   }
 }

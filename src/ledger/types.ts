@@ -82,6 +82,12 @@ export interface EntryRun {
   last_evidence?: Evidence;
   /** Tokens and dollars of every round of the run (`round_usage` is the first round's). */
   usage?: RoundUsage;
+  /**
+   * A text finding (output, thinking) whose detail changed from round to round: `last_evidence`
+   * is the last round's, the rounds in between are not kept, `max_evidence` the largest of each number.
+   */
+  evidence_varies?: true;
+  max_evidence?: Evidence;
 }
 
 export interface LedgerEntry {

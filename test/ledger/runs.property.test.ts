@@ -64,17 +64,22 @@ function buildPatterns(input: [Round[], number][], foldAfter: number) {
 
 const withoutPerRound = ({ line: _l, round_usage: _u, ...rest }: LedgerEntry) => rest;
 
+/** The folded entries expand back to every round's entry, and hold the usage of every round. */
+function expectExpandsTo(entries: LedgerEntry[], every: LedgerEntry[]): void {
+  const expanded = entries.flatMap((e) => [...expandRun(e)]);
+  const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
+  expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
+  expect(findingsOf(entries)).toBe(every.length);
+  const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
+  expect(tokens(entries)).toBe(tokens(every));
+}
+
 describe('RunFolder', () => {
   it('expanding the folded entries gives back every round\'s entry, and the usage of each round', () => {
     fc.assert(
       fc.property(rounds, fc.integer({ min: 1, max: 10 }), (input, foldAfter) => {
         const { entries, every } = build(input, foldAfter);
-        const expanded = entries.flatMap((e) => [...expandRun(e)]);
-        const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
-        expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
-        expect(findingsOf(entries)).toBe(every.length);
-        const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
-        expect(tokens(entries)).toBe(tokens(every));
+        expectExpandsTo(entries, every);
         for (const e of entries) {
           if (e.run === undefined) continue;
           // Only past the threshold; one finding on every round of its range.
@@ -92,12 +97,7 @@ describe('RunFolder', () => {
     fc.assert(
       fc.property(patterns, fc.integer({ min: 1, max: 10 }), (input, foldAfter) => {
         const { entries, every } = buildPatterns(input, foldAfter);
-        const expanded = entries.flatMap((e) => [...expandRun(e)]);
-        const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
-        expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
-        expect(findingsOf(entries)).toBe(every.length);
-        const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
-        expect(tokens(entries)).toBe(tokens(every));
+        expectExpandsTo(entries, every);
         for (const e of entries) {
           if (e.run === undefined) continue;
           const period = e.run.period ?? 1;

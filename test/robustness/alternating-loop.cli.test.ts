@@ -4,13 +4,12 @@
 // of `npm test` failing with a Read between were 3,991 entries. Such a loop repeats a pattern of
 // rounds and now folds as one: a run per finding of the pattern, `run.period` apart (docs/json.md).
 
-import { spawn } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry, LedgerReport } from '../../src/ledger/types.js';
-import { BIN, ROOT, ensureBuilt, scratch, spawnCli } from './helpers.js';
+import { ensureBuilt, scratch, spawnCli } from './helpers.js';
 
 const tmp = scratch('loopledger-alternating-');
 let preload = '';
@@ -43,19 +42,10 @@ async function alternation(file: string, pattern: string, rounds: number, seed: 
   await once(out, 'finish');
 }
 
-function measured(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakMb: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', preload, BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const stderr = Buffer.concat(err).toString('utf8');
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr, peakMb: Number(/peak-rss-kb (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024 });
-    });
-  });
+/** The CLI with the peak-RSS preload: its output and its peak in MB. */
+async function measured(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; peakMb: number }> {
+  const r = await spawnCli(args, { nodeArgs: ['-r', preload], timeoutMs: 300_000 });
+  return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr, peakMb: Number(/peak-rss-kb (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024 };
 }
 
 const rangeOf = (e: LedgerEntry) => (e.run ? { first: e.run.first_round, last: e.run.last_round, count: e.run.count, period: e.run.period ?? 1 } : { first: e.round, last: e.round, count: 1, period: 1 });
