@@ -234,7 +234,7 @@ const sameList = (phase: Pick<Phase, 'first' | 'prev' | 'count'>, added: readonl
  */
 export class RunFolder {
   private open: OpenRun | null = null;
-  /** The last MAX_PERIOD rounds added one entry each (none once folded into a run). */
+  /** The last MAX_PERIOD rounds whose entries stand alone in the list (none once a run folds them). */
   private recent: Recent[] = [];
 
   constructor(private readonly foldAfter = FOLD_AFTER) {}
