@@ -67,6 +67,7 @@ export function* expandRun(e: LedgerEntry): Generator<LedgerEntry> {
   }
   const { run: _run, ...first } = e;
   const steps = run.count - 1;
+  const period = run.period ?? 1;
   for (let i = 0; i < run.count; i++) {
     if (i === 0) {
       yield first;
@@ -75,14 +76,17 @@ export function* expandRun(e: LedgerEntry): Generator<LedgerEntry> {
     const { round_usage: _usage, ...rest } = first;
     const strike = e.strike && run.last_strike ? { ...e.strike, count: at(e.strike.count, run.last_strike.count, steps, i), total: at(e.strike.total, run.last_strike.total, steps, i) } : e.strike;
     let evidence = e.evidence;
-    if (run.last_evidence !== undefined) {
+    if (run.evidence_varies === true) {
+      // Rounds in between are not kept: they carry the first round's detail, the last its own.
+      if (i === steps) evidence = { ...e.evidence, ...run.last_evidence };
+    } else if (run.last_evidence !== undefined) {
       evidence = { ...e.evidence };
       for (const [k, v] of Object.entries(run.last_evidence)) {
         const f = e.evidence[k];
         if (typeof f === 'number' && typeof v === 'number') evidence[k] = at(f, v, steps, i);
       }
     }
-    yield { ...rest, round: run.first_round + i, line: i === steps ? run.last_line : null, strike, evidence };
+    yield { ...rest, round: run.first_round + i * period, line: i === steps ? run.last_line : null, strike, evidence };
   }
 }
 
@@ -112,14 +116,27 @@ function sameValue(a: unknown, b: unknown): boolean {
 const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence']);
 
 /**
+ * A text finding's detail (its similarity, sizes, confidence) changes every round of a loop of
+ * text: its runs fold on the kind and the decisions alone, keeping the largest of each number.
+ */
+const variesFreely = (e: Pick<LedgerEntry, 'detector'>) => e.detector === 'output' || e.detector === 'thinking';
+
+const sameKeys = (a: object, b: object) => {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+};
+
+/**
  * Whether `next` (the round after `prev`) continues the run that began with `first` `count`
  * rounds before it: the same but for the free fields, every moving number by the step it took so far.
  */
 function continues(first: LedgerEntry, prev: LedgerEntry, next: LedgerEntry, count: number): boolean {
   const keys = Object.keys(next);
   for (const k of Object.keys(prev)) if (!(k in next)) return false;
+  const loose = variesFreely(next);
   for (const k of keys) {
-    if (FREE.has(k)) continue;
+    if (FREE.has(k) || (loose && k === 'confidence')) continue;
     if (!sameValue((prev as unknown as Record<string, unknown>)[k], (next as unknown as Record<string, unknown>)[k])) return false;
   }
   const moves = (a: Record<string, unknown>, p: Record<string, unknown>, n: Record<string, unknown>) => {
@@ -139,6 +156,7 @@ function continues(first: LedgerEntry, prev: LedgerEntry, next: LedgerEntry, cou
     return true;
   };
   if ((prev.strike === null) !== (next.strike === null)) return false;
+  if (loose) return (prev.strike === null || sameKeys(prev.strike, next.strike!)) && sameKeys(prev.evidence, next.evidence);
   if (prev.strike && next.strike && first.strike && !moves(first.strike as unknown as Record<string, unknown>, prev.strike as unknown as Record<string, unknown>, next.strike as unknown as Record<string, unknown>)) return false;
   return moves(first.evidence, prev.evidence, next.evidence);
 }
@@ -171,80 +189,160 @@ class UsageSum {
   }
 }
 
+/** The longest pattern of rounds a run may repeat: A A A B is 4, a failing call with a read between is 2. */
+export const MAX_PERIOD = 8;
+
+/** One round's place in a run's pattern: its entries at the run's first period, and at its latest. */
+interface Phase {
+  first: LedgerEntry[];
+  prev: LedgerEntry[];
+  /** Rounds of this phase so far. */
+  count: number;
+  /** Once folded: each entry's running usage. */
+  sums: UsageSum[] | null;
+  /** Once folded: each text entry's largest evidence numbers so far. */
+  peaks: Evidence[] | null;
+}
+
 interface OpenRun {
   /** Index in the session's entries of the run's first round's first entry. */
   at: number;
-  first: LedgerEntry[];
-  prev: LedgerEntry[];
-  count: number;
+  period: number;
+  phases: Phase[];
+  firstRound: number;
   lastRound: number;
   turn: number;
-  /** Once folded: each entry's running usage. */
-  sums: UsageSum[] | null;
+  folded: boolean;
 }
 
-/** Folds a session's entries as rounds add them (ledger/build.ts, one per session). */
+/** A round not (yet) folded: what a run of a longer period may start from. */
+interface Recent {
+  round: number;
+  turn: number;
+  entries: readonly LedgerEntry[];
+  at: number;
+}
+
+const sameList = (phase: Pick<Phase, 'first' | 'prev' | 'count'>, added: readonly LedgerEntry[]) =>
+  added.length === phase.first.length && added.every((e, i) => continues(phase.first[i]!, phase.prev[i]!, e, phase.count));
+
+/**
+ * Folds a session's entries as rounds add them (ledger/build.ts, one per session). A run repeats
+ * a pattern of `period` rounds (1: the same finding every round); each round of the pattern, a
+ * phase, folds on its own, so every entry's run still stands for rounds first_round, first_round +
+ * period, … last_round, and the rounds of the entries of one phase are those of no other entry.
+ */
 export class RunFolder {
   private open: OpenRun | null = null;
+  /** The last MAX_PERIOD rounds whose entries stand alone in the list (none once a run folds them). */
+  private recent: Recent[] = [];
 
   constructor(private readonly foldAfter = FOLD_AFTER) {}
 
-  /** The entries of round `round` of turn `turn` (none: the run ends), appended to `entries` or folded into its open run. */
+  /** The entries of round `round` of turn `turn` (none: a round without findings), appended to `entries` or folded into its open run. */
   add(entries: LedgerEntry[], added: readonly LedgerEntry[], round: number, turn: number): void {
     const o = this.open;
-    if (added.length === 0) {
-      this.open = null;
-      return;
-    }
-    if (o !== null && round === o.lastRound + 1 && turn === o.turn && added.length === o.first.length && added.every((e, i) => continues(o.first[i]!, o.prev[i]!, e, o.count))) {
-      o.count += 1;
-      o.lastRound = round;
-      o.prev = [...added];
-      if (o.sums !== null) this.extend(o);
-      else {
+    if (o !== null && round === o.lastRound + 1 && turn === o.turn) {
+      const phase = o.phases[(round - o.firstRound) % o.period]!;
+      if (sameList(phase, added)) {
+        phase.count += 1;
+        phase.prev = [...added];
+        o.lastRound = round;
+        if (o.folded) {
+          this.extend(o, phase);
+          return;
+        }
         entries.push(...added);
-        if (o.count > this.foldAfter) this.fold(entries, o);
+        this.remember(entries, added, round, turn);
+        if (o.lastRound - o.firstRound + 1 > this.foldAfter * o.period) this.fold(entries, o);
+        return;
       }
-      return;
     }
+    this.open = this.start(added, round, turn);
     entries.push(...added);
-    this.open = { at: entries.length - added.length, first: [...added], prev: [...added], count: 1, lastRound: round, turn, sums: null };
+    this.remember(entries, added, round, turn);
   }
 
-  /** The rounds so far become one entry per finding of a round, each with its run. */
+  private remember(entries: LedgerEntry[], added: readonly LedgerEntry[], round: number, turn: number): void {
+    this.recent.push({ round, turn, entries: added, at: entries.length - added.length });
+    if (this.recent.length > MAX_PERIOD) this.recent.shift();
+  }
+
+  /** A run whose pattern round `round` repeats: the shortest period that the rounds just before it allow. */
+  private start(added: readonly LedgerEntry[], round: number, turn: number): OpenRun | null {
+    const recent = this.recent;
+    for (let period = 1; period <= recent.length; period++) {
+      const from = recent[recent.length - period]!;
+      // The period's rounds are the ones just before, all of this turn, and hold some finding.
+      if (from.round !== round - period || from.turn !== turn) break;
+      const rounds = recent.slice(recent.length - period);
+      if (rounds.every((r) => r.entries.length === 0)) continue;
+      const phases = rounds.map((r): Phase => ({ first: [...r.entries], prev: [...r.entries], count: 1, sums: null, peaks: null }));
+      if (!sameList(phases[0]!, added)) continue;
+      phases[0]!.count = 2;
+      phases[0]!.prev = [...added];
+      return { at: from.at, period, phases, firstRound: from.round, lastRound: round, turn, folded: false };
+    }
+    return null;
+  }
+
+  /** The rounds so far become one entry per finding of a period's round, each with its run. */
   private fold(entries: LedgerEntry[], o: OpenRun): void {
-    const width = o.first.length;
-    o.sums = o.first.map(() => new UsageSum());
-    for (let i = o.at; i < entries.length; i++) o.sums[(i - o.at) % width]!.add(entries[i]!.round_usage);
-    entries.length = o.at + width;
-    o.first.forEach((e, i) => {
-      e.run = { first_round: e.round, last_round: e.round, count: 1, last_line: e.line };
-      this.settle(e, o.prev[i]!, o, o.sums![i]!);
+    o.folded = true;
+    this.recent = [];
+    for (const phase of o.phases) {
+      phase.sums = phase.first.map(() => new UsageSum());
+      phase.peaks = phase.first.map(() => ({}));
+    }
+    let i = o.at;
+    for (let round = o.firstRound; round <= o.lastRound; round++) {
+      const phase = o.phases[(round - o.firstRound) % o.period]!;
+      phase.sums!.forEach((sum, k) => {
+        const e = entries[i++]!;
+        sum.add(e.round_usage);
+        raisePeaks(phase.peaks![k]!, e);
+      });
+    }
+    entries.length = o.at + o.phases.reduce((n, phase) => n + phase.first.length, 0);
+    o.phases.forEach((phase) => phase.first.forEach((e, k) => this.settle(e, phase.prev[k]!, o, phase, k)));
+  }
+
+  private extend(o: OpenRun, phase: Phase): void {
+    phase.first.forEach((e, k) => {
+      phase.sums![k]!.add(phase.prev[k]!.round_usage);
+      raisePeaks(phase.peaks![k]!, phase.prev[k]!);
+      this.settle(e, phase.prev[k]!, o, phase, k);
     });
   }
 
-  private extend(o: OpenRun): void {
-    o.first.forEach((e, i) => {
-      o.sums![i]!.add(o.prev[i]!.round_usage);
-      this.settle(e, o.prev[i]!, o, o.sums![i]!);
-    });
-  }
-
-  /** The run's fields as of its last round, `last`. */
-  private settle(e: LedgerEntry, last: LedgerEntry, o: OpenRun, sum: UsageSum): void {
-    const run: EntryRun = { first_round: e.round, last_round: o.lastRound, count: o.count, last_line: last.line };
+  /** The run's fields as of its phase's last round, `last`. */
+  private settle(e: LedgerEntry, last: LedgerEntry, o: OpenRun, phase: Phase, k: number): void {
+    const run: EntryRun = { first_round: e.round, last_round: last.round, count: phase.count, last_line: last.line };
+    if (o.period > 1) run.period = o.period;
     if (last.strike !== null) run.last_strike = { ...last.strike };
     const moved: Evidence = {};
     let anyMoved = false;
-    for (const [k, v] of Object.entries(last.evidence) as [string, EvidenceValue][]) {
-      if (v !== e.evidence[k]) {
-        moved[k] = v;
+    for (const [key, v] of Object.entries(last.evidence) as [string, EvidenceValue][]) {
+      if (v !== e.evidence[key]) {
+        moved[key] = v;
         anyMoved = true;
       }
     }
     if (anyMoved) run.last_evidence = moved;
-    const usage = sum.total();
+    if (variesFreely(e) && (anyMoved || last.confidence !== e.confidence)) {
+      run.evidence_varies = true;
+      run.max_evidence = { ...phase.peaks![k]! };
+    }
+    const usage = phase.sums![k]!.total();
     if (usage !== undefined) run.usage = usage;
     e.run = run;
+  }
+}
+
+/** A text entry's numbers (evidence and confidence) raise the run's largest so far. */
+function raisePeaks(peaks: Evidence, e: LedgerEntry): void {
+  if (!variesFreely(e)) return;
+  for (const [key, v] of Object.entries(e.evidence)) {
+    if (typeof v === 'number' && !(typeof peaks[key] === 'number' && (peaks[key] as number) >= v)) peaks[key] = v;
   }
 }

@@ -67,8 +67,13 @@ export interface JudgeUsage {
 export interface EntryRun {
   first_round: number;
   last_round: number;
-  /** Rounds in the run: last_round − first_round + 1 (one finding each). */
+  /** Rounds in the run: (last_round − first_round) / period + 1 (one finding each). */
   count: number;
+  /**
+   * Absent for 1: the run's rounds are every `period`th from first_round (a loop of `period`
+   * rounds repeated, A A A B; each of its rounds is an entry with its own run).
+   */
+  period?: number;
   /** Source line where the last round starts, or null. */
   last_line: number | null;
   /** The strike at the last round; its counts moved by the same step every round. */
@@ -77,6 +82,12 @@ export interface EntryRun {
   last_evidence?: Evidence;
   /** Tokens and dollars of every round of the run (`round_usage` is the first round's). */
   usage?: RoundUsage;
+  /**
+   * A text finding (output, thinking) whose detail changed from round to round: `last_evidence`
+   * is the last round's, the rounds in between are not kept, `max_evidence` the largest of each number.
+   */
+  evidence_varies?: true;
+  max_evidence?: Evidence;
 }
 
 export interface LedgerEntry {

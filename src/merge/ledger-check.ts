@@ -131,15 +131,18 @@ function checkTimeline(v: unknown, path: string): void {
   });
 }
 
-/** A run's rounds (ledger/runs.ts): from the entry's round on, within the session, one finding each. */
+/** A run's rounds (ledger/runs.ts): from the entry's round on, every `period`th, within the session, one finding each. */
 function checkRun(v: unknown, path: string, round: number, rounds: number): number {
   const run = record(v, path);
   const first = count(run['first_round'], `${path}.first_round`, 1);
   if (first !== round) throw new LedgerFieldError(`${path}.first_round`, `expected ${round}, the entry's round`, first);
   const last = count(run['last_round'], `${path}.last_round`, first);
   if (last > rounds) throw new LedgerFieldError(`${path}.last_round`, `expected at most the session's ${rounds} rounds`, last);
+  const period = run['period'] === undefined ? 1 : count(run['period'], `${path}.period`, 1);
+  if ((last - first) % period !== 0) throw new LedgerFieldError(`${path}.last_round`, `expected first_round plus a whole number of periods (${period})`, last);
   const n = count(run['count'], `${path}.count`, 1);
-  if (n !== last - first + 1) throw new LedgerFieldError(`${path}.count`, `expected ${last - first + 1}, the rounds from first_round to last_round`, n);
+  const inRun = (last - first) / period + 1;
+  if (n !== inRun) throw new LedgerFieldError(`${path}.count`, `expected ${inRun}, the rounds from first_round to last_round${period > 1 ? ` every ${period}` : ''}`, n);
   if (run['last_line'] !== null) count(run['last_line'], `${path}.last_line`, 1);
   if (run['usage'] !== undefined) {
     const u = record(run['usage'], `${path}.usage`);

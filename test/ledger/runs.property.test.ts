@@ -1,11 +1,12 @@
 // Issue 59 item 2: "the machine formats keep every round's verdict as counts and ranges". Whatever
 // rounds come in, the folded ledger expands back to every round's entry: the same verdicts, kinds,
 // strikes and evidence on the same rounds, the usage of every round added up, and nothing folded
-// across a change of level, kind or turn.
+// across a change of level, kind or turn. Issue 53: a loop broken every few rounds (A A A B, a
+// failing call with a read between) repeats a pattern of rounds, and folds as such.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expandRun, findingsOf, RunFolder, usageOf } from '../../src/ledger/runs.js';
+import { expandRun, FOLD_AFTER, findingsOf, MAX_PERIOD, RunFolder, usageOf } from '../../src/ledger/runs.js';
 import type { LedgerEntry } from '../../src/ledger/types.js';
 
 type Level = 'none' | 'noted' | 'steer' | 'stop';
@@ -22,15 +23,22 @@ const round = fc.record({ newTurn: fc.boolean(), findings: fc.array(finding, { m
 // Long stretches of one round repeated: what folds.
 const rounds = fc.array(fc.tuple(round, fc.integer({ min: 1, max: 30 })), { maxLength: 12 });
 
-function build(input: [{ newTurn: boolean; findings: { kind: string; level: Level; afterStop: boolean; step: number; stat: number }[] }, number][], foldAfter: number) {
+type Round = { newTurn: boolean; findings: { kind: string; level: Level; afterStop: boolean; step: number; stat: number }[] };
+
+function build(input: [Round, number][], foldAfter: number) {
+  return buildPatterns(input.map(([r, times]) => [[r], times]), foldAfter);
+}
+
+/** Each pattern of rounds repeated `times` times; numbers move by their step once a repetition. */
+function buildPatterns(input: [Round[], number][], foldAfter: number) {
   const folder = new RunFolder(foldAfter);
   const entries: LedgerEntry[] = [];
   const every: LedgerEntry[] = [];
   let turn = 1;
   let index = 0;
-  for (const [r, times] of input) {
-    if (r.newTurn) turn += 1;
-    for (let k = 0; k < times; k++) {
+  for (const [pattern, times] of input) {
+    if (pattern[0]!.newTurn) turn += 1;
+    for (let k = 0; k < times; k++) for (const r of pattern) {
       index += 1;
       const added = r.findings.map(
         (f, i): LedgerEntry => ({
@@ -56,17 +64,22 @@ function build(input: [{ newTurn: boolean; findings: { kind: string; level: Leve
 
 const withoutPerRound = ({ line: _l, round_usage: _u, ...rest }: LedgerEntry) => rest;
 
+/** The folded entries expand back to every round's entry, and hold the usage of every round. */
+function expectExpandsTo(entries: LedgerEntry[], every: LedgerEntry[]): void {
+  const expanded = entries.flatMap((e) => [...expandRun(e)]);
+  const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
+  expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
+  expect(findingsOf(entries)).toBe(every.length);
+  const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
+  expect(tokens(entries)).toBe(tokens(every));
+}
+
 describe('RunFolder', () => {
   it('expanding the folded entries gives back every round\'s entry, and the usage of each round', () => {
     fc.assert(
       fc.property(rounds, fc.integer({ min: 1, max: 10 }), (input, foldAfter) => {
         const { entries, every } = build(input, foldAfter);
-        const expanded = entries.flatMap((e) => [...expandRun(e)]);
-        const byRound = (list: LedgerEntry[]) => [...list].sort((a, b) => a.round - b.round || (a.evidence['position'] as number) - (b.evidence['position'] as number));
-        expect(byRound(expanded).map(withoutPerRound)).toEqual(byRound(every).map(withoutPerRound));
-        expect(findingsOf(entries)).toBe(every.length);
-        const tokens = (list: LedgerEntry[]) => list.reduce((n, e) => n + (usageOf(e)?.tokens ?? 0), 0);
-        expect(tokens(entries)).toBe(tokens(every));
+        expectExpandsTo(entries, every);
         for (const e of entries) {
           if (e.run === undefined) continue;
           // Only past the threshold; one finding on every round of its range.
@@ -76,5 +89,43 @@ describe('RunFolder', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('a pattern of up to MAX_PERIOD rounds repeated folds to one entry per finding of the pattern, and expands back exactly', () => {
+    const pattern = fc.array(fc.record({ newTurn: fc.constant(false), findings: fc.array(finding, { maxLength: 2 }) }), { minLength: 1, maxLength: MAX_PERIOD });
+    const patterns = fc.array(fc.tuple(pattern, fc.integer({ min: 1, max: 40 })), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(patterns, fc.integer({ min: 1, max: 10 }), (input, foldAfter) => {
+        const { entries, every } = buildPatterns(input, foldAfter);
+        expectExpandsTo(entries, every);
+        for (const e of entries) {
+          if (e.run === undefined) continue;
+          const period = e.run.period ?? 1;
+          expect(period).toBeLessThanOrEqual(MAX_PERIOD);
+          expect(e.run.count).toBeGreaterThanOrEqual(foldAfter);
+          expect(e.run.count).toBe((e.run.last_round - e.run.first_round) / period + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a long alternation holds as many entries as its pattern has findings, however many times it repeats', () => {
+    const tried = (times: number) =>
+      buildPatterns(
+        [
+          [
+            [
+              { newTurn: false, findings: [{ kind: 'repeated_batch', level: 'none', afterStop: true, step: 1, stat: 3 }] },
+              { newTurn: false, findings: [{ kind: 'repeated_batch', level: 'none', afterStop: true, step: 1, stat: 3 }, { kind: 'no_progress', level: 'none', afterStop: true, step: 2, stat: 4 }] },
+              { newTurn: false, findings: [] },
+            ],
+            times,
+          ],
+        ],
+        FOLD_AFTER,
+      ).entries.length;
+    expect(tried(1_000)).toBe(3);
+    expect(tried(20_000)).toBe(3);
   });
 });

@@ -22,6 +22,7 @@ import { isSqliteFile } from '../../read/sqlite.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
 import { describeScalar, endsEarly, isJsonContainer, parseJson, parseJsonCheaply } from './json.js';
+import { hasTooManyValues, TOO_MANY_VALUES_REASON } from '../../read/json-values.js';
 import { type IngestOptions, PROBE_HELD_CHARS, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
 import { SkipTally } from './skips.js';
 
@@ -74,6 +75,13 @@ export class Ingestion {
   private lastLine = 0;
   /** Lines skipped unread for their length: a file of nothing else is not an empty file. */
   private tooLongLines = 0;
+  /** Lines skipped unparsed for the values they hold (MAX_RECORD_VALUES), for the same reason. */
+  private tooManyValuesLines = 0;
+  /**
+   * A first line with too many values for a record, unparsed: should the file end here, it is one
+   * minified document and read whole as any document is; should another line follow, it is skipped.
+   */
+  private loneLine: Line | null = null;
   /** The document held so far ended with its outermost `}` alone on a line: another object may follow. */
   private documentClosed = false;
   /** Pretty-printed objects one after another (SDK dumps): split at their closing braces, one held at a time. */
@@ -158,6 +166,12 @@ export class Ingestion {
     }
     switch (this.phase) {
       case 'start': {
+        if (this.loneLine !== null) this.skipTooManyValues(this.loneLine);
+        this.loneLine = null;
+        if (hasTooManyValues(line.text)) {
+          this.loneLine = line;
+          return true;
+        }
         const parsed = parseJson(line.text);
         if (parsed.ok) {
           this.phase = 'probe';
@@ -170,7 +184,8 @@ export class Ingestion {
       }
       case 'decide': {
         const first = this.firstLine!;
-        const parsed = parseJson(line.text);
+        // Unparsed, a line with too many values is held as part of a document (read whole, or line by line below).
+        const parsed = hasTooManyValues(line.text) ? { ok: false as const, message: TOO_MANY_VALUES_REASON } : parseJson(line.text);
         // A JSON document's second line never parses on its own as an object, except an array
         // element on its own line; then the document is tried whole first (see finish()).
         if (parsed.ok && isJsonContainer(parsed.value) && !first.text.trimStart().startsWith('[')) {
@@ -205,6 +220,10 @@ export class Ingestion {
           for (const part of this.concatenated.push(line.text, line.line)) this.concatenatedPart(part);
           return (this.phase as Phase) !== 'done';
         }
+        if (hasTooManyValues(line.text)) {
+          this.skipTooManyValues(line);
+          return true;
+        }
         const parsed = this.skips.counted + this.heldSkipsDropped + this.heldSkips >= MAX_KEPT_SKIPS ? parseJsonCheaply(line.text) : parseJson(line.text);
         if (parsed.ok) this.record(line, parsed.value);
         else this.malformed(line, parsed.message);
@@ -234,6 +253,11 @@ export class Ingestion {
     this.run.push(value, line.line);
   }
 
+  private skipTooManyValues(line: Pick<Line, 'line'>): void {
+    this.tooManyValuesLines += 1;
+    this.lineSkip(line.line, TOO_MANY_VALUES_REASON);
+  }
+
   private malformed(line: Line, message: string): void {
     this.lineSkip(line.line, line.unfinished ? TRUNCATED_REASON : `malformed JSON: ${message}`);
   }
@@ -255,8 +279,18 @@ export class Ingestion {
   private finish(): void {
     switch (this.phase) {
       case 'start':
-        if (this.tooLongLines > 0) {
+        if (this.loneLine !== null && this.tooLongLines + this.tooManyValuesLines === 0) {
+          this.readLoneLine(this.loneLine);
+          return;
+        }
+        if (this.loneLine !== null) this.skipTooManyValues(this.loneLine);
+        if (this.tooLongLines > 0 && this.tooManyValuesLines === 0) {
           this.summary.error = `no record read: ${this.tooLongLines === 1 ? 'its one line was' : `all its ${this.tooLongLines} lines were`} too long (skipped unread)`;
+          return;
+        }
+        if (this.tooManyValuesLines > 0) {
+          const lines = this.tooLongLines + this.tooManyValuesLines;
+          this.summary.error = `no record read: ${lines === 1 ? 'its one line holds' : `all its ${lines} lines were too long or hold`} too many values (skipped unparsed)`;
           return;
         }
         this.summary.error = 'empty file (only blank lines)';
@@ -282,6 +316,19 @@ export class Ingestion {
     }
   }
 
+  /** The file is one line, too large for a record: a minified document, parsed whole as documents are. */
+  private readLoneLine(line: Line): void {
+    const parsed = parseJson(line.text);
+    if (!parsed.ok) {
+      this.malformed(line, parsed.message);
+      this.summary.error = 'no JSON records (every line was skipped)';
+      return;
+    }
+    this.phase = 'probe';
+    this.record(line, parsed.value);
+    this.choose(true);
+  }
+
   /**
    * A second pretty-printed object opens right after the first closed: the file is objects one after
    * another. The held first one becomes the first record; from here each is parsed as it closes.
@@ -290,19 +337,24 @@ export class Ingestion {
   private startConcatenated(line: Line): boolean {
     const doc = this.document;
     const first = doc.firstLine;
-    const parsed = parseJson(doc.text());
-    if (!parsed.ok || !isJsonContainer(parsed.value)) return false;
+    const text = doc.text();
+    // Past the bound the first object is skipped unparsed, as any later one would be.
+    const tooMany = hasTooManyValues(text);
+    const parsed = tooMany ? null : parseJson(text);
+    if (parsed !== null && (!parsed.ok || !isJsonContainer(parsed.value))) return false;
     this.document = new DocumentBuffer();
     this.documentClosed = false;
     this.phase = 'probe';
     this.concatenated = new ConcatenatedValues(JSONL_DOCUMENT_MAX_CHARS);
-    this.record({ line: first, text: '', unfinished: false, tooLong: false }, parsed.value, doc.chars);
+    if (parsed?.ok) this.record({ line: first, text: '', unfinished: false, tooLong: false }, parsed.value, doc.chars);
+    else this.skipTooManyValues({ line: first });
     for (const part of this.concatenated.push(line.text, line.line)) this.concatenatedPart(part);
     return true;
   }
 
   private concatenatedPart(part: { text: string; line: number } | { skip: string; line: number }): void {
     if ('skip' in part) {
+      if (part.skip === TOO_MANY_VALUES_REASON) this.tooManyValuesLines += 1;
       this.lineSkip(part.line, part.skip);
       return;
     }
@@ -317,6 +369,10 @@ export class Ingestion {
     this.phase = 'probe';
     for (const line of doc.lines()) {
       if ((this.phase as Phase) === 'done') break;
+      if (hasTooManyValues(line.text)) {
+        this.skipTooManyValues(line);
+        continue;
+      }
       const r = this.skips.counted + this.heldSkips >= MAX_KEPT_SKIPS ? parseJsonCheaply(line.text) : parseJson(line.text);
       if (r.ok) this.record(line, r.value);
       else this.malformed(line, r.message);
@@ -351,6 +407,7 @@ export class Ingestion {
     // of broken lines costs time, not memory.
     let anyRecord = false;
     for (const line of doc.lines()) {
+      if (hasTooManyValues(line.text)) continue;
       const r = parseJsonCheaply(line.text);
       if (r.ok && isJsonContainer(r.value)) {
         anyRecord = true;
