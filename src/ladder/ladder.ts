@@ -253,6 +253,12 @@ export class EnforceLadder implements Ladder {
     if (finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
+    // Issue 54 item 5: reasoning that restates its plan within one response (Gemini CLI's thought
+    // summaries) beside a new call answered anew is noted, not steered. The same reasoning again in
+    // the next response still steers: the tools' answers may be new and say nothing new.
+    if (finding.kind === 'thinking_stagnation' && finding.variedWork && finding.evidence.within_round === true) {
+      return { index, finding, level: 'noted', judgeCanStop: false };
+    }
     const atL2 = this.unheeded >= s.maxUnheededSteers;
     if (!atL2) return { index, finding, level: 'steer', judgeCanStop: false };
     // Beside varied, answered tool work only text that is itself a verbatim loop filling its

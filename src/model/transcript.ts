@@ -57,6 +57,12 @@ export interface ToolAnswer {
    */
   normalizedError?: string;
   /**
+   * The answer's first output lines, each normalised as errors are (leadLines()), set with
+   * `digest` where the text was dropped: a line that successful answers print too (a shell's
+   * start-up banner) is no part of a failure's error (issue 54).
+   */
+  leadLines?: readonly string[];
+  /**
    * A poll of a process still running, answered with no output yet (Codex's unified exec): no
    * answer, so not the same answer as the last poll's (issue 54).
    */

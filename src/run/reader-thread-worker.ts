@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { answerFailed } from '../detect/tool-batch/failure.js';
 import { answerDigest } from '../detect/tool-batch/signature.js';
-import { normaliseError } from '../detect/tool-batch/no-progress.js';
+import { leadLines, normaliseError } from '../detect/tool-batch/no-progress.js';
 import { ingestFile } from '../formats/ingest.js';
 import { eventRecorder } from '../model/events.js';
 import type { ToolAnswer } from '../model/transcript.js';
@@ -72,6 +72,9 @@ if (port) {
     const out: ToolAnswer = { content: '', isError: a.isError, digest: answerDigest(a), failed };
     // no_progress compares errors by their normalised text (at most a few hundred characters).
     if (failed) out.normalizedError = normaliseError(a.content);
+    // failure_shapes tells a banner every command prints from a failure's own error by these.
+    const lead = leadLines(a.content);
+    if (lead.length > 0) out.leadLines = lead;
     if (a.waiting === true) out.waiting = true;
     return out;
   };

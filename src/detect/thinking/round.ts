@@ -41,7 +41,11 @@ export function createThinkingRoundDetector(config: ThinkingConfig, pool?: Array
       for (const block of round.thinking) {
         if (block.opaque || block.text === null) continue;
         readable++;
-        findings.push(...detector.feedBlock(block.text));
+        const found = detector.feedBlock(block.text);
+        // Past the round's first block a stagnation compares two blocks of one response: a
+        // response restating its plan (Gemini CLI's thought summaries), which the ladder reads apart.
+        if (readable > 1) for (const f of found) if (f.kind === 'thinking_stagnation') f.evidence = { ...f.evidence, within_round: true };
+        findings.push(...found);
       }
       const reasoningTokens = round.usage?.reasoningTokens ?? null;
       const opaque = readable === 0;

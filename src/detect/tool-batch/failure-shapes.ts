@@ -10,7 +10,7 @@ import type { Round } from '../../model/transcript.js';
 import type { Finding, Measurement, ResumableRoundDetector, RoundObservation } from '../types.js';
 import { answerFailed, foundNothing } from './failure.js';
 import { batchClass } from './loop-detector.js';
-import { errorBody } from './no-progress.js';
+import { answerLeadLines, errorBody } from './no-progress.js';
 import { compileObservationPatterns, compileToolPatterns, type CallClassifier } from './patterns.js';
 import { callDigest, displayId } from './signature.js';
 
@@ -21,6 +21,7 @@ export interface FailureShapesOptions {
   repeatedFailureOccurrences: number;
   /** Rounds in a row answered with one error at which `same_error` is reported. */
   sameErrorRounds: number;
+
   readTools: readonly string[];
   transparentTools: readonly string[];
 }
@@ -41,8 +42,16 @@ interface ErrorRun {
   first: number;
 }
 
+/**
+ * Lines successful answers printed that are remembered as not the command's own: a shell's
+ * start-up banner is a line or two, printed by every command; 64 leaves room for a few tools'.
+ */
+const OK_LINES = 64;
+
 class FailureShapes {
   private readonly tallies = new Map<string, Tally>();
+  /** First output lines of successful answers this session (across turns: the environment stays). */
+  private readonly okLines = new Set<string>();
   private run: ErrorRun | null = null;
   private turn: number | null = null;
   private rounds = 0;
@@ -72,7 +81,7 @@ class FailureShapes {
       if (answer === undefined) continue;
       const call = round.calls[i]!;
       if (answerFailed(answer)) {
-        const error = errorBody(answer);
+        const error = this.ownError(answer);
         if (foundNothing(call, error)) {
           answeredOk = true;
           continue;
@@ -82,6 +91,7 @@ class FailureShapes {
       } else {
         answeredOk = true;
         if (!batchClass([call], this.reads).readOnly) changed = true;
+        for (const line of answerLeadLines(answer)) if (this.okLines.size < OK_LINES) this.okLines.add(line);
       }
     }
     // A change that landed ends both shapes: what failed before may work now.
@@ -95,6 +105,23 @@ class FailureShapes {
     this.repeatedFailure(failures, now, round.index, findings, measurements);
     this.sameError(failures, answeredOk, round.index, findings, measurements);
     return { findings, measurements };
+  }
+
+  /**
+   * The failure's error without the leading lines successful answers print too (a shell's
+   * start-up banner: "shellenv.sh: line 18: /bin/ps: Operation not permitted" before every
+   * command's output): two searches that found nothing then read as such, not as one error.
+   */
+  private ownError(answer: NonNullable<Round['answers']>[number]): string {
+    let error = errorBody(answer);
+    if (this.okLines.size === 0) return error;
+    for (const line of answerLeadLines(answer)) {
+      if (!this.okLines.has(line)) break;
+      const at = error.indexOf(line);
+      if (at < 0) break;
+      error = `${error.slice(0, at)} ${error.slice(at + line.length)}`.replace(/\s+/g, ' ').trim();
+    }
+    return error;
   }
 
   private repeatedFailure(failures: readonly { key: string }[], now: number, index: number, findings: Finding[], measurements: Measurement[]): void {
@@ -145,11 +172,11 @@ class FailureShapes {
 
   /** Plain JSON (the live hook keeps it between calls). */
   snapshot(): unknown {
-    return { turn: this.turn, rounds: this.rounds, tallies: [...this.tallies.entries()], run: this.run };
+    return { turn: this.turn, rounds: this.rounds, tallies: [...this.tallies.entries()], run: this.run, okLines: [...this.okLines] };
   }
 
   restore(state: unknown): void {
-    const o = (state ?? {}) as { turn?: unknown; rounds?: unknown; tallies?: unknown; run?: unknown };
+    const o = (state ?? {}) as { turn?: unknown; rounds?: unknown; tallies?: unknown; run?: unknown; okLines?: unknown };
     const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
     this.turn = typeof o.turn === 'number' ? o.turn : null;
     this.rounds = n(o.rounds);
@@ -161,6 +188,8 @@ class FailureShapes {
         this.tallies.set(e[0], { count: n(t.count), last: n(t.last), first: n(t.first), interrupted: t.interrupted === true });
       }
     }
+    this.okLines.clear();
+    if (Array.isArray(o.okLines)) for (const line of o.okLines) if (typeof line === 'string' && this.okLines.size < OK_LINES) this.okLines.add(line);
     const r = o.run as Partial<ErrorRun> | null | undefined;
     this.run =
       r && typeof r.error === 'string' && Array.isArray(r.calls)

@@ -27,27 +27,37 @@ const FAILURE_OPENING = /^(?:(?:error|exception|fatal|failed|failure)(?=[\s:[(]|
  */
 const NONZERO_EXIT = /(?:^|\n)Exit Code: [1-9]\d*\s*(?:\n|$)/;
 
+/**
+ * A refusal of the call (Claude Code's permission prompt and permission mode, Codex's approval):
+ * the call did not run. Codex writes it as plain output with no error flag.
+ */
+const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t want to (?:proceed|take this action)|exec command rejected by user)/i;
+
 export function answerFailed(answer: ToolAnswer): boolean {
   if (answer.isError || answer.failed === true) return true;
   const text = answer.content;
   const head = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
-  if (FAILURE_OPENING.test(head.trimStart())) return true;
+  if (FAILURE_OPENING.test(head.trimStart()) || REFUSAL.test(head.trimStart())) return true;
   const tail = text.length > HEAD_CHARS ? text.slice(-HEAD_CHARS) : text;
   return tail.includes('Exit Code: ') && NONZERO_EXIT.test(tail);
 }
 
-/** A failure that says nothing but its exit status: what a search that matched nothing prints. */
-const STATUS_ONLY = /^(?:error:?\s*)?(?:output:\s*\(empty\)\s*)?(?:exit(?:ed)?(?: with)?(?: status| code)?:?\s*\d+)?\.?$/i;
+/**
+ * A failure that says nothing but its exit status: what a search that matched nothing prints
+ * (normalised: Codex's "Exit code: 1 Wall time: <duration> Output:" with no output included).
+ */
+const STATUS_ONLY = /^(?:error:?\s*)?(?:output:\s*\(empty\)\s*)?(?:exit(?:ed)?(?: with)?(?: status| code)?:?\s*\d+)?\.?(?:\s*wall time:\s*\S+)?(?:\s*output:)?$/i;
 
 /** Tools and shell commands whose exit 1 with no output means "nothing matched". */
 const SEARCH_TOOLS = /(?:^|[_.:/-])(?:grep|glob|search_file_content|find|search)$/i;
 const SEARCH_COMMAND = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[)\b/;
+/** A pipeline whose last stage filters (`git branch | rg -n …`): its exit 1 is that filter's "no line matched". */
+const SEARCH_LAST_STAGE = /(?:^|[^|])\|\s*(?:rg|grep|egrep|fgrep|ag|ack)\b[^|]*$/;
 
 /** A search that found nothing: exit 1 (or a bare error flag) with no message. */
 export function foundNothing(call: ToolCall, error: string): boolean {
   if (!STATUS_ONLY.test(error)) return false;
   if (SEARCH_TOOLS.test(call.name)) return true;
   const command = commandOf(call.arguments);
-  return command !== null && SEARCH_COMMAND.test(command);
+  return command !== null && (SEARCH_COMMAND.test(command) || SEARCH_LAST_STAGE.test(command));
 }
-

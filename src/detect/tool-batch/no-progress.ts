@@ -48,6 +48,33 @@ export function normaliseError(text: string): string {
   return t.replace(/\s+/g, ' ').trim();
 }
 
+/** Lines of a shell tool's wrapper (Codex: "Exit code: 1", "Wall time: 0.1 seconds", "Output:"): status, not output. */
+const WRAPPER_LINE = /^(?:exit code:?\s*-?\d+|wall time:.*|output:|process exited with code -?\d+|chunk id:.*|original token count:.*)$/i;
+
+/** How many of an answer's first output lines leadLines() keeps: banners are a line or two. */
+const LEAD_LINES = 3;
+
+/**
+ * An answer's first output lines (its wrapper's status lines passed over), each normalised as an
+ * error is: what tells a start-up banner that every command prints from the command's own output.
+ */
+export function leadLines(text: string): string[] {
+  const head = text.length > ERROR_HEAD_CHARS ? text.slice(0, ERROR_HEAD_CHARS) : text;
+  const lines: string[] = [];
+  for (const raw of head.split('\n')) {
+    const line = normaliseError(raw);
+    if (line === '' || WRAPPER_LINE.test(line)) continue;
+    lines.push(line);
+    if (lines.length === LEAD_LINES) break;
+  }
+  return lines;
+}
+
+/** leadLines() of an answer, sent along where its text was dropped. */
+export function answerLeadLines(answer: ToolAnswer): readonly string[] {
+  return answer.leadLines ?? leadLines(answer.content);
+}
+
 /**
  * A failed answer's key. The reader thread drops the text but sends it normalised; where only a
  * digest is known (the hook), the error compares exactly, not normalised.

@@ -14,7 +14,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'failure-shapes-'));
 
 interface Step {
   calls: { name: string; input: Record<string, unknown>; answer: string; error?: boolean }[];
-  thinking?: string;
+  /** One thinking block, or several in the one response. */
+  thinking?: string | string[];
   text?: string;
 }
 
@@ -34,7 +35,7 @@ function claudeSession(name: string, steps: Step[]): string {
   push({ type: 'user', message: { role: 'user', content: 'Fix the failing build' } });
   steps.forEach((step, i) => {
     const content: unknown[] = [];
-    if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig' });
+    for (const thinking of [step.thinking ?? []].flat()) content.push({ type: 'thinking', thinking, signature: 'sig' });
     if (step.text) content.push({ type: 'text', text: step.text });
     step.calls.forEach((c, j) => content.push({ type: 'tool_use', id: `toolu_${i}_${j}`, name: c.name, input: c.input }));
     push({ type: 'assistant', message: { model: 'claude-sonnet-4-5-20250929', id: `msg_${i}`, type: 'message', role: 'assistant', content, usage: { input_tokens: 10, output_tokens: 20 } } });
@@ -47,6 +48,25 @@ function claudeSession(name: string, steps: Step[]): string {
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return file;
 }
+
+/** A Codex rollout: one user prompt, then one `shell_command` call and its output per step. */
+function codexSession(name: string, steps: { command: string; output: string; extra?: Record<string, unknown> }[]): string {
+  const env = (type: string, payload: unknown) => ({ timestamp: '2026-02-01T12:00:00.000Z', type, payload });
+  const records: unknown[] = [
+    env('session_meta', { id: '0199b2e0-4a6c-7d18-b3f5-8e1a9c2d7faa', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.63.0' }),
+    env('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'find the lint config' }] }),
+  ];
+  steps.forEach((step, i) => {
+    records.push(env('response_item', { type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command: step.command, workdir: '/w', ...step.extra }), call_id: `c${i}` }));
+    records.push(env('response_item', { type: 'function_call_output', call_id: `c${i}`, output: step.output }));
+  });
+  const file = path.join(dir, `rollout-2026-02-01T12-00-00-${name}.jsonl`);
+  writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return file;
+}
+
+/** What Codex's shell tool returns: its status lines, then the command's output. */
+const codexOutput = (code: number, output: string) => `Exit code: ${code}\nWall time: 0.1 seconds\nOutput:\n${output}`;
 
 interface Entry {
   kind: string;
@@ -132,6 +152,49 @@ describe('same_error: different calls answered with the same error in a row', ()
   });
 });
 
+describe('answers read for what they say (issue 54 item 4)', () => {
+  // A shell profile that fails the same way before every command (Homebrew's shellenv on a
+  // sandboxed macOS), as in a public Codex store.
+  const banner = '/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted\n';
+
+  it('a start-up banner every command prints is no error: searches that find nothing after it are answers', () => {
+    const steps = [
+      { command: 'ls -1 specs', output: codexOutput(0, `${banner}tree-api.md\n`) },
+      { command: 'cat specs/tree-api.md', output: codexOutput(0, `${banner}# Contracts\n`) },
+      ...["rg --files -g '.eslintrc*'", "rg --files -g 'eslint.config.*'", "rg --files -g '*eslint*' frontend", "rg -n 'lint' package.json"].map((command) => ({ command, output: codexOutput(1, banner) })),
+    ];
+    expect(entries(codexSession('banner-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+
+  it('the banner does not hide a real error: different commands failing alike after it still steer at the third', () => {
+    const gone = 'fatal: not a git repository (or any of the parent directories): .git\n';
+    const steps = [
+      { command: 'ls', output: codexOutput(0, `${banner}src\n`) },
+      ...['git status', 'git log -1', 'git diff --stat', 'git branch'].map((command) => ({ command, output: codexOutput(128, `${banner}${gone}`) })),
+    ];
+    expect(raised(entries(codexSession('banner-real-error', steps)))[0]).toBe('same_error@4:steer');
+  });
+
+  it('a pipeline that ends in a filter and exits 1 with no output found nothing (git branch | rg …)', () => {
+    const steps = ['git ls-remote --heads origin | rg -n "stt-api$"', 'git branch | rg -n "^[* ]*[0-9]+-stt-api$"', 'ls -a specs | rg -n "^[0-9]+-stt-api$"', 'ps aux | grep -v grep | grep vite'].map((command) => ({
+      command,
+      output: codexOutput(1, ''),
+    }));
+    expect(entries(codexSession('pipeline-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+
+  it('a command the user rejected, re-sent with trivial changes, steers at the third rejection in a row', () => {
+    // Codex writes a rejection as plain output, no exit code: "exec command rejected by user".
+    const script = "python - <<'PY'\nimport re\nprint(re.search(r'def init', open('cli.py').read()))\nPY";
+    const steps = [
+      { command: 'rg "def init" cli.py', output: 'exec command rejected by user' },
+      { command: script, output: 'exec command rejected by user' },
+      { command: script, output: 'exec command rejected by user', extra: { with_escalated_permissions: true, justification: 'Need to read the file' } },
+    ];
+    expect(raised(entries(codexSession('rejected-resent', steps)))).toEqual(['same_error@3:steer']);
+  });
+});
+
 describe('narrated reasoning beside varied, answered work', () => {
   it('one "Now let me …" sentence a round, each about a different successful read, never steers', () => {
     const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
@@ -140,6 +203,25 @@ describe('narrated reasoning beside varied, answered work', () => {
       calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f} = load('${f}');` }],
     }));
     expect(raised(entries(claudeSession('narration', steps)))).toEqual([]);
+  });
+
+  it('a response whose reasoning restates its plan, block after block, beside a new call answered anew is noted, never steered', () => {
+    // Gemini CLI's thought summaries: one response, many blocks saying the same plan; the work moves on.
+    const plan = 'Refining Layout Structure: I am adjusting the application layout so the profile panel docks on the left and the other panels on the right, with a minimum width for the main content.';
+    const files = ['Layout', 'Panel', 'Profile', 'Settings'];
+    const steps: Step[] = files.map((f) => ({
+      thinking: [plan, plan, plan],
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.tsx` }, answer: `1\texport function ${f}() { return null; }` }],
+    }));
+    const got = entries(claudeSession('restated-plan', steps));
+    expect(got.some((e) => e.kind === 'thinking_stagnation')).toBe(true);
+    expect(got.filter((e) => e.kind === 'thinking_stagnation' && e.intervention.enforce !== 'noted').map((e) => `${e.round}:${e.intervention.enforce}`)).toEqual([]);
+  });
+
+  it('the same reasoning block repeated while the tools answer nothing new still steers', () => {
+    const plan = 'I am stuck: the file is not where I looked, so I will look in the same folder again to be sure it is not there.';
+    const steps: Step[] = Array.from({ length: 4 }, () => ({ thinking: plan, calls: [{ name: 'Read', input: { file_path: '/home/u/app/src/a.ts' }, answer: '1\tconst a = 1;' }] }));
+    expect(raised(entries(claudeSession('stuck-reasoning', steps))).some((g) => g.startsWith('thinking_stagnation@') || g.startsWith('repeated_batch@'))).toBe(true);
   });
 });
 
