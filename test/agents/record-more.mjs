@@ -89,7 +89,7 @@ function runAgent(bin, args, options, timeout) {
  * `during(store)`, when given, runs beside the agent from its start (a reader polling the store
  * while the agent writes it) and is awaited, with `stop()` called once the agent has exited.
  */
-export async function record(agent, out, { during } = {}) {
+export async function record(agent, out, { during, before } = {}) {
   const installed = ensureMoreAgent(agent);
   if (!installed.bin) throw new Error(installed.skip);
   const home = mkdtempSync(join(tmpdir(), `ll-${agent}-`));
@@ -101,6 +101,8 @@ export async function record(agent, out, { during } = {}) {
     // A set-up command (Cline's `auth`) took 20 s on a loaded 2-core machine: give it time, and keep its output.
     const setup = [];
     for (const p of pre) setup.push(await runAgent(installed.bin, p, { cwd: work, env }, 240_000));
+    // `before({home, work, env})`: the run's set-up beside the agent's own (a guard installed as a user would).
+    before?.({ home, work, env });
     let stopped = false;
     const beside = during?.(store, () => stopped);
     const run = await runAgent(installed.bin, args, { cwd: work, env }, 300_000);
@@ -111,7 +113,7 @@ export async function record(agent, out, { during } = {}) {
     writeFileSync(join(out, 'run.log'), [...setup, run].map(log).join('\n'));
     writeFileSync(join(out, 'requests.json'), JSON.stringify(server.requests.map((r) => ({ path: r.path, kind: r.kind, body: r.body })), null, 1));
     cpSync(store, join(out, 'store'), { recursive: true });
-    return { status: run.status, requests: server.requests.length, home };
+    return { status: run.status, requests: server.requests.length, home, bodies: server.requests.map((r) => JSON.stringify(r.body ?? '')) };
   } finally {
     await server.close();
   }
