@@ -3,7 +3,7 @@
 
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type AgentHook, type EventKind, readClaudeStyle, type Rec, stableJson, type Verdict } from '../../hook/contract.js';
+import { type AgentHook, type EventKind, readClaudeStyle, type Rec, type SettingsInstall, stableJson, type Verdict } from '../../hook/contract.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -12,7 +12,7 @@ import { isRecord } from '../../is-record.js';
  * `last_assistant_message`. Common: `session_id`, `transcript_path`, `cwd`, `hook_event_name`;
  * `prompt_id` in newer versions; `agent_id` inside sub-agents.
  */
-const KINDS: Record<string, EventKind> = {
+export const CLAUDE_KINDS: Readonly<Record<string, EventKind>> = {
   PreToolUse: 'pre',
   PostToolUse: 'post',
   PostToolUseFailure: 'post',
@@ -24,7 +24,7 @@ const KINDS: Record<string, EventKind> = {
  * transcripts of the same calls): a failing call's `error` is the tool_result's text ("Exit code
  * 1\n…"), and a Bash response's `stdout` is its text (stderr arrives merged into stdout).
  */
-function answerText(name: string, value: Rec): { content: string; isError: boolean } {
+export function claudeAnswerText(name: string, value: Rec): { content: string; isError: boolean } {
   if (name === 'PostToolUseFailure') {
     const error = value.error;
     if (typeof error === 'string' && value.is_interrupt !== true) return { content: error, isError: true };
@@ -69,26 +69,47 @@ export function claudeAnswer(eventName: string, kind: EventKind, v: Verdict): ob
   return null;
 }
 
-/** The PreToolUse payload `hook doctor` sends, for a harmless call. */
-export function claudeProbe(id: string, cwd: string): Rec {
+/** The PreToolUse payload `hook doctor` sends, for a harmless call of the agent's shell tool. */
+export function claudeProbe(id: string, cwd: string, shellTool = 'Bash'): Rec {
   return {
     session_id: `loopledger-probe-${id}`,
     transcript_path: null,
     cwd,
     loopledger_probe: id,
     hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
+    tool_name: shellTool,
     tool_input: { command: 'true' },
     tool_use_id: `probe_${id}`,
     permission_mode: 'default',
   };
 }
 
+/**
+ * Claude Code's settings shape, which Codex and Qwen Code read too: each event a list of matcher
+ * groups of `{type: "command", command, timeout}` handlers, the timeout in seconds; the file at
+ * `file` under the home folder (user) or the project.
+ */
+export function commandHooks(events: SettingsInstall['events'], file: string): SettingsInstall {
+  return {
+    kind: 'settings',
+    nesting: 'groups',
+    events,
+    handler: (command) => ({ type: 'command', command, timeout: 5 }),
+    commandField: 'command',
+    timeoutField: 'timeout',
+    timeout: 5,
+    timeoutUnitMs: 1000,
+    comments: false,
+    user: (env) => join(env['HOME'] || homedir(), file),
+    project: (cwd) => resolve(cwd, file),
+  };
+}
+
 export const claudeCodeHook: AgentHook = {
-  read: (value) => readClaudeStyle({ agent: 'claude-code', kinds: KINDS, answer: answerText, subagents: true }, value),
+  read: (value) => readClaudeStyle({ agent: 'claude-code', kinds: CLAUDE_KINDS, answer: claudeAnswerText, subagents: true }, value),
   render: claudeAnswer,
   canCarryContext: (kind) => kind === 'pre' || kind === 'post',
-  probe: claudeProbe,
+  probe: (id, cwd) => claudeProbe(id, cwd),
   projectDirVariable: 'CLAUDE_PROJECT_DIR',
   transcript: { adapter: async () => (await import('../../formats/claude-code.js')).claudeCodeAdapter, layout: 'jsonl' },
   /**
@@ -96,22 +117,13 @@ export const claudeCodeHook: AgentHook = {
    * matches all; Stop takes no matcher; `timeout` in seconds. PostToolUseFailure is where failing
    * calls land, and identical failing batches are the loop this guard exists for.
    */
-  install: {
-    kind: 'settings',
-    nesting: 'groups',
-    events: [
+  install: commandHooks(
+    [
       { event: 'PreToolUse', matcher: '*' },
       { event: 'PostToolUse', matcher: '*' },
       { event: 'PostToolUseFailure', matcher: '*' },
       { event: 'Stop', matcher: null },
     ],
-    handler: (command) => ({ type: 'command', command, timeout: 5 }),
-    commandField: 'command',
-    timeoutField: 'timeout',
-    timeout: 5,
-    timeoutUnitMs: 1000,
-    comments: false,
-    user: (env) => join(env['HOME'] || homedir(), '.claude/settings.json'),
-    project: (cwd) => resolve(cwd, '.claude/settings.json'),
-  },
+    '.claude/settings.json',
+  ),
 };

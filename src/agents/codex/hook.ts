@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { realpathSync } from 'node:fs';
 import { type AgentHook, type EventKind, type HookCall, readClaudeStyle, type Rec, stableJson, type Verdict } from '../../hook/contract.js';
 import { codexReview, planCodexReview } from '../../hook/codex-trust.js';
-import { claudeProbe } from '../claude-code/hook.js';
+import { claudeProbe, commandHooks } from '../claude-code/hook.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -112,21 +112,15 @@ export const codexHook: AgentHook = {
   transcript: { adapter: async () => (await import('../../formats/codex.js')).codexAdapter, layout: 'jsonl', prelude },
   /** ~/.codex/hooks.json (in $CODEX_HOME) or <repo>/.codex/hooks.json; no matcher runs for every tool the event supports; `timeout` in seconds. */
   install: {
-    kind: 'settings',
-    nesting: 'groups',
-    events: [
-      { event: 'PreToolUse', matcher: null },
-      { event: 'PostToolUse', matcher: null },
-      { event: 'Stop', matcher: null },
-    ],
-    handler: (command) => ({ type: 'command', command, timeout: 5 }),
-    commandField: 'command',
-    timeoutField: 'timeout',
-    timeout: 5,
-    timeoutUnitMs: 1000,
-    comments: false,
+    ...commandHooks(
+      [
+        { event: 'PreToolUse', matcher: null },
+        { event: 'PostToolUse', matcher: null },
+        { event: 'Stop', matcher: null },
+      ],
+      '.codex/hooks.json',
+    ),
     user: (env, cwd) => join(codexHome(env, cwd), 'hooks.json'),
-    project: (cwd) => resolve(cwd, '.codex/hooks.json'),
     // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
     // review of exactly the handler written is recorded the way Codex fingerprints it.
     review: {
