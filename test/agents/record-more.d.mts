@@ -9,5 +9,6 @@ export function record(
   options?: {
     during?: (store: string, stopped: () => boolean) => Promise<void>;
     before?: (run: { home: string; work: string; env: Record<string, string> }) => void;
+    script?: (view: { modelTurns: number }) => unknown;
   },
-): Promise<{ status: number | null; requests: number; home: string; bodies: string[] }>;
+): Promise<{ status: number | null; requests: number; home: string; bodies: string[]; modelTimes: number[] }>;
