@@ -15,10 +15,10 @@ import { describeWith } from '../helpers/capabilities.js';
 import { analyze, type Entry, hookDecisions, LOOPLEDGER, verdictKey } from './harness.mjs';
 import { record } from './record-more.mjs';
 
-type Agent = 'opencode' | 'kilo' | 'qwen' | 'cline';
-// Copilot CLI is not here yet: on a machine at load 30 its hooks hit their 5 s timeout and the run
-// went on unguarded (fail open), and its run has not been seen refused live (docs/hook.md says so).
-const AGENTS: Agent[] = ['qwen', 'opencode', 'kilo', 'cline'];
+type Agent = 'opencode' | 'kilo' | 'qwen' | 'copilot' | 'cline';
+// On a machine at load 30 a hook can pass the agents' 5 s timeout and the run goes on unguarded
+// (failing open, as it should): the enforce case then fails, and says so.
+const AGENTS: Agent[] = ['qwen', 'opencode', 'kilo', 'copilot', 'cline'];
 const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 
 async function run(agent: Agent, mode: string, stateDir?: (home: string) => string) {
