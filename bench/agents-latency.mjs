@@ -1,6 +1,8 @@
-// `node bench/agents-latency.mjs [--runs 3] [--calls 6] [--only claude-code,gemini,codex]`
+// `node bench/agents-latency.mjs [--runs 3] [--calls 6] [--only claude-code,gemini,codex,qwen,…]`
 // The wall time loopledger's hook adds to one tool call inside each real agent (installed by
-// test/agents/install.mjs at its pinned version; an agent that is not installed is skipped).
+// test/agents/install.mjs, or test/agents/install-more.mjs for the five 0.4 agents, at its pinned
+// version; an agent that is not installed is skipped). The five 0.4 agents run without a hook and
+// with the guard installed by `hook install --user --write` (no `node -e 0` hook setting for them).
 // A scripted model server asks for `--calls` shell calls (`echo <n>`: varied, so nothing is
 // refused); the server's arrival times give each call's wall time (from the request that asked
 // for it to the next request). Each run plays three settings back to back: no hook, the same
@@ -16,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentBin, AGENTS } from '../test/agents/install.mjs';
+import { MORE_AGENTS, moreAgentBin } from '../test/agents/install-more.mjs';
+import { record } from '../test/agents/record-more.mjs';
 import { runAgent, SHELL } from '../test/agents/harness.mjs';
 import { trustCodexHooks } from '../dist/hook/codex-trust.js';
 
@@ -27,7 +31,7 @@ const arg = (name, fallback) => {
 };
 const runs = Number(arg('--runs', '3'));
 const calls = Number(arg('--calls', '6'));
-const only = arg('--only', Object.keys(AGENTS).join(',')).split(',');
+const only = arg('--only', [...Object.keys(AGENTS), ...Object.keys(MORE_AGENTS)].join(',')).split(',');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,8 +73,41 @@ function bareNodeHook(agent) {
   };
 }
 
+/** Per-call wall times of one run of a 0.4 agent (record-more.mjs), with the guard under telemetry or none. */
+async function moreCallTimes(agent, guarded) {
+  const out = mkdtempSync(join(tmpdir(), `loopledger-bench-${agent}-`));
+  // Cline's -y mode ends only through submit_and_exit.
+  const closing = { text: 'Done.', ...(agent === 'cline' ? { calls: [{ role: 'finish', input: { summary: 'done' } }] } : {}) };
+  const before = guarded
+    ? ({ home, work, env }) => {
+        const i = spawnSync(process.execPath, [join(root, 'bin', 'loopledger.js'), 'hook', 'install', agent, '--user', '--write', '--mode', 'telemetry', '--state-dir', join(home, 'll-state')], { cwd: work, env });
+        if (i.status !== 0) throw new Error(`hook install ${agent} failed: ${i.stderr}`);
+      }
+    : undefined;
+  const r = await record(agent, out, { before, script: (v) => (v.modelTurns < calls ? { calls: [{ role: 'shell', input: { command: `echo ${v.modelTurns}` } }] } : closing) });
+  rmSync(out, { recursive: true, force: true });
+  rmSync(r.home, { recursive: true, force: true });
+  const at = r.modelTimes;
+  return Array.from({ length: Math.min(calls, at.length - 1) }, (_, k) => at[k + 1] - at[k]);
+}
+
 const rows = [];
 for (const agent of only) {
+  if (MORE_AGENTS[agent]) {
+    if (!moreAgentBin(agent)) {
+      console.log(`${agent}: not installed (node test/agents/install-more.mjs ${agent}); skipped`);
+      continue;
+    }
+    const perRun = [];
+    for (let r = 0; r < runs; r++) {
+      const bare = median(Array.from({ length: 5 }, nodeStart));
+      const without = median(await moreCallTimes(agent, false));
+      const guard = median(await moreCallTimes(agent, true));
+      perRun.push({ bare, without, nodeHook: NaN, guard });
+    }
+    rows.push({ agent, perRun, label: `${MORE_AGENTS[agent].pkg}@${MORE_AGENTS[agent].version}` });
+    continue;
+  }
   if (!agentBin(agent)) {
     console.log(`${agent}: not installed (node test/agents/install.mjs ${agent}); skipped`);
     continue;
@@ -84,20 +121,19 @@ for (const agent of only) {
     const guard = median(callTimes(await runAgent(agent, { script: script(agent), mode: 'telemetry' })));
     perRun.push({ bare, without, nodeHook, guard });
   }
-  rows.push({ agent, perRun });
+  rows.push({ agent, perRun, label: `${AGENTS[agent].pkg}@${AGENTS[agent].version}` });
 }
 
 const spread = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 console.log(`\n${runs} runs × ${calls} calls per agent and setting; per tool call, the median wall time of a run's calls; ratios to the run's own bare \`node -e 0\` start; median (min–max over runs):\n`);
 console.log('| agent | node -e 0 | without hook | with a `node -e 0` hook | with loopledger | loopledger added / node start | beyond a `node -e 0` hook / node start |');
 console.log('|---|---|---|---|---|---|---|');
-for (const { agent, perRun } of rows) {
+for (const { label, perRun } of rows) {
   const added = perRun.map((x) => (x.guard - x.without) / x.bare);
   const beyond = perRun.map((x) => (x.guard - x.nodeHook) / x.bare);
-  const col = (k) => ms(median(perRun.map((x) => x[k])));
-  console.log(
-    `| ${AGENTS[agent].pkg}@${AGENTS[agent].version} | ${col('bare')} | ${col('without')} | ${col('nodeHook')} | ${col('guard')} | ${median(added).toFixed(2)}× (${spread(added)}) | ${median(beyond).toFixed(2)}× (${spread(beyond)}) |`,
-  );
+  const col = (k) => (perRun.some((x) => Number.isNaN(x[k])) ? '—' : ms(median(perRun.map((x) => x[k]))));
+  const beyondCol = beyond.some(Number.isNaN) ? '—' : `${median(beyond).toFixed(2)}× (${spread(beyond)})`;
+  console.log(`| ${label} | ${col('bare')} | ${col('without')} | ${col('nodeHook')} | ${col('guard')} | ${median(added).toFixed(2)}× (${spread(added)}) | ${beyondCol} |`);
 }
 
 const start = median(rows.flatMap((r) => r.perRun.map((x) => x.bare)));

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { loadBundle } from './code-cache.js';
 
 const argv = process.argv.slice(2);
-// `hook install` and `hook doctor` are typed by a person: the CLI's, not the guard's.
-const guard = argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
+// `hook install|uninstall|doctor` are typed by a person: the CLI's, not the guard's.
+const guard = argv[0] === 'hook' && !['install', 'uninstall', 'doctor'].includes(argv[1]);
 const nodeCache = guard && module.enableCompileCache !== undefined;
 if (nodeCache) module.enableCompileCache();
 const entry = guard ? current('../dist/hook.cjs', '../dist/hook/main.js') : current('../dist/loopledger.cjs', '../dist/cli.js');

@@ -54,10 +54,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
 
 /**
  * `hook <agent> …` is the guard, run from its own entry (src/hook/main.ts, no commander);
- * `hook install` and `hook doctor` are commands a person types, parsed like every other.
+ * `hook install`, `hook uninstall` and `hook doctor` are commands a person types, parsed like every other.
  */
 function isGuardCall(argv: readonly string[]): boolean {
-  return argv[0] === 'hook' && argv[1] !== 'install' && argv[1] !== 'doctor';
+  return argv[0] === 'hook' && !['install', 'uninstall', 'doctor'].includes(argv[1] ?? '');
 }
 
 /** Run the CLI; resolves to the exit code. Never throws and never prints a stack trace. */

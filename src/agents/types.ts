@@ -3,6 +3,7 @@
 // folder beside this file; index.ts gathers them into the one registry the rest derives from.
 
 import type { FormatName } from '../model/transcript.js';
+import type { AgentHook } from '../hook/contract.js';
 
 /** SPEC 0.4 "Agents": the names `stores`, `hook`, `--input-format` and the JSON's `agent` use. */
 export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot', 'cline', 'pi', 'droid', 'openclaw', 'vscode-tasks', 'cursor'] as const;
@@ -46,8 +47,8 @@ export interface AgentDefinition {
    * (Claude Code's sub-agent manifests, Cline's session summaries): the walk passes over them.
    */
   isCompanion?(dir: string, name: string): boolean;
-  /** Where its live guard hooks in: moved here from src/hook in a later round (issue 55 item 1). */
-  hook?: never;
+  /** Its live guard's contract: events, payload reading, answers, install and doctor's probe (src/hook runs it). */
+  hook?: AgentHook;
 }
 
 /** Path pieces the store layouts' patterns are written with. */

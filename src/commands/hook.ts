@@ -1,10 +1,12 @@
-// `loopledger hook install` and `loopledger hook doctor`: commands a person types, parsed here.
+// `loopledger hook install|uninstall|doctor`: commands a person types, parsed here.
 // The guard itself (`loopledger hook <agent>`, which the agent runs on every tool call) has its
 // own entry module without commander (src/hook/main.ts); it is listed here for --help only.
 
 import { Argument, Option, type OptionValues } from 'commander';
 import { doctor } from '../hook/doctor.js';
-import { guardArgsFrom, installHook } from '../hook/install.js';
+import { guardArgsFrom } from '../hook/install.js';
+import { installGuard } from '../hook/install-files.js';
+import { uninstallHook } from '../hook/uninstall.js';
 import { AGENTS, type Agent } from '../hook/payload.js';
 import { type Mode, MODES } from '../vocabulary.js';
 import { EXIT_OK } from '../errors.js';
@@ -33,19 +35,19 @@ function installOptions(raw: OptionValues): InstallOptions {
 export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
   const hook = program
     .command('hook')
-    .description('the live guard inside Claude Code, Gemini CLI and Codex (loopledger hook --help)')
-    .usage('claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]')
+    .description(`the live guard inside ${AGENTS.join(', ')} (loopledger hook --help)`)
+    .usage('<agent> [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]')
     .allowUnknownOption()
     .argument('[args...]');
 
   hook
     .command('install')
     .description(
-      "print the settings entry that runs the guard, or merge it into the agent's settings file (--write; a .bak " +
-        'of the file is kept), then check with hook doctor that the command it wrote answers',
+      "print the settings entry (or the files) that run the guard, or merge it into the agent's settings file (--write; a .bak " +
+        'of the file is kept; OpenCode, Kilo: a plugin file; Cline: its hook files), then check with hook doctor that the command it wrote answers',
     )
     .addArgument(agentArgument())
-    .option('--project', "the project's settings (.claude/settings.json, .gemini/settings.json, .codex/hooks.json; the default)")
+    .option('--project', "the project's settings (.claude/settings.json, .codex/hooks.json, …: docs/hook.md; the default)")
     .addOption(new Option('--user', "the user's settings (the same under $HOME; Codex's in $CODEX_HOME, default ~/.codex)").conflicts('project'))
     .option('--write', 'merge the entry into the file instead of printing it')
     .addOption(new Option('--mode <mode>', 'the mode the guard runs in (default: the configuration\'s, telemetry)').choices(MODES))
@@ -59,7 +61,19 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
         if (!result.ok) io.stderr.write(`loopledger: warning: the installed hook did not answer the probe, or was not run (see above): the agent may run without the guard\n`);
       };
-      setExit(await installHook({ agent, scope: opts.scope, write: opts.write, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
+      setExit(await installGuard({ agent, scope: opts.scope, write: opts.write, guardArgs: guardArgsFrom(opts, cwd) }, { ...io, cwd }, checkAfterWrite));
+    });
+
+  hook
+    .command('uninstall')
+    .description("remove only loopledger's entries from the agent's settings (or its guard files), every other byte kept; prints the result without --write, as install does")
+    .addArgument(agentArgument())
+    .option('--project', "the project's settings (the default)")
+    .addOption(new Option('--user', "the user's settings").conflicts('project'))
+    .option('--write', 'write the change instead of printing it')
+    .action((agent: Agent, raw: OptionValues) => {
+      const scope = flag(raw, 'user') ? 'user' : 'project';
+      setExit(uninstallHook({ agent, scope, write: flag(raw, 'write') ?? false }, { ...io, cwd: process.cwd() }));
     });
 
   hook

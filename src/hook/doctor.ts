@@ -13,26 +13,15 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { codexConfigPath, codexKeyPath, installedGuards, isCodexGuard, PLANS, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { guardIn, installedGuards, isGuardOf, readAgentSettings, type Scope, settingsPath } from './install.js';
+import { filesDir, installedFiles } from './install-files.js';
 import { provenance, type Provenance } from './provenance.js';
-import { codexReview } from './codex-trust.js';
-import type { Agent } from './payload.js';
+import { type Agent, hookOf } from './payload.js';
 import { sanitize } from '../sanitize.js';
 
 export interface DoctorIO {
   env: NodeJS.ProcessEnv;
   cwd: string;
-}
-
-/** What each agent sends before a tool runs (see payload.ts for the sources), for a harmless call. */
-function probePayload(agent: Agent, id: string, cwd: string): Record<string, unknown> {
-  const session = `loopledger-probe-${id}`;
-  const common = { session_id: session, transcript_path: null, cwd, loopledger_probe: id };
-  if (agent === 'gemini') {
-    return { ...common, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'true' } };
-  }
-  const call = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'true' }, tool_use_id: `probe_${id}`, permission_mode: 'default' };
-  return agent === 'codex' ? { ...common, ...call, turn_id: `probe-${id}`, model: '' } : { ...common, ...call };
 }
 
 interface Run {
@@ -47,13 +36,11 @@ interface Run {
 const OUTPUT_CAP = 1 << 20;
 
 /**
- * The variables the agent adds to a hook's environment, which a command may use to find the
+ * The variable the agent adds to a hook's environment, which a command may use to find the
  * launcher (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loopledger`): the project is this folder.
  */
-const PROJECT_DIR_VARIABLE: Partial<Record<Agent, string>> = { 'claude-code': 'CLAUDE_PROJECT_DIR', gemini: 'GEMINI_PROJECT_DIR' };
-
 function agentEnv(agent: Agent, io: DoctorIO): NodeJS.ProcessEnv {
-  const name = PROJECT_DIR_VARIABLE[agent];
+  const name = hookOf(agent).projectDirVariable;
   return name === undefined || io.env[name] !== undefined ? io.env : { ...io.env, [name]: io.cwd };
 }
 
@@ -135,7 +122,7 @@ function writable(dir: string): boolean {
 /** One command, probed: the verdict in one line. */
 async function probe(agent: Agent, command: string, where: string, timeoutMs: number, io: DoctorIO): Promise<DoctorLine> {
   const id = randomBytes(6).toString('hex');
-  const run = await runCommand(command, `${JSON.stringify(probePayload(agent, id, io.cwd))}\n`, timeoutMs, io.cwd, agentEnv(agent, io));
+  const run = await runCommand(command, `${JSON.stringify(hookOf(agent).probe(id, io.cwd))}\n`, timeoutMs, io.cwd, agentEnv(agent, io));
   const shown = `${where} runs \`${sanitize(command)}\``;
   if (run.timedOut) return { ok: false, line: `no answer: ${shown}: still running at the agent's timeout (${timeoutMs} ms), killed` };
   const answer = run.code === 0 ? answerOf(run.stdout.trim(), id) : null;
@@ -162,56 +149,108 @@ function notRun(agent: Agent, origin: Exclude<Provenance, { kind: 'ours' }>, sho
   return `foreign: ${shown}: not a command \`hook install\` of this installation writes (another installation, or a repository's own script), so not run: check it yourself, or ${instead}`;
 }
 
-/**
- * Every guard command in the agent's project and user settings that `hook install` of this
- * installation writes, probed; any other is reported (foreign, modified), never run. `ok` when at least one
- * is installed and every one answered.
- */
-export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[] = ['project', 'user']): Promise<{ ok: boolean; lines: DoctorLine[] }> {
-  const plan = PLANS[agent];
-  const lines: DoctorLine[] = [];
-  // The project's file as the agent's folder sees it, the user's in full (the same file when
-  // the folder is HOME: read once).
-  const files = new Map<string, string>();
+/** One place the guard may be installed, read: its guards event by event, or why it cannot be read. */
+interface Place {
+  shown: string;
+  guards: { event: string; command: string; timeout: unknown }[];
+  /** Said after the probes (Codex: the review its user still owes). */
+  advice: string | null;
+  error: string | null;
+}
+
+function places(agent: Agent, io: DoctorIO, scopes: readonly Scope[]): { looked: string[]; found: Place[] } {
+  const install = hookOf(agent).install;
+  // The project's as the agent's folder sees it, the user's in full (the same when the folder is HOME: read once).
+  const paths = new Map<string, string>();
   for (const scope of scopes) {
-    const path = settingsPath(agent, scope, io.env, io.cwd);
-    if (!files.has(path)) files.set(path, scope === 'project' ? relative(io.cwd, path) : path);
+    const path = install.kind === 'settings' ? settingsPath(agent, scope, io.env, io.cwd) : filesDir(install, scope, io.env, io.cwd);
+    if (!paths.has(path)) paths.set(path, scope === 'project' ? relative(io.cwd, path) : path);
   }
-  const looked: string[] = [];
-  for (const [path, shownPath] of files) {
-    looked.push(shownPath);
+  const found: Place[] = [];
+  for (const [path, shown] of paths) {
+    if (install.kind === 'files') {
+      const guards = installedFiles(path, install, agent).map((f) => ({ event: f.event, command: f.command, timeout: undefined }));
+      if (guards.length > 0) found.push({ shown, guards, advice: null, error: null });
+      continue;
+    }
     let settings: unknown;
     try {
       const file = readAgentSettings(agent, path);
       if (file.text === null) continue;
       settings = file.value;
     } catch (e) {
-      lines.push({ ok: false, line: `cannot read ${shownPath}: ${(e as Error).message}` });
+      found.push({ shown, guards: [], advice: null, error: `cannot read ${shown}: ${(e as Error).message}` });
+      continue;
+    }
+    const guards = installedGuards(settings, agent);
+    // A guard that answers is still never run by an agent that wants it reviewed first (Codex) until its user did.
+    const advice = install.review !== undefined && guards.length > 0 ? install.review.advice(path, settings as Record<string, unknown>, io, isGuardOf(agent)) : null;
+    found.push({ shown, guards, advice: advice === null ? null : `not reviewed: ${shown}: ${advice}`, error: null });
+  }
+  return { looked: [...paths.values()], found };
+}
+
+/**
+ * The guard run more than once on the same call: in the project's and the user's settings both,
+ * or twice in one (each run counts the call, so a loop is seen at half its length, and two modes
+ * disagree on what to do). null when each event runs it once.
+ */
+function twice(agent: Agent, found: readonly Place[], io: DoctorIO): string | null {
+  const byEvent = new Map<string, { where: string; mode: string }[]>();
+  for (const place of found) {
+    // Only this installation's guards: any other command is reported as foreign or modified already.
+    for (const g of place.guards.filter((x) => provenance(x.command, agent, io.env, io.cwd).kind === 'ours')) {
+      const args = guardIn(g.command, agent)?.args ?? [];
+      const at = args.indexOf('--mode');
+      const mode = at >= 0 ? (args[at + 1] ?? '?') : (args.find((a) => a.startsWith('--mode='))?.slice(7) ?? 'the configuration\'s');
+      const list = byEvent.get(g.event) ?? [];
+      list.push({ where: place.shown, mode });
+      byEvent.set(g.event, list);
+    }
+  }
+  const doubled = [...byEvent].filter(([, runs]) => runs.length > 1);
+  if (doubled.length === 0) return null;
+  const [event, runs] = doubled[0]!;
+  const modes = new Set(runs.map((r) => r.mode));
+  const how = modes.size > 1 ? `, in different modes (${runs.map((r) => `${r.mode} from ${r.where}`).join(', ')})` : ` (${[...new Set(runs.map((r) => r.where))].join(' and ')})`;
+  return `twice: the guard runs ${runs.length} times on every ${event}${doubled.length > 1 ? ` (and ${doubled.length - 1} more event(s))` : ''}${how}: each run counts the call, so keep one install (\`loopledger hook uninstall ${agent} --project|--user --write\` removes the other)`;
+}
+
+/**
+ * Every guard command in the agent's project and user settings (or files) that `hook install` of
+ * this installation writes, probed; any other is reported (foreign, modified), never run; a guard
+ * installed twice is said. `ok` when at least one is installed, every one answered, and none runs twice.
+ */
+export async function doctor(agent: Agent, io: DoctorIO, scopes: readonly Scope[] = ['project', 'user']): Promise<{ ok: boolean; lines: DoctorLine[] }> {
+  const install = hookOf(agent).install;
+  const lines: DoctorLine[] = [];
+  const { looked, found } = places(agent, io, scopes);
+  for (const place of found) {
+    if (place.error !== null) {
+      lines.push({ ok: false, line: place.error });
       continue;
     }
     // One probe per distinct command: the same guard under four events answers the same.
     const byCommand = new Map<string, { events: string[]; timeout: unknown }>();
-    for (const g of installedGuards(settings, agent)) {
+    for (const g of place.guards) {
       const seen = byCommand.get(g.command);
       if (seen) seen.events.push(g.event);
       else byCommand.set(g.command, { events: [g.event], timeout: g.timeout });
     }
     for (const [command, { events, timeout }] of byCommand) {
-      const where = `${shownPath} (${events.join(', ')})`;
+      const where = `${place.shown} (${events.join(', ')})`;
       const origin = provenance(command, agent, io.env, io.cwd);
       if (origin.kind !== 'ours') {
         lines.push({ ok: false, line: notRun(agent, origin, `${where} runs \`${sanitize(command)}\``) });
         continue;
       }
-      const limit = typeof timeout === 'number' && timeout > 0 ? timeout : plan.timeout;
-      lines.push(await probe(agent, command, where, Math.min(limit * plan.timeoutUnitMs, 600_000), io));
+      const limit = typeof timeout === 'number' && timeout > 0 ? timeout : install.timeout;
+      lines.push(await probe(agent, command, where, Math.min(limit * install.timeoutUnitMs, 600_000), io));
     }
-    // A guard that answers is still never run by Codex until its user reviewed it.
-    if (agent === 'codex' && byCommand.size > 0) {
-      const review = codexReview(codexKeyPath(path, io.env, io.cwd), settings as Record<string, unknown>, codexConfigPath(io.env, io.cwd), isCodexGuard);
-      if (review.advice !== null) lines.push({ ok: false, line: `not reviewed: ${shownPath}: ${review.advice}` });
-    }
+    if (place.advice !== null) lines.push({ ok: false, line: place.advice });
   }
+  const doubled = twice(agent, found, io);
+  if (doubled !== null) lines.push({ ok: false, line: doubled });
   if (lines.length === 0) {
     return { ok: false, lines: [{ ok: false, line: `no loopledger guard for ${agent} in ${looked.join(' or ')}: run \`loopledger hook install ${agent} --write\`` }] };
   }

@@ -2,98 +2,17 @@
 // into the agent's settings file keeping every hook already there (and a `.bak` of the file).
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { Agent } from './payload.js';
+import { type Agent, hookOf } from './payload.js';
+import type { Rec, SettingsInstall } from './contract.js';
 import { editSettingsText } from './jsonc-edit.js';
 import { CodexConfigError } from './codex-config.js';
 import { FileWriteError, replaceInPlace } from '../file-in-place.js';
 import { readSettings, restoreSettings, SettingsError, type SettingsFile, whyNotWritable, writeSettings } from './settings-file.js';
 import { shellWords, shQuote } from './shell.js';
-import { type HandlerMove, planCodexReview, type ReviewPlan } from './codex-trust.js';
-
-interface Handler {
-  type: 'command';
-  command: string;
-  timeout: number;
-  name?: string;
-}
-
-interface EventPlan {
-  event: string;
-  /** null: the event takes no matcher. */
-  matcher: string | null;
-}
-
-interface Plan {
-  events: EventPlan[];
-  /** In the agent's unit: seconds, except Gemini CLI's milliseconds. */
-  timeout: number;
-  timeoutUnitMs: number;
-  named: boolean;
-  /** Gemini CLI reads JSON with comments. */
-  comments: boolean;
-  user: string;
-  project: string;
-}
-
-/**
- * Which events, where, and in which unit the timeout is. A hook call takes about one Node start;
- * 5 s leaves room for a first call that reads a long transcript whole, and fails open past it.
- *
- * - Claude Code: ~/.claude/settings.json or .claude/settings.json; `matcher` is a regex on the
- *   tool name and "*" matches all; Stop takes no matcher; `timeout` in seconds ("Hooks reference",
- *   https://code.claude.com/docs/en/hooks). PostToolUseFailure is where failing calls land, and
- *   identical failing batches are the loop this guard exists for.
- * - Gemini CLI: ~/.gemini/settings.json or .gemini/settings.json; "*" matches every tool;
- *   `timeout` in milliseconds (docs/hooks/reference.md, "Configuration schema").
- * - Codex: ~/.codex/hooks.json or <repo>/.codex/hooks.json; no matcher runs for every tool the
- *   event supports; `timeout` in seconds (https://developers.openai.com/codex/hooks).
- */
-export const PLANS: Record<Agent, Plan> = {
-  'claude-code': {
-    events: [
-      { event: 'PreToolUse', matcher: '*' },
-      { event: 'PostToolUse', matcher: '*' },
-      { event: 'PostToolUseFailure', matcher: '*' },
-      { event: 'Stop', matcher: null },
-    ],
-    timeout: 5,
-    timeoutUnitMs: 1000,
-    named: false,
-    comments: false,
-    user: '.claude/settings.json',
-    project: '.claude/settings.json',
-  },
-  gemini: {
-    events: [
-      { event: 'BeforeTool', matcher: '*' },
-      { event: 'AfterTool', matcher: '*' },
-      { event: 'AfterAgent', matcher: null },
-    ],
-    timeout: 5000,
-    timeoutUnitMs: 1,
-    named: true,
-    comments: true,
-    user: '.gemini/settings.json',
-    project: '.gemini/settings.json',
-  },
-  codex: {
-    events: [
-      { event: 'PreToolUse', matcher: null },
-      { event: 'PostToolUse', matcher: null },
-      { event: 'Stop', matcher: null },
-    ],
-    timeout: 5,
-    timeoutUnitMs: 1000,
-    named: false,
-    comments: false,
-    user: '.codex/hooks.json',
-    project: '.codex/hooks.json',
-  },
-};
+import type { HandlerMove, ReviewPlan } from './codex-trust.js';
 
 export type Scope = 'project' | 'user';
 
@@ -153,7 +72,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
  * A launcher an install of this installation would have written: bare `loopledger`, or words
  * ending in this very launcher file (whichever node runs it).
  */
-function writtenByUs(launcher: string): boolean {
+export function writtenByUs(launcher: string): boolean {
   if (launcher === 'loopledger') return true;
   const last = shellWords(launcher)?.words.at(-1)?.value;
   if (last === undefined || !last.startsWith('/')) return false;
@@ -174,7 +93,7 @@ interface Launcher {
  * the `node` running now unless the PATH's `node` is that one (the launcher's `#!/usr/bin/env
  * node` would pick any other, perhaps one too old).
  */
-function launcherFor(env: NodeJS.ProcessEnv): Launcher {
+export function launcherFor(env: NodeJS.ProcessEnv): Launcher {
   const execPath = process.execPath;
   const ours = realpathOrNull(LAUNCHER) ?? LAUNCHER;
   const found = onPath('loopledger', env);
@@ -188,13 +107,23 @@ function launcherFor(env: NodeJS.ProcessEnv): Launcher {
   return { command: `${shQuote(execPath)} ${shQuote(ours)}`, note: `${elsewhere}: the hook runs this installation and this node by their paths` };
 }
 
-/** The `hooks` object this agent needs: each event's one matcher group running the guard. */
+/** The agent's install, which must be into a settings file here. */
+function settingsInstall(agent: Agent): SettingsInstall {
+  const install = hookOf(agent).install;
+  if (install.kind !== 'settings') throw new Error(`${agent}'s guard is installed as files, not in a settings file`);
+  return install;
+}
+
+/** The `hooks` object this agent needs: each event's one matcher group (or handler) running the guard. */
 export function settingsEntry(agent: Agent, guardArgs: readonly string[] = [], launcher = 'loopledger'): Record<string, unknown[]> {
-  const plan = PLANS[agent];
-  const handler: Handler = { type: 'command', command: guardCommand(launcher, agent, guardArgs), timeout: plan.timeout };
-  if (plan.named) handler.name = 'loopledger';
+  const install = settingsInstall(agent);
+  const handler = install.handler(guardCommand(launcher, agent, guardArgs));
   const hooks: Record<string, unknown[]> = {};
-  for (const e of plan.events) {
+  for (const e of install.events) {
+    if (install.nesting === 'handlers') {
+      hooks[e.event] = [{ ...handler }];
+      continue;
+    }
     const group: Record<string, unknown> = {};
     if (e.matcher !== null) group.matcher = e.matcher;
     group.hooks = [{ ...handler }];
@@ -249,11 +178,29 @@ export function guardIn(command: string, agent: Agent): GuardCommand | null {
   return null;
 }
 
-function handlerCommand(handler: unknown): string | null {
+function handlerCommand(handler: unknown, field: string): string | null {
   if (typeof handler !== 'object' || handler === null) return null;
-  const command = (handler as { command?: unknown }).command;
+  const command = (handler as Rec)[field];
   return typeof command === 'string' ? command : null;
 }
+
+/** Each event's handler lists: every group's `hooks`, or the event's own list (Copilot CLI). */
+function handlerLists(groups: unknown[], nesting: SettingsInstall['nesting']): unknown[][] {
+  if (nesting === 'handlers') return [groups];
+  return groups.map((g) => (g as { hooks?: unknown } | null)?.hooks).filter((h): h is unknown[] => Array.isArray(h));
+}
+
+/** A handler that runs this agent's guard (the user's own handlers beside it are not). */
+export function isGuardOf(agent: Agent): (handler: unknown) => boolean {
+  const field = settingsInstall(agent).commandField;
+  return (handler) => {
+    const command = handlerCommand(handler, field);
+    return command !== null && guardIn(command, agent) !== null;
+  };
+}
+
+/** A handler that runs the Codex guard. */
+export const isCodexGuard = isGuardOf('codex');
 
 export interface InstalledGuard {
   event: string;
@@ -264,17 +211,16 @@ export interface InstalledGuard {
 
 /** Every handler in `settings` that runs this agent's guard, event by event. */
 export function installedGuards(settings: unknown, agent: Agent): InstalledGuard[] {
+  const install = settingsInstall(agent);
   const hooks = (settings as { hooks?: unknown } | null)?.hooks;
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return [];
   const found: InstalledGuard[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const handlers = (group as { hooks?: unknown } | null)?.hooks;
-      if (!Array.isArray(handlers)) continue;
+    for (const handlers of handlerLists(groups, install.nesting)) {
       for (const h of handlers) {
-        const command = handlerCommand(h);
-        if (command !== null && guardIn(command, agent) !== null) found.push({ event, command, timeout: (h as { timeout?: unknown }).timeout });
+        const command = handlerCommand(h, install.commandField);
+        if (command !== null && guardIn(command, agent) !== null) found.push({ event, command, timeout: (h as Rec)[install.timeoutField] });
       }
     }
   }
@@ -321,12 +267,17 @@ export function mergeSettings(
   }
   const hooks = current as Record<string, unknown>;
   settings.hooks = hooks;
+  const install = settingsInstall(agent);
+  const flat = install.nesting === 'handlers';
   const entry = settingsEntry(agent, guardArgs, launcher);
   const result: MergeResult = { settings, added: [], updated: [], deduplicated: [], keptLaunchers: [], removed: [], removedGroups: [], moves: [] };
-  for (const [event, groups] of Object.entries(entry)) {
-    const list = hooks[event] ?? [];
-    if (!Array.isArray(list)) throw new InstallError(`its "hooks.${event}" is not a list`);
-    const ours = (groups[0] as { hooks: Handler[] }).hooks[0]!;
+  for (const [event, entryList] of Object.entries(entry)) {
+    const given = hooks[event] ?? [];
+    if (!Array.isArray(given)) throw new InstallError(`its "hooks.${event}" is not a list`);
+    // Handlers listed under the event itself are merged as one group holding them all.
+    const list = flat ? [{ hooks: given }] : given;
+    const groups = flat ? [{ hooks: entryList }] : entryList;
+    const ours = (groups[0] as { hooks: Rec[] }).hooks[0]!;
     let found = false;
     const kept: unknown[] = [];
     const moves: HandlerMove[] = [];
@@ -339,7 +290,7 @@ export function mergeSettings(
       const left: unknown[] = [];
       const at: number[] = [];
       for (const [h, handler] of handlers.entries()) {
-        const command = handlerCommand(handler);
+        const command = handlerCommand(handler, install.commandField);
         const guard = command === null ? null : guardIn(command, agent);
         at.push(guard !== null && found ? -1 : left.length);
         if (guard === null) {
@@ -355,10 +306,10 @@ export function mergeSettings(
         // launcher by its path) is refreshed to what works now; anyone else's launcher is kept.
         const launcherKept = isOurs(guard.launcher) ? launcher : guard.launcher;
         if (launcherKept !== launcher && !result.keptLaunchers.includes(launcherKept)) result.keptLaunchers.push(launcherKept);
-        left.push({ ...(handler as object), ...ours, command: guardCommand(launcherKept, agent, guardArgs, guard.tail) });
+        left.push({ ...(handler as object), ...ours, [install.commandField]: guardCommand(launcherKept, agent, guardArgs, guard.tail) });
       }
       // A group left with no handler at all was the duplicate's alone.
-      const gone = handlers.length > 0 && left.length === 0;
+      const gone = !flat && handlers.length > 0 && left.length === 0;
       if (gone) result.removedGroups.push({ event, group: g });
       for (const [h, to] of at.entries()) moves.push({ event, from: [g, h], to: gone || to < 0 ? null : [kept.length, to] });
       if (!gone) kept.push({ ...(group as object), hooks: left });
@@ -372,37 +323,18 @@ export function mergeSettings(
       kept.push(groups[0]);
       result.added.push(event);
     }
-    hooks[event] = kept;
+    hooks[event] = flat ? kept.flatMap((g) => (g as { hooks: unknown[] }).hooks) : kept;
   }
   return result;
 }
 
 export function settingsPath(agent: Agent, scope: Scope, env: NodeJS.ProcessEnv, cwd: string): string {
-  const plan = PLANS[agent];
-  if (scope === 'project') return resolve(cwd, plan.project);
-  // Codex reads its user files from $CODEX_HOME (default ~/.codex), hooks.json among them.
-  return agent === 'codex' ? join(codexHome(env, cwd), 'hooks.json') : join(env['HOME'] || homedir(), plan.user);
-}
-
-/** Codex's home: `$CODEX_HOME` when set (relative to the folder Codex starts in), else ~/.codex. */
-function codexHome(env: NodeJS.ProcessEnv, cwd: string): string {
-  const set = env['CODEX_HOME'];
-  return set ? resolve(cwd, set) : join(env['HOME'] || homedir(), '.codex');
-}
-
-/** Where Codex records which hooks its user reviewed. */
-export function codexConfigPath(env: NodeJS.ProcessEnv, cwd: string): string {
-  return join(codexHome(env, cwd), 'config.toml');
-}
-
-/** A handler that runs the Codex guard (the user's own handlers beside it are not). */
-export function isCodexGuard(handler: unknown): boolean {
-  const command = typeof handler === 'object' && handler !== null ? (handler as { command?: unknown }).command : undefined;
-  return typeof command === 'string' && guardIn(command, 'codex') !== null;
+  const install = settingsInstall(agent);
+  return scope === 'project' ? install.project(cwd) : install.user(env, cwd);
 }
 
 export function readAgentSettings(agent: Agent, path: string): SettingsFile {
-  return readSettings(path, PLANS[agent].comments);
+  return readSettings(path, settingsInstall(agent).comments);
 }
 
 /** The guard's own arguments, made absolute: the agent runs the command from its own folder. */
@@ -412,24 +344,6 @@ export function guardArgsFrom(opts: { mode?: string; stateDir?: string; config?:
   if (opts.stateDir !== undefined) args.push('--state-dir', resolve(cwd, opts.stateDir));
   if (opts.config !== undefined) args.push('--config', resolve(cwd, opts.config));
   return args;
-}
-
-/**
- * `path` with the links of its longest existing part resolved: Codex keys a review by the
- * hooks.json path under `$CODEX_HOME` canonicalized (codex-rs/utils/home-dir `find_codex_home`:
- * `path.canonicalize()` when CODEX_HOME is set; `~/.codex` is taken as it is).
- */
-function canonical(path: string): string {
-  const real = realpathOrNull(path);
-  if (real !== null) return real;
-  const parent = dirname(path);
-  return parent === path ? path : join(canonical(parent), basename(path));
-}
-
-/** The hooks.json path Codex records reviews under. */
-export function codexKeyPath(hooksPath: string, env: NodeJS.ProcessEnv, cwd: string): string {
-  const home = codexHome(env, cwd);
-  return env['CODEX_HOME'] && hooksPath === join(home, 'hooks.json') ? join(canonical(home), 'hooks.json') : hooksPath;
 }
 
 function summary(result: MergeResult, file: SettingsFile, backup: string | null, path: string): string {
@@ -482,7 +396,9 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   // comments and layout stay byte for byte outside the entries the merge changed.
   let text: string | null = null;
   if (!unchanged) {
-    text = file.text === null || file.text.trim() === '' ? `${JSON.stringify(result.settings, null, 2)}\n` : editSettingsText(file.text, result.settings, result);
+    // A new project file starts with what the agent wants at its top (Copilot CLI's `version`).
+    const fresh = file.text === null && opts.scope === 'project' ? { ...settingsInstall(opts.agent).preamble, ...result.settings } : result.settings;
+    text = file.text === null || file.text.trim() === '' ? `${JSON.stringify(fresh, null, 2)}\n` : editSettingsText(file.text, result.settings, result);
     if (text === null) {
       const why = file.hasComments ? 'has comments, which rewriting it would lose, and this change cannot be made by editing around them' : 'cannot be changed by editing its text, and rewriting it whole would not keep it as written';
       return refuse(path, `${why}: merge the entry above into it by hand`, ' ');
@@ -490,17 +406,17 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
     const why = whyNotWritable(file);
     if (why !== null) return refuse(path, why);
   }
-  // Codex runs only hooks its user reviewed (`codex exec` skips the others without a word): the
-  // review of exactly the handler written here is recorded the way Codex fingerprints it.
+  // An agent that runs only hooks its user reviewed (Codex) gets the review of exactly the handler
+  // written here, recorded the way the agent fingerprints it.
   let review: ReviewPlan | null = null;
-  if (opts.agent === 'codex') {
-    const ours = (entry['Stop']![0] as { hooks: unknown[] }).hooks[0];
-    const configPath = codexConfigPath(io.env, io.cwd);
+  const reviews = settingsInstall(opts.agent).review;
+  if (reviews !== undefined) {
+    const ours = settingsInstall(opts.agent).handler(guardCommand(launcher.command, opts.agent, opts.guardArgs));
     try {
-      review = planCodexReview(codexKeyPath(path, io.env, io.cwd), result.settings, configPath, (h) => isDeepStrictEqual(h, ours), isCodexGuard, result.moves);
+      review = reviews.plan(path, result.settings, io, (h) => isDeepStrictEqual(h, ours), isGuardOf(opts.agent), result.moves);
     } catch (e) {
       if (!(e instanceof CodexConfigError || e instanceof FileWriteError)) throw e;
-      return refuse(configPath, e.message);
+      return refuse(reviews.file(io), e.message);
     }
   }
   let backup: string | null = null;

@@ -14,7 +14,7 @@ interface Member {
   value: JsonNode;
 }
 
-interface JsonNode {
+export interface JsonNode {
   start: number;
   end: number;
   kind: 'object' | 'array' | 'scalar';
@@ -23,7 +23,7 @@ interface JsonNode {
 }
 
 /** Value spans over JSON whose comments were blanked (same offsets as the original text). */
-function parseSpans(json: string): JsonNode {
+export function parseSpans(json: string): JsonNode {
   let i = 0;
   const skip = () => {
     while (i < json.length && /\s/.test(json[i]!)) i++;
@@ -67,7 +67,7 @@ function parseSpans(json: string): JsonNode {
 }
 
 /** Replace [at, end) with text (end = at: an insertion). */
-interface Insertion {
+export interface Insertion {
   at: number;
   end?: number;
   text: string;
@@ -110,9 +110,8 @@ function append(text: string, container: JsonNode, entries: unknown[], keys: str
  * no comment sits around them, the whitespace goes too (the layout closes up); else only the items
  * and their commas go and every comment stays. null when a comment sits inside an item.
  */
-function removeItems(text: string, json: string, array: JsonNode, indexes: number[]): Insertion[] | null {
+export function removeItems(text: string, json: string, items: readonly { start: number; end: number }[], indexes: number[]): Insertion[] | null {
   const out: Insertion[] = [];
-  const items = array.items;
   const plain = (from: number, to: number) => text.slice(from, to) === json.slice(from, to);
   const commaAfter = (k: number) => json.indexOf(',', items[k]!.end);
   for (let n = 0; n < indexes.length; ) {
@@ -207,7 +206,7 @@ export function editSettingsText(text: string, merged: Record<string, unknown>, 
             edits.push(...changed);
           }
           if (gone.length > 0) {
-            const removal = removeItems(text, json, handlersNode, gone);
+            const removal = removeItems(text, json, handlersNode.items, gone);
             if (removal === null) return null;
             edits.push(...removal);
           }
@@ -215,16 +214,21 @@ export function editSettingsText(text: string, merged: Record<string, unknown>, 
         newGroup++;
       }
       if (goneGroups.length > 0) {
-        const removal = removeItems(text, json, eventNode, goneGroups);
+        const removal = removeItems(text, json, eventNode.items, goneGroups);
         if (removal === null) return null;
         edits.push(...removal);
       }
     }
   }
+  return applyEdits(text, edits, merged);
+}
+
+/** `text` with `edits` made, when it then reads back as exactly `want`; else null. */
+export function applyEdits(text: string, edits: Insertion[], want: unknown): string | null {
   let edited = text;
   for (const e of edits.sort((a, b) => b.at - a.at)) edited = edited.slice(0, e.at) + e.text + edited.slice(e.end ?? e.at);
   try {
-    return isDeepStrictEqual(parseWithComments(edited), merged) ? edited : null;
+    return isDeepStrictEqual(parseWithComments(edited), want) ? edited : null;
   } catch {
     return null;
   }

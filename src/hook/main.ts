@@ -13,7 +13,7 @@ import { ConfigError } from '../errors.js';
 import { ladderSettings } from '../ladder/config.js';
 import { PolicyResolver } from '../ladder/policy.js';
 import { CANONICAL_SCHEMA } from '../formats/canonical.js';
-import { AGENTS, type Agent, type HookEvent, parsePayload } from './payload.js';
+import { AGENTS, type Agent, type HookEvent, hookOf, parsePayload } from './payload.js';
 import { canCarryContext, render, type Verdict } from './respond.js';
 import { Session } from './session.js';
 import { freshState, type GuardConfig, type LiveMode, type SessionState, stateProblem } from './state.js';
@@ -60,9 +60,11 @@ function until(startedAt: number, deadline: number): number {
 const STDIN_MAX_BYTES = 32 * 1024 * 1024;
 
 const USAGE = `Usage:
-  loopledger hook claude-code|gemini|codex [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]
-  loopledger hook install claude-code|gemini|codex [--project|--user] [--write] [--mode M] [--state-dir DIR] [--config FILE]
-  loopledger hook doctor claude-code|gemini|codex
+  loopledger hook <agent> [--mode off|telemetry|enforce] [--config FILE] [--set K=V] [--state-dir DIR]
+  loopledger hook install <agent> [--project|--user] [--write] [--mode M] [--state-dir DIR] [--config FILE]
+  loopledger hook uninstall <agent> [--project|--user] [--write]
+  loopledger hook doctor <agent>
+<agent>: ${AGENTS.join(', ')}
 
 The live guard: the agent calls it for each hook event with one JSON payload on stdin; it runs the
 same detectors and ladder as \`analyze\` over the session so far, incrementally, and answers in
@@ -124,8 +126,8 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
         agent = arg;
     }
   }
-  if (agent === undefined) throw new HookUsageError('name the agent: claude-code, gemini or codex');
-  if (!(AGENTS as readonly string[]).includes(agent)) throw new HookUsageError(`unknown agent ${agent} (claude-code, gemini or codex)`);
+  if (agent === undefined) throw new HookUsageError(`name the agent: ${AGENTS.join(', ')}`);
+  if (!(AGENTS as readonly string[]).includes(agent)) throw new HookUsageError(`unknown agent ${agent} (${AGENTS.join(', ')})`);
   return { agent: agent as Agent, mode, config, sets, stateDir };
 }
 
@@ -289,7 +291,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: nu
   }
   if (event.kind === 'other') return null;
 
-  if (event.transcriptPath !== null && event.subagent === null) await loadAdapter(args.agent);
+  if (event.transcriptPath !== null && event.subagent === null && hookOf(args.agent).transcript !== undefined) await loadAdapter(args.agent);
   ensureDir(stateDir);
   const release = lock(join(stateDir, `${key}.lock`), until(startedAt, LOCK_DEADLINE_MS));
   try {
@@ -394,7 +396,7 @@ function decide(
       state.pendingContext = verdict.context;
       shown = { ...verdict, context: null };
     }
-    out = render(agent, event.name, event.kind, shown);
+    out = render(agent, event.name, event.kind, shown, event.call);
   }
 
   const records = session.records;

@@ -7,9 +7,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FormatAdapter, RecordParser } from '../formats/types.js';
 import { TranscriptBuilder } from '../model/builder.js';
-import type { FormatName, Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
+import type { Round, SessionInfo, TranscriptSink } from '../model/transcript.js';
 import { readWholeFd } from './fd.js';
-import type { Agent } from './payload.js';
+import { type Agent, formatOf, hookOf } from './payload.js';
 import { isRecord as isRec } from '../is-record.js';
 
 /** Where the next reading starts, and what it must know to resume there. Plain JSON. */
@@ -73,17 +73,12 @@ const ADAPTERS: Partial<Record<Agent, FormatAdapter>> = {};
 export async function loadAdapter(agent: Agent): Promise<FormatAdapter> {
   const loaded = ADAPTERS[agent];
   if (loaded) return loaded;
-  const adapter =
-    agent === 'claude-code'
-      ? (await import('../formats/claude-code.js')).claudeCodeAdapter
-      : agent === 'codex'
-        ? (await import('../formats/codex.js')).codexAdapter
-        : (await import('../formats/gemini.js')).geminiAdapter;
+  const transcript = hookOf(agent).transcript;
+  if (transcript === undefined) throw new Error(`${agent}'s transcript is not followed live`);
+  const adapter = await transcript.adapter();
   ADAPTERS[agent] = adapter;
   return adapter;
 }
-
-const FORMATS: Record<Agent, FormatName> = { 'claude-code': 'claude-code', codex: 'codex', gemini: 'gemini' };
 
 /** Bytes read at once; a first reading of a large transcript goes through it in these steps. */
 const CHUNK = 4 * 1024 * 1024;
@@ -169,18 +164,8 @@ function parse(text: string): unknown {
 
 /** Which records an agent's adapter must see again when reading resumes mid-file. */
 function updatePrelude(agent: Agent, prelude: string[], value: unknown, text: string): string[] {
-  if (!isRec(value)) return prelude;
-  if (agent === 'codex') {
-    const type = value.type;
-    if (type === 'session_meta') return prelude.some((p) => p.includes('"session_meta"')) ? prelude : [text, ...prelude];
-    if (type === 'turn_context') return [...prelude.filter((p) => !p.includes('"turn_context"')), text];
-    return prelude;
-  }
-  if (agent === 'gemini') {
-    const header = typeof value.sessionId === 'string' && typeof value.projectHash === 'string' && !('type' in value);
-    return header && prelude.length === 0 ? [text] : prelude;
-  }
-  return prelude;
+  const update = hookOf(agent).transcript?.prelude;
+  return update === undefined || !isRec(value) ? prelude : update(prelude, value, text);
 }
 
 /**
@@ -214,7 +199,7 @@ export function readTranscript(
       rounds: 0,
       main: null,
       prelude: [],
-      mode: agent === 'gemini' ? 'undecided' : 'jsonl',
+      mode: hookOf(agent).transcript?.layout ?? 'jsonl',
     };
     if (start.mode === 'undecided') {
       start.mode = layoutOf(fd, st.size);
@@ -301,7 +286,7 @@ function layoutOf(fd: number, size: number): TranscriptCursor['mode'] {
 function open(agent: Agent, path: string, sink: DeltaSink, resume: { turns: number; rounds: number }): RecordParser {
   const adapter = ADAPTERS[agent];
   if (!adapter) throw new Error(`loadAdapter('${agent}') first`);
-  const builder = new TranscriptBuilder(sink, path, FORMATS[agent], resume);
+  const builder = new TranscriptBuilder(sink, path, formatOf(agent), resume);
   const parser = adapter.open({ path, builder, skip: () => {} });
   return {
     push: (value, line) => parser.push(value, line),

@@ -6,5 +6,9 @@ export function scenario(agent: string): (view: unknown) => unknown;
 export function record(
   agent: string,
   out: string,
-  options?: { during?: (store: string, stopped: () => boolean) => Promise<void> },
-): Promise<{ status: number | null; requests: number; home: string }>;
+  options?: {
+    during?: (store: string, stopped: () => boolean) => Promise<void>;
+    before?: (run: { home: string; work: string; env: Record<string, string> }) => void;
+    script?: (view: { modelTurns: number }) => unknown;
+  },
+): Promise<{ status: number | null; requests: number; home: string; bodies: string[]; modelTimes: number[] }>;

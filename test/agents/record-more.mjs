@@ -102,21 +102,23 @@ function runAgent(bin, args, options, timeout) {
 }
 
 /**
- * `during(store)`, when given, runs beside the agent from its start (a reader polling the store
+ * `script`, when given, plays instead of the scenario (the bench's varied calls). `during(store)`, when given, runs beside the agent from its start (a reader polling the store
  * while the agent writes it) and is awaited, with `stop()` called once the agent has exited.
  */
-export async function record(agent, out, { during } = {}) {
+export async function record(agent, out, { during, before, script } = {}) {
   const installed = ensureMoreAgent(agent);
   if (!installed.bin) throw new Error(installed.skip);
   const home = mkdtempSync(join(tmpdir(), `ll-${agent}-`));
   const work = join(home, 'work');
   mkdirSync(work, { recursive: true });
-  const server = await startChat(scenario(agent));
+  const server = await startChat(script ?? scenario(agent));
   try {
     const { args, env, store, pre = [] } = setUp(agent, home, `${server.url}/v1`);
     // A set-up command (Cline's `auth`) took 20 s on a loaded 2-core machine: give it time, and keep its output.
     const setup = [];
     for (const p of pre) setup.push(await runAgent(installed.bin, p, { cwd: work, env }, 240_000));
+    // `before({home, work, env})`: the run's set-up beside the agent's own (a guard installed as a user would).
+    before?.({ home, work, env });
     let stopped = false;
     const beside = during?.(store, () => stopped);
     const run = await runAgent(installed.bin, args, { cwd: work, env }, 300_000);
@@ -127,7 +129,8 @@ export async function record(agent, out, { during } = {}) {
     writeFileSync(join(out, 'run.log'), [...setup, run].map(log).join('\n'));
     writeFileSync(join(out, 'requests.json'), JSON.stringify(server.requests.map((r) => ({ path: r.path, kind: r.kind, body: r.body })), null, 1));
     cpSync(store, join(out, 'store'), { recursive: true });
-    return { status: run.status, requests: server.requests.length, home };
+    const model = server.requests.filter((r) => r.kind === 'model');
+    return { status: run.status, requests: server.requests.length, home, bodies: server.requests.map((r) => JSON.stringify(r.body ?? '')), modelTimes: model.map((r) => r.at) };
   } finally {
     await server.close();
   }

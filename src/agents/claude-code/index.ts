@@ -2,6 +2,7 @@
 // directory (Claude Code's own name for it), sub-agents in `<session>/subagents/agent-<id>.jsonl`.
 
 import { basename } from 'node:path';
+import { claudeCodeHook } from './hook.js';
 import { type AgentDefinition, NAME, SEP } from '../types.js';
 
 /** `…/projects/<project>/<session>.jsonl` and `…/projects/<project>/<session>/subagents/agent-<id>.jsonl`. */
@@ -17,4 +18,5 @@ export const claudeCode: AgentDefinition = {
   projectOf: (path) => PROJECT.exec(path)?.[1] ?? null,
   // The sub-agent's manifest beside its transcript: `agent-<id>.meta.json`.
   isCompanion: (dir, name) => basename(dir) === 'subagents' && /^agent-.+\.meta\.json$/i.test(name),
+  hook: claudeCodeHook,
 };

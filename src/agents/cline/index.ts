@@ -3,6 +3,7 @@
 // `<id>.json` summarises the session (status, usage): no transcript, passed over by the walk.
 
 import { basename, dirname } from 'node:path';
+import { clineHook } from './hook.js';
 import type { AgentDefinition } from '../types.js';
 
 export const cline: AgentDefinition = {
@@ -12,4 +13,5 @@ export const cline: AgentDefinition = {
   verified: '3.0.65',
   places: [{ home: ['.cline'], sessions: ['data', 'sessions'] }],
   isCompanion: (dir, name) => name === `${basename(dir)}.json` && basename(dirname(dir)) === 'sessions',
+  hook: clineHook,
 };

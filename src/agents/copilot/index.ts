@@ -4,6 +4,7 @@
 // `session-store.db` (sessions, turns and usage, no tool calls) are passed over.
 
 import { basename, dirname } from 'node:path';
+import { copilotHook } from './hook.js';
 import type { AgentDefinition } from '../types.js';
 
 export const copilot: AgentDefinition = {
@@ -14,6 +15,7 @@ export const copilot: AgentDefinition = {
   places: [{ env: { name: 'COPILOT_HOME' }, home: ['.copilot'], sessions: ['session-state'] }],
   childSessions: 'parent',
   isCompanion: (dir, name) => name !== 'events.jsonl' && inSessionState(dir),
+  hook: copilotHook,
 };
 
 function inSessionState(dir: string): boolean {

@@ -1,5 +1,6 @@
 // Gemini CLI: `~/.gemini/tmp/<project>/chats`, sub-agents' threads in `chats/<parent session>/`.
 
+import { geminiHook } from './hook.js';
 import { type AgentDefinition, NAME, SEP } from '../types.js';
 
 /** `…/tmp/<project>/chats/<session>.json(l)`, and sub-agents' `chats/<parent session>/<id>.jsonl`. */
@@ -12,4 +13,5 @@ export const gemini: AgentDefinition = {
   verified: '0.61.0',
   places: [{ home: ['.gemini'], sessions: ['tmp', '*', 'chats'] }],
   projectOf: (path) => PROJECT.exec(path)?.[1] ?? null,
+  hook: geminiHook,
 };

@@ -1,0 +1,131 @@
+// OpenCode's guard is a plugin (seen on 1.18.33, and on Kilo 7.7.7, which loads the same API): a
+// module in ~/.config/opencode/plugin/ (project: .opencode/plugin/) whose `tool.execute.before`
+// throws to refuse a call (the call ends `status: "error"` with the thrown text, which the model
+// reads, and the run goes on) and whose `tool.execute.after` may change the answer the model
+// reads. A plugin runs inside the agent, so the one written here spawns `loopledger hook <agent>`
+// with the event on stdin, as the other agents' hooks do, and acts on its answer
+// (`{deny}`, `{context}`). Any failure of the guard lets the call run.
+
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type AgentHook, digestAnswer, type EventKind, type FilesInstall, type HookEvent, PayloadError, type Rec, stableJson, str, type Verdict } from '../../hook/contract.js';
+import { isRecord } from '../../is-record.js';
+
+const KINDS: Record<string, EventKind> = { 'tool.execute.before': 'pre', 'tool.execute.after': 'post', 'session.idle': 'stop' };
+
+function reader(agent: string): (value: Rec) => HookEvent {
+  return (value) => {
+    const name = str(value.hook_event_name);
+    if (name === null) throw new PayloadError('payload without hook_event_name');
+    const sessionId = str(value.session_id);
+    if (sessionId === null) throw new PayloadError(`${name} payload without session_id`);
+    const kind = Object.hasOwn(KINDS, name) ? KINDS[name]! : 'other';
+    const event: HookEvent = { agent, name, kind, sessionId, transcriptPath: null, subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
+    if (kind === 'pre' || kind === 'post') {
+      const toolName = str(value.tool_name);
+      if (toolName === null) throw new PayloadError(`${name} payload without tool_name`);
+      event.call = { id: str(value.tool_use_id) ?? '', name: toolName, input: value.tool_input ?? null };
+    }
+    if (kind === 'post') {
+      // The bash tool's exit code is its failure signal (`metadata.exit`), as in the store.
+      const r = isRecord(value.tool_response) ? value.tool_response : {};
+      const exit = r.exit;
+      const isError = typeof exit === 'number' && exit !== 0;
+      event.answer = digestAnswer({ content: typeof r.output === 'string' ? r.output : stableJson(r.output), isError });
+    }
+    return event;
+  };
+}
+
+function answer(_eventName: string, kind: EventKind, v: Verdict): object | null {
+  // A stop refuses the call at hand too: a plugin cannot end the run, the model reads why.
+  if (kind === 'pre' && (v.deny !== null || v.stop !== null)) return { deny: v.deny ?? v.stop };
+  if (kind === 'post' && v.context !== null) return { context: v.context };
+  return null;
+}
+
+const MARK = (agent: string) => `// loopledger: the live guard, written by \`loopledger hook install ${agent}\`; \`loopledger hook uninstall ${agent}\` removes this file.`;
+
+/** The plugin module around the guard's command (kept to what Node and Bun both run). */
+function pluginText(agent: string, command: string): string {
+  return `${MARK(agent)}
+import { spawn } from 'node:child_process';
+
+const COMMAND = ${JSON.stringify(command)};
+
+// One event to the guard; its answer, or null when it fails, times out or says nothing.
+function ask(event) {
+  return new Promise((resolve) => {
+    let out = '';
+    let child;
+    try {
+      child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['pipe', 'pipe', 'ignore'] });
+    } catch {
+      return resolve(null);
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.stdout.on('data', (c) => (out += c));
+    child.on('error', () => resolve(null));
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        resolve(null);
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(event));
+  });
+}
+
+export const LoopledgerGuard = async () => ({
+  'tool.execute.before': async (input, output) => {
+    const answer = await ask({ hook_event_name: 'tool.execute.before', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: output?.args ?? input.args ?? null });
+    if (answer && typeof answer.deny === 'string') throw new Error(answer.deny);
+  },
+  'tool.execute.after': async (input, output) => {
+    const answer = await ask({ hook_event_name: 'tool.execute.after', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: input.args ?? null, tool_response: { output: output?.output ?? null, exit: output?.metadata?.exit ?? null } });
+    if (answer && typeof answer.context === 'string' && output && typeof output.output === 'string') output.output += '\\n\\n' + answer.context;
+  },
+});
+`;
+}
+
+const COMMAND_LINE = /^const COMMAND = ("(?:[^"\\\n]|\\.)*");$/m;
+
+function pluginInstall(agent: string, userDir: (env: NodeJS.ProcessEnv) => string, projectDir: (cwd: string) => string): FilesInstall {
+  return {
+    kind: 'files',
+    files: [{ name: 'loopledger.js', event: 'tool.execute.before, tool.execute.after' }],
+    text: (command) => pluginText(agent, command),
+    // Only a file exactly as written here is ours (its command read back from it).
+    commandIn: (text) => {
+      const m = COMMAND_LINE.exec(text);
+      if (m === null) return null;
+      const command = JSON.parse(m[1]!) as string;
+      return text === pluginText(agent, command) ? command : null;
+    },
+    executable: false,
+    timeout: 5,
+    timeoutUnitMs: 1000,
+    userDir,
+    projectDir,
+  };
+}
+
+export function pluginHook(agent: string, userDir: (env: NodeJS.ProcessEnv) => string, projectDir: (cwd: string) => string): AgentHook {
+  return {
+    read: reader(agent),
+    render: answer,
+    // Only the answer after a call can carry context (its text, which the model reads).
+    canCarryContext: (kind) => kind === 'post',
+    probe: (id) => ({ hook_event_name: 'tool.execute.before', session_id: `loopledger-probe-${id}`, tool_name: 'bash', tool_use_id: `probe_${id}`, tool_input: { command: 'true' }, loopledger_probe: id }),
+    install: pluginInstall(agent, userDir, projectDir),
+  };
+}
+
+/** `$XDG_CONFIG_HOME/<name>`, else ~/.config/<name>. */
+export const configDir = (env: NodeJS.ProcessEnv, name: string): string => join(env['XDG_CONFIG_HOME'] || join(env['HOME'] || homedir(), '.config'), name);
+
+export const opencodeHook = pluginHook('opencode', (env) => join(configDir(env, 'opencode'), 'plugin'), (cwd) => resolve(cwd, '.opencode/plugin'));
