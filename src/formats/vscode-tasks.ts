@@ -25,12 +25,17 @@ export const vscodeTasksAdapter: FormatAdapter = {
 };
 
 function detectVscodeTasks(probe: Probe): number {
-  if (probe.mode !== 'document' || !Array.isArray(probe.value) || probe.value.length === 0) return 0;
-  const messages = probe.value;
-  if (!messages.every((m) => isRec(m) && (m.role === 'user' || m.role === 'assistant') && (Array.isArray(m.content) || typeof m.content === 'string'))) return 0;
+  // The extensions write the array on one line: probed as lines, it is the one record.
+  const doc = probe.mode === 'document' ? probe.value : probe.records.length === 1 ? probe.records[0] : undefined;
+  if (!Array.isArray(doc) || doc.length === 0) return 0;
+  const messages: Rec[] = [];
+  for (const m of doc as unknown[]) {
+    if (!isRec(m) || (m.role !== 'user' && m.role !== 'assistant') || !(Array.isArray(m.content) || typeof m.content === 'string')) return 0;
+    messages.push(m);
+  }
   if (probe.fileName === TASK_FILE) return 1;
   // Anthropic's own log takes the same messages at 0.9: only the extensions' marks outbid it.
-  return messages.some((m) => isRec(m.modelInfo) || isRec(m.metrics) || userTexts(m as Rec).some((t) => t.startsWith('<environment_details>'))) ? 0.95 : 0;
+  return messages.some((m) => isRec(m.modelInfo) || isRec(m.metrics) || userTexts(m).some((t) => t.startsWith('<environment_details>'))) ? 0.95 : 0;
 }
 
 /** `[read_file for 'src/a.ts'] Result:` (the description may run over lines), `[attempt_completion] Result:`. */

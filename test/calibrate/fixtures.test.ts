@@ -193,6 +193,11 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: '1a2b3c4d-0000-4000-8000-00000000000a', id: '1a2b3c4d-0000-4000-8000-00000000000a', label: 'loop', stop1: true, stop2: true, why: 'Cursor: the same file read six times with the same answer' },
   { key: '2b3c4d5e-0000-4000-8000-0000000000b1', id: '2b3c4d5e-0000-4000-8000-0000000000b1', label: 'clean', stop1: false, stop2: false, why: 'Cursor: a search and a failed read in one response, then the answer' },
   { key: '2b3c4d5e-0000-4000-8000-0000000000b2', id: '2b3c4d5e-0000-4000-8000-0000000000b2', label: 'clean', stop1: false, stop2: false, why: 'Cursor: the sub-chat\'s one search' },
+  { key: '01a24dfd-3d19-77ed-94e4-0e8b3aff0c28', id: '01a24dfd-3d19-77ed-94e4-0e8b3aff0c28', label: 'loop', stop1: true, stop2: true, why: 'pi 0.73.1 recording: the same failing cat three times' },
+  { key: '802a1f6c-89f1-4e61-8776-74998e5d34a4', id: '802a1f6c-89f1-4e61-8776-74998e5d34a4', label: 'loop', stop1: true, stop2: true, why: 'Droid 0.225.2 recording: the same failing cat three times' },
+  { key: '1a30564e-0374-4baa-93c9-b018880209e9', id: '1a30564e-0374-4baa-93c9-b018880209e9', label: 'loop', stop1: true, stop2: true, why: 'OpenClaw 2026.9.6 recording: the same failing cat three times' },
+  { key: 'droid-worker', id: 'droid-worker', label: 'loop', stop1: true, stop2: true, why: 'Droid (hand-made, a worker session): the same failing build three times' },
+  { key: 'pi-branched', id: 'pi-branched', label: 'clean', stop1: false, stop2: false, why: 'pi (hand-made): a rewound branch; the branch taken does different work' },
 ];
 
 describe('sweep over the bundled corpus', () => {
@@ -211,7 +216,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 63, clean: 69, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 67, clean: 70, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -241,22 +246,24 @@ describe('sweep over the bundled corpus', () => {
     // never flagged: TP + 9, TN + 6 here and below.
     // Issue 58's VS Code task folders and Cursor add two loops stopped at 1 and 2 (the same failing
     // command three times, the same read six times) and four clean sessions never flagged: TP + 2,
-    // TN + 4 here and below.
-    //   loop         TP 49             FN 14
-    //   clean        FP 4              TN 65
-    // precision 49/53, recall 49/63, FPR 4/69
+    // TN + 4 here and below. Its recordings of pi, Droid and OpenClaw add three loops stopped at 1
+    // and 2 (the same failing cat three times), and its hand-made Droid worker the same (the same
+    // failing build three times) and pi branch clean: TP + 4, TN + 1 here and below.
+    //   loop         TP 53             FN 14
+    //   clean        FP 4              TN 66
+    // precision 53/57, recall 53/67, FPR 4/70
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 49, fp: 4, tn: 65, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(49 / 53, 12);
-    expect(p.metrics?.recall).toBeCloseTo(49 / 63, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 69, 12);
+    expect(p.metrics).toMatchObject({ tp: 53, fp: 4, tn: 66, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(53 / 57, 12);
+    expect(p.metrics?.recall).toBeCloseTo(53 / 67, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 70, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 49, fp: 0, tn: 69, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(49 / 63, 12);
+    expect(d.metrics).toMatchObject({ tp: 53, fp: 0, tn: 70, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(53 / 67, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -288,7 +295,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 49, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 53, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -304,7 +311,7 @@ describe('sweep over the bundled corpus', () => {
     // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
     // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
     // the shell-pipeline poll is never flagged: tn + 1.
-    expect(s.metrics).toMatchObject({ tp: 61, fp: 2, tn: 67, fn: 2 });
+    expect(s.metrics).toMatchObject({ tp: 65, fp: 2, tn: 68, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -331,7 +338,7 @@ describe('sweep over the bundled corpus', () => {
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
     // items 2 and 4 three stopped loops and two clean polls with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 62, fp: 15, tn: 54, fn: 1 });
+    expect(noted.metrics).toMatchObject({ tp: 66, fp: 15, tn: 55, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -357,14 +364,14 @@ describe('sweep over the bundled corpus', () => {
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
     // Issue 28 items 2 and 4 add three loops stopped at every period: +3.
-    expect(three?.metrics).toMatchObject({ tp: 61, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 61, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 58, fp: 2 });
+    expect(three?.metrics).toMatchObject({ tp: 65, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 65, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 62, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 49, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 53, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {
