@@ -3,8 +3,12 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SweepResult } from '../../src/calibrate/sweep.js';
+import { ensureBuilt } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
