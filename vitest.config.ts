@@ -21,7 +21,8 @@ function localHelpers(file: string, text: string): string[] {
     .filter((f) => !f.startsWith('..') && existsSync(`test/${f}`));
 }
 
-const spawningHelpers = new Map<string, boolean>();
+/** The capability gates spawn only `command -v` probes, not what a test checks: a gated file is sorted by its own code. */
+const spawningHelpers = new Map<string, boolean>([['helpers/capabilities.ts', false]]);
 /**
  * Whether a test/ helper, or one it imports, starts processes or reads dist/: a test importing it
  * is end-to-end. A helper that only generates inputs (test/detect/output/helpers.ts) leaves a
