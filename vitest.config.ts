@@ -1,17 +1,45 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, join, normalize } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // A unit test starts no process and needs no build: a test file that spawns the binary, a worker,
 // an agent or a browser, reads dist/ or generates a store is an end-to-end one. The rule is read
 // from each file, so a new test file is sorted without touching a list.
-const NEEDS_MORE = /\b(spawn|spawnSync|execFile|execFileSync|execSync|fork|ensureBuilt|runCli|spawnCli|new Worker|generateHome)\b|['"/]dist\/|\/helpers\.js'|chromium/;
+const NEEDS_MORE = /\b(spawn|spawnSync|execFile|execFileSync|execSync|fork|ensureBuilt|runCli|spawnCli|new Worker|generateHome)\b|['"/]dist\/|chromium/;
 const OUT_OF_PROCESS = ['agents/', 'browser/', 'package/'];
 
 /** Every test file's text, read once: both rules below read it. */
 const testSources = new Map(
   (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => [f, readFileSync(`test/${f}`, 'utf8')] as const),
 );
+
+/** The test/ helper modules a file imports (`./x.js` → `test/…/x.ts`), by path under test/. */
+function localHelpers(file: string, text: string): string[] {
+  return [...text.matchAll(/from '(\.\.?\/[^']+)\.js'/g)]
+    .map((m) => normalize(join(dirname(file), `${m[1]}.ts`)))
+    .filter((f) => !f.startsWith('..') && existsSync(`test/${f}`));
+}
+
+/** The capability gates spawn only `command -v` probes, not what a test checks: a gated file is sorted by its own code. */
+const spawningHelpers = new Map<string, boolean>([['helpers/capabilities.ts', false]]);
+/**
+ * Whether a test/ helper, or one it imports, starts processes or reads dist/: a test importing it
+ * is end-to-end. A helper that only generates inputs (test/detect/output/helpers.ts) leaves a
+ * file a unit one; a test that imports test/cli/helpers.ts (which spawns) stays end-to-end even
+ * when it only uses the transcript generators, since which import spawns is not read here.
+ */
+function helperSpawns(file: string): boolean {
+  const known = spawningHelpers.get(file);
+  if (known !== undefined) return known;
+  spawningHelpers.set(file, false); // an import cycle ends here
+  const text = readFileSync(`test/${file}`, 'utf8');
+  const spawns = NEEDS_MORE.test(text) || localHelpers(file, text).some(helperSpawns);
+  spawningHelpers.set(file, spawns);
+  return spawns;
+}
+
+const needsMore = (file: string, text: string): boolean => NEEDS_MORE.test(text) || localHelpers(file, text).some(helperSpawns);
 
 /**
  * The files whose cases hold hundreds of MB at once (a JSON document read up to V8's string limit,
@@ -35,7 +63,7 @@ const agentFiles = [...testSources.keys()].filter((f) => f.startsWith('agents/')
 
 /** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
 export const unitFiles = [...testSources]
-  .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !NEEDS_MORE.test(text))
+  .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !needsMore(f, text))
   .map(([f]) => `test/${f}`);
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000 };

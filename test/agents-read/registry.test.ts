@@ -5,10 +5,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/index.js';
 import { AGENT_NAMES } from '../../src/agents/types.js';
 import { FORMAT_NAMES } from '../../src/model/transcript.js';
+import { ensureBuilt } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

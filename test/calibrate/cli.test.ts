@@ -3,8 +3,12 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SweepResult } from '../../src/calibrate/sweep.js';
+import { ensureBuilt } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -71,19 +75,24 @@ describe('loopledger sweep (spawned)', { timeout: 60_000 }, () => {
   });
 
   it('--positive steer reaches the sweep; a bad level is a usage error', async () => {
-    const steer = await cli([...SWEEP, '--format', 'json', '--positive', 'steer']);
+    // Four independent sweeps, started together: one after another they passed the test's 60 s
+    // on a busy two-core machine.
+    const [steer, stopRun, table, bad] = await Promise.all([
+      cli([...SWEEP, '--format', 'json', '--positive', 'steer']),
+      cli([...SWEEP, '--json']),
+      cli([...SWEEP, '--positive', 'steer']),
+      cli([...SWEEP, '--positive', 'maybe']),
+    ]);
     expect(steer.code).toBe(0);
     const j = JSON.parse(steer.stdout) as SweepResult;
     expect(j.positive).toBe('steer');
-    const stop = JSON.parse((await cli([...SWEEP, '--json'])).stdout) as SweepResult;
+    const stop = JSON.parse(stopRun.stdout) as SweepResult;
     expect(j.points.map((p) => p.metrics?.fp)).not.toEqual(stop.points.map((p) => p.metrics?.fp));
 
-    const table = await cli([...SWEEP, '--positive', 'steer']);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('when it reaches steer under enforce');
     expect(table.stdout).not.toContain('\u001b');
 
-    const bad = await cli([...SWEEP, '--positive', 'maybe']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
   });

@@ -44,6 +44,7 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 
 /** The raw child, for tests that play with the streams themselves (a reader closing early). */
 export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env' | 'cwd'> = {}): ChildProcessWithoutNullStreams {
+  ensureBuiltOnce();
   return spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
@@ -83,6 +84,14 @@ export function staleBuild(root = ROOT): string | null {
   if (missing) return `${missing} is missing`;
   const oldest = Math.min(...built.map((f) => statSync(f).mtimeMs));
   return newestMtime(join(root, 'src')) > oldest ? 'src/ changed after the last build' : null;
+}
+
+let checkedBuild = false;
+/** Every run of the binary through the test helpers runs the build of src/ as it is now (checked once a process). */
+export function ensureBuiltOnce(): void {
+  if (checkedBuild) return;
+  ensureBuilt();
+  checkedBuild = true;
 }
 
 /**

@@ -6,10 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeWith } from '../helpers/capabilities.js';
 import { codexAdapter } from '../../src/formats/codex.js';
 import { jsonl, parseWith } from '../helpers/record.js';
+import { ensureBuilt } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const env = (type: string, payload: unknown) => ({ timestamp: '2025-09-19T09:02:27.915Z', type, payload });

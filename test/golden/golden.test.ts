@@ -11,6 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
 import { corpusStamp } from '../helpers/corpus-stamp.js';
 import { CASES, HOME, type GoldenCase } from './cases.js';
+import { ensureBuilt } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'bin/loopledger.js');

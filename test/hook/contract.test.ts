@@ -5,11 +5,14 @@ import { readFileSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PayloadError, parsePayload } from '../../src/hook/payload.js';
 import { render, type Verdict } from '../../src/hook/respond.js';
 import { fileKey, lock, LockTimeout } from '../../src/hook/store.js';
-import { scratch } from '../cli/helpers.js';
+import { ensureBuilt, scratch } from '../cli/helpers.js';
+
+// It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
+beforeAll(() => ensureBuilt());
 
 const NOTHING: Verdict = Object.freeze({ deny: null, stop: null, context: null });
 const verdict = (v: Partial<Verdict>): Verdict => ({ ...NOTHING, ...v });

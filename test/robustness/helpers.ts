@@ -2,8 +2,8 @@
 // the built binary (for the bad-input cases, where exit codes and real streams matter), scratch
 // files under the OS temp directory, and the fixture corpus.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
+import { ensureBuiltOnce } from '../cli/helpers.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(ROOT, 'fixtures');
@@ -93,6 +94,7 @@ export function spawnCli(
   args: readonly string[],
   opts: { stdin?: Buffer | string | 'open' | readonly Buffer[]; timeoutMs?: number; cwd?: string; nodeArgs?: readonly string[] } = {},
 ): Promise<SpawnResult> {
+  ensureBuiltOnce();
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], {
@@ -134,12 +136,9 @@ export async function runCapped(args: string[], heapMb = 48): Promise<{ code: nu
   return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
-/** The binary runs dist/: build it when it is missing (a fresh checkout). */
-export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, 'dist', 'cli.js'))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0 && !existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
-}
+// The binary runs dist/: one check for the whole suite, which rebuilds when dist/ is missing or
+// older than src/ (this one only looked for dist/cli.js and built no bundle).
+export { ensureBuilt } from '../cli/helpers.js';
 
 export type { Scratch } from '../read/tmp.js';
 
