@@ -108,8 +108,11 @@ function sameValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Fields that may differ between the rounds of a run (the numbers of strike and evidence aside). */
-const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence']);
+/**
+ * Fields that may differ between the rounds of a run (the numbers of strike and evidence aside).
+ * `call` is a label of the run's first round: the shape says the rounds repeat one loop.
+ */
+const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence', 'call']);
 
 /**
  * Whether `next` (the round after `prev`) continues the run that began with `first` `count`

@@ -14,7 +14,7 @@ import { judgeUsageLine, enforceText } from '../judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
 import { compareSessions, cutCell, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
-import { entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
+import { count, entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
@@ -140,6 +140,18 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
   );
 }
 
+/**
+ * What Enforce would do in a session: the level as a badge, and the phrase going on from it
+ * without saying the level twice ("enforce: stop at turn 1 round 8; 2 steers", "enforce: steer ×3").
+ */
+function enforceFact(s: SessionLedger): string {
+  const top = maxEnforce(s);
+  const phrase = outcomePhrase(s);
+  if (top === 'stop' && phrase.startsWith('stop ')) return `enforce: ${level(top)} ${esc(phrase.slice('stop '.length))}`;
+  if (top === 'steer') return `enforce: ${level(top)} ×${esc(count(s.outcome.enforce.steers))}`;
+  return `enforce: ${level(top)}`;
+}
+
 /** One session with findings: heading, facts, its timeline and its first findings. A bounded string. */
 function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
   const facts = [
@@ -148,7 +160,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
     s.parent !== null ? `sub-agent of <span class="mono">${esc(s.parent)}</span>${s.agent_type ? ` (${esc(s.agent_type)})` : ''}` : null,
     sessionSpan(s, o.timezone ?? 'UTC') !== null ? esc(sessionSpan(s, o.timezone ?? 'UTC')) : null,
     `${esc(plural(s.turns, 'turn'))} · ${esc(plural(s.rounds, 'round'))} · ${esc(plural(s.tool_calls, 'tool call'))}`,
-    `enforce: ${level(maxEnforce(s))} ${esc(outcomePhrase(s))}`,
+    enforceFact(s),
   ].filter((x): x is string => x !== null);
   const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
   const parts: string[] = [];
