@@ -34,6 +34,7 @@ import {
 import { loopShapeMarkdown } from './loop-shapes.js';
 import { filtered, some, type Sorter } from './lists.js';
 import { sanitize } from '../sanitize.js';
+import { rowTools } from './rows.js';
 import {
   entryTools,
   fmtConfidence,
@@ -79,7 +80,8 @@ function entryRow(e: LedgerEntry, tools: boolean, off: boolean): string {
     e.line === null ? '' : String(e.line),
     mdEscape(e.detector),
     mdEscape(e.kind) + (e.run ? ` ×${count(e.run.count)}` : ''),
-    ...(tools ? [mdEscape(entryTools(e))] : []),
+    // What was repeated, as the table names it (the call, cut short).
+    ...(tools ? [mdEscape(rowTools(e))] : []),
     fmtConfidence(e.confidence),
     mdEscape(fmtStrike(e.strike, e.kind)),
     ...modes,

@@ -228,7 +228,8 @@ describe.concurrent('formats through the CLI', () => {
     expect(md).toMatch(/^\| turn \| round \| line \| detector \| kind \| tools \| confidence \| repeats \| Telemetry.* \| Enforce.* \|$/m);
     expect(md).toMatch(/^\| ---: \| ---: \| ---: \| --- \|/m);
     // The tool that looped is named; "3× (max 2)" reads as it is meant (three in a row, two allowed).
-    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch | run\\_tests |  | 3× (max 2) | noted | **stop** |');
+    // The call that looped is named as the table names it (issue 56 item 2), its path cut short.
+    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch | run\\_tests(…/test\\_dates.py) |  | 3× (max 2) | noted | **stop** |');
     expect(md).toContain('6 (after stop)');
     expect(md).toContain('| calm-weather |');
   });

@@ -14,7 +14,8 @@ import { judgeUsageLine, enforceText } from '../judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
 import { compareSessions, cutCell, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
-import { count, entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
+import { rowTools } from '../rows.js';
+import { count, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
@@ -130,7 +131,7 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
     td(`${e.round}${e.after_stop ? '*' : ''}`, 'n') +
     td(esc(e.detector)) +
     td(esc(e.kind)) +
-    td(esc(entryTools(e)), 'tools') +
+    td(esc(rowTools(e)), 'tools') +
     td(esc(fmtConfidence(e.confidence)), 'n') +
     td(esc(fmtStrike(e.strike, e.kind))) +
     td(e.after_stop ? level('none') + ' <span class="muted">after stop</span>' : `${level(e.intervention.enforce)}${enforceText(e) !== e.intervention.enforce ? ' (judge)' : ''}`) +
