@@ -114,7 +114,7 @@ export function* overviewLines(
   const heading =
     listed === 0
       ? `${plural(all, 'session')}, none with findings`
-      : `${plural(all, 'session')} · ${listed} with findings, ${SORT_WORDS[options.sort]} · ${plan.calm} calm (not listed)`;
+      : `${plural(all, 'session')} · ${count(listed)} with findings, ${SORT_WORDS[options.sort]} · ${count(plan.calm)} calm (not listed)`;
   for (const l of wrap(heading, width, 2)) yield ch.bold(l);
   if (listed === 0) return;
   yield '';

@@ -240,7 +240,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   yield loopShapesHtml(report, anchors);
   yield periodsHtml(report);
   yield '<section id="overview">\n<h2>Overview</h2>\n';
-  yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
+  yield `<p>${esc(plural(all, 'session'))}: ${count(withFindings)} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${count(calm)} calm, counted and not drawn.</p>\n`;
   if (withFindings > 0) {
     yield `<div class="wrap"><table class="sortable overview">${overviewHead(present)}<tbody>\n`;
     const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
@@ -250,7 +250,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
       i += 1;
     }
     yield '</tbody></table></div>\n';
-    if (withFindings > listed) yield `<p class="more">${withFindings - listed} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
+    if (withFindings > listed) yield `<p class="more">${count(withFindings - listed)} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
   }
   yield '</section>\n';
 
