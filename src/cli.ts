@@ -18,6 +18,39 @@ import { EXIT_OK, EXIT_USAGE, LoopledgerError } from './errors.js';
 import { sanitize } from './sanitize.js';
 import { VERSION } from './version.js';
 
+/**
+ * Below the command list of `loopledger --help`: analyze's main options (it is the default
+ * command), three examples, and the words every output uses (docs/cli.md "Words" says the same).
+ */
+const TOP_HELP = `
+Main options of analyze (loopledger analyze --help lists every one):
+  --format table|json|ndjson|markdown|html|…  output format (default table)
+  --fail-on noted|steer|stop  exit 1 when a session reaches that level
+  --since 7d  --until DATE    only the sessions of that time window
+  --by day|week|month         totals per period
+  --top N  --all  --sort level|saved|cost|date|path
+                              how much of the table, in what order
+  --excerpts  --explain       what looped, and the numbers behind a finding
+
+Examples:
+  # the sessions of this user's agents, worst first
+  loopledger
+  # last week's Claude Code sessions, with totals per day
+  loopledger ~/.claude/projects --since 7d --by day
+  # a CI check on recorded runs: exit 1 where Enforce would stop one
+  loopledger runs/ --format markdown --fail-on stop
+
+Words:
+  session   one recorded conversation (a sub-agent's thread is one of its own)
+  turn      all that follows one message from the user (t2: turn 2)
+  round     one model response, counted through the session (r14: round 14)
+  finding   a round where a detector fired; a table row is a run of findings
+  calm      a session with no finding
+  modes     Off: nothing runs · Telemetry: notes findings · Enforce: acts
+  noted · steer · stop   what Enforce does: notes it, reminds the agent,
+            ends the turn
+`;
+
 const defaultIO = (): CliIO => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
 /** Every command, in the order `loopledger --help` lists them; each module holds its flags and action. */
@@ -39,7 +72,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       'Audit recorded AI-agent sessions for loops: replay every round through the tool-batch, output and ' +
         'thinking detectors and print a ledger of what Off, Telemetry and Enforce would have done.',
     )
-    .version(VERSION, '-V, --version')
+    .version(VERSION, '-v, --version')
+    .addHelpText('after', TOP_HELP)
     .showHelpAfterError('(run loopledger --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -76,7 +110,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const program = buildProgram(io, (code) => (exitCode = code));
     const hint = refuseMistypedCommand(argv, program.commands.map((c) => c.name()));
     if (hint !== null) io.stderr.write(`loopledger: ${sanitize(hint)}\n`);
-    await program.parseAsync([...argv], { from: 'user' });
+    // `-V` was the version flag before `-v`: still understood, no longer listed.
+    await program.parseAsync(argv[0] === '-V' ? ['--version', ...argv.slice(1)] : [...argv], { from: 'user' });
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {

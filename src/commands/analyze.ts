@@ -89,7 +89,7 @@ export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) =>
     .option('--prices <file>', 'JSON prices that add to or override the bundled list prices (see docs/pricing.md)')
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (1-based; combine with loopledger merge)', parseShard)
     .option('--otlp-endpoint [url]', 'also post the findings as OTLP/HTTP JSON log records (/v1/logs appended unless given); no URL: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT', checkEndpointFlag);
-  addConfigOptions(analyze).action(async (paths: string[], raw: OptionValues) => {
+  addConfigOptions(analyze, { color: true, quiet: 'only sessions with entries; fewer diagnostics', verbose: "every round's verdict and near misses" }).action(async (paths: string[], raw: OptionValues) => {
     setExit(await runAnalyze(paths, analyzeOptions(raw), io, setExit));
   });
 };

@@ -25,7 +25,7 @@ export const registerConfigCommand: RegisterCommand = (program, io, setExit) => 
     .addOption(new Option('--format <format>', 'output format').choices(LISTING_FORMATS).default('table'))
     .option('--json', 'same as --format json')
     .option('--write <file>', 'write the --set values into this JSON config file (created or updated atomically; other keys kept)');
-  addConfigOptions(command).action(async (raw: OptionValues) => {
+  addConfigOptions(command, { color: true, verbose: 'the reason behind each default' }).action(async (raw: OptionValues) => {
     const opts = configOptions(raw);
     const write = text(raw, 'write');
     if (write !== undefined) {

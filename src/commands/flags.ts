@@ -42,19 +42,32 @@ const PROFILE_CHOICES = ['auto', ...PROFILES] as const;
 const CAPABILITIES = ['auto', 'strong', 'standard', 'weak'] as const;
 export const INPUT_FORMAT_CHOICES = ['auto', ...FORMAT_NAMES] as const;
 
-/** The flags of every command that loads the configuration (analyze, sweep, label, config). */
-export function addConfigOptions(cmd: Command): Command {
-  return cmd
+/**
+ * What a command's output flags do there: a command lists only those it honours (issue 56 item
+ * 5), each said for that command. `label` talks to a terminal of its own and takes none.
+ */
+interface OutputFlags {
+  color?: boolean;
+  quiet?: string;
+  verbose?: string;
+}
+
+/** `--verbose` of the commands that read a corpus but print no ledger (sweep, label). */
+export const NOT_TRANSCRIPT_VERBOSE = 'name each file found that is no transcript';
+
+/** The flags of every command that loads the configuration (analyze, sweep, label, config), and the output flags it honours. */
+export function addConfigOptions(cmd: Command, output: OutputFlags = {}): Command {
+  cmd
     .option('--config <file>', 'configuration file (JSON); without it ./loopledger.json, ./.loopledger.json, then ~/.config/loopledger/config.json')
     .option('--no-config', 'the defaults, whatever config file is found')
     .option('--set <key=value>', 'set one configuration key (repeatable)', collect, [])
     .addOption(new Option('--scope <scope>', 'detector state per user turn, or one tool-batch detector across the replayed conversation').choices(SCOPES))
     .addOption(new Option('--profile <profile>', 'policy profile for threshold scaling').choices(PROFILE_CHOICES))
-    .addOption(new Option('--model-capability <capability>', 'model capability tier').choices(CAPABILITIES))
-    .option('--color', 'force colour')
-    .option('--no-color', 'no colour')
-    .option('--quiet', 'only sessions with entries; fewer diagnostics')
-    .option('--verbose', "every round's verdict and near misses");
+    .addOption(new Option('--model-capability <capability>', 'model capability tier').choices(CAPABILITIES));
+  if (output.color === true) cmd.option('--color', 'force colour').option('--no-color', 'no colour');
+  if (output.quiet !== undefined) cmd.option('--quiet', output.quiet);
+  if (output.verbose !== undefined) cmd.option('--verbose', output.verbose);
+  return cmd;
 }
 
 /*

@@ -20,11 +20,24 @@ import { resolveInputs } from '../run/audit.js';
 import { recordFile, replay } from '../run/recorded-corpus.js';
 import { escapeJsonText, sanitize } from '../sanitize.js';
 import { type CliIO, configFrom, warn } from './common.js';
-import { addConfigOptions, configOptions, count, INPUT_FORMAT_CHOICES, inputFormat, type RegisterCommand, text, wholeNumberFor } from './flags.js';
+import { startProgress } from './progress.js';
+import { compareSessions } from '../report/overview.js';
+import { addConfigOptions, configOptions, count, flag, INPUT_FORMAT_CHOICES, inputFormat, NOT_TRANSCRIPT_VERBOSE, type RegisterCommand, text, wholeNumberFor } from './flags.js';
 import { defaultInputs } from './stores.js';
 import { underFileLock } from './file-lock.js';
 import { writeFileAtomically } from './output.js';
 import { readSideFile, SideFileTooLarge } from '../side-file.js';
+import { priceBookFor } from '../money/prices.js';
+import { resolve } from 'node:path';
+import type { NotTranscript } from '../formats/input.js';
+import { reportNotTranscripts } from './diagnostics.js';
+
+/** A file found that holds no transcript, as diagnostics count them. */
+interface NotTranscriptFile {
+  path: string;
+  reason: NotTranscript;
+  error: string;
+}
 
 /** A word per answer: room for millions. */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -43,7 +56,7 @@ export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
     .option('--calm <n>', 'calm sessions to ask about after those with findings', wholeNumberFor('--calm'), DEFAULT_CALM)
     .option('--seed <n>', 'which calm sessions are sampled', wholeNumberFor('--seed'), DEFAULT_SEED)
     .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'));
-  addConfigOptions(command).action(async (given: string[], raw: OptionValues) => {
+  addConfigOptions(command, { verbose: NOT_TRANSCRIPT_VERBOSE }).action(async (given: string[], raw: OptionValues) => {
     const loaded = await configFrom(configOptions(raw), io.env);
     for (const w of loaded.warnings) warn(io, w);
     let paths = given;
@@ -60,6 +73,7 @@ export const registerLabelCommand: RegisterCommand = (program, io, setExit) => {
       calm: count(raw, 'calm') ?? DEFAULT_CALM,
       seed: count(raw, 'seed') ?? DEFAULT_SEED,
       inputFormat: inputFormat(raw),
+      verbose: flag(raw, 'verbose') === true,
       ...(batch !== undefined ? { batch } : {}),
     };
     setExit(await runLabel(paths, options, io, tty ? { input: process.stdin, output: process.stdout } : null));
@@ -74,6 +88,8 @@ interface LabelRunOptions {
   calm: number;
   seed: number;
   inputFormat: FormatName | 'auto';
+  /** `--verbose`: name each file found that is no transcript. */
+  verbose: boolean;
 }
 
 /** The terminal the labeller talks to; the real one is process.stdin/stdout. */
@@ -94,26 +110,60 @@ function interruptHint(session: SessionLedger): InterruptHint | null {
   return list.find((i) => i.after_repeat) ?? list[0] ?? null;
 }
 
-/** Every session of the inputs as a question, one file in memory at a time. */
-async function gatherItems(paths: readonly string[], options: LabelRunOptions, io: CliIO): Promise<LabelItem[]> {
+/**
+ * Every session of the inputs as a question, one file in memory at a time, in the overview's order
+ * (`compareSessions('level')`: what `loopledger` lists first is asked first). On a terminal a
+ * progress line says what is being read: a large store takes seconds before the first question.
+ */
+async function gatherItems(paths: readonly string[], options: LabelRunOptions, io: CliIO): Promise<{ items: LabelItem[]; order: (a: LabelItem, b: LabelItem) => number }> {
   if (paths.includes('-')) throw new UsageError('label reads its answers from the terminal: name transcript files or directories, not - (stdin)');
   const { files, unreadable } = await resolveInputs(paths);
   for (const input of unreadable) warn(io, `${input.path}: ${input.error}`);
   const items: LabelItem[] = [];
-  for (const file of files) {
-    const recorded = await recordFile(file, { inputFormat: options.inputFormat });
-    if (recorded.input.error) {
-      warn(io, `${recorded.input.path}: ${recorded.input.error}`);
-      continue;
+  const sessionOf = new Map<LabelItem, SessionLedger>();
+  // As analyze does: a file found in a directory that is no transcript is counted, a named one named.
+  const named = new Set(paths.map((p) => resolve(p)));
+  const others: NotTranscriptFile[] = [];
+  const progress = startProgress(io.stderr, io.env, false, 'reading sessions to label: ');
+  const err: CliIO = progress ? { ...io, stderr: progress.stderr as CliIO['stderr'] } : io;
+  try {
+    for (const [done, file] of files.entries()) {
+      progress?.update(done, files.length, file);
+      const fileItems = await fileItemsOf(file, options, err, (other) => (named.has(resolve(other.path)) ? warn(err, `${other.path}: ${other.error}`) : others.push(other)));
+      for (const [item, session] of fileItems) {
+        items.push(item);
+        sessionOf.set(item, session);
+      }
     }
-    const ledger = new LedgerBuilder({ config: options.loaded.resolved, factories: createDetectorFactories(), excerpts: true });
-    replay(recorded, ledger);
-    const sessions = ledger.sessions();
-    const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));
-    replay(recorded, traces);
-    for (const s of sessions) items.push(labelItem(s, traces.trace(s.id), interruptHint(s)));
+    reportNotTranscripts(others, options.verbose, (m) => warn(err, m));
+  } finally {
+    progress?.finish();
   }
-  return items;
+  const bySession = compareSessions('level');
+  return { items, order: (a, b) => bySession(sessionOf.get(a)!, sessionOf.get(b)!) };
+}
+
+/** The questions of one file, each with its session (for the order). */
+async function fileItemsOf(file: string, options: LabelRunOptions, io: CliIO, notTranscript: (file: NotTranscriptFile) => void): Promise<[LabelItem, SessionLedger][]> {
+  const out: [LabelItem, SessionLedger][] = [];
+  const recorded = await recordFile(file, { inputFormat: options.inputFormat });
+  const input = recorded.input;
+  if (input.not_transcript !== undefined) {
+    notTranscript({ path: input.path, reason: input.not_transcript, error: input.error ?? '' });
+    return out;
+  }
+  if (recorded.input.error) {
+    warn(io, `${recorded.input.path}: ${recorded.input.error}`);
+    return out;
+  }
+  // Priced as analyze prices: the overview's order weighs what Enforce would have saved in dollars.
+  const ledger = new LedgerBuilder({ config: options.loaded.resolved, factories: createDetectorFactories(), excerpts: true, pricer: await priceBookFor(undefined) });
+  replay(recorded, ledger);
+  const sessions = ledger.sessions();
+  const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));
+  replay(recorded, traces);
+  for (const s of sessions) out.push([labelItem(s, traces.trace(s.id), interruptHint(s)), s]);
+  return out;
 }
 
 /** The labels file as its JSON object (checked as the sweep reads it), or a fresh one. */
@@ -270,10 +320,10 @@ async function runLabel(paths: readonly string[], options: LabelRunOptions, io: 
   const raw = await readLabelsFile(options.labels);
   const existing = parseLabels(raw, options.labels);
   const batch = options.batch !== undefined ? await readBatch(options.batch) : null;
-  const all = await gatherItems(paths, options, io);
+  const { items: all, order } = await gatherItems(paths, options, io);
   const fresh = all.filter((i) => labelKeyFor({ id: i.key, path: i.path }, existing) === null);
   const alreadyLabelled = all.length - fresh.length;
-  const queue: LabelQueue = buildQueue(fresh, { calm: options.calm, seed: options.seed });
+  const queue: LabelQueue = buildQueue(fresh, { calm: options.calm, seed: options.seed, order });
   const ctx = { labelsFile: options.labels, queue, seed: options.seed, alreadyLabelled };
   const about =
     `${queue.items.length} session${queue.items.length === 1 ? '' : 's'} to label: ${queue.flagged} with findings (worst first), ` +

@@ -23,7 +23,8 @@ const REPAINT_MS = 100;
 /** A line that has not moved this long names the file it is on: a large one is not a hang. */
 const NAME_AFTER_MS = 2000;
 
-export function startProgress(stderr: ErrorStream, env: NodeJS.ProcessEnv, quiet: boolean): Progress | null {
+/** `doing`: what the files are read for, said before the counts (`reading sessions to label: `). */
+export function startProgress(stderr: ErrorStream, env: NodeJS.ProcessEnv, quiet: boolean, doing = ''): Progress | null {
   if (stderr.isTTY !== true || quiet || isCi(env)) return null;
   let shown = false;
   let last = 0;
@@ -58,7 +59,7 @@ export function startProgress(stderr: ErrorStream, env: NodeJS.ProcessEnv, quiet
       }
       if (total === 0) return;
       // Kept up to date even when not repainted: the line that names the file shows the latest count.
-      counts = `${done}/${total} files (${Math.floor((done / total) * 100)}%)`;
+      counts = `${doing}${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} files (${Math.floor((done / total) * 100)}%)`;
       if (done < total && done > 0 && now - last < REPAINT_MS) return;
       last = now;
       stderr.write(`\r\u001b[Kloopledger: ${counts}`);

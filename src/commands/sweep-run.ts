@@ -26,7 +26,7 @@ import { plural } from '../report/text.js';
 import type { NotTranscript } from '../formats/input.js';
 import { ENFORCE_LEVELS, SWEEP_FORMATS, type SweepFormat } from '../vocabulary.js';
 import { colorFor, type CommonOptions, configFrom, warn, writePayload } from './common.js';
-import { addConfigOptions, chosen, collect, configOptions, count, flag, INPUT_FORMAT_CHOICES, inputFormat, positiveInt, type RegisterCommand, shard, text, texts } from './flags.js';
+import { addConfigOptions, NOT_TRANSCRIPT_VERBOSE, chosen, collect, configOptions, count, flag, INPUT_FORMAT_CHOICES, inputFormat, positiveInt, type RegisterCommand, shard, text, texts } from './flags.js';
 import { isStdout } from './output.js';
 
 const POSITIVE_LEVELS: readonly PositiveLevel[] = ENFORCE_LEVELS.filter((l): l is PositiveLevel => l !== 'none');
@@ -57,7 +57,7 @@ export const registerSweepCommand: RegisterCommand = (program, io, setExit) => {
     .addOption(new Option('--input-format <name>', 'force an input format').choices(INPUT_FORMAT_CHOICES).default('auto'))
     .option('--jobs <n>', SWEEP_JOBS_HELP, positiveInt)
     .option('--shard <K/N>', 'only the files whose path hashes to shard K of N (merge the JSON partials with loopledger merge)', parseShard);
-  addConfigOptions(command).action(async (paths: string[], raw: OptionValues) => {
+  addConfigOptions(command, { color: true, verbose: NOT_TRANSCRIPT_VERBOSE }).action(async (paths: string[], raw: OptionValues) => {
     const opts = sweepCommandOptions(raw);
     const loaded = await configFrom(opts, io.env);
     for (const w of loaded.warnings) warn(io, w);

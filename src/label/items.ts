@@ -49,6 +49,8 @@ export interface QueueOptions {
   /** How many calm sessions to add after the flagged ones. */
   calm: number;
   seed: number;
+  /** The order of the flagged sessions (the overview's, from the command); else worst level, most findings, then place. */
+  order?: (a: LabelItem, b: LabelItem) => number;
 }
 
 export interface LabelQueue {
@@ -88,9 +90,8 @@ function compareText(a: string, b: string): number {
  */
 export function buildQueue(items: readonly LabelItem[], options: QueueOptions): LabelQueue {
   const byPlace = (a: LabelItem, b: LabelItem) => compareText(a.path, b.path) || compareText(a.key, b.key);
-  const flagged = items
-    .filter((i) => !i.calm)
-    .sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || b.findings.length - a.findings.length || byPlace(a, b));
+  const order = options.order ?? ((a: LabelItem, b: LabelItem) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || b.findings.length - a.findings.length || byPlace(a, b));
+  const flagged = items.filter((i) => !i.calm).sort(order);
   const calm = items.filter((i) => i.calm).sort(byPlace);
   const random = seededRandom(options.seed);
   const pool = [...calm];

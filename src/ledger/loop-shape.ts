@@ -205,7 +205,7 @@ export function scriptShape(script: string): string {
 }
 
 /** argv as one script: a shell's `-c` script itself, otherwise the words in order. */
-function argvScript(argv: readonly unknown[]): string | null {
+export function argvScript(argv: readonly unknown[]): string | null {
   if (!argv.every((a) => typeof a === 'string')) return null;
   const words = argv as readonly string[];
   if (words.length >= 3 && SHELLS.has(basename(words[0]!)) && /^-[a-z]*c$/.test(words[1]!)) return words[2]!;

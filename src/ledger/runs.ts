@@ -112,8 +112,11 @@ function sameValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Fields that may differ between the rounds of a run (the numbers of strike and evidence aside). */
-const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence']);
+/**
+ * Fields that may differ between the rounds of a run (the numbers of strike and evidence aside).
+ * `call` is a label of the run's first round: the shape says the rounds repeat one loop.
+ */
+const FREE = new Set(['round', 'line', 'round_usage', 'trace', 'strike', 'evidence', 'call']);
 
 /**
  * A text finding's detail (its similarity, sizes, confidence) changes every round of a loop of

@@ -10,6 +10,7 @@ import { boundedExcerpts } from '../ladder/judge.js';
 import type { Decision, TurnLadders } from '../ladder/ladder.js';
 import type { Round } from '../model/transcript.js';
 import { findingShape, type RecentBatches } from './loop-shape.js';
+import { findingCallText } from './call-text.js';
 import type { LedgerEntry, RoundUsage } from './types.js';
 
 /** Each gets the configuration parsed for the turn's policy tier (its thresholds scaled). */
@@ -122,6 +123,13 @@ export interface EntryExtras {
   recent?: RecentBatches;
 }
 
+/** The loop shape, and the literal repeated call beside it when that says more (`Bash(ls -la …/src)`). */
+function shapeFields(finding: Finding, calls: Round['calls'], recent: RecentBatches): { shape: string; call?: string } {
+  const shape = findingShape(finding, calls, recent);
+  const call = findingCallText(finding, calls);
+  return call === undefined || call === shape ? { shape } : { shape, call };
+}
+
 /** The ledger entry of one finding. */
 export function entryOf(round: Round, finding: Finding, telemetry: Decision, enforce: Decision, extras: EntryExtras = {}): LedgerEntry {
   const entry: LedgerEntry = {
@@ -130,7 +138,7 @@ export function entryOf(round: Round, finding: Finding, telemetry: Decision, enf
     line: round.line,
     detector: finding.detector,
     kind: finding.kind,
-    ...(extras.recent ? { shape: findingShape(finding, round.calls, extras.recent) } : {}),
+    ...(extras.recent ? shapeFields(finding, round.calls, extras.recent) : {}),
     confidence: finding.confidence,
     strike: finding.strike,
     evidence: finding.evidence,

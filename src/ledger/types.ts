@@ -101,6 +101,8 @@ export interface LedgerEntry {
   kind: string;
   /** What the finding looped on, normalised across sessions (ledger/loop-shape.ts): `Bash(npm test)`, or a text finding's kind. */
   shape?: string;
+  /** A tool-batch finding's repeated call, literal but short (ledger/call-text.ts): `Bash(ls -la …/src)`. */
+  call?: string;
   confidence: number | null;
   strike: Strike | null;
   evidence: Evidence;

@@ -101,7 +101,7 @@ export function* githubChunks(report: LedgerReport, o: ReportOptions): Generator
   if (money.length) yield `loopledger: ${money.join('; ')} (list-price estimates)\n`;
   const sm = report.summary;
   yield (
-    `loopledger: ${plural(sm.sessions, 'session')}, ${plural(sm.entries, 'entry', 'entries')}; ` +
+    `loopledger: ${plural(sm.sessions, 'session')}, ${plural(sm.entries, 'finding')}; ` +
     `enforce would stop ${sm.enforce.sessions_stopped} and steer ${sm.enforce.sessions_steered}; ` +
     plural(sm.skipped_lines, 'skipped line') +
     '\n'

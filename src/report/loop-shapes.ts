@@ -8,7 +8,7 @@ import { fmtTokens, fmtUsd } from './amounts.js';
 import { fitColumns, fittedWidth, formatHead, formatRow, type FitColumn } from './columns.js';
 import { shortId } from './overview.js';
 import { sanitize } from '../sanitize.js';
-import { wrap } from './text.js';
+import { count, wrap } from './text.js';
 
 /** Rows shown: the few that answer "which loop costs me most"; JSON has every one. */
 const LOOP_SHAPES_SHOWN = 5;
@@ -37,7 +37,6 @@ export const LOOP_SHAPES_NOTE = 'One row per tool call shape (values ignored) or
 /** The kind of a tool loop (repeated_batch, recurring_failure…); a text row's label is its kind already. */
 export const toolKind = (l: LoopShape) => (l.detector === 'tool_batch' ? l.kind : '');
 
-export const count = (n: number) => n.toLocaleString('en-US');
 
 /** The terminal block: title, note, an aligned table, and a blank line; nothing when no loop was found. */
 export function* loopShapeLines(report: LedgerReport, width: number, ch: ChalkInstance): Generator<string> {

@@ -34,6 +34,7 @@ import {
 import { loopShapeMarkdown } from './loop-shapes.js';
 import { filtered, some, type Sorter } from './lists.js';
 import { sanitize } from '../sanitize.js';
+import { rowTools } from './rows.js';
 import {
   entryTools,
   fmtConfidence,
@@ -41,6 +42,7 @@ import {
   fmtMeasurement,
   fmtStrike,
   maxEnforce,
+  count,
   outcomePhrase,
   plural,
   strikeLegend,
@@ -69,16 +71,17 @@ function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function entryRow(e: LedgerEntry, tools: boolean): string {
+function entryRow(e: LedgerEntry, tools: boolean, off: boolean): string {
   const decided = judgeDecided(e) ? ' (judge)' : '';
-  const modes = [e.intervention.off, e.intervention.telemetry, level(e.intervention.enforce) + decided];
+  const modes = [...(off ? [e.intervention.off] : []), e.intervention.telemetry, level(e.intervention.enforce) + decided];
   return row([
-    String(e.turn),
-    `${e.run ? `${e.round}–${e.run.last_round}` : e.round}${e.after_stop ? ' (after stop)' : ''}`,
+    count(e.turn),
+    `${e.run ? `${count(e.round)}–${count(e.run.last_round)}` : count(e.round)}${e.after_stop ? ' (after stop)' : ''}`,
     e.line === null ? '' : String(e.line),
     mdEscape(e.detector),
-    mdEscape(e.kind) + (e.run ? ` ×${e.run.count}` : ''),
-    ...(tools ? [mdEscape(entryTools(e))] : []),
+    mdEscape(e.kind) + (e.run ? ` ×${count(e.run.count)}` : ''),
+    // What was repeated, as the table names it (the call, cut short).
+    ...(tools ? [mdEscape(rowTools(e))] : []),
     fmtConfidence(e.confidence),
     mdEscape(fmtStrike(e.strike, e.kind)),
     ...modes,
@@ -90,7 +93,9 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
   const tools = s.entries.some((e) => entryTools(e) !== '');
   const heads = ['turn', 'round', 'line', 'detector', 'kind', ...(tools ? ['tools'] : []), 'confidence', 'repeats'];
   const mark = (m: string, h: string) => (m === o.mode ? `${h} (configured)` : h);
-  heads.push(mark('off', 'Off'), mark('telemetry', 'Telemetry'), mark('enforce', 'Enforce'));
+  // Off runs nothing: its column would say none on every row, so it is shown only when it is the configured mode.
+  const off = o.mode === 'off';
+  heads.push(...(off ? [mark('off', 'Off')] : []), mark('telemetry', 'Telemetry'), mark('enforce', 'Enforce'));
   const meta = [
     `format ${mdEscape(s.format)}`,
     `model ${s.model === null ? 'unknown' : mdEscape(s.model)}`,
@@ -106,7 +111,7 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
   const intro = [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', ...(money.length ? [mdEscape(money.join(' · ')), ''] : [])];
   for (const line of [...intro, row(heads)]) yield { line };
   yield { line: row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))) };
-  for (const e of s.entries) yield { line: entryRow(e, tools), entry: true };
+  for (const e of s.entries) yield { line: entryRow(e, tools, off), entry: true };
   let first = true;
   for (const e of s.entries) {
     const bits: string[] = [];
@@ -172,8 +177,8 @@ function overviewRows(
         ...(present.project ? [mdEscape(projectCell(s))] : []),
         mdEscape(name.next().value as string),
         mdEscape(shortModel(s.model)),
-        String(s.rounds),
-        String(findingsOf(s.entries)),
+        count(s.rounds),
+        count(findingsOf(s.entries)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);
     }
@@ -183,8 +188,8 @@ function overviewRows(
     ...(present.project ? [plural(plan.all, 'session')] : []),
     present.project ? '' : plural(plan.all, 'session'),
     '',
-    String(report.summary.rounds),
-    String(report.summary.entries),
+    count(report.summary.rounds),
+    count(report.summary.entries),
     ...extra.map(([, , t]) => mdEscape(t)),
   ]);
   return { head, align, rows: rows(), total };
@@ -206,8 +211,8 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   const sm = report.summary;
 
   const head: string[] = ['## loopledger', ''];
-  const totalsHead = ['sessions', 'rounds', 'entries', 'enforce would stop', 'enforce would steer', 'skipped lines'];
-  const totals = [sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(String);
+  const totalsHead = ['sessions', 'rounds', 'findings', 'enforce would stop', 'enforce would steer', 'skipped lines'];
+  const totals = [sm.sessions, sm.rounds, sm.entries, sm.enforce.sessions_stopped, sm.enforce.sessions_steered, sm.skipped_lines].map(count);
   head.push(row(totalsHead), row(totalsHead.map(() => '---:')), row(totals), '');
   const money = totalsPhrases(report).map((t) => `${t[0]!.toUpperCase()}${t.slice(1)}.`);
   const note = listPriceNote(report);
@@ -221,8 +226,8 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   if (plan.overview) {
     for (const l of loopShapeMarkdown(report, mdEscape)) if (budget.take(l)) yield l + '\n';
     const intro =
-      `${plural(plan.all, 'session')}: ${plan.rankedCount} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
-      `${plan.calm} calm, not listed. The first ${plan.detailedCount} follow in full.`;
+      `${plural(plan.all, 'session')}: ${count(plan.rankedCount)} with findings, ${SORT_WORDS[o.sort ?? 'level']}; ` +
+      `${count(plan.calm)} calm, not listed. The first ${count(plan.detailedCount)} follow in full.`;
     for (const l of [intro, '']) if (budget.take(l)) yield l + '\n';
     if (plan.rankedCount > 0) {
       const t = overviewRows(report, plan, o.sorter);
@@ -241,7 +246,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
     if (present.saved) extra.push(['Enforce would save', (s) => savedCell(s, true)]);
     if (present.cut) extra.push(['Enforce would cut', (s) => cutCell(s, true)]);
     const lines = [
-      row(['session', 'path', 'format', 'rounds', 'entries', 'worst under enforce', ...extra.map(([h]) => h)]),
+      row(['session', 'path', 'format', 'rounds', 'findings', 'worst under enforce', ...extra.map(([h]) => h)]),
       row(['---', '---', '---', '---:', '---:', '---', ...extra.map(() => '---:')]),
     ];
     for (const l of lines) if (budget.take(l)) yield l + '\n';
@@ -250,8 +255,8 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
         mdEscape(s.id) + (s.parent !== null ? ` (sub-agent of ${mdEscape(s.parent)})` : ''),
         mdEscape(s.path),
         mdEscape(s.format),
-        String(s.rounds),
-        String(findingsOf(s.entries)),
+        count(s.rounds),
+        count(findingsOf(s.entries)),
         level(maxEnforce(s)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);
@@ -306,7 +311,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
   if (budget.full) {
     const left: string[] = [];
     if (omittedRows > 0) left.push(plural(omittedRows, 'session row'));
-    if (omittedSessions > 0) left.push(`${plural(omittedEntries, 'entry', 'entries')} of ${plural(omittedSessions, 'session')}`);
+    if (omittedSessions > 0) left.push(`${plural(omittedEntries, 'finding')} of ${plural(omittedSessions, 'session')}`);
     if (omittedInputs > 0) left.push(plural(omittedInputs, 'input problem'));
     yield `**Cut to fit GitHub's 1 MiB summary limit:** ${left.join(', ') || 'the rest'} not shown. The full ledger: \`--format json\` or \`--format table\`.\n`;
   }

@@ -26,7 +26,7 @@ import {
 import { loopShapeLines } from './loop-shapes.js';
 import { startedCell } from './times.js';
 import { sanitize } from '../sanitize.js';
-import { plural, truncateTo, wrap } from './text.js';
+import { count, plural, truncateTo, wrap } from './text.js';
 import { type Sorter, sortInMemory } from './lists.js';
 
 const SORT_WORDS: Record<SessionSort, string> = {
@@ -72,7 +72,6 @@ function overviewColumns(present: ReturnType<typeof presentColumns> & { started:
   return cols;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** The totals under the figures' columns; the label spans the text columns to their left. */
 function totalsLine(fitted: Fitted<Row>, totals: Record<string, string>, label: string): string {
@@ -115,7 +114,7 @@ export function* overviewLines(
   const heading =
     listed === 0
       ? `${plural(all, 'session')}, none with findings`
-      : `${plural(all, 'session')} · ${listed} with findings, ${SORT_WORDS[options.sort]} · ${plan.calm} calm (not listed)`;
+      : `${plural(all, 'session')} · ${count(listed)} with findings, ${SORT_WORDS[options.sort]} · ${count(plan.calm)} calm (not listed)`;
   for (const l of wrap(heading, width, 2)) yield ch.bold(l);
   if (listed === 0) return;
   yield '';

@@ -25,17 +25,24 @@ export interface Row {
 
 const single = (e: LedgerEntry): Row => ({ first: e, last: e, count: roundsOf(e), top: e, telemetry: e.intervention.telemetry, afterStop: e.after_stop });
 
-/**
- * What a tool-batch finding repeated: its loop shape (`Bash(npm test)`), else its tools; '' for
- * text findings and for those that name no batch (no_progress spans a window of different calls).
- */
-export function rowTools(e: LedgerEntry): string {
+/** A tool-batch finding's loop shape (`Bash(npm test)`), else its tools; '' for text findings and
+ *  for those that name no batch (no_progress spans a window of different calls). */
+function rowShape(e: LedgerEntry): string {
   const tools = entryTools(e);
   if (tools === '') return '';
   return e.shape !== undefined && e.shape !== '' ? sanitize(e.shape) : tools;
 }
 
-const keyOf = (e: LedgerEntry) => `${e.turn}\u0000${e.detector}\u0000${e.kind}\u0000${rowTools(e)}`;
+/**
+ * What a tool-batch finding repeated, as a reader names it: the literal call cut short
+ * (`Bash(ls -la …/src)`), else its shape. A run groups by shape, so its rows stay one per loop.
+ */
+export function rowTools(e: LedgerEntry): string {
+  const shape = rowShape(e);
+  return shape !== '' && e.call !== undefined && e.call !== '' ? sanitize(e.call) : shape;
+}
+
+const keyOf = (e: LedgerEntry) => `${e.turn}\u0000${e.detector}\u0000${e.kind}\u0000${rowShape(e)}`;
 
 /**
  * One row per run of the same finding, in the order the runs begin: the same detector, kind and

@@ -1,8 +1,8 @@
-// The human ledger: per session a header, one row per entry with Off · Telemetry · Enforce side
-// by side, then a summary. Fits `options.width`: it picks the first layout that fits, going from
-// full to abbreviated headers and values, merged turn/round, dropping the constant Off column and
-// confidence, then shortening tools and kinds (the configured mode's column is never dropped); below that it falls back to one
-// line per entry. With more sessions than `--top`, an overview of every session with findings comes
+// The human ledger: per session a header, one row per entry with Telemetry · Enforce side by side
+// (Off runs nothing: its column would always say none, so it is shown only when Off is the
+// configured mode), then a summary. Fits `options.width`: it picks the first layout that fits,
+// going from full to abbreviated headers and values, merged turn/round, dropping confidence, then
+// shortening kinds and then what was repeated; below that it falls back to one line per entry. With more sessions than `--top`, an overview of every session with findings comes
 // first and only the top sessions follow in full. Written in pieces (a generator): a session of a
 // million entries never becomes one string, and no width is computed by spreading an array.
 
@@ -26,6 +26,7 @@ import { overviewLines } from './overview-table.js';
 import { periodTableLines, sessionSpan } from './times.js';
 import { sanitize } from '../sanitize.js';
 import {
+  count,
   displayWidth,
   entryLabel,
   entryTools,
@@ -44,7 +45,6 @@ import {
 interface Layout {
   abbrev: boolean;
   merge: boolean;
-  dropOff: boolean;
   dropConf: boolean;
   /** Columns for the kind cell (content only), or null for its natural width. */
   kindWidth: number | null;
@@ -52,22 +52,28 @@ interface Layout {
   toolsWidth: number | null;
   /** Whether any entry names tools (otherwise the column is left out). */
   tools: boolean;
+  /** Whether the detector column is shown: left out of the narrowest layout when every row has the same one. */
+  det: boolean;
   /** Content width of every column, shared by all sessions so their tables line up. */
   widths: number[];
 }
 
-const LAYOUTS: Omit<Layout, 'kindWidth' | 'toolsWidth' | 'widths' | 'tools'>[] = [
-  { abbrev: false, merge: false, dropOff: false, dropConf: false },
-  { abbrev: true, merge: false, dropOff: false, dropConf: false },
-  { abbrev: true, merge: true, dropOff: false, dropConf: false },
-  { abbrev: true, merge: true, dropOff: true, dropConf: false },
-  { abbrev: true, merge: true, dropOff: true, dropConf: true },
+const LAYOUTS: Omit<Layout, 'kindWidth' | 'toolsWidth' | 'widths' | 'tools' | 'det'>[] = [
+  { abbrev: false, merge: false, dropConf: false },
+  { abbrev: true, merge: false, dropConf: false },
+  { abbrev: true, merge: true, dropConf: false },
+  { abbrev: true, merge: true, dropConf: true },
 ];
 
 // Narrowest kind column still worth a table; below it the list layout reads better.
 const MIN_KIND = 8;
-// Tools give way before kinds, down to a name's first few letters.
+// Letters a cut kind keeps before its count (`repe… ×1799`).
+const KIND_LETTERS = 4;
+// What was repeated gives way after kinds (the legend and overview name the kinds; only this cell
+// says which command looped), down to a name's first few letters.
 const MIN_TOOLS = 5;
+// Columns a call keeps before a layout abbreviates, merges or drops anything (`Bash(npm test -- --run …`).
+const TOOLS_COMFORT = 28;
 
 const DETECTOR_ABBREV: Record<string, string> = { tool_batch: 'tool', output: 'out', thinking: 'think' };
 
@@ -75,7 +81,7 @@ const DETECTOR_ABBREV: Record<string, string> = { tool_batch: 'tool', output: 'o
 const MAX_SESSION_ROWS = 20;
 
 /** `3` or `3–40` (the turns, or the rounds, a row spans). */
-const span = (a: number, b: number) => (a === b ? String(a) : `${a}–${b}`);
+const span = (a: number, b: number) => (a === b ? count(a) : `${count(a)}–${count(b)}`);
 
 interface Column {
   /** Identifies the text function (head and variant), so natural widths are measured once per report. */
@@ -90,42 +96,44 @@ interface Column {
 }
 
 const AFTER_STOP_MARK = '*';
+/** Why the table has no Off column (docs/cli.md says so too). */
+const OFF_NOTE = 'Off (not shown) runs nothing: every finding would be none';
 
 const enforceCell = (r: Row) => {
   const text = enforceText(r.top);
   // A row of many rounds says where its steer or stop came.
-  return r.count > 1 && (r.top.intervention.enforce === 'stop' || r.top.intervention.enforce === 'steer') ? `${text} r${r.top.round}` : text;
+  return r.count > 1 && (r.top.intervention.enforce === 'stop' || r.top.intervention.enforce === 'steer') ? `${text} r${count(r.top.round)}` : text;
 };
 
 function repeatsCell(r: Row, abbrev: boolean): string {
   const cell = fmtStrike(r.first.strike, r.first.kind, abbrev);
   const moved = strikeSpan(r);
   // `2–1999× (max 2)`: the count at the row's first and last round.
-  return moved === null ? cell : cell.replace(/^\d+×/, `${moved.first}–${moved.last}×`);
+  return moved === null ? cell : cell.replace(/^[\d,]+×/, `${count(moved.first)}–${count(moved.last)}×`);
 }
 
-function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf' | 'tools'>, mode: Mode | undefined): Column[] {
+function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropConf' | 'tools' | 'det'>, mode: Mode | undefined): Column[] {
   const mark = (r: Row) => (r.afterStop ? AFTER_STOP_MARK : '');
   const cols: Column[] = [];
   if (layout.merge) {
     const at = (r: Row) =>
       firstRound(r) === lastRound(r)
-        ? `${r.first.turn}.${r.first.round}`
+        ? `${count(r.first.turn)}.${count(r.first.round)}`
         : r.first.turn === r.last.turn
-          ? `${r.first.turn}.${r.first.round}–${lastRound(r)}`
-          : `${r.first.turn}.${r.first.round}–${r.last.turn}.${lastRound(r)}`;
+          ? `${count(r.first.turn)}.${count(r.first.round)}–${count(lastRound(r))}`
+          : `${count(r.first.turn)}.${count(r.first.round)}–${count(r.last.turn)}.${count(lastRound(r))}`;
     cols.push({ id: 't.r', head: 't.r', align: 'right', text: (r) => `${at(r)}${mark(r)}` });
   } else {
     cols.push({ id: 'turn', head: 'turn', align: 'right', text: (r) => span(r.first.turn, r.last.turn) });
     cols.push({ id: 'round', head: 'round', align: 'right', text: (r) => `${span(firstRound(r), lastRound(r))}${mark(r)}` });
   }
-  cols.push({
+  if (layout.det) cols.push({
     id: layout.abbrev ? 'det' : 'detector',
     head: layout.abbrev ? 'det' : 'detector',
     align: 'left',
     text: (r) => sanitize(layout.abbrev ? (DETECTOR_ABBREV[r.first.detector] ?? r.first.detector) : r.first.detector),
   });
-  cols.push({ id: 'kind', head: 'kind', align: 'left', text: (r) => `${sanitize(r.first.kind)}${r.count > 1 ? ` ×${r.count}` : ''}`, isKind: true });
+  cols.push({ id: 'kind', head: 'kind', align: 'left', text: (r) => `${sanitize(r.first.kind)}${r.count > 1 ? ` ×${count(r.count)}` : ''}`, isKind: true });
   if (layout.tools) cols.push({ id: 'tools', head: 'tools', align: 'left', text: (r) => rowTools(r.first), isTools: true });
   if (!layout.dropConf) {
     cols.push({ id: 'conf', head: layout.abbrev ? 'conf' : 'confidence', align: 'right', text: (r) => fmtConfidence(r.first.confidence) });
@@ -141,7 +149,7 @@ function columns(layout: Pick<Layout, 'abbrev' | 'merge' | 'dropOff' | 'dropConf
     const h = layout.abbrev ? short : full;
     return m === mode ? `[${h}]` : h;
   };
-  if (!layout.dropOff || mode === 'off') {
+  if (mode === 'off') {
     cols.push({ id: 'off', head: head('off', 'Off', 'Off'), align: 'left', text: (r) => r.first.intervention.off, level: (r) => r.first.intervention.off });
   }
   cols.push({
@@ -173,10 +181,13 @@ function tableWidth(colWidths: number[]): number {
  */
 function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mode | undefined, all: boolean): Layout | null {
   const every = new Map<string, Column>();
-  for (const base of LAYOUTS) for (const c of columns({ ...base, tools: true }, mode)) if (!every.has(c.id)) every.set(c.id, c);
+  for (const base of LAYOUTS) for (const c of columns({ ...base, tools: true, det: true }, mode)) if (!every.has(c.id)) every.set(c.id, c);
   const measured = [...every.values()];
   const widest = measured.map(() => 0);
   let tools = false;
+  const detectors = new Set<string>();
+  // The widest ` ×N` of a kind cell: a cut kind keeps its count and a few letters before it.
+  let countWidth = 0;
   for (const s of sessions) {
     for (const e of s.entries) {
       if (entryTools(e) !== '') {
@@ -185,6 +196,8 @@ function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mo
       }
     }
     for (const r of shownRows(s, all).rows) {
+      detectors.add(r.first.detector);
+      if (r.count > 1) countWidth = Math.max(countWidth, ` ×${count(r.count)}`.length);
       for (let i = 0; i < measured.length; i += 1) {
         const d = displayWidth(measured[i]!.text(r));
         if (d > widest[i]!) widest[i] = d;
@@ -193,31 +206,42 @@ function chooseLayout(sessions: Iterable<SessionLedger>, width: number, mode: Mo
   }
   const cache = new Map(measured.map((c, i) => [c.id, widest[i]!]));
   const naturalWidths = (cols: Column[]) => cols.map((c) => Math.max(displayWidth(c.head), cache.get(c.id)!));
-  for (const base of LAYOUTS) {
-    const layout: Layout = { ...base, tools, kindWidth: null, toolsWidth: null, widths: [] };
-    const widths = naturalWidths(columns(layout, mode));
-    if (tableWidth(widths) <= width) return { ...layout, widths };
+  // Every layout whole first, then each with a long call cut to what is left (down to
+  // TOOLS_COMFORT): the call is worth more than full headers.
+  for (const cutCall of [false, true]) {
+    for (const base of LAYOUTS) {
+      const layout: Layout = { ...base, tools, det: true, kindWidth: null, toolsWidth: null, widths: [] };
+      const cols = columns(layout, mode);
+      const widths = naturalWidths(cols);
+      if (tableWidth(widths) <= width) return { ...layout, widths };
+      const t = cols.findIndex((c) => c.isTools);
+      const spare = t < 0 ? 0 : width - (tableWidth(widths) - widths[t]!);
+      if (cutCall && t >= 0 && spare >= TOOLS_COMFORT) {
+        widths[t] = spare;
+        return { ...layout, toolsWidth: spare, widths };
+      }
+    }
   }
-  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, tools, kindWidth: null, toolsWidth: null, widths: [] };
+  // The narrowest layout leaves out a detector column that says the same on every row (the kinds name it).
+  const last: Layout = { ...LAYOUTS[LAYOUTS.length - 1]!, tools, det: detectors.size > 1, kindWidth: null, toolsWidth: null, widths: [] };
   const cols = columns(last, mode);
   const widths = naturalWidths(cols);
-  // Tools give way first, down to MIN_TOOLS, then kinds down to MIN_KIND.
+  // What was repeated gives way down to TOOLS_COMFORT, then kinds down to their floor, then what
+  // was repeated again down to MIN_TOOLS: the call is what only this cell says.
+  const spare = (i: number) => width - (tableWidth(widths) - widths[i]!);
   const t = cols.findIndex((c) => c.isTools);
-  if (t >= 0) {
-    const spareTools = width - (tableWidth(widths) - widths[t]!);
-    const floor = Math.max(MIN_TOOLS, displayWidth(cols[t]!.head));
-    if (spareTools >= widths[t]!) return { ...last, widths };
-    widths[t] = Math.max(floor, spareTools);
+  if (t >= 0 && widths[t]! > TOOLS_COMFORT && spare(t) < widths[t]!) {
+    widths[t] = Math.max(TOOLS_COMFORT, spare(t));
     last.toolsWidth = widths[t]!;
   }
+  if (tableWidth(widths) <= width) return { ...last, widths };
   const k = cols.findIndex((c) => c.isKind);
-  const spare = width - (tableWidth(widths) - widths[k]!);
-  if (spare >= widths[k]!) return { ...last, widths };
-  if (spare >= MIN_KIND) {
-    widths[k] = spare;
-    return { ...last, kindWidth: spare, widths };
-  }
-  return null;
+  widths[k] = Math.max(MIN_KIND, countWidth + KIND_LETTERS + 1, Math.min(widths[k]!, spare(k)));
+  last.kindWidth = widths[k]!;
+  if (tableWidth(widths) <= width) return { ...last, widths };
+  if (t < 0 || spare(t) < Math.max(MIN_TOOLS, displayWidth(cols[t]!.head))) return null;
+  widths[t] = spare(t);
+  return { ...last, toolsWidth: widths[t]!, widths };
 }
 
 function levelColor(ch: ChalkInstance, level: EnforceLevel, text: string): string {
@@ -266,9 +290,9 @@ const moreRows = (n: number, width: number, ch: ChalkInstance) => wrap(`  ${plur
 
 /** A kind cut to `width`, its count (` ×1799`) kept whole: the count is what a run's row is for. */
 function fitKind(text: string, width: number): string {
-  const count = / ×\d+$/.exec(text)?.[0] ?? '';
-  if (count === '' || displayWidth(text) <= width || count.length + 2 > width) return truncateTo(text, width);
-  return truncateTo(text.slice(0, -count.length), width - count.length) + count;
+  const suffix = / ×[\d,]+$/.exec(text)?.[0] ?? '';
+  if (suffix === '' || displayWidth(text) <= width || suffix.length + 2 > width) return truncateTo(text, width);
+  return truncateTo(text.slice(0, -suffix.length), width - suffix.length) + suffix;
 }
 
 function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode: Mode | undefined, all: boolean): Generator<string> {
@@ -301,15 +325,16 @@ function* sessionTable(s: SessionLedger, layout: Layout, ch: ChalkInstance, mode
   if (more > 0) yield '\n' + moreRows(more, tableWidth(layout.widths), ch).join('\n');
 }
 
-function* listLines(s: SessionLedger, width: number, ch: ChalkInstance, all: boolean): Generator<string> {
+function* listLines(s: SessionLedger, width: number, ch: ChalkInstance, all: boolean, mode: Mode | undefined): Generator<string> {
   const { rows, more } = shownRows(s, all);
   for (const r of rows) {
     const e = r.first;
-    const modes = `off ${e.intervention.off} · tel ${r.telemetry} · enf ${enforceCell(r)}`;
-    const where = firstRound(r) !== lastRound(r) ? `t${span(e.turn, r.last.turn)} r${e.round}–${lastRound(r)}` : `t${e.turn} r${e.round}`;
+    // Off is named only when it is the configured mode: otherwise it says none on every line.
+    const modes = `${mode === 'off' ? `off ${e.intervention.off} · ` : ''}tel ${r.telemetry} · enf ${enforceCell(r)}`;
+    const where = firstRound(r) !== lastRound(r) ? `t${span(e.turn, r.last.turn)} r${span(e.round, lastRound(r))}` : `t${count(e.turn)} r${count(e.round)}`;
     const parts = [
       `${where}${r.afterStop ? AFTER_STOP_MARK : ''}`,
-      `${entryLabel(e)}${r.count > 1 ? ` ×${r.count}` : ''}`,
+      `${entryLabel(e)}${r.count > 1 ? ` ×${count(r.count)}` : ''}`,
       rowTools(e),
       fmtConfidence(e.confidence),
       repeatsCell(r, true),
@@ -344,7 +369,7 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance, zone: string
 }
 
 function where(e: { turn: number; round: number }): string {
-  return `t${e.turn} r${e.round}`;
+  return `t${count(e.turn)} r${count(e.round)}`;
 }
 
 function* explainLines(s: SessionLedger, o: ReportOptions, ch: ChalkInstance): Generator<string> {
@@ -390,7 +415,7 @@ function* inputLines(report: LedgerReport, width: number, ch: ChalkInstance): Ge
         .slice(0, 3)
         .map((k) => `${k.line === null ? '?' : `line ${k.line}`}: ${sanitize(k.reason)}`)
         .join('; ');
-      const more = i.skipped_lines > 3 ? `; ${i.skipped_lines - 3} more` : '';
+      const more = i.skipped_lines > 3 ? `; ${count(i.skipped_lines - 3)} more` : '';
       yield* wrap(`  ${sanitize(i.path)}: ${plural(i.skipped_lines, 'skipped line')} (${shown}${more})`, width, 6).map((l) => ch.yellow(l));
     }
   }
@@ -399,10 +424,10 @@ function* inputLines(report: LedgerReport, width: number, ch: ChalkInstance): Ge
 function summaryLine(report: LedgerReport, ch: ChalkInstance): string {
   const sm = report.summary;
   const stopped = `stop ${plural(sm.enforce.sessions_stopped, 'session')}`;
-  const steered = `steer ${sm.enforce.sessions_steered}`;
+  const steered = `steer ${count(sm.enforce.sessions_steered)}`;
   return [
     plural(sm.sessions, 'session'),
-    plural(sm.entries, 'entry', 'entries'),
+    plural(sm.entries, 'finding'),
     `enforce would ${sm.enforce.sessions_stopped > 0 ? ch.red(stopped) : stopped}, ${sm.enforce.sessions_steered > 0 ? ch.yellow(steered) : steered}`,
     plural(sm.skipped_lines, 'skipped line'),
   ].join(' · ');
@@ -417,7 +442,7 @@ function* sessionBlock(s: SessionLedger, layout: Layout | null, o: ReportOptions
     yield '\n';
     yield* sessionTable(s, layout, ch, o.mode, o.all === true);
   } else {
-    for (const l of listLines(s, width, ch, o.all === true)) yield '\n' + l;
+    for (const l of listLines(s, width, ch, o.all === true, o.mode)) yield '\n' + l;
   }
   if (o.explain || o.excerpts) for (const l of explainLines(s, { ...o, width }, ch)) yield '\n' + l;
   if (o.verbose && s.verdicts && s.verdicts.length > 0) for (const l of verdictLines(s.verdicts, { ...o, width }, ch)) yield '\n' + l;
@@ -451,7 +476,6 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   const layout = chooseLayout(sessions, width, o.mode, o.all === true);
   let anyAfterStop = false;
   const shown = { strike: false, run: false, readOnly: false };
-  let droppedOff = false;
   let printed = 0;
   let anyFindings = false;
   for (const s of sessions) {
@@ -459,7 +483,6 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
     anyFindings ||= s.entries.length > 0;
     yield gap();
     yield* sessionBlock(s, layout, o, width, ch);
-    if (s.entries.length > 0 && layout) droppedOff ||= layout.dropOff && o.mode !== 'off';
     for (const e of s.entries) {
       anyAfterStop ||= e.after_stop;
       const p = strikeParts(e);
@@ -474,7 +497,7 @@ export function* tableChunks(report: LedgerReport, o: ReportOptions): Generator<
   if (anyAfterStop) {
     tail.push(...wrap(`${AFTER_STOP_MARK} after a stop: under enforce the turn had already ended, so this round would not have happened`, width, 2).map((l) => ch.dim(l)));
   }
-  if (droppedOff) tail.push(ch.dim(truncateTo('Off column omitted to fit: it is always none', width)));
+  if (anyFindings && o.mode !== 'off') tail.push(...wrap(OFF_NOTE, width, 2).map((l) => ch.dim(l)));
   if (o.mode !== undefined && anyFindings) {
     tail.push(ch.dim(truncateTo(`[ ] marks the configured mode (${o.mode})`, width)));
   }

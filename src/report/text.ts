@@ -33,8 +33,8 @@ export function fmtConfidence(c: number | null): string {
  */
 export function fmtStrike(s: Strike | null, kind?: string, abbrev = false): string {
   if (!s) return '';
-  let out = `${s.count}× (max ${s.threshold})`;
-  if (s.ceiling !== null && (s.total !== s.count || kind === 'ceiling')) out += `, run ${s.total}× (max ${s.ceiling})`;
+  let out = `${count(s.count)}× (max ${count(s.threshold)})`;
+  if (s.ceiling !== null && (s.total !== s.count || kind === 'ceiling')) out += `, run ${count(s.total)}× (max ${count(s.ceiling)})`;
   if (s.read_only) out += abbrev ? ' ro' : ' read-only';
   return out;
 }
@@ -103,8 +103,11 @@ export function fmtEvidence(e: LedgerEntry): string {
     .join(' ');
 }
 
+/** A whole number as every human format writes it: with thousands separators (`1,801`, never `1801`). */
+export const count = (n: number): string => n.toLocaleString('en-US');
+
 export function plural(n: number, one: string, many = one + 's'): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${count(n)} ${n === 1 ? one : many}`;
 }
 
 /** Enforce outcome of a session in one phrase. */

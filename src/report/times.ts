@@ -8,7 +8,7 @@ import { fmtTokens, fmtUsd, NOT_KNOWN } from './amounts.js';
 import { preventedAmountCell } from './overview.js';
 import { fitColumns, type FitColumn, formatHead, formatRow } from './columns.js';
 import { sanitize } from '../sanitize.js';
-import { wrap } from './text.js';
+import { count, wrap } from './text.js';
 import type { ChalkInstance } from 'chalk';
 
 const instant = (iso: string | null | undefined): number | null => {
@@ -46,7 +46,6 @@ export interface PeriodRow {
   loop: string;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
 
 export function periodRow(p: Period): PeriodRow {
   return {

@@ -83,6 +83,18 @@ function hostile(): LedgerReport {
   ]);
 }
 
+/** A session whose first turns start on rounds 1, 2 and 3 of 120: their labels would sit side by side. */
+function closeTurns(): LedgerReport {
+  return report([
+    session({
+      id: 'close-turns', rounds: 120, turns: 5,
+      entries: [entry({ turn: 4, round: 8, intervention: { off: 'none', telemetry: 'noted', enforce: 'stop' } })],
+      outcome: { enforce: { steers: 2, stops: [{ turn: 4, round: 8 }], saved: { rounds: 3, tokens: null, usd: null } } },
+      timeline: { turn_starts: [[1, 1], [2, 2], [3, 3], [4, 6], [5, 60]], turn_starts_more: 0, spend: [] },
+    }),
+  ]);
+}
+
 describeWith('chromium', 'html in headless Chromium', () => {
   let browser: Browser;
   let releaseBrowserTurn: (() => void) | undefined;
@@ -96,6 +108,7 @@ describeWith('chromium', 'html in headless Chromium', () => {
     page = join(OUT, 'fixtures.html');
     writeFileSync(page, await renderReport(fixtures, 'html', {}));
     writeFileSync(join(OUT, 'hostile.html'), await renderReport(hostile(), 'html', { excerpts: true }));
+    writeFileSync(join(OUT, 'close-turns.html'), await renderReport(closeTurns(), 'html', {}));
     releaseBrowserTurn = await takeTurn(ONE_BROWSER_LOCK);
     browser = await Browser.launch(bin!);
   }, 240_000);
@@ -185,6 +198,29 @@ describeWith('chromium', 'html in headless Chromium', () => {
     writeFileSync(join(OUT, 'dark-800-timelines.png'), await browser.screenshot(tab));
     expect(browser.problems(tab)).toEqual([]);
     expect(browser.requests(tab)).toEqual([pathToFileURL(page).href]);
+  }, 60_000);
+
+  // Issue 56 item 5: 'The html page reads "enforce: stop stop at turn 1 round 8"; close turn labels
+  // overlap ("t1"/"t2" read "t12")'. Measured as drawn: no two turn labels share a pixel column.
+  it('close turns: the labels drawn do not overlap, and the enforce line says its level once', async () => {
+    const tab = await browser.newPage({ width: 800, height: 1000 });
+    await browser.load(tab, pathToFileURL(join(OUT, 'close-turns.html')).href);
+    const dom = await browser.evaluate<{ labels: { text: string; left: number; right: number }[]; meta: string }>(
+      tab,
+      `(() => ({
+        labels: [...document.querySelectorAll('svg.tl text.turn-label')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, left: r.left, right: r.right };
+        }),
+        meta: [...document.querySelectorAll('article p.meta')].map((p) => p.textContent).join(' | '),
+      }))()`,
+    );
+    expect(dom.labels.map((l) => l.text)).toContain('t1');
+    expect(dom.labels.map((l) => l.text)).toContain('t5');
+    for (let i = 1; i < dom.labels.length; i++) expect(dom.labels[i]!.left).toBeGreaterThan(dom.labels[i - 1]!.right);
+    expect(dom.meta).toContain('enforce: stop at turn 4 round 8; 2 steers');
+    expect(dom.meta).not.toMatch(/\b(stop|steer|noted) \1\b/);
+    expect(browser.problems(tab)).toEqual([]);
   }, 60_000);
 
   it('hostile transcript text: nothing runs, nothing loads, the text is shown as text', async () => {

@@ -94,9 +94,11 @@ describe('a session table', () => {
     const r = await runCli([file], { env: { COLUMNS: '160' } });
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('│') && !l.includes('detector'));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(/^│ +1 │ +5–8 │ output +│ recurring_phrase ×4 │ +0\.30 │ +│ none │ noted +│ noted +│$/);
+    // No Off column: Off runs nothing, so it would say none on every row (the legend says so).
+    expect(rows[0]).toMatch(/^│ +1 │ +5–8 │ output +│ recurring_phrase ×4 │ +0\.30 │ +│ noted +│ noted +│$/);
+    expect(r.stdout).toContain('Off (not shown) runs nothing');
     // The ledger itself keeps every entry.
-    expect(r.stdout).toContain('1 session · 4 entries ·');
+    expect(r.stdout).toContain('1 session · 4 findings ·');
     const json = JSON.parse((await runCli([file, '--json'])).stdout) as { sessions: { entries: unknown[] }[] };
     expect(json.sessions[0]!.entries).toHaveLength(4);
   });
@@ -107,7 +109,7 @@ describe('a session table', () => {
     const r = await runCli(['fixtures/claude-code/looping-test-fix.jsonl'], { env: { COLUMNS: '160' } });
     const rows = r.stdout.split('\n').filter((l) => l.includes('repeated_batch'));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatch(/│ +2–4\* │ tool_batch +│ repeated_batch ×3 +│ Bash\(npx vitest\) \+ Read +│ .*│ 2–4× \(max 2\) +│ none │ noted +│ stop r3 +│/);
+    expect(rows[0]).toMatch(/│ +2–4\* │ tool +│ repeated_batch ×3 +│ Bash\(npx vitest run …\/totals\.test\.ts\) \+ Read\(…\/totals\.ts\) +│ .*│ 2–4× \(max 2\) +│ noted +│ stop r3 +│/);
     const all = await runCli(['fixtures/claude-code/looping-test-fix.jsonl', '--all'], { env: { COLUMNS: '160' } });
     expect(all.stdout.split('\n').filter((l) => l.includes('repeated_batch'))).toHaveLength(3);
     expect(all.stdout).not.toMatch(/×\d+ │/);
@@ -115,7 +117,7 @@ describe('a session table', () => {
 
   it('at 80 columns the folded row fits too', async () => {
     const r = await runCli(['fixtures/calibration/openai/clean-narrated-edits.jsonl'], { env: { COLUMNS: '80' } });
-    expect(r.stdout).toMatch(/│ 1\.5–8 │ out │ recurring_phrase ×4 │/);
+    expect(r.stdout).toMatch(/│ +1 │ +5–8 │ out +│ recurring_phrase ×4 │/);
     expect(widest(r.stdout)).toBeLessThanOrEqual(80);
   });
 });

@@ -223,11 +223,13 @@ describe.concurrent('formats through the CLI', () => {
     const r = ok(await runCli([LOOPING, CALM, '--format', 'markdown', ...J1]));
     const md = r.stdout;
     expect(md).toMatch(/^## loopledger\n/);
-    expect(md).toContain('| sessions | rounds | entries | enforce would stop | enforce would steer | skipped lines |');
-    expect(md).toMatch(/^\| turn \| round \| line \| detector \| kind \| tools \| confidence \| repeats \| Off \| Telemetry.* \| Enforce.* \|$/m);
+    // One vocabulary (issue 56 item 5): findings, as the table says; no Off column (always none).
+    expect(md).toContain('| sessions | rounds | findings | enforce would stop | enforce would steer | skipped lines |');
+    expect(md).toMatch(/^\| turn \| round \| line \| detector \| kind \| tools \| confidence \| repeats \| Telemetry.* \| Enforce.* \|$/m);
     expect(md).toMatch(/^\| ---: \| ---: \| ---: \| --- \|/m);
     // The tool that looped is named; "3× (max 2)" reads as it is meant (three in a row, two allowed).
-    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch | run\\_tests |  | 3× (max 2) | none | noted | **stop** |');
+    // The call that looped is named as the table names it (issue 56 item 2), its path cut short.
+    expect(md).toContain('| 1 | 5 | 11 | tool\\_batch | repeated\\_batch | run\\_tests(…/test\\_dates.py) |  | 3× (max 2) | noted | **stop** |');
     expect(md).toContain('6 (after stop)');
     expect(md).toContain('| calm-weather |');
   });
@@ -239,7 +241,7 @@ describe.concurrent('formats through the CLI', () => {
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(10);
     expect(lines.filter((l) => l.startsWith('::warning '))).toHaveLength(0);
     expect(r.stdout).toMatch(/2 errors, 2 notices more not annotated/);
-    expect(lines.at(-1)).toMatch(/^loopledger: 12 sessions, 24 entries; enforce would stop 12 and steer 0/);
+    expect(lines.at(-1)).toMatch(/^loopledger: 12 sessions, 24 findings; enforce would stop 12 and steer 0/);
     expect(lines.find((l) => l.startsWith('::error '))).toMatch(/^::error file=[^,]*many-stops\.jsonl,line=\d+,title=loopledger tool_batch\/repeated_batch::session run-1, turn 1 round 3/);
   });
 

@@ -3,6 +3,7 @@
 // commander builds, so a command added later is covered without touching this file.
 
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,5 +30,53 @@ describe.each([[[] as string[]], ...commands.map((c) => [c])])('loopledger %s', 
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage:/m);
     expect(r.stdout).toContain(['loopledger', ...path].join(' '));
+  });
+});
+
+const run = (...args: string[]) => spawnSync(process.execPath, [`${ROOT}/bin/loopledger.js`, ...args], { cwd: ROOT, env: cliEnv(), encoding: 'utf8' });
+
+// Issue 56 item 5: "`-v` as `--version`; top-level `--help` shows analyze's main options and three
+// examples; subcommands list only options they honour", and "a short glossary in `--help`".
+describe('words of the help', () => {
+  it('-v, --version and the older -V all print the version, exit 0', () => {
+    const version = run('--version').stdout;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const flag of ['-v', '-V']) {
+      const r = run(flag);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(version);
+    }
+    expect(run('--help').stdout).toMatch(/^ {2}-v, --version/m);
+  });
+
+  it("top-level --help: analyze's main options, three examples that run, and the glossary", () => {
+    const help = run('--help').stdout;
+    for (const option of ['--format', '--fail-on', '--since', '--by', '--top', '--all', '--sort', '--excerpts']) expect(help).toContain(option);
+    const examples = help.slice(help.indexOf('Examples:'), help.indexOf('Words:')).split('\n').filter((l) => /^ {2}loopledger\b/.test(l));
+    expect(examples).toHaveLength(3);
+    // Every example with options parses: a usage error would exit 2 before reading anything. (The
+    // bare one reads this machine's stores.)
+    for (const example of examples.filter((e) => e.trim() !== 'loopledger')) {
+      const args = example.trim().split(/\s+/).slice(1).map((a) => (a.startsWith('~/') || a === 'runs/' ? join(ROOT, 'fixtures', 'claude-code') : a));
+      const r = run(...args, '--format', 'json', '--top', '1');
+      expect(r.status, `${example}: ${r.stderr}`).not.toBe(2);
+    }
+    for (const word of ['session', 'turn', 'round', 'finding', 'calm', 'noted', 'steer', 'stop', 'Off', 'Telemetry', 'Enforce']) expect(help).toMatch(new RegExp(`\\b${word}\\b`));
+    expect(Math.max(...help.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(80);
+  });
+
+  it('config and label list only the output flags they honour', () => {
+    const config = run('config', '--help').stdout;
+    expect(config).not.toContain('--quiet');
+    expect(config).toMatch(/--verbose +the reason behind each default/);
+    // label talks to a terminal of its own: no colour or quiet flag; --verbose names the files that are no transcript.
+    const label = run('label', '--help').stdout;
+    for (const flag of ['--quiet', '--color']) expect(label).not.toContain(flag);
+    expect(label).toMatch(/--verbose +name each file found that is no transcript/);
+    const sweep = run('sweep', '--help').stdout;
+    expect(sweep).not.toContain('--quiet');
+    // analyze keeps them all.
+    const analyze = run('analyze', '--help').stdout;
+    for (const flag of ['--quiet', '--verbose', '--color']) expect(analyze).toContain(flag);
   });
 });

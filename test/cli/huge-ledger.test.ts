@@ -55,10 +55,10 @@ describe(`a transcript with a ledger of ${ROUNDS.toLocaleString('en-US')} entrie
     // The head row, then one row per entry: rounds 2..ROUNDS (the first occurrence is no strike),
     // and round 5's no_progress (issue 28: said once for one batch answered alike).
     expect(lines.filter((l) => l.startsWith('│')).length).toBe(1 + (ROUNDS - 1) + 1);
-    expect(r.stdout).toContain('│ run_tests │');
-    expect(r.stdout).toContain(`${ROUNDS}× (max 2)`);
+    expect(r.stdout).toContain('│ run_tests(src) │');
+    expect(r.stdout).toContain(`${ROUNDS.toLocaleString('en-US')}× (max 2)`);
     expect(lines.reduce((w, l) => Math.max(w, [...l].length), 0)).toBeLessThanOrEqual(100);
-    expect(lines).toContain(`1 session · ${ROUNDS} entries · enforce would stop 1 session, steer 0 · 0 skipped lines`);
+    expect(lines).toContain(`1 session · ${ROUNDS.toLocaleString('en-US')} findings · enforce would stop 1 session, steer 0 · 0 skipped lines`);
   }, TIMEOUT);
 
   it('--format markdown: within GitHub\'s 1 MiB, the rest counted', async () => {
@@ -66,6 +66,6 @@ describe(`a transcript with a ledger of ${ROUNDS.toLocaleString('en-US')} entrie
     expect(r.stderr).not.toContain('internal error');
     expect(r.code).toBe(0);
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\*\*Cut to fit GitHub's 1 MiB summary limit:\*\* \d+ entries of 1 session not shown\./);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\*\*Cut to fit GitHub's 1 MiB summary limit:\*\* [\d,]+ findings of 1 session not shown\./);
   }, TIMEOUT);
 });

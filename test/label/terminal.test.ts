@@ -69,11 +69,10 @@ describe.each([80, 160])('in a %i-column terminal', (width) => {
     const pane = new Pane(String(width));
     try {
       pane.start(width, label(labels));
+      // In the overview's order (issue 56 item 5): both stop; Enforce would save dollars in the
+      // health check, in the unpriced migration only rounds.
       let screen = await pane.waitFor('loopledger label · 1 of 3');
-      expect(screen).toContain('session loop-migrate-retry');
-      expect(screen).toContain('t2 r4-5 (2×)  repeated_batch  run_migrations: same batch and answers 3');
-      expect(screen).toContain('trace (rounds around the first finding');
-      expect(screen).toContain('call run_migrations');
+      expect(screen).toContain('session loop-health-check');
       expect(screen).toContain(KEYS);
       // Nothing wider than the terminal: joining wrapped lines changes nothing.
       expect(pane.capture(true)).toBe(pane.capture());
@@ -81,20 +80,24 @@ describe.each([80, 160])('in a %i-column terminal', (width) => {
 
       pane.keys('l');
       screen = await pane.waitFor('2 of 3');
-      expect(screen).toContain('session loop-health-check');
-      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-migrate-retry']).toEqual({ label: 'loop', turn: 2, round: 4 });
+      expect(screen).toContain('session loop-migrate-retry');
+      expect(screen).toContain('t2 r4-5 (2×)  repeated_batch  run_migrations: same batch and answers 3');
+      expect(screen).toContain('trace (rounds around the first finding');
+      expect(screen).toContain('call run_migrations');
+      for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
+      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-health-check']).toEqual({ label: 'loop', turn: 1, round: 2 });
 
       pane.keys('c');
       screen = await pane.waitFor('3 of 3');
       expect(screen).toContain('findings: none');
-      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-health-check']).toBe('clean');
+      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-migrate-retry']).toBe('clean');
 
       pane.keys('Left');
       screen = await pane.waitFor('2 of 3');
       expect(screen).toContain('your label: clean');
       pane.keys('l');
       await pane.waitFor('3 of 3');
-      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-health-check']).toEqual({ label: 'loop', turn: 1, round: 2 });
+      expect(JSON.parse(readFileSync(labels, 'utf8'))['loop-migrate-retry']).toEqual({ label: 'loop', turn: 2, round: 4 });
 
       pane.keys('q');
       screen = await pane.waitFor('labelled 2 sessions');
@@ -125,8 +128,8 @@ describe('without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stdout.split('\n').slice(0, 4)).toEqual([
       '3 sessions to label: 2 with findings (worst first), then 1 of 1 calm (seed 1)',
-      '  1. loop-migrate-retry  fixtures/calibration/canonical/loop-migrate-retry.jsonl  enforce: stop  t2 r4 repeated_batch',
-      '  2. loop-health-check  fixtures/calibration/openai/loop-health-check.json  enforce: stop  t1 r2 repeated_batch',
+      '  1. loop-health-check  fixtures/calibration/openai/loop-health-check.json  enforce: stop  t1 r2 repeated_batch',
+      '  2. loop-migrate-retry  fixtures/calibration/canonical/loop-migrate-retry.jsonl  enforce: stop  t2 r4 repeated_batch',
       '  3. clean-poll-build  fixtures/calibration/canonical/clean-poll-build.jsonl  enforce: none  calm',
     ]);
     expect(r.stderr).toBe('loopledger: label asks in a terminal; without one, answer with --batch FILE (one of l, c, s, b, q or enter per line, in the order above)\n');
@@ -135,14 +138,14 @@ describe('without a terminal', () => {
 
   it('--batch applies the answers through the same keys, and the sweep reads the file', async () => {
     const labels = join(tmp.dir, 'batch.json');
-    const answers = tmp.write('answers.txt', '# first the migration\nl\nskip  # decide later\nc\n');
+    const answers = tmp.write('answers.txt', '# first the health check\nl\nskip  # decide later\nc\n');
     const r = await runCli(['label', ...FILES, '--calm', '1', '--labels', labels, '--batch', answers]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`labelled 2 sessions (1 loop, 1 clean) in ${labels}; 1 left: run the same command to go on\n`);
     const file = JSON.parse(readFileSync(labels, 'utf8')) as Record<string, unknown>;
-    expect(file['loop-migrate-retry']).toEqual({ label: 'loop', turn: 2, round: 4 });
+    expect(file['loop-health-check']).toEqual({ label: 'loop', turn: 1, round: 2 });
     expect(file['clean-poll-build']).toBe('clean');
-    expect(file).not.toHaveProperty('loop-health-check');
+    expect(file).not.toHaveProperty('loop-migrate-retry');
     const again = await runCli(['label', ...FILES, '--calm', '1', '--labels', labels]);
     expect(again.code).toBe(2);
     expect(again.stdout).toContain('1 session to label: 1 with findings (worst first), then 0 of 0 calm (seed 1); 2 already labelled in');

@@ -20,7 +20,7 @@ const COMMAND = Object.keys(PKG.bin)[0]!;
 const scratch = mkdtempSync(join(tmpdir(), 'loopledger-install-'));
 const FIXTURE = join(ROOT, 'fixtures', 'claude-code', 'looping-test-fix.jsonl');
 // The ledger's totals line for that fixture (the next steps follow it), as the README's table section shows it.
-const FOOTER = '1 session · 3 entries · enforce would stop 1 session, steer 0 · 0 skipped lines';
+const FOOTER = '1 session · 3 findings · enforce would stop 1 session, steer 0 · 0 skipped lines';
 // What npm says when it cannot reach the registry and its cache lacks a package.
 const OFFLINE = /ENOTCACHED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|offline/i;
 

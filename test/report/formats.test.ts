@@ -94,10 +94,10 @@ describe('ndjson', () => {
 describe('markdown', () => {
   it('has a summary table and a ledger table per session with entries', async () => {
     const out = await renderReport(mixedReport(), 'markdown', opts({ mode: 'enforce' }));
-    expect(out).toContain('| sessions | rounds | entries | enforce would stop | enforce would steer | skipped lines |');
+    expect(out).toContain('| sessions | rounds | findings | enforce would stop | enforce would steer | skipped lines |');
     expect(out).toContain('| 4 | 33 | 5 | 1 | 1 | 1 |');
-    expect(out).toMatch(/\| turn \| round \| line \| detector \| kind \| confidence \| repeats \| Off \| Telemetry \| Enforce \(configured\) \|/);
-    expect(out).toContain('| 2 | 7 | 47 | tool\\_batch | repeated\\_batch | 1.00 | 2× (max 2) | none | noted | **stop** |');
+    expect(out).toMatch(/\| turn \| round \| line \| detector \| kind \| confidence \| repeats \| Telemetry \| Enforce \(configured\) \|/);
+    expect(out).toContain('| 2 | 7 | 47 | tool\\_batch | repeated\\_batch | 1.00 | 2× (max 2) | noted | **stop** |');
     expect(out).toContain('(after stop)');
     // One ledger section per session with entries; the calm session only in the summary.
     expect(out.match(/^### /gm)).toHaveLength(4);
@@ -202,7 +202,7 @@ describe('github', () => {
     );
     expect(lines.filter((l) => l.startsWith('::warning file=runs/chat.json,title='))).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('loopledger: 4 sessions, 5 entries; enforce would stop 1 and steer 1; 1 skipped line');
+    expect(lines.at(-1)).toBe('loopledger: 4 sessions, 5 findings; enforce would stop 1 and steer 1; 1 skipped line');
   });
 
   it('caps annotations at 10 per level and summarizes the rest in one line', async () => {

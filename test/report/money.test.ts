@@ -69,7 +69,7 @@ describe('money in every format', () => {
   it('markdown: the totals in words, the sessions table and each session carry the dollars', async () => {
     const out = await render('markdown');
     expect(out).toContain('List price ≈ \\$0.12 (1 session could not be priced). Enforce would have stopped 1 session, saved about \\$38.20 in 1 session (1.2M tokens in 3 rounds) and cut 2 rounds of new work in 1. Dollar figures are list-price estimates');
-    expect(out).toContain('| session | path | format | rounds | entries | worst under enforce | tokens | list price | Enforce would save |');
+    expect(out).toContain('| session | path | format | rounds | findings | worst under enforce | tokens | list price | Enforce would save |');
     expect(out).toMatch(/\| loop-1 \| .* \| 103k \| \\\$0\.12 \| \\\$38\.20 · 3 rounds \|/);
     expect(out).toMatch(/\| house-1 \| .* \| 1k \| – \| – \|/);
     expect(out).toContain('103k tokens in 6 requests ≈ \\$0.12 · flagged rounds: 3 rounds, 54k tokens ≈ \\$0.08 · Enforce would have saved 3 rounds, 1.2M tokens ≈ \\$38.20 and cut 2 rounds of new work, 40k tokens ≈ \\$1.50');

@@ -133,7 +133,7 @@ describe('the overview in the table', () => {
     expect(out).not.toContain('calm-0');
     expect(out).not.toContain('no findings');
     // The totals, then the next steps (issue 56 item 2).
-    expect(out.split('\n')).toContain('27 sessions · 10 entries · enforce would stop 3 sessions, steer 2 · 0 skipped lines');
+    expect(out.split('\n')).toContain('27 sessions · 10 findings · enforce would stop 3 sessions, steer 2 · 0 skipped lines');
   });
 
   it('--top 0 prints every session in full and no overview', async () => {

@@ -11,19 +11,21 @@ describe('table', () => {
     expect(out).toContain('runs/loop.jsonl  claude-code · claude-sonnet-4-5');
     expect(out).toContain('session loop-1/agent-a · sub-agent of loop-1');
     expect(out).toContain('3 turns · 14 rounds · 21 tool calls · enforce: stop at turn 2 round 7');
-    expect(out).toMatch(/│ turn │ round │ detector\s+│ kind\s+│ confidence │ repeats\s+│ Off\s+│ Telemetry │ Enforce │/);
+    // Off runs nothing: its column would say none on every row, so it is left out and the legend says so.
+    expect(out).toMatch(/│ turn │ round │ detector\s+│ kind\s+│ confidence │ repeats\s+│ Telemetry │ Enforce │/);
+    expect(out).toContain('Off (not shown) runs nothing: every finding would be none');
     // SPEC 0.4: "The table collapses a run of the same finding of one session into one row (`rounds`
     // first–last, `count`)", with the level it reached and where; `--all` lists every entry.
-    expect(out).toMatch(/│\s+2 │\s+6–8\* │ tool_batch │ repeated_batch ×3\s+│\s+│ 1–3× \(max 2\)\s+│ none │ noted\s+│ stop r7\s+│/);
+    expect(out).toMatch(/│\s+2 │\s+6–8\* │ tool_batch │ repeated_batch ×3\s+│\s+│ 1–3× \(max 2\)\s+│ noted\s+│ stop r7\s+│/);
     const all = await table(mixedReport(), { width: 160, all: true });
-    expect(all).toMatch(/│\s+2 │\s+7 │ tool_batch │ repeated_batch\s+│\s+1\.00 │ 2× \(max 2\)\s+│ none │ noted\s+│ stop\s+│/);
+    expect(all).toMatch(/│\s+2 │\s+7 │ tool_batch │ repeated_batch\s+│\s+1\.00 │ 2× \(max 2\)\s+│ noted\s+│ stop\s+│/);
     // after_stop rows are marked and the mark explained.
     expect(all).toMatch(/│\s+8\* │/);
     expect(out).toContain('* after a stop');
     expect(out).toContain('no findings');
     expect(out).toContain('runs/zz-broken.bin: binary file');
     expect(out).toContain('runs/loop.jsonl: 1 skipped line (line 12: invalid JSON)');
-    expect(out.split('\n')).toContain('4 sessions · 5 entries · enforce would stop 1 session, steer 1 · 1 skipped line');
+    expect(out.split('\n')).toContain('4 sessions · 5 findings · enforce would stop 1 session, steer 1 · 1 skipped line');
   });
 
   it('has no colour codes when color is false, and level colours when true', async () => {

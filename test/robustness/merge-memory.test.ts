@@ -76,7 +76,7 @@ describe('memory per session, formats with an overview', () => {
     const out = join(tmp.dir, 'mixed.table');
     const r = await spawnCli(['merge', file, '--format', 'table', '-o', out], { nodeArgs: [`--max-old-space-size=${HEAP_CAP_MB}`], timeoutMs: 120_000 });
     expect(r.code, `${r.signal ?? ''} ${r.stderr.split('\n').find((l) => /heap|memory/i.test(l)) ?? r.stderr.slice(-300)}`).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(new RegExp(`^${SESSIONS} sessions · ${SESSIONS / 4} with findings, worst first · ${(SESSIONS * 3) / 4} calm`));
+    expect(readFileSync(out, 'utf8')).toMatch(new RegExp(`^${SESSIONS.toLocaleString('en-US')} sessions · ${(SESSIONS / 4).toLocaleString('en-US')} with findings, worst first · ${((SESSIONS * 3) / 4).toLocaleString('en-US')} calm`));
   }, 120_000);
 });
 
@@ -161,8 +161,8 @@ describe('memory per session and per file, the formats that rank, count and grou
   }, 60_000);
 
   const formats: [string, (out: string) => void][] = [
-    ['table', (out) => expect(out).toMatch(/^20000 sessions · 5000 with findings, worst first · 15000 calm/)],
-    ['html', (out) => expect(out).toContain('<p>20000 sessions: 5000 with findings')],
+    ['table', (out) => expect(out).toMatch(/^20,000 sessions · 5,000 with findings, worst first · 15,000 calm/)],
+    ['html', (out) => expect(out).toContain('<p>20,000 sessions: 5,000 with findings')],
     ['junit', (out) => expect(out).toContain('<testsuites name="loopledger" tests="20000" failures="5000" errors="0">')],
   ];
   for (const [format, check] of formats) {

@@ -3,7 +3,8 @@
 
 import type { LedgerReport } from '../../ledger/types.js';
 import { fmtTokens, fmtUsd } from '../amounts.js';
-import { count, LOOP_SHAPES_NOTE, loopLabel, loopShapesTitle, shownLoopShapes, toolKind } from '../loop-shapes.js';
+import { count } from '../text.js';
+import { LOOP_SHAPES_NOTE, loopLabel, loopShapesTitle, shownLoopShapes, toolKind } from '../loop-shapes.js';
 import { shortId } from '../overview.js';
 import { esc } from './escape.js';
 

@@ -14,7 +14,8 @@ import { judgeUsageLine, enforceText } from '../judge-text.js';
 import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from '../amounts.js';
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
 import { compareSessions, cutCell, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
-import { entryTools, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
+import { rowTools } from '../rows.js';
+import { count, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
@@ -130,7 +131,7 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
     td(`${e.round}${e.after_stop ? '*' : ''}`, 'n') +
     td(esc(e.detector)) +
     td(esc(e.kind)) +
-    td(esc(entryTools(e)), 'tools') +
+    td(esc(rowTools(e)), 'tools') +
     td(esc(fmtConfidence(e.confidence)), 'n') +
     td(esc(fmtStrike(e.strike, e.kind))) +
     td(e.after_stop ? level('none') + ' <span class="muted">after stop</span>' : `${level(e.intervention.enforce)}${enforceText(e) !== e.intervention.enforce ? ' (judge)' : ''}`) +
@@ -138,6 +139,18 @@ function findingRow(e: LedgerEntry, o: ReportOptions): string {
     (o.excerpts ? td(extra.join('<br>'), 'mono') : '') +
     '</tr>'
   );
+}
+
+/**
+ * What Enforce would do in a session: the level as a badge, and the phrase going on from it
+ * without saying the level twice ("enforce: stop at turn 1 round 8; 2 steers", "enforce: steer ×3").
+ */
+function enforceFact(s: SessionLedger): string {
+  const top = maxEnforce(s);
+  const phrase = outcomePhrase(s);
+  if (top === 'stop' && phrase.startsWith('stop ')) return `enforce: ${level(top)} ${esc(phrase.slice('stop '.length))}`;
+  if (top === 'steer') return `enforce: ${level(top)} ×${esc(count(s.outcome.enforce.steers))}`;
+  return `enforce: ${level(top)}`;
 }
 
 /** One session with findings: heading, facts, its timeline and its first findings. A bounded string. */
@@ -148,7 +161,7 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
     s.parent !== null ? `sub-agent of <span class="mono">${esc(s.parent)}</span>${s.agent_type ? ` (${esc(s.agent_type)})` : ''}` : null,
     sessionSpan(s, o.timezone ?? 'UTC') !== null ? esc(sessionSpan(s, o.timezone ?? 'UTC')) : null,
     `${esc(plural(s.turns, 'turn'))} · ${esc(plural(s.rounds, 'round'))} · ${esc(plural(s.tool_calls, 'tool call'))}`,
-    `enforce: ${level(maxEnforce(s))} ${esc(outcomePhrase(s))}`,
+    enforceFact(s),
   ].filter((x): x is string => x !== null);
   const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
   const parts: string[] = [];
@@ -227,7 +240,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
   yield loopShapesHtml(report, anchors);
   yield periodsHtml(report);
   yield '<section id="overview">\n<h2>Overview</h2>\n';
-  yield `<p>${esc(plural(all, 'session'))}: ${withFindings} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${calm} calm, counted and not drawn.</p>\n`;
+  yield `<p>${esc(plural(all, 'session'))}: ${count(withFindings)} with findings, ${esc(SORT_WORDS[sort])} (click a column to sort); ${count(calm)} calm, counted and not drawn.</p>\n`;
   if (withFindings > 0) {
     yield `<div class="wrap"><table class="sortable overview">${overviewHead(present)}<tbody>\n`;
     const listed = Math.min(withFindings, MAX_OVERVIEW_ROWS);
@@ -237,7 +250,7 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
       i += 1;
     }
     yield '</tbody></table></div>\n';
-    if (withFindings > listed) yield `<p class="more">${withFindings - listed} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
+    if (withFindings > listed) yield `<p class="more">${count(withFindings - listed)} more sessions with findings not listed (loopledger --format json has them all).</p>\n`;
   }
   yield '</section>\n';
 

@@ -26,6 +26,9 @@ const AXIS_H = 18;
 export const MAX_COLUMNS = 300;
 /** Turn lines at most; past that they are a grey wash, so the title says how many there were. */
 const MAX_TURN_LINES = 400;
+/** Width of a character of a turn label (12px sans-serif digits, with room to spare), and the gap kept after one. */
+const LABEL_CHAR = 8;
+const LABEL_GAP = 4;
 /** More turns than this are drawn as ticks above the lanes, not lines across them. */
 const DENSE_TURNS = 30;
 /** Findings listed in one mark's title. */
@@ -160,7 +163,16 @@ export function timelineSvg(s: SessionLedger): string {
       out.push(`<line class="${cls}" x1="${tx}" y1="${TOP - 8}" x2="${tx}" y2="${y2}"><title>${esc(`turn ${turn} starts at round ${round}`)}</title></line>`);
     }
     if (starts.length - 1 <= 20) {
-      for (const [turn, round] of starts) out.push(`<text class="small" x="${num(x(round) + 2)}" y="${TOP - 6}">t${turn}</text>`);
+      // A label that would run into the one before it is left out (its line's title still names
+      // the turn): close turns drawn side by side read as one ("t1" "t2" as "t12").
+      let free = -Infinity;
+      for (const [turn, round] of starts) {
+        const lx = x(round) + 2;
+        const label = `t${turn}`;
+        if (lx < free) continue;
+        out.push(`<text class="small turn-label" x="${num(lx)}" y="${TOP - 6}">${label}</text>`);
+        free = lx + label.length * LABEL_CHAR + LABEL_GAP;
+      }
     }
   }
 
