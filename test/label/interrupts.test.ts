@@ -181,8 +181,8 @@ describe('sweep --labels interrupts', () => {
     };
     expect(pick(merged.stdout)).toEqual(pick(whole.stdout));
     // The new agents' fixtures (issue 55) add three interrupts not right after a repeat: Copilot's
-    // abort, OpenCode's Esc and Qwen Code's cancel.
-    expect(pick(whole.stdout).interrupts).toEqual({ after_repeat: 2, no_repeat: 3, hand_wins: 0 });
+    // abort, OpenCode's Esc and Qwen Code's cancel; issue 58's pi branch a fourth (an aborted response).
+    expect(pick(whole.stdout).interrupts).toEqual({ after_repeat: 2, no_repeat: 4, hand_wins: 0 });
   });
 
   it('the labeller proposes loop for a session interrupted after a repeat, and enter takes it', async () => {
