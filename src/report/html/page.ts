@@ -268,10 +268,10 @@ export function* htmlChunks(report: LedgerReport, o: ReportOptions): Generator<s
     const left = withFindings - drawn.length;
     if (left > 0) {
       const why = drawn.length >= top ? `--top ${top}` : `the page budget of ${HTML_TIMELINE_BUDGET / (1024 * 1024)} MB of timelines`;
-      yield `<p class="more">${left} more sessions with findings not drawn (${esc(why)}); the overview lists them.</p>\n`;
+      yield `<p class="more">${count(left)} more sessions with findings not drawn (${esc(why)}); the overview lists them.</p>\n`;
     }
   }
-  if (calm > 0) yield `<p class="muted">${calm} calm ${calm === 1 ? 'session' : 'sessions'} (no findings): counted, not drawn.</p>\n`;
+  if (calm > 0) yield `<p class="muted">${esc(plural(calm, 'calm session', 'calm sessions'))} (no findings): counted, not drawn.</p>\n`;
   yield '</section>\n';
   yield `<footer class="muted small"><p>${esc(NOT_KNOWN)} = not known. * = a round after a stop: under Enforce the turn had already ended, so it would not have happened.</p></footer>\n`;
   yield pageTail(true, LABELS_SCRIPT);

@@ -7,6 +7,7 @@ import type { SweepValue } from '../../calibrate/param.js';
 import type { PreventedTotal } from '../../ledger/summary.js';
 import { fmtTokens, fmtUsd } from '../amounts.js';
 import type { SweepPoint, SweepResult } from '../../calibrate/sweep.js';
+import { count } from '../text.js';
 import { esc, num } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
 
@@ -183,7 +184,7 @@ export function sweepHtml(result: SweepResult): string {
     }
     parts.push('</section>');
   }
-  if (groups.length > MAX_SWEEP_CHARTS) parts.push(`<p class="more">${groups.length - MAX_SWEEP_CHARTS} more values of ${esc(keys[0])} not drawn; the table lists every point.</p>`);
+  if (groups.length > MAX_SWEEP_CHARTS) parts.push(`<p class="more">${count(groups.length - MAX_SWEEP_CHARTS)} more values of ${esc(keys[0])} not drawn; the table lists every point.</p>`);
 
   // The table, as the terminal prints it.
   const heads = [...keys, 'fired', 'steered', 'stopped', 'saved', 'cut', ...(labeled ? ['TP', 'FP', 'TN', 'FN', 'precision', 'recall', 'FPR'] : []), ''];
