@@ -280,6 +280,8 @@ describe('html: bounded', () => {
     expect(drawn).toBeGreaterThan(100);
     expect(drawn).toBeLessThan(3000);
     expect(html).toContain(`${(3000 - MAX_OVERVIEW_ROWS).toLocaleString('en-US')} more sessions with findings not listed`);
+    // One number format: the headline's counts carry separators as the table's do (issue 56 item 5).
+    expect(html).toContain('<b>3,000</b><span class="muted">sessions</span>');
     expect(html).toContain(`${(3000 - drawn).toLocaleString('en-US')} more sessions with findings not drawn (the page budget of ${HTML_TIMELINE_BUDGET / 1024 / 1024} MB of timelines)`);
     expect(Buffer.byteLength(html)).toBeLessThan(HTML_TIMELINE_BUDGET + 2 * 1024 * 1024);
   }, 60_000);

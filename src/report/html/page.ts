@@ -53,14 +53,14 @@ function totalsHtml(report: LedgerReport): string {
   const sm = report.summary;
   const money = moneyTotals(report);
   const cells: [string, string][] = [
-    [String(sm.sessions), 'sessions'],
-    [String(sm.rounds), 'rounds'],
-    [String(sm.entries), 'findings'],
-    [String(sm.enforce.sessions_stopped), 'sessions Enforce would stop'],
-    [String(sm.enforce.sessions_steered), 'sessions Enforce would steer'],
+    [count(sm.sessions), 'sessions'],
+    [count(sm.rounds), 'rounds'],
+    [count(sm.entries), 'findings'],
+    [count(sm.enforce.sessions_stopped), 'sessions Enforce would stop'],
+    [count(sm.enforce.sessions_steered), 'sessions Enforce would steer'],
   ];
   if (money.tokens !== undefined) cells.push([fmtTokens(money.tokens), 'tokens']);
-  if (money.usd !== undefined) cells.push([fmtUsd(money.usd), `list price${money.unpriced > 0 ? ` (${money.unpriced} unpriced)` : ''}`]);
+  if (money.usd !== undefined) cells.push([fmtUsd(money.usd), `list price${money.unpriced > 0 ? ` (${count(money.unpriced)} unpriced)` : ''}`]);
   if (money.saved !== undefined) {
     const sv = money.saved;
     cells.push([sv.usd !== null ? fmtUsd(sv.usd) : plural(sv.rounds, 'round'), `Enforce would have saved${sv.usd !== null ? ` (${plural(sv.rounds, 'round')})` : ''}`]);
@@ -69,7 +69,7 @@ function totalsHtml(report: LedgerReport): string {
     const ct = money.cut;
     cells.push([plural(ct.rounds, 'round'), `of new work Enforce would have cut${ct.usd !== null && ct.rounds > 0 ? ` (${fmtUsd(ct.usd)})` : ''}`]);
   }
-  if (sm.skipped_lines > 0) cells.push([String(sm.skipped_lines), 'skipped lines']);
+  if (sm.skipped_lines > 0) cells.push([count(sm.skipped_lines), 'skipped lines']);
   return `<div class="totals">${cells.map(([v, l]) => `<div><b>${esc(v)}</b><span class="muted">${esc(l)}</span></div>`).join('')}</div>\n`;
 }
 
@@ -111,8 +111,8 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     `<td class="c-session mono" title="${esc(s.id)}">${idCell}</td>` +
     (present.started ? td('started', esc(startedCell(s, zone)), s.started_at ?? '') : '') +
     td('model', esc(shortModel(s.model))) +
-    td('rounds', String(s.rounds), String(s.rounds), true) +
-    td('findings', String(findingsOf(s.entries)), String(findingsOf(s.entries)), true) +
+    td('rounds', count(s.rounds), String(s.rounds), true) +
+    td('findings', count(findingsOf(s.entries)), String(findingsOf(s.entries)), true) +
     (present.tokens ? td('tokens', esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
     (present.cost ? td('cost', esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
     (present.saved ? td('saved', esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +
