@@ -79,8 +79,8 @@ function ledgerEntries(recorded: Recorded[]): LedgerEntry[][] {
     }
     builder.end(info.id);
   }
-  // The hook keeps no money and groups nothing: compare the verdicts, not the round's price or loop shape.
-  return builder.sessions().map((s) => s.entries.map(({ round_usage: _usage, shape: _shape, ...e }) => e));
+  // The hook keeps no money and groups nothing: compare the verdicts, not the round's price, loop shape or the call shown beside it.
+  return builder.sessions().map((s) => s.entries.map(({ round_usage: _usage, shape: _shape, call: _call, ...e }) => e));
 }
 
 function hookEntries(recorded: Recorded[]): LedgerEntry[][] {
