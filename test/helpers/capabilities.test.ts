@@ -15,6 +15,11 @@ describe('LOOPLEDGER_REQUIRE', () => {
     expect(required('tmux', {})).toBe(false);
     expect(required('tmux', { LOOPLEDGER_REQUIRE: '' })).toBe(false);
   });
+
+  it('all leaves out the public stores, which only mirrors of people\'s repositories give; naming them requires them', () => {
+    expect(required('public-stores', { LOOPLEDGER_REQUIRE: 'all' })).toBe(false);
+    expect(required('public-stores', { LOOPLEDGER_REQUIRE: 'all,public-stores' })).toBe(true);
+  });
 });
 
 describe('titles', () => {

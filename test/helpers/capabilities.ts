@@ -108,10 +108,16 @@ export function declareCapability(cap: 'duckdb', why: string | null): void {
   known.set(cap, why);
 }
 
+/**
+ * What `all` leaves out: the public stores are rebuilt from mirrors of people's repositories, which
+ * only a developer's machine holds (CI fetches nothing from GitHub); name it to require it.
+ */
+const OUTSIDE_ALL: ReadonlySet<Capability> = new Set(['public-stores']);
+
 /** The capabilities LOOPLEDGER_REQUIRE names (`all`, or names separated by commas). */
 export function required(cap: Capability, env: NodeJS.ProcessEnv = process.env): boolean {
   const wanted = (env['LOOPLEDGER_REQUIRE'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return wanted.includes('all') || wanted.includes(cap) || (cap.startsWith('agent:') && wanted.includes('agents'));
+  return (wanted.includes('all') && !OUTSIDE_ALL.has(cap)) || wanted.includes(cap) || (cap.startsWith('agent:') && wanted.includes('agents'));
 }
 
 function firstMissing(caps: readonly Capability[]): [Capability, string] | null {

@@ -151,6 +151,8 @@ describe('CLI properties: arbitrary arguments', () => {
 describe('CLI: no transcript text without --excerpts', () => {
   // SPEC "Bad input": "The ledger never echoes looped text unless `--excerpts` is given."
   const MARK = 'ZQXMARK';
+  /** A call as the table, markdown and JSON show it: a tool name and at most 40 characters of argument. */
+  const SHORT_CALL = /[\w.:-]+\([^()\n"]{0,40}\)/g;
   const TEXT_KEYS = new Set(['text', 'content', 'thinking', 'reasoning', 'reasoning_content', 'description', 'output', 'message', 'summary']);
   function mark(value: Json, key: string | null): Json {
     if (typeof value === 'string') return key !== null && TEXT_KEYS.has(key) ? `${MARK} ${value}` : value;
@@ -167,7 +169,11 @@ describe('CLI: no transcript text without --excerpts', () => {
     for (const format of ALL_FORMATS) {
       const r = await runMain([path, '--jobs', '1', '--format', format, '--verbose', '--explain']);
       checkRun(r, format);
-      expect((r.stdout + r.stderr).toLowerCase(), format).not.toContain(MARK.toLowerCase());
+      // Issue 56 item 2: a tool-batch row names the repeated call with a short argument, `Bash(ls -la …/src)`
+      // (at most 40 characters): a ChatGPT code call's argument is its message's text, so the mark may be
+      // there, and nowhere else.
+      const shown = (r.stdout + r.stderr).replace(SHORT_CALL, '');
+      expect(shown.toLowerCase(), format).not.toContain(MARK.toLowerCase());
       const excerpts = await runMain([path, '--jobs', '1', '--format', format, '--excerpts']);
       if (excerpts.stdout.toLowerCase().includes(MARK.toLowerCase())) excerptsShowedMark = true;
     }
