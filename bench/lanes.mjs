@@ -2,7 +2,7 @@
 // given, one run each, alternated, printing wall time, MB/s, sessions/s, CPU, peak RSS and the
 // main thread's CPU (read from /proc while the run goes: what it spends receiving and adding up
 // the lanes' ledgers and writing the report, the part more lanes do not divide).
-//   node bench/lanes.mjs STORE [--jobs 1,2,3] [--runs 1]
+//   node bench/lanes.mjs STORE [--jobs 1,2,3,4] [--runs 1]
 // The store: `node bench/real-store.mjs claude DIR` (the real-shaped store of `npm run bench`).
 
 import { spawn } from 'node:child_process';
@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { jobs: { type: 'string', default: '1,2,3' }, runs: { type: 'string', default: '1' } } });
+const { values: opts, positionals } = parseArgs({ allowPositionals: true, options: { jobs: { type: 'string', default: '1,2,3,4' }, runs: { type: 'string', default: '1' } } });
 const store = positionals[0];
 if (store === undefined) {
-  console.error('usage: node bench/lanes.mjs STORE [--jobs 1,2,3] [--runs 1]');
+  console.error('usage: node bench/lanes.mjs STORE [--jobs 1,2,3,4] [--runs 1]');
   process.exit(2);
 }
 const runs = Math.min(3, Number(opts.runs));
