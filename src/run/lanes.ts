@@ -59,30 +59,42 @@ function runningElsewhere(): number | undefined {
 }
 
 /**
- * The memory limit of this process's cgroup: v2's memory.max (in the process's own cgroup, then at
- * the mount's root, which is the container's own under a cgroup namespace), else v1's
- * limit_in_bytes. "max", v1's "no limit" (2^63 rounded to a page) and anything unreadable: none.
+ * The memory limit of this process's cgroup, the lowest on its path up to the root (a container's
+ * limit may sit on a parent of the process's own group): v2's memory.max, else v1's
+ * memory.limit_in_bytes. "max", v1's "no limit" (2^63 rounded down to a page) and what cannot be
+ * read: none. `read` gives a file's text or throws (the file system, unless a test gives one).
  */
-function cgroupMemoryLimit(): number | undefined {
-  const candidates: string[] = [];
+export function cgroupMemoryLimit(read: (path: string) => string = (path) => readFileSync(path, 'utf8')): number | undefined {
+  let groups: string;
   try {
-    const v2 = readFileSync('/proc/self/cgroup', 'utf8').match(/^0::(\/.*)$/m)?.[1];
-    if (v2 !== undefined && v2 !== '/') candidates.push(`/sys/fs/cgroup${v2}/memory.max`);
+    groups = read('/proc/self/cgroup');
   } catch {
-    // not Linux
+    return undefined;
   }
-  candidates.push('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes');
-  for (const file of candidates) {
-    let text: string;
+  // "0::/path" is v2's one hierarchy; "4:memory:/path" v1's memory controller.
+  const v2 = /^0::(\/.*)$/m.exec(groups)?.[1];
+  const v1 = /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:(\/.*)$/m.exec(groups)?.[1];
+  const files = [...upTo(v2, '/sys/fs/cgroup', 'memory.max'), ...upTo(v1, '/sys/fs/cgroup/memory', 'memory.limit_in_bytes')];
+  let lowest: number | undefined;
+  for (const file of files) {
+    let bytes: number;
     try {
-      text = readFileSync(file, 'utf8').trim();
+      bytes = Number(read(file).trim());
     } catch {
       continue;
     }
-    const bytes = Number(text);
-    return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+    if (Number.isSafeInteger(bytes) && bytes > 0) lowest = Math.min(lowest ?? bytes, bytes);
   }
-  return undefined;
+  return lowest;
+}
+
+/** `file` in the group at `path` under `mount` and in each of its parents up to the mount's root. */
+function upTo(path: string | undefined, mount: string, file: string): string[] {
+  if (path === undefined) return [];
+  const parts = path.split('/').filter((p) => p !== '');
+  const files: string[] = [];
+  for (let depth = parts.length; depth >= 0; depth--) files.push([mount, ...parts.slice(0, depth), file].join('/'));
+  return files;
 }
 
 /**

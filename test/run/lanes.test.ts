@@ -126,6 +126,42 @@ describe('the default number of threads on simulated machines', () => {
   });
 });
 
+describe('the cgroup memory limit (what a container or a CI job allows)', () => {
+  /** A file system of these files only; any other path cannot be read. */
+  const files = (tree: Record<string, string>) => (path: string) => {
+    const text = tree[path];
+    if (text === undefined) throw new Error(`ENOENT: ${path}`);
+    return text;
+  };
+
+  it('reads cgroup v2 memory.max, the lowest on the path from the process\'s group up to the root', () => {
+    const read = files({
+      '/proc/self/cgroup': '0::/ci/job-7/step\n',
+      '/sys/fs/cgroup/ci/job-7/step/memory.max': 'max\n',
+      '/sys/fs/cgroup/ci/job-7/memory.max': '4294967296\n',
+      '/sys/fs/cgroup/ci/memory.max': '8589934592\n',
+    });
+    expect(lanesModule.cgroupMemoryLimit(read)).toBe(4 * GB);
+    // Under a cgroup namespace the process sees its own group as the root.
+    expect(lanesModule.cgroupMemoryLimit(files({ '/proc/self/cgroup': '0::/\n', '/sys/fs/cgroup/memory.max': '2147483648\n' }))).toBe(2 * GB);
+  });
+
+  it('reads cgroup v1 memory.limit_in_bytes; "max", v1\'s "no limit" and nothing readable are no limit', () => {
+    const v1 = '4:memory:/process_api/abc\n3:cpuset:/\n';
+    expect(lanesModule.cgroupMemoryLimit(files({ '/proc/self/cgroup': v1, '/sys/fs/cgroup/memory/memory.limit_in_bytes': '9223372036854771712\n' }))).toBeUndefined();
+    expect(lanesModule.cgroupMemoryLimit(files({ '/proc/self/cgroup': v1, '/sys/fs/cgroup/memory/process_api/abc/memory.limit_in_bytes': '1073741824\n' }))).toBe(GB);
+    expect(lanesModule.cgroupMemoryLimit(files({ '/proc/self/cgroup': '0::/a\n', '/sys/fs/cgroup/a/memory.max': 'max\n' }))).toBeUndefined();
+    expect(lanesModule.cgroupMemoryLimit(files({}))).toBeUndefined();
+  });
+
+  it('holds the default on a simulated CI container: 2 GB allows no lane, 4 GB two threads', () => {
+    const host = { cores: 4, load: 0, freeBytes: 60 * GB, totalBytes: 64 * GB };
+    expect(lanes({ ...host, cgroupLimitBytes: 2 * GB })).toBe(1);
+    expect(lanes({ ...host, cgroupLimitBytes: 4 * GB })).toBe(2);
+    expect(lanes(host)).toBe(4);
+  });
+});
+
 describe('the default for the size of the input', () => {
   it('reads this machine: its cores, memory and, on Linux, how many of other processes\' threads are runnable now', () => {
     const machine = lanesModule.currentMachine();
@@ -192,7 +228,7 @@ describe('the default on this machine, through the CLI', () => {
     execFileSync(process.execPath, [join(ROOT, 'bench', 'real-store.mjs'), 'claude', store, '--files', '80', '--mb', '30'], { stdio: 'ignore' });
   }, 120_000);
 
-  it('says under --verbose how many threads it took and why, and its JSON is byte-identical to --jobs 1', async () => {
+  it('says under --verbose how many threads it took and why, and its JSON is byte-identical to --jobs 1 and to four lanes', async () => {
     const byDefault = await spawnCli([store, '--format', 'json', '--verbose'], { timeoutMs: 150_000 });
     const one = await spawnCli([store, '--format', 'json', '--verbose', '--jobs', '1'], { timeoutMs: 150_000 });
     expect(byDefault.code).not.toBe(2);
@@ -203,6 +239,9 @@ describe('the default on this machine, through the CLI', () => {
     if (availableParallelism() >= 2) expect(Number(said![1])).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(byDefault.stdout.toString('utf8')).summary.sessions).toBeGreaterThanOrEqual(80);
     expect(byDefault.stdout.equals(one.stdout)).toBe(true);
+    // What the default takes on a larger machine, whole files in several lanes: the same bytes.
+    const four = await spawnCli([store, '--format', 'json', '--verbose', '--jobs', '4'], { timeoutMs: 150_000 });
+    expect(four.stdout.equals(one.stdout)).toBe(true);
     // --jobs 1 weighs no lanes and says nothing of them.
     expect(one.stderr).not.toMatch(/by default/);
   }, 180_000);
