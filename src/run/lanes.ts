@@ -107,9 +107,10 @@ const LANE_MEMORY_SHARE = 0.5;
 
 /**
  * The main thread's CPU per lane: it receives each file's ledger from its lane and adds it to the
- * run's. Measured beside three lanes on the 303 MB real-shaped store (bench/lanes.mjs): 0.50 s of
- * CPU against 14.3 s in the lanes, 3.5%. With n lanes it needs n × that of a core, so it is given
- * its share of the cores, and past 1 / that share lanes would wait on it.
+ * run's. Beside three and four lanes on the 303 MB real-shaped store (bench/lanes.mjs): 0.50 and
+ * 0.53 s of CPU against 14.3 and 15.0 s in three lanes, 0.58 s against 16.6 s in four, 3.5% each
+ * time. So n lanes leave it n × 3.5% of a core (reserving it a whole one would idle one of two to
+ * four cores), and past 1 / 3.5% lanes would wait on it.
  */
 const MAIN_THREAD_SHARE_PER_LANE = 0.035;
 

@@ -233,10 +233,11 @@ describe('the default on this machine, through the CLI', () => {
     const one = await spawnCli([store, '--format', 'json', '--verbose', '--jobs', '1'], { timeoutMs: 150_000 });
     expect(byDefault.code).not.toBe(2);
     expect(byDefault.code).toBe(one.code);
-    const said = /(\d+) threads? by default \((\d+) cores?, \d+ idle; memory/.exec(byDefault.stderr);
+    const said = /(\d+) threads? by default \((\d+) cores?, \d+ idle;.*memory/.exec(byDefault.stderr);
     expect(said, byDefault.stderr).not.toBeNull();
     expect(Number(said![2])).toBe(availableParallelism());
-    if (availableParallelism() >= 2) expect(Number(said![1])).toBeGreaterThanOrEqual(2);
+    // Two threads on two cores or more, unless memory (a small container) allows no lane.
+    if (availableParallelism() >= 2 && !byDefault.stderr.includes('memory allows no more')) expect(Number(said![1])).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(byDefault.stdout.toString('utf8')).summary.sessions).toBeGreaterThanOrEqual(80);
     expect(byDefault.stdout.equals(one.stdout)).toBe(true);
     // What the default takes on a larger machine, whole files in several lanes: the same bytes.
