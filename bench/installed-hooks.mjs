@@ -114,7 +114,7 @@ function timed(argv, options) {
 }
 
 /** The agent's own recording (fixtures/agents/<agent>-<pinned>/), copied: the hook reads it as its transcript. */
-function transcriptOf(hook, agent, dir, version) {
+function transcriptOf(hook, dir, version) {
   if (!hook.recording) return { id: undefined, transcript: undefined };
   const folder = join(root, 'fixtures', 'agents', `${hook.recording}-${version}`);
   const file = readdirSync(folder).find((f) => f.endsWith('.jsonl'));
@@ -153,7 +153,7 @@ export function measureInstalledHook(agent, { runs = 5, version } = {}) {
     const install = spawnSync(process.execPath, [bin, 'hook', 'install', agent, '--user', '--write', '--mode', 'telemetry', '--state-dir', state], { cwd, env, encoding: 'utf8' });
     if (install.status !== 0) throw new Error(`hook install ${agent}: ${install.stderr}`);
     const argv = hook.locate(home);
-    const session = { cwd, ...transcriptOf(hook, agent, dir, version) };
+    const session = { cwd, ...transcriptOf(hook, dir, version) };
     const call = (which, i) => timed(argv[which], { cwd, env, input: JSON.stringify(hook[which](session, i)) });
     call('pre', 0);
     call('post', 0);
