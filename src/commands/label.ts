@@ -17,7 +17,7 @@ import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
 import type { FormatName } from '../model/transcript.js';
 import { resolveInputs } from '../run/audit.js';
-import { recordFile, replay } from '../run/recorded-corpus.js';
+import { deliverRecorded, recordFile } from '../run/recorded-corpus.js';
 import { escapeJsonText, sanitize } from '../sanitize.js';
 import { type CliIO, configFrom, warn } from './common.js';
 import { startProgress } from './progress.js';
@@ -158,10 +158,10 @@ async function fileItemsOf(file: string, options: LabelRunOptions, io: CliIO, no
   }
   // Priced as analyze prices: the overview's order weighs what Enforce would have saved in dollars.
   const ledger = new LedgerBuilder({ config: options.loaded.resolved, factories: createDetectorFactories(), excerpts: true, pricer: await priceBookFor(undefined) });
-  replay(recorded, ledger);
+  deliverRecorded(recorded, ledger);
   const sessions = ledger.sessions();
   const traces = new TraceCollector(new Map(sessions.map((s) => [s.id, traceWindow(s)])));
-  replay(recorded, traces);
+  deliverRecorded(recorded, traces);
   for (const s of sessions) out.push([labelItem(s, traces.trace(s.id), interruptHint(s)), s]);
   return out;
 }

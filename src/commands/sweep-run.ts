@@ -15,7 +15,7 @@ import { parseShard, type Shard } from '../read/shard.js';
 import type { LoadedRunConfig } from '../config/load.js';
 import { ResolvedConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
-import { recordFile, replay, type RecordedFile } from '../run/recorded-corpus.js';
+import { deliverRecorded, recordFile, type RecordedFile } from '../run/recorded-corpus.js';
 import { LedgerBuilder } from '../ledger/build.js';
 import { createDetectorFactories } from '../ledger/detectors.js';
 import type { SessionLedger } from '../ledger/types.js';
@@ -150,7 +150,7 @@ export async function runSweep(paths: readonly string[], options: SweepRunOption
     const config = ResolvedConfig.parse(values);
     return corpus.flatMap((file) => {
       const ledger = new LedgerBuilder({ config, factories: createDetectorFactories() });
-      replay(file, ledger);
+      deliverRecorded(file, ledger);
       return ledger.sessions();
     });
   };

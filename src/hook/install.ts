@@ -250,7 +250,7 @@ class InstallError extends Error {}
  * stays: `/opt/ll/bin/loopledger` is not rewritten to `loopledger`) and any further one in the
  * same event removed; else the guard's group is appended to the event.
  */
-export function mergeSettings(
+export function settingsWithGuard(
   existing: unknown,
   agent: Agent,
   guardArgs: readonly string[] = [],
@@ -385,7 +385,7 @@ export async function installHook(opts: InstallOptions, io: InstallIO, afterWrit
   let result: MergeResult;
   try {
     file = readAgentSettings(opts.agent, path);
-    result = mergeSettings(file.value, opts.agent, opts.guardArgs, launcher.command, writtenByUs);
+    result = settingsWithGuard(file.value, opts.agent, opts.guardArgs, launcher.command, writtenByUs);
   } catch (e) {
     if (!(e instanceof SettingsError || e instanceof InstallError)) throw e;
     io.stderr.write(`loopledger hook install: ${path}: ${e.message}; nothing written\n`);

@@ -52,7 +52,7 @@ export function eventRecorder(
 }
 
 /** Deliver recorded events to `sink`, in order; skipped lines go to `onSkip`. */
-export function replayEvents(
+export function deliverEvents(
   events: TranscriptEvents,
   sink: TranscriptSink,
   onSkip?: (skipped: SkippedLine) => void,

@@ -3,7 +3,7 @@
 // each tool result reduced to its digest; skips travel in the same stream, so every diagnostic
 // comes out where the one-thread path says it. The result is byte-identical to that path.
 
-import { replayEvents, type TranscriptEvents } from '../model/events.js';
+import { deliverEvents, type TranscriptEvents } from '../model/events.js';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -209,7 +209,7 @@ export class ReaderThread {
     }
     if (m.type === 'batch') {
       try {
-        replayEvents(m.events, current.sink, current.onSkip);
+        deliverEvents(m.events, current.sink, current.onSkip);
       } catch (err) {
         this.current = null;
         this.close();

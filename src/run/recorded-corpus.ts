@@ -3,7 +3,7 @@
 
 import { ingestFile } from '../formats/ingest.js';
 import type { InputSummary } from '../formats/input.js';
-import { eventRecorder, replayEvents, type TranscriptEvents } from '../model/events.js';
+import { eventRecorder, deliverEvents, type TranscriptEvents } from '../model/events.js';
 import type { FormatName, TranscriptSink } from '../model/transcript.js';
 
 export interface RecordedFile {
@@ -17,6 +17,6 @@ export async function recordFile(file: string, options: { inputFormat?: FormatNa
   return { input, events };
 }
 
-export function replay(file: RecordedFile, sink: TranscriptSink): void {
-  replayEvents(file.events, sink);
+export function deliverRecorded(file: RecordedFile, sink: TranscriptSink): void {
+  deliverEvents(file.events, sink);
 }

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
+import { settingsWithGuard, settingsEntry } from '../../src/hook/install.js';
 import { editSettingsText } from '../../src/hook/jsonc-edit.js';
 import { parseWithComments, readSettings } from '../../src/hook/settings-file.js';
 import { scratch } from '../cli/helpers.js';
@@ -43,13 +43,13 @@ const settings = fc.record({
 type Handler = { type: string; command: string; guard?: boolean };
 type Groups = { matcher?: string; hooks: Handler[] }[];
 
-describe('mergeSettings over any settings', () => {
+describe('settingsWithGuard over any settings', () => {
   it('exactly one guard per event it installs, every other handler kept in order, every other key and event untouched', () => {
     fc.assert(
       fc.property(settings, (raw) => {
         // The `guard` flag is the generator's note of what it made, stripped before the merge.
         const strip = (s: typeof raw) => JSON.parse(JSON.stringify(s, (k, v) => (k === 'guard' ? undefined : v))) as typeof raw;
-        const { settings: merged } = mergeSettings(strip(raw), AGENT, ['--mode', 'enforce']);
+        const { settings: merged } = settingsWithGuard(strip(raw), AGENT, ['--mode', 'enforce']);
         const hooks = merged.hooks as Record<string, Groups>;
         expect(merged.model).toBe(raw.model);
         for (const [event, groups] of Object.entries(raw.hooks)) {
@@ -64,7 +64,7 @@ describe('mergeSettings over any settings', () => {
           expect(guards).toHaveLength(1);
         }
         // And a second merge changes nothing.
-        expect(mergeSettings(merged, AGENT, ['--mode', 'enforce']).settings).toEqual(merged);
+        expect(settingsWithGuard(merged, AGENT, ['--mode', 'enforce']).settings).toEqual(merged);
       }),
       { numRuns: 300 },
     );
@@ -124,7 +124,7 @@ describe('merging the guard into a file with comments, by editing its text', () 
         });
         const guard = JSON.stringify({ type: 'command', command: 'loopledger hook gemini --mode off', timeout: 9 });
         const original = `// settings\n${text.replace('"GUARD"', guard)}\n`;
-        const result = mergeSettings(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
+        const result = settingsWithGuard(parseWithComments(original), 'gemini', ['--mode', 'enforce'], '/opt/ll/loopledger');
         const { settings: merged, updated } = result;
         const edited = editSettingsText(original, merged, result);
         expect(edited).not.toBeNull();

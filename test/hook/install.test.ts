@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeSettings, settingsEntry } from '../../src/hook/install.js';
+import { settingsWithGuard, settingsEntry } from '../../src/hook/install.js';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
 import type { AgentName } from './agents.js';
 import { BIN, commands, install as run, readJson, type Settings, SYSTEM_PATH } from './install-run.js';
@@ -186,7 +186,7 @@ describe('install', () => {
 
   it('rejects hooks that are not an object, without touching the input', () => {
     const bad = { hooks: [] };
-    expect(() => mergeSettings(bad, 'gemini')).toThrow(/not an object/);
+    expect(() => settingsWithGuard(bad, 'gemini')).toThrow(/not an object/);
     expect(bad).toEqual({ hooks: [] });
   });
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { editSettingsText } from '../../src/hook/jsonc-edit.js';
-import { isGuardOf, mergeSettings } from '../../src/hook/install.js';
+import { isGuardOf, settingsWithGuard } from '../../src/hook/install.js';
 import { hookOf } from '../../src/hook/payload.js';
 import { parseWithComments } from '../../src/hook/settings-file.js';
 import { uninstallText } from '../../src/hook/uninstall.js';
@@ -41,7 +41,7 @@ describe.each(SETTINGS_AGENTS)('hook uninstall %s', (agent) => {
       fc.property(settings, fc.constantFrom(0, 2, 4, '\t'), ({ head, hooks, tail }, indent) => {
         const object = { ...head, ...(hooks === undefined ? {} : { hooks }), ...Object.fromEntries(Object.entries(tail).map(([k, v]) => [`z${k}`, v])) };
         const text = `${JSON.stringify(object, null, indent)}\n`;
-        const merged = mergeSettings(JSON.parse(text), agent, ['--mode', 'enforce'], '/opt/ll/loopledger', () => false);
+        const merged = settingsWithGuard(JSON.parse(text), agent, ['--mode', 'enforce'], '/opt/ll/loopledger', () => false);
         const installed = editSettingsText(text, merged.settings, merged);
         expect(installed).not.toBeNull();
         const back = uninstallText(fileOf(installed!), install, isGuard);

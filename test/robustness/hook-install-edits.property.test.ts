@@ -12,7 +12,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CodexConfigError, editHookStates } from '../../src/hook/codex-config.js';
 import { planCodexReview } from '../../src/hook/codex-trust.js';
-import { isCodexGuard, mergeSettings } from '../../src/hook/install.js';
+import { isCodexGuard, settingsWithGuard } from '../../src/hook/install.js';
 import { editSettingsText } from '../../src/hook/jsonc-edit.js';
 
 const PATH = '/home/u/.codex/hooks.json';
@@ -117,7 +117,7 @@ describe('settings edited as text, never rewritten from their parse (item 6)', (
         // Big integers are written as their digits, as a person would: JSON.parse cannot keep them.
         const text = `${JSON.stringify(object, null, indent).replace(/\{\s*"\$big":\s*"(\d+)"\s*\}/g, '$1')}\n`;
         const bigs = text.match(/\d{17,}/g) ?? [];
-        const result = mergeSettings(JSON.parse(text), 'claude-code', ['--mode', 'enforce'], '/opt/ll/loopledger', () => false);
+        const result = settingsWithGuard(JSON.parse(text), 'claude-code', ['--mode', 'enforce'], '/opt/ll/loopledger', () => false);
         const edited = editSettingsText(text, result.settings, result);
         expect(edited).not.toBeNull();
         expect(JSON.parse(edited!)).toEqual(result.settings);
@@ -179,7 +179,7 @@ describe('what install marks reviewed, and where reviews go when handlers move (
         const reviewed = own.filter((_, i) => reviewedAll || i % 2 === 0);
         const config = join(dir, `config-${n++}.toml`);
         writeFileSync(config, reviewed.map((p) => `[hooks.state.${JSON.stringify(p.key)}]\ntrusted_hash = ${JSON.stringify(`sha256:${p.handler.command}`)}\n`).join('\n'));
-        const result = mergeSettings({ hooks }, 'codex', ['--mode', 'enforce'], LAUNCHER, (l) => l === LAUNCHER);
+        const result = settingsWithGuard({ hooks }, 'codex', ['--mode', 'enforce'], LAUNCHER, (l) => l === LAUNCHER);
         const plan = planCodexReview(PATH, result.settings, config, (h) => JSON.stringify(h) === JSON.stringify(OURS), isCodexGuard, result.moves);
         const recorded = ((parseToml(plan.text) as { hooks?: { state?: Record<string, { trusted_hash: string }> } }).hooks?.state ?? {});
         const after = positions(result.settings.hooks as Groups);

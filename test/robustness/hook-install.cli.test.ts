@@ -7,7 +7,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardIn, mergeSettings, settingsEntry } from '../../src/hook/install.js';
+import { guardIn, settingsWithGuard, settingsEntry } from '../../src/hook/install.js';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
 import { BIN, commands, install as run, readJson, type Settings } from '../hook/install-run.js';
 
@@ -61,7 +61,7 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
     for (const comment of ['// my Gemini settings\n', '/* the one I pay for */']) expect(after).toContain(comment);
     // What it reads as (comments dropped by hand here): the settings with the guard merged in.
     const expected = JSON.parse(commented.replace('// my Gemini settings', '').replace('/* the one I pay for */', '')) as Settings;
-    expect(JSON.parse(after.replace('// my Gemini settings', '').replace('/* the one I pay for */', ''))).toEqual(mergeSettings(expected, 'gemini', [], BIN).settings);
+    expect(JSON.parse(after.replace('// my Gemini settings', '').replace('/* the one I pay for */', ''))).toEqual(settingsWithGuard(expected, 'gemini', [], BIN).settings);
     expect(readFileSync(`${target}.bak`, 'utf8')).toBe(commented);
   });
 
@@ -190,14 +190,14 @@ describe('27.13: our own handlers, whatever their path', () => {
     ['env NODE_OPTIONS=--no-warnings /usr/bin/node /x/loopledger.js hook claude-code', 'env NODE_OPTIONS=--no-warnings /usr/bin/node /x/loopledger.js hook claude-code --mode enforce'],
     ['"$HOME/my tools/loopledger" hook claude-code 2>>/tmp/ll.log', '"$HOME/my tools/loopledger" hook claude-code --mode enforce 2>>/tmp/ll.log'],
   ])('%s: its launcher kept, its arguments updated', (before, after) => {
-    const { settings, updated, added } = mergeSettings(one(before), 'claude-code', ['--mode', 'enforce'], BIN);
+    const { settings, updated, added } = settingsWithGuard(one(before), 'claude-code', ['--mode', 'enforce'], BIN);
     expect(updated).toContain('PreToolUse');
     expect(added).not.toContain('PreToolUse');
     expect(commandOf(settings)).toBe(after);
   });
 
   it('a bare `loopledger` an earlier install wrote becomes the path that works, when that name is not this installation', () => {
-    const { settings } = mergeSettings(one('loopledger hook claude-code'), 'claude-code', [], BIN);
+    const { settings } = settingsWithGuard(one('loopledger hook claude-code'), 'claude-code', [], BIN);
     expect(commandOf(settings)).toBe(`${BIN} hook claude-code`);
   });
 
@@ -217,7 +217,7 @@ describe('27.13: our own handlers, whatever their path', () => {
         ],
       },
     };
-    const { settings, deduplicated } = mergeSettings(existing, 'claude-code', [], BIN);
+    const { settings, deduplicated } = settingsWithGuard(existing, 'claude-code', [], BIN);
     expect(deduplicated).toContain('PreToolUse');
     expect((settings.hooks as Settings['hooks']).PreToolUse).toEqual([
       { matcher: '*', hooks: [{ type: 'command', command: '/opt/ll/bin/loopledger hook claude-code', timeout: 5 }] },

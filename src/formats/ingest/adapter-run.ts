@@ -13,13 +13,13 @@ import type { FormatAdapter, RecordParser } from '../types.js';
 import { messageOf } from './json.js';
 import type { SkipTally } from './skips.js';
 
-/** Marks an exception as the sink's, so that it passes through the adapter guard untouched. */
+/** Marks an exception as the sink's, so that it passes through the adapter's catch untouched. */
 export class SinkFailure {
   constructor(readonly error: unknown) {}
 }
 
 export class AdapterRun {
-  private readonly guardedSink: TranscriptSink;
+  private readonly markedSink: TranscriptSink;
   private builder: TranscriptBuilder | null = null;
   private parser: RecordParser | null = null;
   private format: FormatName | null = null;
@@ -32,7 +32,7 @@ export class AdapterRun {
     private readonly skips: SkipTally,
     sink: TranscriptSink,
   ) {
-    this.guardedSink = this.guard(sink);
+    this.markedSink = this.markSinkFailures(sink);
   }
 
   /** The file's name as adapters and probes see it. */
@@ -49,7 +49,7 @@ export class AdapterRun {
   open(adapter: FormatAdapter): boolean {
     this.format = adapter.name;
     this.summary.format = adapter.name;
-    this.builder = new TranscriptBuilder(this.guardedSink, this.input, adapter.name, undefined, this.origin(adapter.name));
+    this.builder = new TranscriptBuilder(this.markedSink, this.input, adapter.name, undefined, this.origin(adapter.name));
     try {
       this.parser = adapter.open({
         path: this.input,
@@ -100,7 +100,7 @@ export class AdapterRun {
     };
   }
 
-  private guard(sink: TranscriptSink): TranscriptSink {
+  private markSinkFailures(sink: TranscriptSink): TranscriptSink {
     const call = (fn: () => void) => {
       try {
         fn();
