@@ -170,8 +170,6 @@ interface ClaudeStyle {
   subagents?: boolean;
   /** The call in the terms its transcript uses. */
   call?(call: HookCall): HookCall;
-  /** The payload's transcript is followed (false: stdin alone, the transcript is not read live). */
-  followTranscript?: boolean;
 }
 
 /**
@@ -190,7 +188,7 @@ export function readClaudeStyle(style: ClaudeStyle, value: Rec): HookEvent {
     name,
     kind,
     sessionId,
-    transcriptPath: style.followTranscript === false ? null : str(value.transcript_path),
+    transcriptPath: str(value.transcript_path),
     subagent: style.subagents === true ? str(value.agent_id) : null,
     turnKey: str(value.turn_id) ?? str(value.prompt_id),
     call: null,
