@@ -37,6 +37,8 @@ export interface HookEvent {
   answer: ToolAnswer | null;
   /** stop: the final message as the agent reports it (the transcript may not show it yet). */
   finalText: string | null;
+  /** pre: the text of the response the call belongs to, where stdin carries it (OpenCode's and Kilo's plugin). */
+  text?: string | null;
   /** `loopledger_probe`: sent by `hook doctor` alone; answered before the transcript is read or anything written. */
   probe: string | null;
 }
