@@ -105,7 +105,9 @@ describe.concurrent.each(Object.keys(AGENTS))('loopledger hook %s', (agent) => {
 // A steer goes where the agent carries context to the model (issue 55 item 4, seen live in
 // test/agents/hook-more-chant.test.ts): Copilot CLI 1.0.102 adds a top-level `additionalContext`
 // from preToolUse as a user message and from postToolUse to the call's result; Qwen Code reads
-// Claude Code's `hookSpecificOutput.additionalContext`, and its chat log is followed for the text.
+// Claude Code's `hookSpecificOutput.additionalContext`; Cline reads `context`. The text is read where
+// each agent writes it before a call's hook runs: Qwen's chat log, Copilot's events.jsonl, Cline's
+// messages.json (OpenCode's and Kilo's plugin sends it: test/hook/install-more.test.ts).
 describe('a steer reaches the model', () => {
   const contextOf = (stdout: string): string | null => {
     if (stdout === '') return null;
@@ -147,6 +149,33 @@ describe('a steer reaches the model', () => {
       const post = await hook({ sessionId: session, timestamp: 2, cwd: '/w', toolName: 'bash', toolArgs, toolResult: { resultType: 'success', textResultForLlm: `step ${i}\n<shellId: ${i} completed with exit code 0>` } });
       appendFileSync(log, event('tool.execution_complete', { toolCallId: `call_${i}`, success: true, result: { content: `step ${i}\n<shellId: ${i} completed with exit code 0>` }, shellExecution: { exitCode: 0 } }));
       contexts.push(contextOf(post.stdout));
+    }
+    expect(contexts.some((c) => c !== null && c.startsWith('Loop detection: your visible output'))).toBe(true);
+    expect(contexts.some((c) => c?.includes('check the file again'))).toBe(false);
+  });
+
+  it('cline: a text chanted in its messages.json (~/.cline/data/sessions/<root>/) is read, and the steer goes as context', async () => {
+    const stateDir = join(tmp.dir, `state-cline-chant-${++n}`);
+    const home = join(tmp.dir, `cline-home-${n}`);
+    const root = `1796616710168_c${n}`;
+    const dir = join(home, '.cline', 'data', 'sessions', root);
+    mkdirSync(dir, { recursive: true });
+    const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
+    const messages: object[] = [{ id: 'm0', role: 'user', content: [{ type: 'text', text: 'Read the file.' }], ts: 1 }];
+    // Cline rewrites the whole document with each response, before the response's calls' hooks run.
+    const save = () => writeFileSync(join(dir, `${root}.messages.json`), JSON.stringify({ version: 1, agent: 'cline', sessionId: root, messages, system_prompt: 'You are Cline.' }, null, 2));
+    const hook = (payload: object) => runHook(['cline', '--mode', 'enforce', '--state-dir', stateDir], JSON.stringify({ taskId: `conv_${n}`, sessionContext: { rootSessionId: root }, ...payload }), { HOME: home });
+    const contexts: (string | null)[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const input = { commands: [`echo step ${i}`] };
+      messages.push({ id: `a${i}`, role: 'assistant', content: [{ type: 'text', text: chant }, { type: 'tool_use', id: `call_${i}`, name: 'run_commands', input }], ts: i });
+      save();
+      await hook({ hookName: 'tool_call', iteration: i, tool_call: { id: `call_${i}`, name: 'run_commands', input } });
+      const output = [{ query: `echo step ${i}`, result: `step ${i}`, success: true }];
+      const post = await hook({ hookName: 'tool_result', tool_result: { id: `call_${i}`, name: 'run_commands', input, output } });
+      messages.push({ id: `r${i}`, role: 'user', content: [{ type: 'tool_result', tool_use_id: `call_${i}`, name: 'run_commands', content: output }], ts: i });
+      save();
+      contexts.push(post.stdout === '' ? null : ((JSON.parse(post.stdout) as { context?: string }).context ?? null));
     }
     expect(contexts.some((c) => c !== null && c.startsWith('Loop detection: your visible output'))).toBe(true);
     expect(contexts.some((c) => c?.includes('check the file again'))).toBe(false);
