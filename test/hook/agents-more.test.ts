@@ -109,6 +109,8 @@ describe.concurrent.each(Object.keys(AGENTS))('loopledger hook %s', (agent) => {
 // each agent writes it before a call's hook runs: Qwen's chat log, Copilot's events.jsonl, Cline's
 // messages.json (OpenCode's and Kilo's plugin sends it: test/hook/install-more.test.ts).
 describe('a steer reaches the model', () => {
+  // Seed 002's "inline chanting": one paragraph, round after round, over varied calls.
+  const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
   const contextOf = (stdout: string): string | null => {
     if (stdout === '') return null;
     const o = JSON.parse(stdout) as { additionalContext?: string; hookSpecificOutput?: { additionalContext?: string } };
@@ -135,7 +137,6 @@ describe('a steer reaches the model', () => {
     const session = `0c0b1a0${n}-0000-4000-8000-000000000000`;
     const log = join(home, 'session-state', session, 'events.jsonl');
     mkdirSync(join(home, 'session-state', session), { recursive: true });
-    const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
     const event = (type: string, data: object) => JSON.stringify({ type, data, id: `e${Math.random()}`, timestamp: '2026-12-07T03:45:27.308Z', parentId: null }) + '\n';
     writeFileSync(log, event('session.start', { sessionId: session, producer: 'copilot-agent', copilotVersion: '1.0.102', context: { cwd: '/w' } }) + event('user.message', { content: 'Read the file.' }));
     const hook = (payload: object) => runHook(['copilot', '--mode', 'enforce', '--state-dir', stateDir], JSON.stringify(payload), { COPILOT_HOME: home });
@@ -160,7 +161,6 @@ describe('a steer reaches the model', () => {
     const root = `1796616710168_c${n}`;
     const dir = join(home, '.cline', 'data', 'sessions', root);
     mkdirSync(dir, { recursive: true });
-    const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
     const messages: object[] = [{ id: 'm0', role: 'user', content: [{ type: 'text', text: 'Read the file.' }], ts: 1 }];
     // Cline rewrites the whole document with each response, before the response's calls' hooks run.
     const save = () => writeFileSync(join(dir, `${root}.messages.json`), JSON.stringify({ version: 1, agent: 'cline', sessionId: root, messages, system_prompt: 'You are Cline.' }, null, 2));
@@ -185,7 +185,6 @@ describe('a steer reaches the model', () => {
     const stateDir = join(tmp.dir, `state-qwen-chant-${++n}`);
     const log = join(tmp.dir, `qwen-chat-${n}.jsonl`);
     const session = `qwen-chant-${n}`;
-    const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
     const envelope = (type: string, rest: object) => JSON.stringify({ uuid: `u${Math.random()}`, parentUuid: null, sessionId: session, timestamp: '2026-12-07T03:24:15.423Z', type, cwd: '/w', version: '0.24.4', ...rest }) + '\n';
     writeFileSync(log, envelope('user', { message: { role: 'user', parts: [{ text: 'Read the file.' }] } }));
     const payload = (event: string, i: number, extra: object = {}) =>
