@@ -112,6 +112,13 @@ function responseText(callID) {
   return [...texts.values()].filter((t) => t.messageID === messageID).map((t) => t.text).join('\\n') || null;
 }
 
+// Kilo 7.7.7 delivers a response's part events just after its call's hook starts (OpenCode
+// 1.18.33 just before): the call's own part is waited for, a little, before its text is read.
+async function responseTextSoon(callID) {
+  for (let waited = 0; !messageOfCall.has(callID) && waited < 300; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  return responseText(callID);
+}
+
 export const LoopledgerGuard = async () => ({
   event: async ({ event }) => {
     try {
@@ -119,7 +126,7 @@ export const LoopledgerGuard = async () => ({
     } catch {}
   },
   'tool.execute.before': async (input, output) => {
-    const answer = await ask({ hook_event_name: 'tool.execute.before', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: output?.args ?? input.args ?? null, assistant_text: responseText(input.callID) });
+    const answer = await ask({ hook_event_name: 'tool.execute.before', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: output?.args ?? input.args ?? null, assistant_text: await responseTextSoon(input.callID) });
     if (answer && typeof answer.deny === 'string') throw new Error(answer.deny);
   },
   'tool.execute.after': async (input, output) => {
