@@ -43,7 +43,7 @@ class ClineParser implements RecordParser {
       if (LOOP_HALT.test(text)) sb.agentHalt(line, 'cline loop detection');
       const meta = isRec(m.metadata) ? m.metadata : {};
       if (meta.displayOnly === true) continue;
-      if (m.role === 'user') readUser(sb, blocks, text, line);
+      if (m.role === 'user') readUser(sb, blocks, text, line, meta.displayRole === 'system');
       else if (m.role === 'assistant') readAssistant(sb, m, blocks, line);
     }
   }
@@ -51,14 +51,19 @@ class ClineParser implements RecordParser {
   end(): void {}
 }
 
-function readUser(sb: SessionBuilder, blocks: Rec[], text: string, line: number | null): void {
+/**
+ * A user message is a turn unless it answers calls, is Cline's own `[SYSTEM]` re-prompt, or is a
+ * hook's `context` (3.0.65 stores it as a user message `<hook_context source="PostToolUse" …>` with
+ * `metadata.displayRole: "system"`): the guard's reminder is part of the turn it steers.
+ */
+function readUser(sb: SessionBuilder, blocks: Rec[], text: string, line: number | null, system: boolean): void {
   let results = 0;
   for (const b of blocks) {
     if (b.type !== 'tool_result') continue;
     results += 1;
     sb.answer(asString(b.tool_use_id), resultOf(b));
   }
-  if (results === 0 && !text.startsWith('[SYSTEM]')) sb.userTurn(line);
+  if (results === 0 && !system && !text.startsWith('[SYSTEM]') && !text.startsWith('<hook_context ')) sb.userTurn(line);
 }
 
 /**

@@ -123,7 +123,7 @@ function answer(data: Rec) {
   const error = isRec(data.error) ? data.error : null;
   const exit = isRec(data.shellExecution) ? asNumber(data.shellExecution.exitCode) : null;
   const failed = data.success === false || (exit !== null && exit !== 0);
-  const content = typeof result.content === 'string' ? result.content.replace(SHELL_TRAILER, '') : (result.content ?? (error ? error.message : '') ?? '');
+  const content = typeof result.content === 'string' ? result.content.replace(HOOK_GUIDANCE, '').replace(SHELL_TRAILER, '') : (result.content ?? (error ? error.message : '') ?? '');
   return answerOf(content, failed);
 }
 
@@ -133,6 +133,13 @@ function answer(data: Rec) {
  * code is read from `shellExecution`; the output is what the command printed.
  */
 const SHELL_TRAILER = /\n?<shellId: \d+ completed with exit code -?\d+>\s*$/;
+
+/**
+ * What a postToolUse hook's `additionalContext` adds to the result Copilot stores (seen on 1.0.102:
+ * `\n\nTool "bash" succeeded. Additional guidance from postToolUse hooks:\n<context>`): the guard's
+ * reminder, not the tool's answer, read as the live guard read that answer on stdin, before it.
+ */
+const HOOK_GUIDANCE = /\n\nTool "[^"\n]*" [^\n]*Additional guidance from postToolUse hooks:\n[\s\S]*$/;
 
 /** `…/session-state/<session id>/events.jsonl`: the folder names the session. */
 function sessionFromPath(path: string): string | null {

@@ -84,7 +84,7 @@ export function closeOpen(state: SessionState, feed: RoundFeed, shown: Round | n
     remember(state.closedCalls, c.id);
     if (c.synthetic) remember(state.aliases, { id: c.id, sig: signature(c.name, c.input) });
   }
-  feed.observe(feed.roundFrom(source, open.calls.map(toCall), answers));
+  feed.observe(feed.roundFrom(source, open.calls.map(toCall), answers, null, open.text));
 }
 
 /** `tentative` when it is the transcript's copy of the open batch's round. */

@@ -37,6 +37,8 @@ export interface HookEvent {
   answer: ToolAnswer | null;
   /** stop: the final message as the agent reports it (the transcript may not show it yet). */
   finalText: string | null;
+  /** pre: the text of the response the call belongs to, where stdin carries it (OpenCode's and Kilo's plugin). */
+  text?: string | null;
   /** `loopledger_probe`: sent by `hook doctor` alone; answered before the transcript is read or anything written. */
   probe: string | null;
 }
@@ -170,8 +172,6 @@ interface ClaudeStyle {
   subagents?: boolean;
   /** The call in the terms its transcript uses. */
   call?(call: HookCall): HookCall;
-  /** The payload's transcript is followed (false: stdin alone, the transcript is not read live). */
-  followTranscript?: boolean;
 }
 
 /**
@@ -190,7 +190,7 @@ export function readClaudeStyle(style: ClaudeStyle, value: Rec): HookEvent {
     name,
     kind,
     sessionId,
-    transcriptPath: style.followTranscript === false ? null : str(value.transcript_path),
+    transcriptPath: str(value.transcript_path),
     subagent: style.subagents === true ? str(value.agent_id) : null,
     turnKey: str(value.turn_id) ?? str(value.prompt_id),
     call: null,

@@ -132,7 +132,7 @@ export class Session {
       }
     } else {
       closeOpen(this.state, this.feed, showing(tentative, s.open));
-      s.open = { calls: [], line: null, checked: true };
+      s.open = { calls: [], line: null, checked: true, ...(event.text ? { text: event.text } : {}) };
       announce(s.open, call);
       batch = s.open.calls;
     }

@@ -49,6 +49,8 @@ export interface OpenBatch {
   line: number | null;
   /** Seed 000 `check` was already asked for this batch before it ran. */
   checked: boolean;
+  /** The response's text as stdin gave it (no transcript followed): the round's text when it closes. */
+  text?: string;
 }
 
 /** Everything the hook keeps between calls for one session. Plain JSON. */
@@ -137,6 +139,7 @@ function openProblem(o: unknown): string | null {
   if (!isRec(o) || !Array.isArray(o.calls)) return 'open is not a batch';
   if (o.line !== null && !count(o.line)) return 'open.line is not a line number';
   if (typeof o.checked !== 'boolean') return 'open.checked is not a boolean';
+  if (o.text !== undefined && typeof o.text !== 'string') return 'open.text is not a text';
   for (const c of o.calls as unknown[]) {
     if (!isRec(c) || !text(c.id) || !text(c.name) || typeof c.synthetic !== 'boolean' || typeof c.announced !== 'boolean') return 'open.calls holds something that is not a call';
     const a = c.answer;

@@ -32,7 +32,8 @@ export interface TranscriptCursor {
    */
   prelude: string[];
   /**
-   * `document`: a legacy Gemini JSON file, read whole each time (`rounds` says what was seen).
+   * `document`: a JSON file rewritten whole as the session goes (a legacy Gemini session, Cline's
+   * messages.json), read whole each time (`rounds` says what was seen).
    * `undecided`: a Gemini file whose first line is not complete yet. `oversize`: a legacy
    * document past DOCUMENT_MAX_BYTES, no longer read (the session is followed from stdin).
    */
@@ -387,7 +388,7 @@ function readLines(agent: Agent, fd: number, size: number, cursor: TranscriptCur
   return reading;
 }
 
-/** A legacy Gemini JSON session: parsed whole, and only the rounds not yet seen are handed over. */
+/** A JSON document (a legacy Gemini session, Cline's messages.json): parsed whole, and only the rounds not yet seen are handed over. */
 function readDocument(agent: Agent, fd: number, size: number, cursor: TranscriptCursor): TranscriptReading {
   const value = parse(readWholeFd(fd, size));
   const sink = new DeltaSink(cursor.main, { turns: 0, rounds: 0 });

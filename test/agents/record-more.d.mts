@@ -2,6 +2,7 @@
 export const FAILING: string;
 export const SUCCEEDING: string;
 export const PROMPT: string;
+export function closingTurn(agent: string, text?: string): { text: string; calls?: { role: string; input: Record<string, unknown> }[] };
 export function scenario(agent: string): (view: unknown) => unknown;
 export function record(
   agent: string,

@@ -14,9 +14,14 @@ export const FAILING = 'cat /nonexistent/loopledger-missing.txt';
 export const SUCCEEDING = 'echo loopledger-ok';
 export const PROMPT = 'Read /nonexistent/loopledger-missing.txt and tell me what it says';
 
-/** The scenario: three identical failing calls, one succeeding, a closing text (Cline's -y mode ends only through submit_and_exit). */
+/** The model's last turn: a text, and for Cline the call that ends its run (its -y mode ends only through submit_and_exit). */
+export function closingTurn(agent, text = 'The file does not exist; echo works.') {
+  return { text, ...(agent === 'cline' ? { calls: [{ role: 'finish', input: { summary: text } }] } : {}) };
+}
+
+/** The scenario: three identical failing calls, one succeeding, a closing text. */
 export function scenario(agent) {
-  const closing = { text: 'The file does not exist; echo works.', ...(agent === 'cline' ? { calls: [{ role: 'finish', input: { summary: 'The file does not exist.' } }] } : {}) };
+  const closing = closingTurn(agent);
   const turns = [
     { text: 'Reading the file.', calls: [{ role: 'shell', input: { command: FAILING } }] },
     { calls: [{ role: 'shell', input: { command: FAILING } }] },

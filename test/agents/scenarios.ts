@@ -13,6 +13,9 @@ import { analyze, codexHookList, hookDecisions, runAgent as startAgent, scratch,
 
 const FAILING = 'cat missing.txt';
 
+/** The text a model chants round after round over varied calls (seed 002's "inline chanting"); hook-more-chant.test.ts plays it too. */
+export const CHANT = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
+
 /** One agent run whose scratch folder goes once the test passes (kept to look into otherwise). */
 async function runAgent(ctx: TestContext, ...args: Parameters<typeof startAgent>): Promise<AgentRun> {
   const run = await startAgent(...args);
@@ -147,9 +150,8 @@ export function agentSuite(agent: AgentName): void {
       // after their AfterTool hooks: the guard takes that text for the round it closes there
       // (docs/hook.md, "Gemini CLI"), so the chant is steered at the same round as offline.
       it('the same text chanted over varied work: a steer reaches the model in its next request', async (ctx) => {
-        const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
         const run = await runAgent(ctx, agent, {
-          script: (v) => (v.modelTurns < 4 ? { text: chant, calls: [shell(`echo step ${v.modelTurns}`)] } : { text: 'Done.' }),
+          script: (v) => (v.modelTurns < 4 ? { text: CHANT, calls: [shell(`echo step ${v.modelTurns}`)] } : { text: 'Done.' }),
           mode: 'enforce',
         });
         expect(run.result.code, run.result.stderr).toBe(0);

@@ -5,8 +5,8 @@
 // as an agent halt (evidence of a loop, not a tool answer).
 
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 
 interface Session {
   format: string;
@@ -45,5 +45,26 @@ describe('format cline', () => {
 
   it('reads the prompt whole: metrics\' input leaves out cache reads and writes', () => {
     expect(session.usage).toMatchObject({ requests: 5, cache_read_tokens: 20000, cache_write_tokens: 500, output_tokens: 75 });
+  });
+});
+
+// Cline 3.0.65 stores a hook's `context` (the live guard's steer) as a user message of its own
+// (`<hook_context source="PostToolUse" …>`, displayRole system), seen in a live run: it is part of
+// the turn it steers, so steers left unheeded add up in that turn as offline as live.
+describe('format cline: a hook\'s context', () => {
+  const tmp = scratch('loopledger-cline-context-');
+  afterAll(() => tmp.cleanup());
+
+  it('is no user turn', async () => {
+    const context = (id: string) => ({ id: `c${id}`, role: 'user', content: [{ type: 'text', text: `<hook_context source="PostToolUse" tool_name="run__commands" tool_call_id="${id}">\nLoop detection: your visible output shows a repeating pattern.\n</hook_context>` }], metadata: { userRunSpan: 0, displayRole: 'system' } });
+    const messages: object[] = [{ id: 'u', role: 'user', content: [{ type: 'text', text: 'Read the file.' }] }];
+    for (const id of ['call_1', 'call_2', 'call_3']) {
+      messages.push({ id: `a${id}`, role: 'assistant', content: [{ type: 'text', text: 'Checking again.' }, { type: 'tool_use', id, name: 'run_commands', input: { commands: [`echo ${id}`] } }] });
+      messages.push({ id: `r${id}`, role: 'user', content: [{ type: 'tool_result', tool_use_id: id, name: 'run_commands', content: [{ query: `echo ${id}`, result: id, success: true }] }] });
+      messages.push(context(id));
+    }
+    const file = tmp.write('s.messages.json', JSON.stringify({ version: 1, agent: 'cline', sessionId: 's', messages, system_prompt: 'You are Cline.' }));
+    const r = await runCli(['analyze', file, '--format', 'json']);
+    expect(JSON.parse(r.stdout).sessions[0]).toMatchObject({ turns: 1, rounds: 3 });
   });
 });

@@ -90,6 +90,42 @@ describe('file agents', () => {
     }
     await expect(hooks['tool.execute.before']!(call(3), { args })).rejects.toThrow(/loopledger: refused before it ran/);
   });
+  // The events OpenCode 1.18.33 sent a plugin, in the order seen live (test/agents/hook-more-chant.test.ts):
+  // the text part opens empty, its deltas stream, the call's part appears, the call's hook runs, and only
+  // then is the text part updated whole. Kilo 7.7.7 sent the same events just after the call's hook began.
+  it.each(['opencode', 'kilo'])('%s: the plugin gathers each response\'s text from its events, so a chanted text is steered in the answer the model reads', async (agent) => {
+    const { cwd, home } = fresh();
+    const state = join(tmp.dir, `plugin-chant-${agent}`);
+    expect(install([agent, '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    const path = join(home, `.config/${agent}/plugin/loopledger.js`);
+    type Hook = (input: object, output?: object) => Promise<void>;
+    const mod = (await import(pathToFileURL(path).href)) as { LoopledgerGuard: () => Promise<Record<string, Hook>> };
+    const hooks = await mod.LoopledgerGuard();
+    const sessionID = `ses_chant_${agent}`;
+    const chant = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
+    const event = (type: string, properties: object) => hooks.event?.({ event: { id: `evt_${Math.random()}`, type, properties } });
+    const outputs: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const [messageID, textPart, callID] = [`msg_${i}`, `prt_text_${i}`, `call_${i}`];
+      const args = { command: `echo step ${i}` };
+      const partEvents = async () => {
+        await event('message.part.updated', { sessionID, part: { id: textPart, messageID, sessionID, type: 'text', text: '' } });
+        for (const piece of [chant.slice(0, 300), chant.slice(300)]) await event('message.part.delta', { sessionID, messageID, partID: textPart, field: 'text', delta: piece });
+        await event('message.part.updated', { sessionID, part: { id: `prt_tool_${i}`, messageID, sessionID, type: 'tool', tool: 'bash', callID, state: { status: 'pending', input: args } } });
+      };
+      if (agent === 'opencode') await partEvents();
+      const before = hooks['tool.execute.before']!({ tool: 'bash', sessionID, callID }, { args });
+      if (agent === 'kilo') await new Promise((r) => setTimeout(r, 20)).then(partEvents);
+      await before;
+      const output = { title: '', output: `step ${i}\n`, metadata: { exit: 0 } };
+      await hooks['tool.execute.after']!({ tool: 'bash', sessionID, callID, args }, output);
+      await event('message.part.updated', { sessionID, part: { id: textPart, messageID, sessionID, type: 'text', text: chant } });
+      outputs.push(output.output);
+    }
+    expect(outputs.some((o) => o.includes('Loop detection: your visible output'))).toBe(true);
+    // The reminder never echoes the chanted text (seed 002: "never echoes the looped text").
+    expect(outputs.every((o) => !o.includes('check the file again'))).toBe(true);
+  });
 });
 
 describe('hook uninstall, all eight agents', () => {

@@ -8,6 +8,7 @@
 // reason as the call's failed result and the run goes on. Other tools have no such replacement:
 // the reason goes as context and the call runs (docs/hook.md says so).
 
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AgentHook, digestAnswer, type EventKind, type HookEvent, PayloadError, type Rec, stableJson, str, type Verdict } from '../../hook/contract.js';
@@ -19,13 +20,27 @@ const KINDS: Record<string, EventKind> = { tool_call: 'pre', tool_result: 'post'
 /** Cline's shell tool, whose input is `{commands: string[]}`. */
 const SHELL_TOOL = 'run_commands';
 
+/**
+ * The session's messages, ~/.cline/data/sessions/<root>/<root>.messages.json (the root session id
+ * of `sessionContext`): Cline rewrites it whole with a response (its text, then its calls) before
+ * the calls' PreToolUse hooks run (seen on 3.0.65), so the guard follows it for the text stdin does
+ * not carry. Null when there is none (a `--data-dir` elsewhere: the guard follows stdin alone), or
+ * when the id could name another folder.
+ */
+function messagesLog(value: Rec): string | null {
+  const root = isRecord(value.sessionContext) ? str(value.sessionContext.rootSessionId) : null;
+  if (root === null || !/^[\w-]+$/.test(root)) return null;
+  const path = join(process.env['HOME'] || homedir(), '.cline', 'data', 'sessions', root, `${root}.messages.json`);
+  return existsSync(path) ? path : null;
+}
+
 function read(value: Rec): HookEvent {
   const name = str(value.hookName);
   if (name === null) throw new PayloadError('payload without hookName');
   const sessionId = str(value.taskId) ?? (isRecord(value.sessionContext) ? str(value.sessionContext.rootSessionId) : null);
   if (sessionId === null) throw new PayloadError(`${name} payload without taskId`);
   const kind = Object.hasOwn(KINDS, name) ? KINDS[name]! : 'other';
-  const event: HookEvent = { agent: 'cline', name, kind, sessionId, transcriptPath: null, subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
+  const event: HookEvent = { agent: 'cline', name, kind, sessionId, transcriptPath: messagesLog(value), subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
   if (kind === 'other') return event;
   const body = kind === 'pre' ? value.tool_call : value.tool_result;
   if (!isRecord(body) || str(body.name) === null) throw new PayloadError(`${name} payload without the tool's name`);
@@ -63,6 +78,8 @@ export const clineHook: AgentHook = {
   // The refusal depends on the tool.
   render: (_eventName, kind, v, call) => answer(call?.name ?? null, kind, v),
   canCarryContext: (kind) => kind === 'pre' || kind === 'post',
+  // A JSON document rewritten whole: read whole on each call, up to the hook's document bound.
+  transcript: { adapter: async () => (await import('../../formats/cline.js')).clineAdapter, layout: 'undecided' },
   probe: (id, cwd) => ({ taskId: `loopledger-probe-${id}`, hookName: 'tool_call', workspaceRoots: [cwd], tool_call: { id: `probe_${id}`, name: SHELL_TOOL, input: { commands: ['true'] } }, loopledger_probe: id }),
   install: {
     kind: 'files',

@@ -4,11 +4,15 @@
 // `{type:"command", bash, timeoutSec}`. Stdin is `{sessionId, timestamp, cwd, toolName, toolArgs}`
 // (toolArgs an object, no call id, no event name), postToolUse adds `toolResult{resultType,
 // textResultForLlm}`; stdout `{"permissionDecision":"deny","permissionDecisionReason"}` refuses
-// the call and the model reads the reason ("Denied by preToolUse hook: …").
+// the call and the model reads the reason ("Denied by preToolUse hook: …"). A top-level
+// `additionalContext` reaches the model from both events (seen live on 1.0.102, test/agents/
+// hook-more-chant.test.ts): preToolUse's as a user message "Additional context from preToolUse
+// hook:", postToolUse's appended to the call's result ("Additional guidance from postToolUse hooks:").
 
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type AgentHook, digestAnswer, type HookEvent, PayloadError, type Rec, responseText, str } from '../../hook/contract.js';
+import { type AgentHook, digestAnswer, type EventKind, type HookEvent, PayloadError, type Rec, responseText, str, type Verdict } from '../../hook/contract.js';
 import { isRecord } from '../../is-record.js';
 
 /**
@@ -27,6 +31,19 @@ function answerText(result: unknown): { content: string; isError: boolean } {
   return { content: text.replace(SHELL_TRAILER, ''), isError };
 }
 
+/**
+ * The session's events.jsonl, `$COPILOT_HOME` (else ~/.copilot) `/session-state/<sessionId>/`:
+ * Copilot writes a response there (its text, then its calls) before the calls' preToolUse hooks
+ * run (seen on 1.0.102), so the guard follows it for the text stdin does not carry. Null when
+ * there is none (the guard then follows stdin alone), or when the id could name another folder.
+ */
+function eventsLog(sessionId: string): string | null {
+  if (!/^[\w-]+$/.test(sessionId)) return null;
+  const home = process.env['COPILOT_HOME'] || join(process.env['HOME'] || homedir(), '.copilot');
+  const path = join(home, 'session-state', sessionId, 'events.jsonl');
+  return existsSync(path) ? path : null;
+}
+
 function read(value: Rec): HookEvent {
   const sessionId = str(value.sessionId);
   if (sessionId === null) throw new PayloadError('payload without sessionId');
@@ -38,7 +55,7 @@ function read(value: Rec): HookEvent {
     name,
     kind: toolName === null ? 'other' : post ? 'post' : 'pre',
     sessionId,
-    transcriptPath: null,
+    transcriptPath: eventsLog(sessionId),
     subagent: null,
     turnKey: null,
     // No call id is sent: the session matches the answer to its call by signature, as for Gemini CLI.
@@ -51,11 +68,17 @@ function read(value: Rec): HookEvent {
   return event;
 }
 
+function answer(kind: EventKind, v: Verdict): object | null {
+  if (kind === 'pre' && v.deny !== null) return { permissionDecision: 'deny', permissionDecisionReason: v.deny };
+  if ((kind === 'pre' || kind === 'post') && v.context !== null) return { additionalContext: v.context };
+  return null;
+}
+
 export const copilotHook: AgentHook = {
   read,
-  render: (_eventName, kind, v) => (kind === 'pre' && v.deny !== null ? { permissionDecision: 'deny', permissionDecisionReason: v.deny } : null),
-  // Its hooks' output carries a decision only: a steer waits, and is recorded in the ledger.
-  canCarryContext: () => false,
+  render: (_eventName, kind, v) => answer(kind, v),
+  canCarryContext: (kind) => kind === 'pre' || kind === 'post',
+  transcript: { adapter: async () => (await import('../../formats/copilot.js')).copilotAdapter, layout: 'jsonl' },
   probe: (id, cwd) => ({ sessionId: `loopledger-probe-${id}`, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command: 'true' }, loopledger_probe: id }),
   install: {
     kind: 'settings',

@@ -26,6 +26,9 @@ function reader(agent: string): (value: Rec) => HookEvent {
       if (toolName === null) throw new PayloadError(`${name} payload without tool_name`);
       event.call = { id: str(value.tool_use_id) ?? '', name: toolName, input: value.tool_input ?? null };
     }
+    // The plugin sends the text of the response the call belongs to: what the model said is the
+    // output detector's input, and stdin is all the guard reads here.
+    if (kind === 'pre') event.text = str(value.assistant_text);
     if (kind === 'post') {
       // The bash tool's exit code is its failure signal (`metadata.exit`), as in the store.
       const r = isRecord(value.tool_response) ? value.tool_response : {};
@@ -79,9 +82,51 @@ function ask(event) {
   });
 }
 
+// The text of each response, gathered from its parts' events: a call's hook comes before its
+// response's text part is final, but after the text's deltas and the call's own part.
+const partKinds = new Map();
+const texts = new Map();
+const messageOfCall = new Map();
+
+function remember(map, key, value) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > 200) map.delete(map.keys().next().value);
+}
+
+function onEvent(event) {
+  const p = event?.properties;
+  if (event?.type === 'message.part.updated' && p?.part) {
+    const part = p.part;
+    remember(partKinds, part.id, part.type);
+    if (part.type === 'text' && typeof part.text === 'string') remember(texts, part.id, { messageID: part.messageID, text: part.text });
+    if (part.type === 'tool' && part.callID) remember(messageOfCall, part.callID, part.messageID);
+  } else if (event?.type === 'message.part.delta' && p?.field === 'text' && partKinds.get(p.partID) === 'text') {
+    remember(texts, p.partID, { messageID: p.messageID, text: (texts.get(p.partID)?.text ?? '') + p.delta });
+  }
+}
+
+function responseText(callID) {
+  const messageID = messageOfCall.get(callID);
+  if (!messageID) return null;
+  return [...texts.values()].filter((t) => t.messageID === messageID).map((t) => t.text).join('\\n') || null;
+}
+
+// Kilo 7.7.7 delivers a response's part events just after its call's hook starts (OpenCode
+// 1.18.33 just before): the call's own part is waited for, a little, before its text is read.
+async function responseTextSoon(callID) {
+  for (let waited = 0; !messageOfCall.has(callID) && waited < 300; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  return responseText(callID);
+}
+
 export const LoopledgerGuard = async () => ({
+  event: async ({ event }) => {
+    try {
+      onEvent(event);
+    } catch {}
+  },
   'tool.execute.before': async (input, output) => {
-    const answer = await ask({ hook_event_name: 'tool.execute.before', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: output?.args ?? input.args ?? null });
+    const answer = await ask({ hook_event_name: 'tool.execute.before', session_id: input.sessionID, tool_name: input.tool, tool_use_id: input.callID, tool_input: output?.args ?? input.args ?? null, assistant_text: await responseTextSoon(input.callID) });
     if (answer && typeof answer.deny === 'string') throw new Error(answer.deny);
   },
   'tool.execute.after': async (input, output) => {

@@ -4,17 +4,29 @@
 // the tool's answer). A failing shell call fires PostToolUseFailure, not PostToolUse, with `error`
 // as Claude Code's does; the answers are read as Claude Code's.
 
-import { type AgentHook, readClaudeStyle } from '../../hook/contract.js';
+import { type AgentHook, readClaudeStyle, type Rec } from '../../hook/contract.js';
 import { CLAUDE_KINDS, claudeAnswer, claudeAnswerText, claudeProbe, commandHooks } from '../claude-code/hook.js';
 
+/**
+ * The call's id as the chat log has it. `tool_use_id` is Qwen's own, made up for its hooks
+ * (`toolu_<ms>_<random>`, generateToolUseId in 0.24.4's bundle) and found nowhere in the chat log;
+ * `tool_call_id`, sent with PreToolUse, PostToolUse and PostToolUseFailure alike, is the model's
+ * id, the one the chat log's `functionCall.id` and `functionResponse.id` carry.
+ */
+function withChatLogId(value: Rec): Rec {
+  return typeof value.tool_call_id === 'string' && value.tool_call_id !== '' ? { ...value, tool_use_id: value.tool_call_id } : value;
+}
+
 export const qwenHook: AgentHook = {
-  // Its transcript is not followed live: stdin carries every call and answer (and its chat log is
-  // read offline by the qwen adapter).
-  read: (value) => readClaudeStyle({ agent: 'qwen', kinds: CLAUDE_KINDS, answer: claudeAnswerText, followTranscript: false }, value),
+  // The chat log (`transcript_path`) is followed live, as Claude Code's transcript is: Qwen writes a
+  // response (its text, then its calls) before the calls run, so a chanted text is read at the
+  // round it closes and the steer goes with that round's answer.
+  read: (value) => readClaudeStyle({ agent: 'qwen', kinds: CLAUDE_KINDS, answer: claudeAnswerText }, withChatLogId(value)),
   render: claudeAnswer,
   canCarryContext: (kind) => kind === 'pre' || kind === 'post',
   probe: (id, cwd) => claudeProbe(id, cwd, 'run_shell_command'),
   projectDirVariable: 'QWEN_PROJECT_DIR',
+  transcript: { adapter: async () => (await import('../../formats/qwen.js')).qwenAdapter, layout: 'jsonl' },
   /** ~/.qwen/settings.json or .qwen/settings.json; a group without a matcher runs for every tool. */
   install: commandHooks(
     [
