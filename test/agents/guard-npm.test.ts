@@ -1,0 +1,94 @@
+// The live guard in the agents of issue 58 that can veto a call (item 3), each at its pinned
+// release, driven by the scripted chat server (three identical failing shell calls, one that
+// succeeds, a closing text) with the guard installed by `loopledger hook install <agent> --user
+// --write` as a user would. One run per mode and agent, shared by the expectations on it:
+// under enforce the third call is refused before it runs, the model reads why and the run goes on;
+// under telemetry nothing is refused and the hook's verdicts are `analyze`'s of the store the agent
+// wrote; a guard that cannot answer (its state folder impossible to create) leaves the agent running.
+// Needs the agents: `node test/agents/install-more.mjs droid`; skipped, saying why, without.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/capabilities.js';
+import { analyze, type Entry, hookDecisions, LOOPLEDGER, verdictKey } from './harness.mjs';
+import { record } from './record-more.mjs';
+
+type Agent = 'droid';
+const AGENTS: Agent[] = ['droid'];
+const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
+const CASE = { timeout: 60_000 };
+
+/** The tool answers in the order the agent's store records them. */
+function toolAnswers(agent: Agent, store: string): string[] {
+  const files = readdirSync(store, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
+  expect(files, `${agent}: one session file`).toHaveLength(1);
+  const lines = readFileSync(join(store, files[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message?: { content?: unknown } });
+  const blocks = lines.flatMap((l) => (Array.isArray(l.message?.content) ? (l.message.content as { type?: string; content?: unknown }[]) : []));
+  return blocks.filter((b) => b.type === 'tool_result').map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
+}
+
+type Run = Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] };
+
+async function run(agent: Agent, mode: string, stateDir?: (home: string) => string): Promise<Run> {
+  const out = mkdtempSync(join(tmpdir(), `loopledger-guard-${agent}-`));
+  let state = '';
+  const result = await record(agent, out, {
+    before: ({ home, work, env }) => {
+      state = stateDir?.(home) ?? join(home, 'll-state');
+      const i = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, '--user', '--write', '--mode', mode, '--state-dir', state], { cwd: work, env, encoding: 'utf8' });
+      expect(i.status, i.stderr).toBe(0);
+    },
+  });
+  const ledgers = existsSync(state) ? readdirSync(state).filter((f) => f.endsWith('.ledger.jsonl')).map((f) => join(state, f)) : [];
+  return { ...result, out, ledgers };
+}
+
+const verdicts = (entries: Entry[]) => [...new Set(entries.filter((e) => !e.after_stop).map(verdictKey))];
+const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b));
+
+for (const agent of AGENTS) {
+  describeWith(`agent:${agent}`, `the live guard in ${agent}`, () => {
+    const runs: Partial<Record<'enforce' | 'telemetry' | 'broken', Run>> = {};
+    beforeAll(async () => {
+      runs.enforce = await run(agent, 'enforce');
+      runs.telemetry = await run(agent, 'telemetry');
+      runs.broken = await run(agent, 'enforce', (home) => {
+        writeFileSync(join(home, 'not-a-folder'), '');
+        return join(home, 'not-a-folder', 'state');
+      });
+    }, 300_000);
+
+    it('enforce: the third identical failing call is refused before it runs, the model reads why, the run goes on to its end', CASE, () => {
+      const r = runs.enforce!;
+      expect(r.status).toBe(0);
+      const first = refusedAt(r.bodies);
+      // Requests 0–2 answer the calls before; the request after the third call carries the refusal.
+      expect(first, 'a request after the third call carries the refusal').toBe(3);
+      expect(r.requests, 'the run went on: the succeeding call and the closing text were asked for').toBe(5);
+      // The agent's own record of the answers: the failing command ran twice; the third answer is the refusal.
+      const answers = toolAnswers(agent, join(r.out, 'store'));
+      expect(answers.filter((a) => a.includes('No such file or directory'))).toHaveLength(2);
+      expect(answers[2]).toMatch(REFUSED);
+    });
+
+    it("telemetry: nothing refused; the hook's verdicts are analyze's of the store the agent wrote", CASE, () => {
+      const r = runs.telemetry!;
+      expect(r.status).toBe(0);
+      expect(r.bodies.some((b) => REFUSED.test(b))).toBe(false);
+      const online = verdicts(hookDecisions(r.ledgers).map((d) => d.entry).filter((e): e is Entry => e !== undefined));
+      const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+      expect(online).toEqual(offline);
+      expect(online).toContain('turn 1 round 3 tool_batch/repeated_batch strike 3 enforce:stop');
+    });
+
+    it('a guard that cannot answer (its state folder is a file) leaves the agent running every call', CASE, () => {
+      const r = runs.broken!;
+      expect(r.status).toBe(0);
+      expect(r.requests).toBe(5);
+      expect(r.bodies.some((b) => REFUSED.test(b))).toBe(false);
+    });
+  });
+}
