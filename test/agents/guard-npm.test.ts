@@ -5,7 +5,7 @@
 // under enforce the third call is refused before it runs, the model reads why and the run goes on;
 // under telemetry nothing is refused and the hook's verdicts are `analyze`'s of the store the agent
 // wrote; a guard that cannot answer (its state folder impossible to create) leaves the agent running.
-// Needs the agents: `node test/agents/install-more.mjs droid`; skipped, saying why, without.
+// Needs the agents: `node test/agents/install-more.mjs droid pi`; skipped, saying why, without.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,18 +16,23 @@ import { describeWith } from '../helpers/capabilities.js';
 import { analyze, type Entry, hookDecisions, LOOPLEDGER, verdictKey } from './harness.mjs';
 import { record } from './record-more.mjs';
 
-type Agent = 'droid';
-const AGENTS: Agent[] = ['droid'];
+type Agent = 'droid' | 'pi';
+const AGENTS: Agent[] = ['droid', 'pi'];
 const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 const CASE = { timeout: 60_000 };
 
-/** The tool answers in the order the agent's store records them. */
+/** The tool answers' texts in the order the agent's store records them (Droid: tool_result blocks; pi: toolResult messages). */
 function toolAnswers(agent: Agent, store: string): string[] {
   const files = readdirSync(store, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl'));
   expect(files, `${agent}: one session file`).toHaveLength(1);
-  const lines = readFileSync(join(store, files[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message?: { content?: unknown } });
-  const blocks = lines.flatMap((l) => (Array.isArray(l.message?.content) ? (l.message.content as { type?: string; content?: unknown }[]) : []));
-  return blocks.filter((b) => b.type === 'tool_result').map((b) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)));
+  type Message = { role?: string; content?: unknown };
+  const messages = readFileSync(join(store, files[0]!), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message?: Message }).message ?? {});
+  const text = (c: unknown) => (typeof c === 'string' ? c : JSON.stringify(c));
+  return messages.flatMap((m) => {
+    if (m.role === 'toolResult') return [text(m.content)];
+    const blocks = Array.isArray(m.content) ? (m.content as { type?: string; content?: unknown }[]) : [];
+    return blocks.filter((b) => b.type === 'tool_result').map((b) => text(b.content));
+  });
 }
 
 type Run = Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] };

@@ -4,8 +4,9 @@
 // as a user runs them.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
 import { runHook } from './agents.js';
@@ -116,5 +117,68 @@ describe('Droid (0.225.2)', () => {
     const { cwd, home } = fresh();
     expect(install(['droid', '--project', '--write'], { cwd, home }).code).toBe(0);
     expect(Object.keys((JSON.parse(readFileSync(join(cwd, '.factory/settings.json'), 'utf8')) as { hooks: object }).hooks)).toEqual(['PreToolUse', 'PostToolUse', 'Stop']);
+  });
+});
+
+describe('pi (0.73.1)', () => {
+  type Handler = (event: object, ctx: object) => Promise<{ block?: boolean; reason?: string; content?: unknown[] } | undefined>;
+  /** The extension as pi loads it: its default export called with an API that collects `pi.on` handlers. */
+  async function load(path: string): Promise<Record<string, Handler>> {
+    const mod = (await import(`${pathToFileURL(path).href}?${++n}`)) as { default: (pi: { on(name: string, h: Handler): void }) => void };
+    const handlers: Record<string, Handler> = {};
+    mod.default({ on: (name, h) => void (handlers[name] = h) });
+    return handlers;
+  }
+  const ctx = { sessionManager: { getSessionId: () => 'pi-session-1' } };
+  const call = (i: number, command: string) => ({ type: 'tool_call', toolName: 'bash', toolCallId: `call_${i}`, input: { command } });
+  const result = (i: number, command: string, text: string, isError: boolean) => ({ type: 'tool_result', toolName: 'bash', toolCallId: `call_${i}`, input: { command }, content: [{ type: 'text', text }], details: {}, isError });
+  const FAILED = 'cat: /nonexistent/file: No such file or directory\n\nCommand exited with code 1';
+
+  it('install writes ~/.pi/agent/extensions/loopledger.js; the extension, loaded as pi loads it, blocks the third identical failing call with the reason', async () => {
+    const { cwd, home, state } = fresh();
+    expect(install(['pi', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    const on = await load(join(home, '.pi/agent/extensions/loopledger.js'));
+    expect(Object.keys(on).sort()).toEqual(['agent_end', 'tool_call', 'tool_result']);
+    for (let i = 1; i <= 2; i++) {
+      expect(await on.tool_call!(call(i, FAILING), ctx)).toBeUndefined();
+      expect(await on.tool_result!(result(i, FAILING, FAILED, true), ctx)).toBeUndefined();
+    }
+    const refused = await on.tool_call!(call(3, FAILING), ctx);
+    expect(refused?.block).toBe(true);
+    // Seed 000: "max_strikes = 2 allows two identical batches and errors on the third".
+    expect(refused?.reason).toMatch(REFUSED);
+    // The prompt answered (agent_end): the next prompt's calls are a new turn, not refused.
+    await on.agent_end!({ type: 'agent_end', messages: [] }, ctx);
+    expect(await on.tool_call!(call(4, 'echo ok'), ctx)).toBeUndefined();
+  });
+
+  it('under telemetry the extension never blocks; a guard that cannot run lets every call through', async () => {
+    const { cwd, home, state } = fresh();
+    expect(install(['pi', '--user', '--write', '--state-dir', state], { cwd, home }).code).toBe(0);
+    const on = await load(join(home, '.pi/agent/extensions/loopledger.js'));
+    for (let i = 1; i <= 4; i++) {
+      expect(await on.tool_call!(call(i, FAILING), ctx)).toBeUndefined();
+      await on.tool_result!(result(i, FAILING, FAILED, true), ctx);
+    }
+    expect(readFileSync(join(state, 'pi-session-1.ledger.jsonl'), 'utf8')).toMatch(/"repeated_batch"/);
+    const gone = fresh();
+    expect(install(['pi', '--project', '--write', '--mode', 'enforce'], { cwd: gone.cwd, home: gone.home }).code).toBe(0);
+    const path = join(gone.cwd, '.pi/extensions/loopledger.js');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/^const COMMAND = .*$/m, 'const COMMAND = "exit 3";'));
+    const broken = await load(path);
+    for (let i = 1; i <= 4; i++) expect(await broken.tool_call!(call(i, FAILING), ctx)).toBeUndefined();
+  });
+
+  it('PI_CODING_AGENT_DIR moves the extension folder; uninstall removes the file it wrote; doctor probes it', () => {
+    const { cwd, home } = fresh();
+    const agentDir = join(home, 'pi-elsewhere');
+    const env = (sub: string, args: string[]) => spawnSync(process.execPath, [BIN, 'hook', sub, ...args], { cwd, env: { HOME: home, PATH: SYSTEM_PATH, PI_CODING_AGENT_DIR: agentDir, XDG_STATE_HOME: join(home, '.state') }, encoding: 'utf8' });
+    mkdirSync(cwd, { recursive: true });
+    expect(env('install', ['pi', '--user', '--write']).status).toBe(0);
+    expect(readFileSync(join(agentDir, 'extensions/loopledger.js'), 'utf8')).toMatch(/^\/\/ loopledger: the live guard/);
+    expect(env('doctor', ['pi']).stdout).toMatch(/ok: /);
+    expect(env('uninstall', ['pi', '--user', '--write']).status).toBe(0);
+    expect(existsSync(join(agentDir, 'extensions/loopledger.js'))).toBe(false);
+    expect(env('doctor', ['pi']).stdout).toMatch(/no loopledger guard/);
   });
 });

@@ -147,6 +147,23 @@ describe('item 2, the agents of issue 58: a cloned project\'s settings run nothi
       expect(existsSync(marker), command).toBe(false);
     }
   });
+
+  // pi loads every module in a project's .pi/extensions: one at the guard's name is run by doctor only when it is exactly what install writes.
+  it('pi: an extension at the guard\'s name that install did not write exactly is never run', () => {
+    const marker = join(tmp.dir, 'item2-pi-PWNED');
+    const project = join(tmp.dir, 'item2-pi');
+    expect(cli(['install', 'pi', '--project', '--write'], { cwd: project }).code).toBe(0);
+    const path = join(project, '.pi/extensions/loopledger.js');
+    const written = readFileSync(path, 'utf8');
+    for (const text of [written.replace(/^(const COMMAND = ".*)";$/m, `$1; touch ${marker}";`), `${written}\nimport('node:child_process').then((c) => c.execSync('touch ${marker}'));\n`]) {
+      writeFileSync(path, text);
+      const r = cli(['doctor', 'pi'], { cwd: project });
+      // A command changed in the file is reported; a file changed elsewhere is not the guard at all (doctor says none is installed).
+      expect(r.stdout.split('\n')[0]).toMatch(/^loopledger hook doctor: (modified: .*so not run|no loopledger guard for pi in \.pi\/extensions)/);
+      expect(r.code).toBe(1);
+      expect(existsSync(marker)).toBe(false);
+    }
+  });
 });
 
 describe('item 3: config.toml is rewritten in place', () => {
