@@ -7,14 +7,12 @@
 // wrote; a guard that cannot answer (its state folder impossible to create) leaves the agent running.
 // Needs the agents: `node test/agents/install-more.mjs droid pi`; skipped, saying why, without.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/capabilities.js';
-import { analyze, type Entry, hookDecisions, LOOPLEDGER, verdictKey } from './harness.mjs';
-import { record } from './record-more.mjs';
+import { analyze, type Entry, hookDecisions, verdictKey } from './harness.mjs';
+import { recordGuarded } from './record-more.mjs';
 
 type Agent = 'droid' | 'pi';
 const AGENTS: Agent[] = ['droid', 'pi'];
@@ -35,21 +33,7 @@ function toolAnswers(agent: Agent, store: string): string[] {
   });
 }
 
-type Run = Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] };
-
-async function run(agent: Agent, mode: string, stateDir?: (home: string) => string): Promise<Run> {
-  const out = mkdtempSync(join(tmpdir(), `loopledger-guard-${agent}-`));
-  let state = '';
-  const result = await record(agent, out, {
-    before: ({ home, work, env }) => {
-      state = stateDir?.(home) ?? join(home, 'll-state');
-      const i = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, '--user', '--write', '--mode', mode, '--state-dir', state], { cwd: work, env, encoding: 'utf8' });
-      expect(i.status, i.stderr).toBe(0);
-    },
-  });
-  const ledgers = existsSync(state) ? readdirSync(state).filter((f) => f.endsWith('.ledger.jsonl')).map((f) => join(state, f)) : [];
-  return { ...result, out, ledgers };
-}
+type Run = Awaited<ReturnType<typeof recordGuarded>>;
 
 const verdicts = (entries: Entry[]) => [...new Set(entries.filter((e) => !e.after_stop).map(verdictKey))];
 const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b));
@@ -58,9 +42,9 @@ for (const agent of AGENTS) {
   describeWith(`agent:${agent}`, `the live guard in ${agent}`, () => {
     const runs: Partial<Record<'enforce' | 'telemetry' | 'broken', Run>> = {};
     beforeAll(async () => {
-      runs.enforce = await run(agent, 'enforce');
-      runs.telemetry = await run(agent, 'telemetry');
-      runs.broken = await run(agent, 'enforce', (home) => {
+      runs.enforce = await recordGuarded(agent, 'enforce');
+      runs.telemetry = await recordGuarded(agent, 'telemetry');
+      runs.broken = await recordGuarded(agent, 'enforce', (home) => {
         writeFileSync(join(home, 'not-a-folder'), '');
         return join(home, 'not-a-folder', 'state');
       });

@@ -12,3 +12,8 @@ export function record(
     script?: (view: { modelTurns: number }) => unknown;
   },
 ): Promise<{ status: number | null; requests: number; home: string; bodies: string[]; modelTimes: number[] }>;
+export function recordGuarded(
+  agent: string,
+  mode: string,
+  stateDir?: (home: string) => string,
+): Promise<Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] }>;

@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { piHook } from '../../src/agents/pi/hook.js';
+import type { FilesInstall } from '../../src/hook/contract.js';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
 import { runHook } from './agents.js';
 import { BIN, install, SYSTEM_PATH } from './install-run.js';
@@ -180,5 +183,24 @@ describe('pi (0.73.1)', () => {
     expect(env('uninstall', ['pi', '--user', '--write']).status).toBe(0);
     expect(existsSync(join(agentDir, 'extensions/loopledger.js'))).toBe(false);
     expect(env('doctor', ['pi']).stdout).toMatch(/no loopledger guard/);
+  });
+});
+
+describe('pi: the extension file is the guard only as written', () => {
+  const install = piHook.install as FilesInstall;
+
+  it('property: any command is read back from the file install writes around it, and from no file changed anywhere', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.nat(), fc.string({ minLength: 1, maxLength: 3 }), (command, at, insert) => {
+        const text = install.text(command, 'tool_call');
+        expect(install.commandIn(text)).toBe(command);
+        const i = at % (text.length + 1);
+        const changed = text.slice(0, i) + insert + text.slice(i);
+        // A change inside the command's own JSON string makes another command, reported as that (and never run as ours).
+        const read = install.commandIn(changed);
+        if (read !== null) expect(install.text(read, 'tool_call')).toBe(changed);
+      }),
+      { numRuns: 300, seed: 58 },
+    );
   });
 });
