@@ -40,7 +40,7 @@ const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b))
 
 for (const agent of AGENTS) {
   describeWith(`agent:${agent}`, `the live guard in ${agent}`, () => {
-    const runs: Partial<Record<'enforce' | 'telemetry' | 'broken', Run>> = {};
+    const runs: Partial<Record<'enforce' | 'telemetry' | 'broken' | 'hooksJson', Run>> = {};
     beforeAll(async () => {
       runs.enforce = await recordGuarded(agent, 'enforce');
       runs.telemetry = await recordGuarded(agent, 'telemetry');
@@ -48,6 +48,8 @@ for (const agent of AGENTS) {
         writeFileSync(join(home, 'not-a-folder'), '');
         return join(home, 'not-a-folder', 'state');
       });
+      // Droid's docs say settings.json's `hooks` are read "if hooks.json is absent": a user with a hooks.json of their own, then.
+      if (agent === 'droid') runs.hooksJson = await recordGuarded(agent, 'enforce', undefined, ({ home }) => writeFileSync(join(home, '.factory', 'hooks.json'), JSON.stringify({ Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] })));
     }, 300_000);
 
     it('enforce: the third identical failing call is refused before it runs, the model reads why, the run goes on to its end', CASE, () => {
@@ -79,5 +81,13 @@ for (const agent of AGENTS) {
       expect(r.requests).toBe(5);
       expect(r.bodies.some((b) => REFUSED.test(b))).toBe(false);
     });
+
+    if (agent === 'droid') {
+      it('Droid 0.225.2 with the user\'s own ~/.factory/hooks.json beside settings.json: the guard there still runs and refuses the third call', CASE, () => {
+        const r = runs.hooksJson!;
+        expect(r.status).toBe(0);
+        expect(refusedAt(r.bodies)).toBe(3);
+      });
+    }
   });
 }

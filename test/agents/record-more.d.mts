@@ -16,4 +16,5 @@ export function recordGuarded(
   agent: string,
   mode: string,
   stateDir?: (home: string) => string,
+  after?: (run: { home: string; work: string; env: Record<string, string> }) => void,
 ): Promise<Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] }>;

@@ -139,9 +139,10 @@ export async function record(agent, out, { during, before, script } = {}) {
 
 /**
  * One recording with the guard installed as a user installs it (`hook install <agent> --user --write --mode <mode>`),
- * its state in `stateDir(home)` (default `<home>/ll-state`): the run, its output folder and the session ledgers the guard wrote.
+ * its state in `stateDir(home)` (default `<home>/ll-state`), then `after({home, work, env})`: the run, its output folder
+ * and the session ledgers the guard wrote.
  */
-export async function recordGuarded(agent, mode, stateDir) {
+export async function recordGuarded(agent, mode, stateDir, after) {
   const out = mkdtempSync(join(tmpdir(), `loopledger-guard-${agent}-`));
   let state = '';
   const result = await record(agent, out, {
@@ -149,6 +150,7 @@ export async function recordGuarded(agent, mode, stateDir) {
       state = stateDir?.(home) ?? join(home, 'll-state');
       const i = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, '--user', '--write', '--mode', mode, '--state-dir', state], { cwd: work, env, encoding: 'utf8' });
       if (i.status !== 0) throw new Error(`hook install ${agent}: exit ${i.status}: ${i.stderr}`);
+      after?.({ home, work, env });
     },
   });
   const ledgers = existsSync(state) ? readdirSync(state).filter((f) => f.endsWith('.ledger.jsonl')).map((f) => join(state, f)) : [];
