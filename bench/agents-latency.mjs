@@ -1,8 +1,12 @@
-// `node bench/agents-latency.mjs [--runs 3] [--calls 6] [--only claude-code,gemini,codex,qwen,…]`
-// The wall time loopledger's hook adds to one tool call inside each real agent (installed by
-// test/agents/install.mjs, or test/agents/install-more.mjs for the five 0.4 agents, at its pinned
-// version; an agent that is not installed is skipped). The five 0.4 agents run without a hook and
-// with the guard installed by `hook install --user --write` (no `node -e 0` hook setting for them).
+// `node bench/agents-latency.mjs [--runs 3] [--calls 6] [--only claude-code,gemini,codex,qwen,…] [--hook-only]`
+// First, the hook of each of the eight guarded agents on its own (bench/installed-hooks.mjs): the
+// command `hook install <agent> --write` wrote, started as that agent starts it, fed that agent's
+// payloads; the median of five runs of each event against a bare `node -e 0`. Needs no agent.
+// Then (unless --hook-only) the wall time the hook adds to one tool call inside each real agent
+// (installed by test/agents/install.mjs, or test/agents/install-more.mjs for the five 0.4 agents,
+// at its pinned version; an agent that is not installed is skipped). The five 0.4 agents run
+// without a hook and with the guard installed by `hook install --user --write` (no `node -e 0`
+// hook setting for them).
 // A scripted model server asks for `--calls` shell calls (`echo <n>`: varied, so nothing is
 // refused); the server's arrival times give each call's wall time (from the request that asked
 // for it to the next request). Each run plays three settings back to back: no hook, the same
@@ -14,7 +18,7 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentBin, AGENTS } from '../test/agents/install.mjs';
@@ -22,6 +26,7 @@ import { MORE_AGENTS, moreAgentBin } from '../test/agents/install-more.mjs';
 import { record } from '../test/agents/record-more.mjs';
 import { runAgent, SHELL } from '../test/agents/harness.mjs';
 import { trustCodexHooks } from '../dist/hook/codex-trust.js';
+import { INSTALLED_HOOKS, installedHooksTable, measureInstalledHook } from './installed-hooks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -31,7 +36,19 @@ const arg = (name, fallback) => {
 };
 const runs = Number(arg('--runs', '3'));
 const calls = Number(arg('--calls', '6'));
-const only = arg('--only', [...Object.keys(AGENTS), ...Object.keys(MORE_AGENTS)].join(',')).split(',');
+// The eight guarded agents (pi, Droid and OpenClaw are read offline only: no hook to time).
+const only = arg('--only', Object.keys(INSTALLED_HOOKS).join(',')).split(',');
+
+const hookOnly = args.includes('--hook-only');
+
+/** The release each guarded agent is pinned at in test/agents/ (its recording, its label). */
+const pinned = (agent) => AGENTS[agent] ?? MORE_AGENTS[agent];
+const hookRows = Object.keys(INSTALLED_HOOKS)
+  .filter((agent) => only.includes(agent))
+  .map((agent) => ({ label: `${pinned(agent).pkg}@${pinned(agent).version}`, ...measureInstalledHook(agent, { runs: 5, version: pinned(agent).version }) }));
+console.log(`The hook as each agent runs it (hook install --user --write --mode telemetry; the agent's own payloads; after one untimed pair), median of 5 runs; load ${loadavg()[0].toFixed(1)}:\n`);
+console.log(installedHooksTable(hookRows));
+if (hookOnly) process.exit(0);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 // The importable library: everything the CLI does is available here, without the CLI.
 
 export { audit, auditFile, defaultLanes, resolveInputs } from './run/audit.js';
-export type { Machine } from './run/file-pool.js';
+export type { Machine } from './run/lanes.js';
 export type { AuditOptions, FileLedger } from './run/options.js';
 export { askJudge, type AskOutcome } from './judge/client.js';
 export { parseVerdictReply, type ParsedVerdict } from './judge/parse.js';

@@ -78,7 +78,7 @@ export const registerAnalyzeCommand: RegisterCommand = (program, io, setExit) =>
     .option('--strict', 'malformed input is an error (exit 2)')
     .option('--excerpts', 'show at most 3 excerpts of at most 80 characters per entry')
     .option('--explain', 'show the statistics and threshold behind each entry')
-    .option('--jobs <n>', 'threads to analyze on (default: 2 on two cores or more, 3 when three are idle)', positiveInt)
+    .option('--jobs <n>', 'threads to analyze on (default: the idle cores, within memory; docs/scale.md)', positiveInt)
     .option('--top <n>', 'with more sessions than N: an overview first, then only the top N in full; 0 prints every session (default 10)', wholeNumber)
     .option('--all', 'table: every finding of every round a row of its own (default: one row per run of the same finding, a screenful per session)')
     .addOption(new Option('--sort <order>', 'order of the overview: enforce level, what Enforce would have saved, cost, path, or date (newest first)').choices(SESSION_SORTS).default('level'))

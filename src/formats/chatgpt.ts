@@ -13,6 +13,8 @@ export const chatgptAdapter: FormatAdapter = {
   detection: 'conversations (an array, one object, or one per line) with a "mapping" object of message nodes',
   detect: detectChatGPT,
   open: (ctx) => new ChatGPTParser(ctx),
+  // Each conversation is read on its own: an export of hundreds of MB streams.
+  arrayElements: true,
 };
 
 function isConversation(v: unknown): v is Rec {

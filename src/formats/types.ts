@@ -45,4 +45,9 @@ export interface FormatAdapter {
   /** 0 = not this format; higher = more certain (1 = unmistakable). */
   detect(probe: Probe): number;
   open(ctx: AdapterContext): RecordParser;
+  /**
+   * push() of each element of a top-level array reads as push() of the whole array: a large file
+   * that is one array is then read an element at a time (each with its line), in bounded memory.
+   */
+  arrayElements?: true;
 }

@@ -9,7 +9,7 @@
 // (a call that is no read, never made before in the turn, and did not fail). From
 // the recovery on, every prevented round of the turn is cut: it is the new work a stop would break.
 
-import { normaliseError } from '../detect/tool-batch/no-progress.js';
+import { errorBody } from '../detect/tool-batch/no-progress.js';
 import { answerDigest, answerFailed, batchSignature, callDigest, compileToolPatterns, noProgressReadTools, type ToolBatchConfig } from '../detect/tool-batch/index.js';
 import { compileObservationPatterns, type CallClassifier, type ToolMatcher } from '../detect/tool-batch/patterns.js';
 import type { Finding } from '../detect/types.js';
@@ -66,7 +66,7 @@ function roundKeys(calls: readonly KeyedCall[], answers: readonly ToolAnswer[] |
     }
     const failed = answerFailed(answer);
     const body = failed
-      ? `e${answer.normalizedError ?? (answer.content.length > 0 || answer.digest === undefined ? normaliseError(answer.content) : `#${answer.digest}`)}`
+      ? `e${errorBody(answer)}`
       : `o${answerDigest(answer)}`;
     out.answers.push(`a|${call.name.length}:${call.name}|${body}`);
     out.failed.push(failed);

@@ -77,8 +77,8 @@ export function* expandRun(e: LedgerEntry): Generator<LedgerEntry> {
     const strike = e.strike && run.last_strike ? { ...e.strike, count: at(e.strike.count, run.last_strike.count, steps, i), total: at(e.strike.total, run.last_strike.total, steps, i) } : e.strike;
     let evidence = e.evidence;
     if (run.evidence_varies === true) {
-      // Rounds in between are not kept: they carry the first round's detail, the last its own.
-      if (i === steps) evidence = { ...e.evidence, ...run.last_evidence };
+      // Rounds in between are not kept: they carry only the detail every round shared, the last its own.
+      evidence = i === steps ? { ...e.evidence, ...run.last_evidence } : sharedEvidence(e.evidence, run);
     } else if (run.last_evidence !== undefined) {
       evidence = { ...e.evidence };
       for (const [k, v] of Object.entries(run.last_evidence)) {
@@ -88,6 +88,16 @@ export function* expandRun(e: LedgerEntry): Generator<LedgerEntry> {
     }
     yield { ...rest, round: run.first_round + i * period, line: i === steps ? run.last_line : null, strike, evidence };
   }
+}
+
+/**
+ * The first round's evidence without its numbers that may have moved within the run: only the
+ * run's largest of each is kept, so a middle round's own value is not known.
+ */
+function sharedEvidence(first: Evidence, run: EntryRun): Evidence {
+  const out: Evidence = {};
+  for (const [k, v] of Object.entries(first)) if (!(run.last_evidence !== undefined && k in run.last_evidence) && !(run.max_evidence !== undefined && k in run.max_evidence)) out[k] = v;
+  return out;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -205,6 +215,8 @@ interface Phase {
   sums: UsageSum[] | null;
   /** Once folded: each text entry's largest evidence numbers so far. */
   peaks: Evidence[] | null;
+  /** Once folded: whether some round's text entry had numbers other than the first's (its two ends may agree). */
+  varied: boolean[] | null;
 }
 
 interface OpenRun {
@@ -280,7 +292,7 @@ export class RunFolder {
       if (from.round !== round - period || from.turn !== turn) break;
       const rounds = recent.slice(recent.length - period);
       if (rounds.every((r) => r.entries.length === 0)) continue;
-      const phases = rounds.map((r): Phase => ({ first: [...r.entries], prev: [...r.entries], count: 1, sums: null, peaks: null }));
+      const phases = rounds.map((r): Phase => ({ first: [...r.entries], prev: [...r.entries], count: 1, sums: null, peaks: null, varied: null }));
       if (!sameList(phases[0]!, added)) continue;
       phases[0]!.count = 2;
       phases[0]!.prev = [...added];
@@ -296,6 +308,7 @@ export class RunFolder {
     for (const phase of o.phases) {
       phase.sums = phase.first.map(() => new UsageSum());
       phase.peaks = phase.first.map(() => ({}));
+      phase.varied = phase.first.map(() => false);
     }
     let i = o.at;
     for (let round = o.firstRound; round <= o.lastRound; round++) {
@@ -303,7 +316,7 @@ export class RunFolder {
       phase.sums!.forEach((sum, k) => {
         const e = entries[i++]!;
         sum.add(e.round_usage);
-        raisePeaks(phase.peaks![k]!, e);
+        raisePeaks(phase, k, e);
       });
     }
     entries.length = o.at + o.phases.reduce((n, phase) => n + phase.first.length, 0);
@@ -313,7 +326,7 @@ export class RunFolder {
   private extend(o: OpenRun, phase: Phase): void {
     phase.first.forEach((e, k) => {
       phase.sums![k]!.add(phase.prev[k]!.round_usage);
-      raisePeaks(phase.peaks![k]!, phase.prev[k]!);
+      raisePeaks(phase, k, phase.prev[k]!);
       this.settle(e, phase.prev[k]!, o, phase, k);
     });
   }
@@ -332,7 +345,7 @@ export class RunFolder {
       }
     }
     if (anyMoved) run.last_evidence = moved;
-    if (variesFreely(e) && (anyMoved || last.confidence !== e.confidence)) {
+    if (variesFreely(e) && (anyMoved || last.confidence !== e.confidence || phase.varied![k]!)) {
       run.evidence_varies = true;
       run.max_evidence = { ...phase.peaks![k]! };
     }
@@ -342,10 +355,15 @@ export class RunFolder {
   }
 }
 
-/** A text entry's numbers (evidence and confidence) raise the run's largest so far. */
-function raisePeaks(peaks: Evidence, e: LedgerEntry): void {
+/** A text entry's numbers (evidence and confidence) raise the run's largest so far, and mark it varied where they differ from its first round's. */
+function raisePeaks(phase: Phase, k: number, e: LedgerEntry): void {
   if (!variesFreely(e)) return;
+  const peaks = phase.peaks![k]!;
+  const first = phase.first[k]!;
+  if (e.confidence !== first.confidence) phase.varied![k] = true;
   for (const [key, v] of Object.entries(e.evidence)) {
-    if (typeof v === 'number' && !(typeof peaks[key] === 'number' && (peaks[key] as number) >= v)) peaks[key] = v;
+    if (typeof v !== 'number') continue;
+    if (v !== first.evidence[key]) phase.varied![k] = true;
+    if (!(typeof peaks[key] === 'number' && (peaks[key] as number) >= v)) peaks[key] = v;
   }
 }

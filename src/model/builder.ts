@@ -298,6 +298,8 @@ export interface SessionOrigin {
 export class TranscriptBuilder {
   private readonly sessions = new Map<string, SessionBuilder>();
   private readonly usedIds = new Set<string>();
+  /** Per id given more than once, the suffix to try next: a file of n sessions with one id costs n, not n². */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(
     private readonly sink: TranscriptSink,
@@ -317,8 +319,9 @@ export class TranscriptBuilder {
     if (!builder) {
       let id = opts.id ?? key;
       if (this.usedIds.has(id)) {
-        let n = 2;
+        let n = this.nextSuffix.get(id) ?? 2;
         while (this.usedIds.has(`${id}#${n}`)) n += 1;
+        this.nextSuffix.set(id, n + 1);
         id = `${id}#${n}`;
       }
       this.usedIds.add(id);

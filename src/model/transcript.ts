@@ -57,11 +57,11 @@ export interface ToolAnswer {
    */
   normalizedError?: string;
   /**
-   * The answer's first output lines, each normalised as errors are (leadLines()), set with
-   * `digest` where the text was dropped: a line that successful answers print too (a shell's
-   * start-up banner) is no part of a failure's error (issue 54).
+   * The answer's first characters as written, set with `digest` where the text was dropped: its
+   * first lines are what a start-up banner every command prints would be (issue 54). Kept raw, so
+   * only a detector that needs those lines pays for reading them.
    */
-  leadLines?: readonly string[];
+  head?: string;
   /**
    * A poll of a process still running, answered with no output yet (Codex's unified exec): no
    * answer, so not the same answer as the last poll's (issue 54).

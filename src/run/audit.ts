@@ -25,7 +25,8 @@ import { priceBookFor, pricingInfo, type PricingOptions, type Quote } from '../m
 import { compareCodePoints, discoverInputs } from '../read/discover.js';
 import { formatShard, inShard, type Shard } from '../read/shard.js';
 import type { SkippedLine } from '../read/skipped.js';
-import { auditInWorkers, boundedJobs, currentMachine, defaultJobs, type Machine } from './file-pool.js';
+import { auditInWorkers } from './file-pool.js';
+import { boundedJobs, chooseJobs, currentMachine, defaultJobs, type Machine } from './lanes.js';
 import { auditInStream } from './file-stream.js';
 import type { AuditOptions, FileLedger } from './options.js';
 import { ingestInWorker, PIPELINE_DEFAULT_MIN_BYTES, PIPELINE_MIN_BYTES, worthPipelining } from './reader-thread.js';
@@ -319,12 +320,18 @@ function smallerThan(files: readonly string[], limit: number): boolean {
 const TWO_THREAD_MIN_BYTES = PIPELINE_DEFAULT_MIN_BYTES;
 
 /**
- * The lanes a run takes without --jobs: one thread for a small input, else two threads on two
- * cores or more, three when three cores are idle (file-pool.ts defaultJobs). `machine` is this one unless given.
+ * The lanes a run takes without --jobs: one thread for a small input, else the idle cores within
+ * the memory budget (run/lanes.ts chooseJobs), with why when lanes were weighed (for --verbose).
+ * `machine` is this one unless given.
  */
+function defaultLanesWhy(files: readonly string[], machine: Machine = currentMachine()): { jobs: number; why: string | null } {
+  const chosen = chooseJobs(machine);
+  return smallerThan(files, chosen.jobs === 2 ? TWO_THREAD_MIN_BYTES : SMALL_INPUT_BYTES) ? { jobs: 1, why: null } : chosen;
+}
+
+/** The lanes a run takes without --jobs (defaultLanesWhy without the reasons). */
 export function defaultLanes(files: readonly string[], machine: Machine = currentMachine()): number {
-  const jobs = defaultJobs(machine);
-  return smallerThan(files, jobs === 2 ? TWO_THREAD_MIN_BYTES : SMALL_INPUT_BYTES) ? 1 : jobs;
+  return defaultLanesWhy(files, machine).jobs;
 }
 
 /**
@@ -365,9 +372,9 @@ async function auditFiles(files: readonly string[], options: AuditOptions): Prom
 }
 
 async function auditNonEmpty(files: readonly string[], given: AuditOptions): Promise<FileLedger[]> {
-  const bounded = given.jobs !== undefined ? boundedJobs(given.jobs) : null;
-  if (bounded?.why && given.verbose) given.onWarning?.(bounded.why);
-  const allowed = bounded?.jobs ?? defaultLanes(files);
+  const chosen = given.jobs !== undefined ? boundedJobs(given.jobs) : defaultLanesWhy(files);
+  if (chosen.why && given.verbose) given.onWarning?.(chosen.why);
+  const allowed = chosen.jobs;
   const jobs = Math.min(allowed, files.length);
   // Files one after another (one lane or the reading thread's stream): the one after those done is the one being read.
   const told = given.onProgress;

@@ -2,8 +2,7 @@
 // back in input order, and each file's diagnostics are released in that same order, so the
 // output is identical whatever the number of jobs.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism, freemem, loadavg } from 'node:os';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { flatConfig } from '../config/resolved.js';
 import type { ConfigValues } from '../config/spec.js';
@@ -61,6 +60,9 @@ const LANE_YOUNG_GENERATION_MB = 4;
  */
 const LANE_OLD_GENERATION_MB = 1024;
 
+/** The most a lane's heap holds, in MB (its two generations' caps): what the default's memory bound counts it at (run/lanes.ts). */
+export const LANE_HEAP_CAP_MB = LANE_OLD_GENERATION_MB + LANE_YOUNG_GENERATION_MB;
+
 export const LANE_WORKER_URL = bundledWorker(new URL('./file-pool-worker.js', import.meta.url));
 
 /** Workers of a lane that may die in a row before the lane's files are analyzed on this thread. */
@@ -80,90 +82,6 @@ function bySizeDescending(files: readonly string[]): number[] {
     }
   });
   return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
-}
-
-/**
- * Lanes by default, whatever the number of cores: each lane is a V8 heap of its own with its own
- * price data, about 30-35 MB of peak RSS, and SPEC keeps a store audit under 200 MB. Peak RSS on a
- * 900-session home: --jobs 1 (this thread) 162 MB, 2 lanes 135, 3 lanes 166, 4 lanes 200. More
- * lanes are asked for with --jobs N.
- */
-const MAX_DEFAULT_JOBS = 3;
-
-/** What the default number of lanes is chosen from: the cores, and how busy they are already. */
-export interface Machine {
-  cores: number;
-  /** The one-minute load average: runnable threads, others' included. */
-  load: number;
-  /**
-   * Other processes' threads runnable right now (Linux: /proc/loadavg's count less this process's
-   * own); absent where that cannot be read.
-   */
-  running?: number;
-}
-
-export function currentMachine(): Machine {
-  const running = runningElsewhere();
-  return { cores: availableParallelism(), load: loadavg()[0] ?? 0, ...(running === undefined ? {} : { running }) };
-}
-
-/** Threads runnable now on the machine (the kernel's count, ourselves included) less this process's own. */
-function runningElsewhere(): number | undefined {
-  try {
-    // "0.52 0.58 0.59 3/120 4242": the fourth field is runnable/all scheduling entities.
-    const all = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[3]?.split('/')[0]);
-    if (!Number.isFinite(all)) return undefined;
-    let own = 0;
-    for (const task of readdirSync('/proc/self/task')) {
-      // The state follows the command name's closing parenthesis: "1234 (node) R ...".
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      if (stat[stat.lastIndexOf(')') + 2] === 'R') own += 1;
-    }
-    return Math.max(0, all - own);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Two threads wherever there are two cores, more for cores nobody else is using, at most
- * MAX_DEFAULT_JOBS. Two threads read and analyze in a pipeline (file-stream.ts) at ~1.1x the CPU of
- * one (300 MB real-shaped store: 5.7-5.9 s against 5.3 s), and on a busy machine two runnable
- * threads also get a larger share of it: at load 14-18 on 2 cores, --jobs 2 took 1.93x the bare
- * parse (median of 3) against 2.10x on one thread, and 3.74 s against 4.11 s on the 100 MB store
- * (median of 5). A third lane analyzes whole files in an isolate of its own, which costs CPU
- * (its own modules, price data and JIT warm-up), so it is only taken on a core that is idle.
- * Busy is the one-minute load, but only as far as it is still there now: the load average keeps
- * for a minute what this tool's own previous run (or a benchmark's) put there, while others'
- * threads runnable right now are work that is going on. Where "now" cannot be read, the load alone.
- */
-export function defaultJobs(machine: Machine = currentMachine()): number {
-  const cores = Math.max(1, Math.floor(machine.cores));
-  const load = Number.isFinite(machine.load) ? Math.max(0, machine.load) : 0;
-  const busy = machine.running !== undefined && Number.isFinite(machine.running) ? Math.min(load, Math.max(0, machine.running)) : load;
-  const idle = Math.min(Math.round(cores - busy), cores, MAX_DEFAULT_JOBS);
-  return Math.max(Math.min(2, cores), idle);
-}
-
-/** Lanes per core past which more add only memory: a lane is CPU-bound, and a V8 heap of its own. */
-const MAX_JOBS_PER_CORE = 2;
-/**
- * Free memory a lane is counted at: its heap and price data (~30-35 MB) and one large file's
- * rounds. `--jobs 32` on two cores started 32 heaps, ~700 MB (issue 53, item 13).
- */
-const LANE_MEMORY_BYTES = 128 * 1024 * 1024;
-
-/**
- * The lanes `--jobs asked` gets on this machine: at most twice its cores, and no more than its
- * free memory holds; `why` says so when that is fewer than asked (said under --verbose).
- */
-export function boundedJobs(asked: number, machine: { cores: number; freeBytes: number } = { cores: availableParallelism(), freeBytes: freemem() }): { jobs: number; why: string | null } {
-  const cores = Math.max(1, Math.floor(machine.cores));
-  const byMemory = Math.floor(machine.freeBytes / LANE_MEMORY_BYTES);
-  const bound = Math.max(1, Math.min(cores * MAX_JOBS_PER_CORE, byMemory));
-  if (asked <= bound) return { jobs: asked, why: null };
-  const reason = byMemory < cores * MAX_JOBS_PER_CORE ? `${Math.round(machine.freeBytes / 2 ** 20)} MB free, ${LANE_MEMORY_BYTES / 2 ** 20} MB a lane` : `${cores} core${cores === 1 ? '' : 's'}, ${MAX_JOBS_PER_CORE} lanes a core`;
-  return { jobs: bound, why: `--jobs ${asked}: ${bound} lane${bound === 1 ? '' : 's'} instead (${reason}); more would only add memory` };
 }
 
 type Diagnostic = { type: 'skip'; path: string; skipped: SkippedLine } | { type: 'warning'; message: string };

@@ -30,8 +30,8 @@ export interface AuditOptions {
   /** Attach each session's turn boundaries and spend curve (what `--format html` draws). */
   timeline?: boolean;
   /**
-   * Threads the analysis takes; 1 analyzes in this thread. Default: 2 on two cores or more, 3 when
-   * three cores are idle (file-pool.ts defaultJobs). 2: one worker analyzes the files one after another while
+   * Threads the analysis takes; 1 analyzes in this thread. Default: the idle cores (at least 2 on
+   * two cores or more), as many as memory holds at their heap caps (lanes.ts chooseJobs). 2: one worker analyzes the files one after another while
    * a second thread of its own reads them (file-stream.ts); 3 or more: that many workers analyze
    * whole files at once. A file analyzed alone that is large enough (PIPELINE_DEFAULT_MIN_BYTES
    * by default, PIPELINE_MIN_BYTES when jobs is given) runs in a worker that reads it in a second

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { answerFailed } from '../detect/tool-batch/failure.js';
 import { answerDigest } from '../detect/tool-batch/signature.js';
-import { leadLines, normaliseError } from '../detect/tool-batch/no-progress.js';
+import { ERROR_HEAD_CHARS, normaliseError } from '../detect/tool-batch/no-progress.js';
 import { ingestFile } from '../formats/ingest.js';
 import { eventRecorder } from '../model/events.js';
 import type { ToolAnswer } from '../model/transcript.js';
@@ -72,9 +72,8 @@ if (port) {
     const out: ToolAnswer = { content: '', isError: a.isError, digest: answerDigest(a), failed };
     // no_progress compares errors by their normalised text (at most a few hundred characters).
     if (failed) out.normalizedError = normaliseError(a.content);
-    // failure_shapes tells a banner every command prints from a failure's own error by these.
-    const lead = leadLines(a.content);
-    if (lead.length > 0) out.leadLines = lead;
+    // failure_shapes tells a banner every command prints from a failure's own error by its first lines.
+    if (a.content.length > 0) out.head = a.content.length > ERROR_HEAD_CHARS ? a.content.slice(0, ERROR_HEAD_CHARS) : a.content;
     if (a.waiting === true) out.waiting = true;
     return out;
   };

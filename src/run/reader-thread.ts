@@ -51,6 +51,9 @@ const WORKER_YOUNG_GENERATION_MB = 8;
  */
 const WORKER_OLD_GENERATION_MB = 40;
 
+/** The most the reading thread's heap holds, in MB: counted beside its lane's by the default's memory bound (run/lanes.ts). */
+export const READER_HEAP_CAP_MB = WORKER_OLD_GENERATION_MB + WORKER_YOUNG_GENERATION_MB;
+
 /**
  * The most characters the worker holds as one line or document. A record is held about three
  * times over (its line, the parsed value, the adapter's text), two bytes a character at worst:

@@ -1,4 +1,4 @@
-// `hook doctor codex` against the real Codex 0.169.0: it says a guard is not reviewed exactly when
+// `hook doctor codex` against the real Codex at its pinned version (install.mjs): it says a guard is not reviewed exactly when
 // Codex itself (`codex app-server`, hooks/list) reports it untrusted or modified, and
 // `hook install codex --user` writes where Codex reads, $CODEX_HOME, also when that is not
 // ~/.codex (issue 29: "`hook doctor codex` detects an unreviewed hook"; stop 34, remaining (c), (d)).
@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync,
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { codexHookList, LOOPLEDGER, scratch } from './harness.mjs';
+import { AGENTS } from './install.mjs';
 import { describeWith } from '../helpers/capabilities.js';
 
 const d = scratch('codex');
@@ -20,7 +21,7 @@ const loopledger = (...args: string[]) => spawnSync(process.execPath, [LOOPLEDGE
 const hooksJson = join(d.codexHome, 'hooks.json');
 const ours = async () => (await codexHookList(d)).filter((h) => h.command.includes('hook codex')).map((h) => `${h.eventName} ${h.trustStatus}`).sort();
 
-describeWith('agent:codex', 'hook doctor codex and Codex 0.169.0 agree on which guard hooks are reviewed', () => {
+describeWith('agent:codex', `hook doctor codex and Codex ${AGENTS.codex.version} agree on which guard hooks are reviewed`, () => {
   it('installed: in $CODEX_HOME/hooks.json, not ~/.codex; Codex lists all three trusted; the doctor says ok, exit 0', async () => {
     expect(loopledger('hook', 'install', 'codex', '--user', '--write', '--mode', 'enforce').status).toBe(0);
     expect(existsSync(hooksJson)).toBe(true);

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const AGENTS = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' },
+  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
 };
 
 export function cacheRoot() {

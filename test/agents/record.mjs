@@ -3,7 +3,7 @@
 // (a new pinned version records new fixtures): the script below, under enforce, so the recording
 // holds thinking, text, two failing calls, the refused third and what the agent did after it.
 // Usage: node test/agents/record.mjs [agent ...]   (after node test/agents/install.mjs)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AGENTS, ensureAgent } from './install.mjs';
 import { ROOT, runAgent, SHELL } from './harness.mjs';
@@ -35,6 +35,14 @@ function redactLines(text) {
     .join('\n');
 }
 
+/** Where the recording came from, beside it (test/agents-read/registry.test.ts asks for one). */
+function readme(agent, version) {
+  return `# ${agent}-${version}
+
+Recorded by \`node test/agents/record.mjs\` (test/agents/) with the agent at version ${version}, driven by the scripted model server of test/agents/servers/: three identical failing \`cat missing.txt\` calls (the third refused by the live guard under enforce), then a final answer. test/agents/fixtures.test.ts gives the counts it must read as.
+`;
+}
+
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(AGENTS);
 for (const agent of wanted) {
   const got = ensureAgent(agent);
@@ -44,7 +52,10 @@ for (const agent of wanted) {
   }
   const run = await runAgent(agent, { script: recordingScript(agent), mode: 'enforce', prompt: 'Read missing.txt and fix it.' });
   const out = join(ROOT, 'fixtures', 'agents', `${agent}-${AGENTS[agent].version}`);
+  // A new recording replaces the last one of this version: one transcript per agent and version.
+  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const t of run.transcripts) writeFileSync(join(out, basename(t)), redactLines(readFileSync(t, 'utf8')));
+  writeFileSync(join(out, 'README.md'), readme(agent, AGENTS[agent].version));
   console.log(`${agent}: exit ${run.result.code}, ${run.transcripts.length} transcript(s) -> ${out}`);
 }

@@ -159,6 +159,8 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   // The agents' own recordings (fixtures/agents/, test/agents/record.mjs): the same failing call three times.
   { key: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff.jsonl', id: '1e58e5f4-926e-44f6-aa09-4ab19af0dfff', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328: cat missing.txt 3x, refused at the third' },
   { key: 'rollout-2026-12-02T04-18-58-01a234fa-24d5-7a20-ae16-6489f8368815.jsonl', id: '01a234fa-24d5-7a20-ae16-6489f8368815', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.169.0: the same failing exec_command 3x' },
+  { key: 'a66ac3ae-8cb4-42bb-b476-2107cab49788.jsonl', id: 'a66ac3ae-8cb4-42bb-b476-2107cab49788', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.332: cat missing.txt 3x, refused at the third' },
+  { key: 'rollout-2026-12-07T03-47-46-01a24e9d-61e5-7283-87c4-a186263916ff.jsonl', id: '01a24e9d-61e5-7283-87c4-a186263916ff', label: 'loop', stop1: true, stop2: true, why: 'Codex 0.171.0: the same failing exec_command 3x' },
   { key: 'session-2026-12-02T04-18-a89c213f.jsonl', id: 'a89c213f-e49b-427a-a654-c718837cfb3c', label: 'loop', stop1: true, stop2: true, why: 'Gemini CLI 0.61.0: the same failing run_shell_command 3x' },
   // Issue 32, traces (fixtures/otel/): the agents' own telemetry of one run each (test/agents/record-otel.mjs), and hand-written ones.
   { key: '4123ae11-414e-4de4-bbce-e658b2744d0b', id: '4123ae11-414e-4de4-bbce-e658b2744d0b', label: 'loop', stop1: true, stop2: true, why: 'Claude Code 2.1.328 OTLP logs and spans: cat missing.txt failing 5x' },
@@ -216,7 +218,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 67, clean: 70, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 69, clean: 70, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -249,21 +251,23 @@ describe('sweep over the bundled corpus', () => {
     // TN + 4 here and below. Its recordings of pi, Droid and OpenClaw add three loops stopped at 1
     // and 2 (the same failing cat three times), and its hand-made Droid worker the same (the same
     // failing build three times) and pi branch clean: TP + 4, TN + 1 here and below.
-    //   loop         TP 53             FN 14
+    // Issue 55 item 4's recordings of Claude Code 2.1.332 and Codex 0.171.0 (the older releases'
+    // kept) add two loops stopped at 1 and 2 (the same failing cat three times): TP + 2 here and below.
+    //   loop         TP 55             FN 14
     //   clean        FP 4              TN 66
-    // precision 53/57, recall 53/67, FPR 4/70
+    // precision 55/59, recall 55/69, FPR 4/70
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 53, fp: 4, tn: 66, fn: 14, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(53 / 57, 12);
-    expect(p.metrics?.recall).toBeCloseTo(53 / 67, 12);
+    expect(p.metrics).toMatchObject({ tp: 55, fp: 4, tn: 66, fn: 14, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(55 / 59, 12);
+    expect(p.metrics?.recall).toBeCloseTo(55 / 69, 12);
     expect(p.metrics?.fpr).toBeCloseTo(4 / 70, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 53, fp: 0, tn: 70, fn: 14 });
-    expect(d.metrics?.recall).toBeCloseTo(53 / 67, 12);
+    expect(d.metrics).toMatchObject({ tp: 55, fp: 0, tn: 70, fn: 14 });
+    expect(d.metrics?.recall).toBeCloseTo(55 / 69, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -279,6 +283,7 @@ describe('sweep over the bundled corpus', () => {
     // same call until the agent's own guard stops it) still stop at 3; the five recordings repeat the
     // failing call three times (a batch, then two identical ones) and are only noted: 28 + 4. So is
     // issue 58's task folder loop (three times); its Cursor loop (six reads) still stops at 3: 32 + 1.
+    // The two recordings of issue 55 item 4 repeat it three times: only noted at 3, 33 still.
     expect(at(r, 3).metrics).toMatchObject({ tp: 33, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
@@ -295,7 +300,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 53, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 55, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -310,8 +315,8 @@ describe('sweep over the bundled corpus', () => {
     // the plan beside work (clean-plan-beside-work) is noted, not steered (item 3).
     // Issue 28 items 2 and 4: three more loops (stops) and one clean poll (never flagged).
     // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
-    // the shell-pipeline poll is never flagged: tn + 1.
-    expect(s.metrics).toMatchObject({ tp: 65, fp: 2, tn: 68, fn: 2 });
+    // the shell-pipeline poll is never flagged: tn + 1. The two recordings of the bumped releases: tp + 2.
+    expect(s.metrics).toMatchObject({ tp: 67, fp: 2, tn: 68, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -337,8 +342,8 @@ describe('sweep over the bundled corpus', () => {
     // (predictable_drift, noted at 0.35).
     // The plan beside work (item 3) is one of the noted clean sessions: fp 15.
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
-    // items 2 and 4 three stopped loops and two clean polls with nothing noted.
-    expect(noted.metrics).toMatchObject({ tp: 66, fp: 15, tn: 55, fn: 1 });
+    // items 2 and 4 three stopped loops and two clean polls with nothing noted; the bumped releases' two recordings tp + 2.
+    expect(noted.metrics).toMatchObject({ tp: 68, fp: 15, tn: 55, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -363,15 +368,15 @@ describe('sweep over the bundled corpus', () => {
     // Issue 28: the loop three periods gained (loop-cycle-lint-three) is steered by no_progress at
     // any period now, so three adds only the two warm-up polls: tp 42 at three and four (the
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
-    // Issue 28 items 2 and 4 add three loops stopped at every period: +3.
-    expect(three?.metrics).toMatchObject({ tp: 65, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 65, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 62, fp: 2 });
+    // Issue 28 items 2 and 4 add three loops stopped at every period: +3; the bumped releases' two recordings: +2.
+    expect(three?.metrics).toMatchObject({ tp: 67, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 67, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 64, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 53, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 55, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

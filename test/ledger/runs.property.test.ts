@@ -128,4 +128,39 @@ describe('RunFolder', () => {
     expect(tried(1_000)).toBe(3);
     expect(tried(20_000)).toBe(3);
   });
+
+  // Issue 53: "--all repeats a folded text run's first evidence for its middle rounds". A text
+  // finding's similarity changes every round and only the run's two ends are kept: a middle round
+  // shows what it is known to share with the others (its words), never a number it did not have.
+  it('a text run expanded shows each round\'s own similarity or none, never another round\'s', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 50, max: 100 }), { minLength: 1, maxLength: 40 }), (percents) => {
+        const folder = new RunFolder(FOLD_AFTER);
+        const entries: LedgerEntry[] = [];
+        const every = percents.map((p, i): LedgerEntry => ({
+          turn: 1,
+          round: i + 1,
+          line: i + 1,
+          detector: 'thinking',
+          kind: 'thinking_loop',
+          confidence: p / 100,
+          strike: null,
+          evidence: { similarity: p / 100, window: 4, shape: 'circle' },
+          intervention: { off: 'none', telemetry: 'noted', enforce: 'steer' },
+          after_stop: false,
+        }));
+        every.forEach((e, i) => folder.add(entries, [structuredClone(e)], i + 1, 1));
+        const expanded = entries.flatMap((e) => [...expandRun(e)]);
+        expect(expanded.map((e) => e.round)).toEqual(every.map((e) => e.round));
+        for (const e of expanded) {
+          const own = every[e.round - 1]!;
+          expect(e.evidence['shape']).toBe('circle');
+          for (const k of ['similarity', 'window']) if (k in e.evidence) expect(e.evidence[k]).toBe(own.evidence[k]);
+        }
+        // Nothing is lost where nothing moved: a run of one similarity shows it on every round.
+        if (new Set(percents).size === 1) for (const e of expanded) expect(e.evidence['similarity']).toBe(percents[0]! / 100);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

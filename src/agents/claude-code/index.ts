@@ -12,7 +12,7 @@ export const claudeCode: AgentDefinition = {
   name: 'claude-code',
   label: 'Claude Code',
   format: 'claude-code',
-  verified: '2.1.328',
+  verified: '2.1.332',
   places: [{ env: { name: 'CLAUDE_CONFIG_DIR' }, home: ['.claude'], sessions: ['projects'] }],
   childSessions: 'files',
   projectOf: (path) => PROJECT.exec(path)?.[1] ?? null,

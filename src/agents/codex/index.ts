@@ -8,7 +8,7 @@ export const codex: AgentDefinition = {
   name: 'codex',
   label: 'Codex',
   format: 'codex',
-  verified: '0.169.0',
+  verified: '0.171.0',
   places: [
     { env: { name: 'CODEX_HOME' }, home: ['.codex'], sessions: ['sessions'] },
     { env: { name: 'CODEX_HOME' }, home: ['.codex'], sessions: ['archived_sessions'] },

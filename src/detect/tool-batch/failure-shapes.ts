@@ -21,7 +21,6 @@ export interface FailureShapesOptions {
   repeatedFailureOccurrences: number;
   /** Rounds in a row answered with one error at which `same_error` is reported. */
   sameErrorRounds: number;
-
   readTools: readonly string[];
   transparentTools: readonly string[];
 }
@@ -91,7 +90,8 @@ class FailureShapes {
       } else {
         answeredOk = true;
         if (!batchClass([call], this.reads).readOnly) changed = true;
-        for (const line of answerLeadLines(answer)) if (this.okLines.size < OK_LINES) this.okLines.add(line);
+        // Once full, the set no longer grows: the lines are not worth reading.
+        if (this.okLines.size < OK_LINES) for (const line of answerLeadLines(answer)) if (this.okLines.size < OK_LINES) this.okLines.add(line);
       }
     }
     // A change that landed ends both shapes: what failed before may work now.

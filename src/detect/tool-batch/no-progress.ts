@@ -39,7 +39,7 @@ const NORMALISERS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Errors are read up to here: what differs past the first lines is a stack, not a new failure. */
-const ERROR_HEAD_CHARS = 400;
+export const ERROR_HEAD_CHARS = 400;
 
 /** The error's text with its incidental parts replaced, so two tries of one failure compare equal. */
 export function normaliseError(text: string): string {
@@ -58,7 +58,7 @@ const LEAD_LINES = 3;
  * An answer's first output lines (its wrapper's status lines passed over), each normalised as an
  * error is: what tells a start-up banner that every command prints from the command's own output.
  */
-export function leadLines(text: string): string[] {
+function leadLines(text: string): string[] {
   const head = text.length > ERROR_HEAD_CHARS ? text.slice(0, ERROR_HEAD_CHARS) : text;
   const lines: string[] = [];
   for (const raw of head.split('\n')) {
@@ -70,9 +70,9 @@ export function leadLines(text: string): string[] {
   return lines;
 }
 
-/** leadLines() of an answer, sent along where its text was dropped. */
+/** leadLines() of an answer, read from its head where its text was dropped. */
 export function answerLeadLines(answer: ToolAnswer): readonly string[] {
-  return answer.leadLines ?? leadLines(answer.content);
+  return leadLines(answer.head ?? answer.content);
 }
 
 /**

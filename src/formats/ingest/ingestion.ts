@@ -21,6 +21,7 @@ import { mayBeDatabase, readDatabase } from './database.js';
 import { isSqliteFile } from '../../read/sqlite.js';
 import { ConcatenatedValues } from '../../read/concatenated.js';
 import { DocumentBuffer } from './document.js';
+import { readArrayDocument, worthStreamingArray } from './array-document.js';
 import { describeScalar, endsEarly, isJsonContainer, parseJson, parseJsonCheaply } from './json.js';
 import { hasTooManyValues, TOO_MANY_VALUES_REASON } from '../../read/json-values.js';
 import { type IngestOptions, PROBE_HELD_CHARS, PROBE_RECORDS, TooLargeToHoldHere, TRUNCATED_REASON } from './options.js';
@@ -122,6 +123,13 @@ export class Ingestion {
         this.summary.error = verdict.message;
         this.summary.not_transcript = verdict.kind;
         this.run.close();
+        return this.summary;
+      }
+    }
+    if (this.input !== '-' && (await worthStreamingArray(this.input, this.options.streamArraysFrom))) {
+      if (await readArrayDocument(this.input, this.summary, this.run, this.skips, this.options, this.adapters)) {
+        this.run.close();
+        if (this.summary.error !== undefined) this.summary.error = sanitize(this.summary.error, { max: 500 });
         return this.summary;
       }
     }

@@ -29,8 +29,10 @@ export interface IngestOptions {
   stdin?: Readable;
   /** The adapters to detect among (tests inject their own); ADAPTERS by default. */
   adapters?: readonly FormatAdapter[];
-  /** Lines longer than this many characters are skipped unread. */
+  /** Lines longer than this many characters are skipped unread (and array elements, see below). */
   maxLineLength?: number;
+  /** Bytes from which a file that is one JSON array is read an element at a time (ARRAY_STREAM_BYTES). */
+  streamArraysFrom?: number;
   /**
    * For a thread whose heap is small (the pipeline's reading thread): a line or a document that
    * would hold more characters than this throws TooLargeToHoldHere instead of being read, and the
