@@ -116,6 +116,16 @@ describe('Droid (0.225.2)', () => {
     expect(hook('doctor', ['droid'], cwd, home).stdout).toMatch(/no loopledger guard/);
   });
 
+  it('install --user with FACTORY_HOME_OVERRIDE: the settings of the home Droid uses', () => {
+    const { cwd, home } = fresh();
+    const elsewhere = join(home, 'factory-home');
+    mkdirSync(cwd, { recursive: true });
+    const r = spawnSync(process.execPath, [BIN, 'hook', 'install', 'droid', '--user', '--write'], { cwd, env: { HOME: home, PATH: SYSTEM_PATH, FACTORY_HOME_OVERRIDE: elsewhere }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(Object.keys((JSON.parse(readFileSync(join(elsewhere, '.factory/settings.json'), 'utf8')) as { hooks: object }).hooks)).toEqual(['PreToolUse', 'PostToolUse', 'Stop']);
+    expect(existsSync(join(home, '.factory/settings.json'))).toBe(false);
+  });
+
   it('install --project: .factory/settings.json in the project', () => {
     const { cwd, home } = fresh();
     expect(install(['droid', '--project', '--write'], { cwd, home }).code).toBe(0);

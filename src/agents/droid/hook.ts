@@ -9,6 +9,8 @@
 //   `is_error` before the next call's PreToolUse;
 // - PreToolUse reads no `additionalContext`; PostToolUse's is added as a system message.
 
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { type AgentHook, type EventKind, readClaudeStyle, type Rec, type Verdict } from '../../hook/contract.js';
 import { claudeAnswer, claudeAnswerText, claudeProbe, commandHooks } from '../claude-code/hook.js';
 
@@ -36,13 +38,17 @@ export const droidHook: AgentHook = {
   probe: (id, cwd) => claudeProbe(id, cwd, 'Execute'),
   projectDirVariable: 'FACTORY_PROJECT_DIR',
   transcript: { adapter: async () => (await import('../../formats/droid.js')).droidAdapter, layout: 'jsonl', prelude },
-  /** "Use * to match all tools"; Stop takes no matcher. */
-  install: commandHooks(
-    [
-      { event: 'PreToolUse', matcher: '*' },
-      { event: 'PostToolUse', matcher: '*' },
-      { event: 'Stop', matcher: null },
-    ],
-    '.factory/settings.json',
-  ),
+  install: {
+    /** "Use * to match all tools"; Stop takes no matcher. */
+    ...commandHooks(
+      [
+        { event: 'PreToolUse', matcher: '*' },
+        { event: 'PostToolUse', matcher: '*' },
+        { event: 'Stop', matcher: null },
+      ],
+      '.factory/settings.json',
+    ),
+    // Droid's home is $FACTORY_HOME_OVERRIDE when set (its bundle: `FACTORY_HOME_OVERRIDE ?? HOME`), as for its store.
+    user: (env) => join(env['FACTORY_HOME_OVERRIDE'] || env['HOME'] || homedir(), '.factory', 'settings.json'),
+  },
 };
