@@ -214,3 +214,14 @@ describe('pi: the extension file is the guard only as written', () => {
     );
   });
 });
+
+describe('hook doctor: Droid\'s or pi\'s guard installed twice', () => {
+  it.each(['droid', 'pi'])('%s, user and project both: a `twice` line naming both modes, exit 1', (agent) => {
+    const { cwd, home } = fresh();
+    install([agent, '--user', '--write', '--mode', 'enforce'], { cwd, home });
+    install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd, home });
+    const r = hook('doctor', [agent], cwd, home);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/twice: the guard runs 2 times on every .*in different modes \(telemetry from .*, enforce from /);
+  });
+});
