@@ -18,6 +18,7 @@ type Agent = 'droid' | 'pi';
 const AGENTS: Agent[] = ['droid', 'pi'];
 const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 const CASE = { timeout: 60_000 };
+const CHANT = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
 
 /** The tool answers' texts in the order the agent's store records them (Droid: tool_result blocks; pi: toolResult messages). */
 function toolAnswers(agent: Agent, store: string): string[] {
@@ -40,16 +41,22 @@ const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b))
 
 for (const agent of AGENTS) {
   describeWith(`agent:${agent}`, `the live guard in ${agent}`, () => {
-    const runs: Partial<Record<'enforce' | 'telemetry' | 'broken' | 'hooksJson', Run>> = {};
+    const runs: Partial<Record<'enforce' | 'telemetry' | 'broken' | 'hooksJson' | 'chant', Run>> = {};
     beforeAll(async () => {
       runs.enforce = await recordGuarded(agent, 'enforce');
       runs.telemetry = await recordGuarded(agent, 'telemetry');
-      runs.broken = await recordGuarded(agent, 'enforce', (home) => {
-        writeFileSync(join(home, 'not-a-folder'), '');
-        return join(home, 'not-a-folder', 'state');
+      runs.broken = await recordGuarded(agent, 'enforce', {
+        stateDir: (home) => {
+          writeFileSync(join(home, 'not-a-folder'), '');
+          return join(home, 'not-a-folder', 'state');
+        },
       });
       // Droid's docs say settings.json's `hooks` are read "if hooks.json is absent": a user with a hooks.json of their own, then.
-      if (agent === 'droid') runs.hooksJson = await recordGuarded(agent, 'enforce', undefined, ({ home }) => writeFileSync(join(home, '.factory', 'hooks.json'), JSON.stringify({ Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] })));
+      if (agent === 'droid') {
+        runs.hooksJson = await recordGuarded(agent, 'enforce', { after: ({ home }) => writeFileSync(join(home, '.factory', 'hooks.json'), JSON.stringify({ Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] })) });
+        // The same text chanted over varied work (the old agents' scenario): Droid's transcript carries the text to the guard.
+        runs.chant = await recordGuarded(agent, 'enforce', { script: (v) => (v.modelTurns < 4 ? { text: CHANT, calls: [{ role: 'shell', input: { command: `echo step ${v.modelTurns}` } }] } : { text: 'Done.' }) });
+      }
     }, 300_000);
 
     it('enforce: the third identical failing call is refused before it runs, the model reads why, the run goes on to its end', CASE, () => {
@@ -87,6 +94,15 @@ for (const agent of AGENTS) {
         const r = runs.hooksJson!;
         expect(r.status).toBe(0);
         expect(refusedAt(r.bodies)).toBe(3);
+      });
+
+      it('Droid: the same text chanted over varied work gets a steer that reaches the model in a later request; analyze of the store steers it too', CASE, () => {
+        const r = runs.chant!;
+        expect(r.status).toBe(0);
+        expect(hookDecisions(r.ledgers).some((d) => d.action === 'steer'), 'the hook steered').toBe(true);
+        expect(r.bodies.findIndex((b) => b.includes('Loop detection: your visible output')), 'the reminder reached the model').toBeGreaterThan(0);
+        const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+        expect(offline.some((v) => /output\/\w+ .*enforce:steer/.test(v))).toBe(true);
       });
     }
   });

@@ -15,6 +15,9 @@ export function record(
 export function recordGuarded(
   agent: string,
   mode: string,
-  stateDir?: (home: string) => string,
-  after?: (run: { home: string; work: string; env: Record<string, string> }) => void,
+  options?: {
+    stateDir?: (home: string) => string;
+    after?: (run: { home: string; work: string; env: Record<string, string> }) => void;
+    script?: (view: { modelTurns: number }) => unknown;
+  },
 ): Promise<Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] }>;

@@ -139,13 +139,14 @@ export async function record(agent, out, { during, before, script } = {}) {
 
 /**
  * One recording with the guard installed as a user installs it (`hook install <agent> --user --write --mode <mode>`),
- * its state in `stateDir(home)` (default `<home>/ll-state`), then `after({home, work, env})`: the run, its output folder
- * and the session ledgers the guard wrote.
+ * its state in `stateDir(home)` (default `<home>/ll-state`), then `after({home, work, env})`, the model playing `script`
+ * if given: the run, its output folder and the session ledgers the guard wrote.
  */
-export async function recordGuarded(agent, mode, stateDir, after) {
+export async function recordGuarded(agent, mode, { stateDir, after, script } = {}) {
   const out = mkdtempSync(join(tmpdir(), `loopledger-guard-${agent}-`));
   let state = '';
   const result = await record(agent, out, {
+    script,
     before: ({ home, work, env }) => {
       state = stateDir?.(home) ?? join(home, 'll-state');
       const i = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, '--user', '--write', '--mode', mode, '--state-dir', state], { cwd: work, env, encoding: 'utf8' });
