@@ -1,15 +1,15 @@
-// The hook of each of the eight guarded agents, run as that agent runs it, without the agent:
+// The hook of each guarded agent, run as that agent runs it, without the agent:
 // `hook install <agent> --user --write --mode telemetry` into a scratch HOME, the command read back
-// from what install wrote (settings, OpenCode's and Kilo's plugin, Cline's hook files), then fed
+// from what install wrote (settings, OpenCode's and Kilo's plugin, pi's extension, Cline's hook files), then fed
 // that agent's own payloads on stdin: a pre-call and a post-call event per run, interleaved with a
-// bare `node -e 0` start, so a noisy neighbour slows all three alike. Claude Code, Codex and Gemini
-// CLI read their transcript, so theirs is a copy of the agent's own recording (fixtures/agents/).
+// bare `node -e 0` start, so a noisy neighbour slows all three alike. Claude Code, Codex, Gemini
+// CLI and Droid read their transcript, so theirs is a copy of the agent's own recording (fixtures/agents/).
 // Run by bench/agents-latency.mjs (`--hook-only`: this table alone).
 
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,6 +88,23 @@ export const INSTALLED_HOOKS = {
     pre: (s, i) => ({ sessionId: 'c-bench', timestamp: Date.now(), cwd: s.cwd, toolName: 'bash', toolArgs: { command: `echo ${i}`, description: 'Print a number' } }),
     post: (s, i) => ({ ...INSTALLED_HOOKS.copilot.pre(s, i), toolResult: { resultType: 'success', textResultForLlm: `${shellOutput(i)}\n<shellId: ${i} completed with exit code 0>` } }),
   },
+  droid: {
+    events: 'PreToolUse, PostToolUse',
+    locate: settingsCommand('.factory/settings.json', 'PreToolUse', 'PostToolUse'),
+    // Droid sends no call id and the guard follows its transcript. Its recording is named here: the package test/agents pins is the launcher, 0.225.1; the droid that runs is 0.225.2.
+    recording: 'droid',
+    pinned: '0.225.2',
+    sessionOf: (lines) => lines.find((l) => l.type === 'session_start')?.id,
+    pre: (s, i) => ({ session_id: s.id, transcript_path: s.transcript, cwd: s.cwd, permission_mode: 'auto-high', hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { summary: `echo ${i}`, command: `echo ${i}`, riskLevelReason: 'prints', riskLevel: 'low' } }),
+    post: (s, i) => ({ ...INSTALLED_HOOKS.droid.pre(s, i), hook_event_name: 'PostToolUse', tool_response: `${shellOutput(i)}\n\n\n[Process exited with code 0]` }),
+  },
+  pi: {
+    events: 'tool_call, tool_result',
+    // pi's extension spawns `/bin/sh -c COMMAND` for each event, as OpenCode's plugin does.
+    locate: pluginCommand('.pi/agent/extensions/loopledger.js'),
+    pre: (_s, i) => ({ hook_event_name: 'tool_call', session_id: 'pi-bench', tool_name: 'bash', tool_use_id: `call_${i}`, tool_input: { command: `echo ${i}` } }),
+    post: (s, i) => ({ ...INSTALLED_HOOKS.pi.pre(s, i), hook_event_name: 'tool_result', tool_response: { content: [{ type: 'text', text: shellOutput(i) }], isError: false } }),
+  },
   cline: {
     events: 'PreToolUse, PostToolUse',
     // Cline executes the hook files install wrote, by their path.
@@ -116,9 +133,10 @@ function timed(argv, options) {
 /** The agent's own recording (fixtures/agents/<agent>-<pinned>/), copied: the hook reads it as its transcript. */
 function transcriptOf(hook, dir, version) {
   if (!hook.recording) return { id: undefined, transcript: undefined };
-  const folder = join(root, 'fixtures', 'agents', `${hook.recording}-${version}`);
-  const file = readdirSync(folder).find((f) => f.endsWith('.jsonl'));
-  const transcript = join(dir, file);
+  const folder = join(root, 'fixtures', 'agents', `${hook.recording}-${hook.pinned ?? version}`);
+  // Droid's lies below its store's folders (.factory/sessions/<cwd>/), the others' at the top.
+  const file = readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.jsonl'));
+  const transcript = join(dir, basename(file));
   copyFileSync(join(folder, file), transcript);
   const lines = readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   return { id: hook.sessionOf(lines), transcript };

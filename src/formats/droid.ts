@@ -73,11 +73,13 @@ class DroidParser implements RecordParser {
 
 /**
  * User messages Droid writes itself: the tool list before the prompt (id `context-…`) and its
- * reminders (`<system-reminder>`, "You repeated identical tool calls 3 times", seen by the model only).
+ * reminders (`<system-reminder>`, "You repeated identical tool calls 3 times", seen by the model only), its hook runs.
  */
 function isDroidsOwn(record: Rec, message: Rec, blocks: Rec[]): boolean {
   const id = asString(record.id) ?? '';
   if (id.startsWith('context-') || id.startsWith('__internal__') || message.visibility === 'llm_only') return true;
+  // Droid's record of one hook run (`hookEventName`, `hookResults`, no content): no prompt of the user.
+  if (typeof message.hookEventName === 'string') return true;
   const texts = blocks.filter((b) => b.type === 'text').map((b) => asString(b.text) ?? '');
   return texts.length > 0 && texts.every((t) => t.trimStart().startsWith('<system-reminder>'));
 }

@@ -13,3 +13,12 @@ export function record(
     script?: (view: { modelTurns: number }) => unknown;
   },
 ): Promise<{ status: number | null; requests: number; home: string; bodies: string[]; modelTimes: number[] }>;
+export function recordGuarded(
+  agent: string,
+  mode: string,
+  options?: {
+    stateDir?: (home: string) => string;
+    after?: (run: { home: string; work: string; env: Record<string, string> }) => void;
+    script?: (view: { modelTurns: number }) => unknown;
+  },
+): Promise<Awaited<ReturnType<typeof record>> & { out: string; ledgers: string[] }>;

@@ -3,10 +3,11 @@
 // command three times, one that succeeds, then a closing text. The agent runs with a fresh HOME
 // under a temporary folder, so its store holds this session only; the store is copied to OUT.
 // Usage: node test/agents/record-more.mjs <opencode|kilo|qwen|copilot|cline|pi|droid|openclaw> OUT_DIR
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOOPLEDGER } from './harness.mjs';
 import { ensureMoreAgent, moreAgentNodeDir, MORE_AGENTS } from './install-more.mjs';
 import { startChat } from './servers/chat.mjs';
 
@@ -139,6 +140,27 @@ export async function record(agent, out, { during, before, script } = {}) {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * One recording with the guard installed as a user installs it (`hook install <agent> --user --write --mode <mode>`),
+ * its state in `stateDir(home)` (default `<home>/ll-state`), then `after({home, work, env})`, the model playing `script`
+ * if given: the run, its output folder and the session ledgers the guard wrote.
+ */
+export async function recordGuarded(agent, mode, { stateDir, after, script } = {}) {
+  const out = mkdtempSync(join(tmpdir(), `loopledger-guard-${agent}-`));
+  let state = '';
+  const result = await record(agent, out, {
+    script,
+    before: ({ home, work, env }) => {
+      state = stateDir?.(home) ?? join(home, 'll-state');
+      const i = spawnSync(process.execPath, [LOOPLEDGER, 'hook', 'install', agent, '--user', '--write', '--mode', mode, '--state-dir', state], { cwd: work, env, encoding: 'utf8' });
+      if (i.status !== 0) throw new Error(`hook install ${agent}: exit ${i.status}: ${i.stderr}`);
+      after?.({ home, work, env });
+    },
+  });
+  const ledgers = existsSync(state) ? readdirSync(state).filter((f) => f.endsWith('.ledger.jsonl')).map((f) => join(state, f)) : [];
+  return { ...result, out, ledgers };
 }
 
 if (process.argv[1]?.endsWith('record-more.mjs')) {

@@ -3,9 +3,10 @@
 // user messages (the tool list, its "You repeated identical tool calls 3 times" reminder) read as
 // no user turn, a worker session linked to the session that started it (`parent`).
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
+import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 
 interface Session {
   format: string;
@@ -47,5 +48,25 @@ describe('format droid', () => {
 
   it('takes its times from the records', () => {
     expect(session.started_at).toBe('2026-11-21T10:00:01.000Z');
+  });
+
+  it('a session with hooks installed: Droid\'s records of each hook run (hookEventName, no content) are no user turn', async () => {
+    const tmp = scratch('loopledger-droid-hooks-');
+    try {
+      // As Droid 0.225.2 writes them: after each assistant message, the PreToolUse run's record.
+      const lines = readFileSync(join(ROOT, 'fixtures/droid/subagent-build.jsonl'), 'utf8').split('\n').filter(Boolean);
+      const hooked = lines.flatMap((l, i) => {
+        const r = JSON.parse(l) as { type: string; id?: string; message?: { role?: string } };
+        if (r.type !== 'message' || r.message?.role !== 'assistant') return [l];
+        const run = { type: 'message', id: `hook-${i}`, parentId: r.id, message: { role: 'user', content: [], visibility: 'user_only', hookEventName: 'PreToolUse', hookMatcher: 'Execute', hookCommands: [{ type: 'command', command: 'loopledger hook droid', timeout: 5 }], hookStatus: 'completed', hookResults: [{ exitCode: 0, stdout: '', stderr: '' }] } };
+        return [l, JSON.stringify(run)];
+      });
+      const r = await runCli(['analyze', tmp.write('hooked.jsonl', `${hooked.join('\n')}\n`), '--format', 'json']);
+      const s = (JSON.parse(r.stdout) as { sessions: Session[] }).sessions[0]!;
+      expect([s.turns, s.rounds, s.tool_calls]).toEqual([1, 5, 4]);
+      expect(s.entries.map((e) => `${e.round} ${e.kind} ${e.intervention.enforce}`)).toEqual(['2 repeated_batch noted', '3 repeated_batch stop']);
+    } finally {
+      tmp.cleanup();
+    }
   });
 });

@@ -14,7 +14,7 @@ import { uninstallText } from '../../src/hook/uninstall.js';
 import type { SettingsInstall } from '../../src/hook/contract.js';
 import type { AgentName } from '../../src/agents/types.js';
 
-const SETTINGS_AGENTS: AgentName[] = ['claude-code', 'gemini', 'codex', 'qwen', 'copilot'];
+const SETTINGS_AGENTS: AgentName[] = ['claude-code', 'gemini', 'codex', 'qwen', 'copilot', 'droid'];
 
 function fileOf(text: string) {
   return { path: '/x/settings.json', target: '/x/settings.json', text, value: parseWithComments(text), mode: 0o644, hasComments: false };

@@ -132,6 +132,40 @@ describe('item 2: hook doctor runs only the exact command install writes', () =>
   });
 });
 
+describe('item 2, the agents of issue 58: a cloned project\'s settings run nothing but the guard install writes', () => {
+  // Droid reads a project's .factory/settings.json as Claude Code reads .claude/settings.json.
+  it.each([
+    ['droid', '.factory/settings.json'],
+  ])('%s: lookalike commands in %s are reported and never run', (agent, file) => {
+    const marker = join(tmp.dir, `item2-${agent}-PWNED`);
+    const project = join(tmp.dir, `item2-${agent}`);
+    for (const command of [`loopledger hook ${agent} && touch ${marker}`, `${BIN} hook ${agent}; touch ${marker}`, `./tools/loopledger hook ${agent}`]) {
+      tmp.write(`item2-${agent}/${file}`, hooksFile({ PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 5 }] }] }));
+      const r = cli(['doctor', agent], { cwd: project });
+      expect(r.stdout.split('\n')[0], command).toMatch(/^loopledger hook doctor: (foreign|modified|no answer): .*not run/);
+      expect(r.code).toBe(1);
+      expect(existsSync(marker), command).toBe(false);
+    }
+  });
+
+  // pi loads every module in a project's .pi/extensions: one at the guard's name is run by doctor only when it is exactly what install writes.
+  it('pi: an extension at the guard\'s name that install did not write exactly is never run', () => {
+    const marker = join(tmp.dir, 'item2-pi-PWNED');
+    const project = join(tmp.dir, 'item2-pi');
+    expect(cli(['install', 'pi', '--project', '--write'], { cwd: project }).code).toBe(0);
+    const path = join(project, '.pi/extensions/loopledger.js');
+    const written = readFileSync(path, 'utf8');
+    for (const text of [written.replace(/^(const COMMAND = ".*)";$/m, `$1; touch ${marker}";`), `${written}\nimport('node:child_process').then((c) => c.execSync('touch ${marker}'));\n`]) {
+      writeFileSync(path, text);
+      const r = cli(['doctor', 'pi'], { cwd: project });
+      // A command changed in the file is reported; a file changed elsewhere is not the guard at all (doctor says none is installed).
+      expect(r.stdout.split('\n')[0]).toMatch(/^loopledger hook doctor: (modified: .*so not run|no loopledger guard for pi in \.pi\/extensions)/);
+      expect(r.code).toBe(1);
+      expect(existsSync(marker)).toBe(false);
+    }
+  });
+});
+
 describe('item 3: config.toml is rewritten in place', () => {
   it('a link (dotfiles) stays a link and its target is updated; a 0600 file stays 0600', () => {
     const codexHome = join(tmp.dir, 'item3-home');

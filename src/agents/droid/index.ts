@@ -4,6 +4,7 @@
 // autonomy and token totals: no transcript, passed over by the walk.
 
 import { basename, dirname } from 'node:path';
+import { droidHook } from './hook.js';
 import type { AgentDefinition } from '../types.js';
 
 export const droid: AgentDefinition = {
@@ -13,4 +14,5 @@ export const droid: AgentDefinition = {
   verified: '0.225.2',
   places: [{ env: { name: 'FACTORY_HOME_OVERRIDE', below: ['.factory'] }, home: ['.factory'], sessions: ['sessions'] }],
   isCompanion: (dir, name) => name.endsWith('.settings.json') && [basename(dir), basename(dirname(dir))].includes('sessions'),
+  hook: droidHook,
 };

@@ -13,13 +13,24 @@ import { isRecord } from '../../is-record.js';
 
 const KINDS: Record<string, EventKind> = { 'tool.execute.before': 'pre', 'tool.execute.after': 'post', 'session.idle': 'stop' };
 
-function reader(agent: string): (value: Rec) => HookEvent {
+/** The bash tool's exit code is its failure signal (`metadata.exit`), as in the store. */
+function opencodeAnswer(response: unknown): { content: string; isError: boolean } {
+  const r = isRecord(response) ? response : {};
+  const exit = r.exit;
+  return { content: typeof r.output === 'string' ? r.output : stableJson(r.output), isError: typeof exit === 'number' && exit !== 0 };
+}
+
+/**
+ * The events a plugin sends (`hook_event_name`, `session_id`, `tool_name`, `tool_use_id`,
+ * `tool_input`, `tool_response`), `kinds` naming its events and `answer` reading its response.
+ */
+export function pluginReader(agent: string, kinds: Readonly<Record<string, EventKind>>, answer: (response: unknown) => { content: string; isError: boolean }): (value: Rec) => HookEvent {
   return (value) => {
     const name = str(value.hook_event_name);
     if (name === null) throw new PayloadError('payload without hook_event_name');
     const sessionId = str(value.session_id);
     if (sessionId === null) throw new PayloadError(`${name} payload without session_id`);
-    const kind = Object.hasOwn(KINDS, name) ? KINDS[name]! : 'other';
+    const kind = Object.hasOwn(kinds, name) ? kinds[name]! : 'other';
     const event: HookEvent = { agent, name, kind, sessionId, transcriptPath: null, subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
     if (kind === 'pre' || kind === 'post') {
       const toolName = str(value.tool_name);
@@ -29,18 +40,13 @@ function reader(agent: string): (value: Rec) => HookEvent {
     // The plugin sends the text of the response the call belongs to: what the model said is the
     // output detector's input, and stdin is all the guard reads here.
     if (kind === 'pre') event.text = str(value.assistant_text);
-    if (kind === 'post') {
-      // The bash tool's exit code is its failure signal (`metadata.exit`), as in the store.
-      const r = isRecord(value.tool_response) ? value.tool_response : {};
-      const exit = r.exit;
-      const isError = typeof exit === 'number' && exit !== 0;
-      event.answer = digestAnswer({ content: typeof r.output === 'string' ? r.output : stableJson(r.output), isError });
-    }
+    if (kind === 'post') event.answer = digestAnswer(answer(value.tool_response));
     return event;
   };
 }
 
-function answer(_eventName: string, kind: EventKind, v: Verdict): object | null {
+/** `{deny}` before a call, `{context}` after it: what the plugin acts on. */
+export function pluginAnswer(_eventName: string, kind: EventKind, v: Verdict): object | null {
   // A stop refuses the call at hand too: a plugin cannot end the run, the model reads why.
   if (kind === 'pre' && (v.deny !== null || v.stop !== null)) return { deny: v.deny ?? v.stop };
   if (kind === 'post' && v.context !== null) return { context: v.context };
@@ -49,14 +55,12 @@ function answer(_eventName: string, kind: EventKind, v: Verdict): object | null 
 
 const MARK = (agent: string) => `// loopledger: the live guard, written by \`loopledger hook install ${agent}\`; \`loopledger hook uninstall ${agent}\` removes this file.`;
 
-/** The plugin module around the guard's command (kept to what Node and Bun both run). */
-function pluginText(agent: string, command: string): string {
-  return `${MARK(agent)}
-import { spawn } from 'node:child_process';
-
-const COMMAND = ${JSON.stringify(command)};
-
-// One event to the guard; its answer, or null when it fails, times out or says nothing.
+/**
+ * The plugin's own source for one round trip to the guard (kept to what Node and Bun both run):
+ * the event on stdin, the answer parsed from stdout, null when the guard fails, times out (5 s)
+ * or says nothing, so any failure lets the call run. pi's extension uses it too.
+ */
+export const ASK_SOURCE = `// One event to the guard; its answer, or null when it fails, times out or says nothing.
 function ask(event) {
   return new Promise((resolve) => {
     let out = '';
@@ -82,7 +86,13 @@ function ask(event) {
   });
 }
 
-// The text of each response, gathered from its parts' events: a call's hook comes before its
+`;
+
+/**
+ * The plugin's source that gathers the text of each response from its parts' events (OpenCode's
+ * and Kilo's event stream), so the guard's output detector reads what the model said.
+ */
+const RESPONSE_TEXT_SOURCE = `// The text of each response, gathered from its parts' events: a call's hook comes before its
 // response's text part is final, but after the text's deltas and the call's own part.
 const partKinds = new Map();
 const texts = new Map();
@@ -119,7 +129,16 @@ async function responseTextSoon(callID) {
   return responseText(callID);
 }
 
-export const LoopledgerGuard = async () => ({
+`;
+
+/** The plugin module around the guard's command (kept to what Node and Bun both run). */
+function pluginText(agent: string, command: string): string {
+  return `${MARK(agent)}
+import { spawn } from 'node:child_process';
+
+const COMMAND = ${JSON.stringify(command)};
+
+${ASK_SOURCE}${RESPONSE_TEXT_SOURCE}export const LoopledgerGuard = async () => ({
   event: async ({ event }) => {
     try {
       onEvent(event);
@@ -137,19 +156,21 @@ export const LoopledgerGuard = async () => ({
 `;
 }
 
+/** The module's `const COMMAND = "…";` line, where a written file names the guard's command. */
 const COMMAND_LINE = /^const COMMAND = ("(?:[^"\\\n]|\\.)*");$/m;
 
-function pluginInstall(agent: string, userDir: (env: NodeJS.ProcessEnv) => string, projectDir: (cwd: string) => string): FilesInstall {
+/** One module, `loopledger.js`, written by `text` around the guard's command, serving `events`. */
+export function pluginInstall(text: (command: string) => string, events: string, userDir: (env: NodeJS.ProcessEnv) => string, projectDir: (cwd: string) => string): FilesInstall {
   return {
     kind: 'files',
-    files: [{ name: 'loopledger.js', event: 'tool.execute.before, tool.execute.after' }],
-    text: (command) => pluginText(agent, command),
+    files: [{ name: 'loopledger.js', event: events }],
+    text,
     // Only a file exactly as written here is ours (its command read back from it).
-    commandIn: (text) => {
-      const m = COMMAND_LINE.exec(text);
+    commandIn: (written) => {
+      const m = COMMAND_LINE.exec(written);
       if (m === null) return null;
       const command = JSON.parse(m[1]!) as string;
-      return text === pluginText(agent, command) ? command : null;
+      return written === text(command) ? command : null;
     },
     executable: false,
     timeout: 5,
@@ -161,12 +182,12 @@ function pluginInstall(agent: string, userDir: (env: NodeJS.ProcessEnv) => strin
 
 export function pluginHook(agent: string, userDir: (env: NodeJS.ProcessEnv) => string, projectDir: (cwd: string) => string): AgentHook {
   return {
-    read: reader(agent),
-    render: answer,
+    read: pluginReader(agent, KINDS, opencodeAnswer),
+    render: pluginAnswer,
     // Only the answer after a call can carry context (its text, which the model reads).
     canCarryContext: (kind) => kind === 'post',
     probe: (id) => ({ hook_event_name: 'tool.execute.before', session_id: `loopledger-probe-${id}`, tool_name: 'bash', tool_use_id: `probe_${id}`, tool_input: { command: 'true' }, loopledger_probe: id }),
-    install: pluginInstall(agent, userDir, projectDir),
+    install: pluginInstall((command) => pluginText(agent, command), 'tool.execute.before, tool.execute.after', userDir, projectDir),
   };
 }
 

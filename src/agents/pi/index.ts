@@ -3,6 +3,7 @@
 // named by `--session-dir`, PI_CODING_AGENT_SESSION_DIR or settings' `sessionDir` holds the files
 // flat and is given by path.
 
+import { piHook } from './hook.js';
 import type { AgentDefinition } from '../types.js';
 
 export const pi: AgentDefinition = {
@@ -11,4 +12,5 @@ export const pi: AgentDefinition = {
   format: 'pi',
   verified: '0.73.1',
   places: [{ env: { name: 'PI_CODING_AGENT_DIR' }, home: ['.pi', 'agent'], sessions: ['sessions'] }],
+  hook: piHook,
 };
