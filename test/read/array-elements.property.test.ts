@@ -6,19 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ArrayElements } from '../../src/read/array-elements.js';
+import { splitAt } from '../detect/output/corpus.js';
 
-/** The text cut into pieces at the given fractions. */
-function chunked(text: string, cuts: number[]): string[] {
-  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const i of at) {
-    out.push(text.slice(from, i));
-    from = i;
-  }
-  out.push(text.slice(from));
-  return out;
-}
+/** The text cut into pieces at the given fractions of its length. */
+const chunked = (text: string, fractions: number[]) => splitAt(text, fractions.map((f) => Math.floor(f * text.length)));
 
 const layout = fc.constantFrom<number | string | undefined>(undefined, 0, 1, 2, '\t');
 const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 });
