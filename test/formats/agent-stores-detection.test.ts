@@ -15,7 +15,8 @@ const FIXTURES = join(ROOT, 'fixtures');
 /** The format a fixture's folder names. */
 function expectedFormat(path: string): string | undefined {
   const [top, next] = relative(FIXTURES, path).split(sep);
-  if (top === 'agents') return AGENTS.find((a) => `${a.name}-${a.verified}` === next)?.format;
+  // `<agent>-<version>`: the pinned release and the older ones kept beside it.
+  if (top === 'agents') return AGENTS.find((a) => next?.replace(/-\d[\w.]*$/, '') === a.name)?.format;
   return top === 'calibration' ? next : top;
 }
 
