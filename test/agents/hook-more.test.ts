@@ -66,9 +66,11 @@ for (const agent of AGENTS) {
       else expect(r.result.status).toBe(0);
       expect(hookDecisions(r.ledgers).filter((d) => d.action !== 'none')).toEqual([]);
       expect(r.result.bodies.some((b) => REFUSED.test(b) || b.includes(REMINDER))).toBe(false);
-      // The last request holds every answer the model read, each a different 19-digit time.
-      const answers = new Set(r.result.bodies.at(-1)!.match(/\b\d{19}\b/g) ?? []);
-      expect(answers.size, 'every poll that ran reached the model').toBeGreaterThanOrEqual(halt ? POLLS - 1 : POLLS);
+      // The conversation's last request holds every answer the model read, each a different 19-digit
+      // time. It is not always the last request of all: a side request (a title, a summary; seen once
+      // in Kilo, in a fresh-clone CI run) may come after it.
+      const answers = Math.max(...r.result.bodies.map((b) => new Set(b.match(/\b\d{19}\b/g) ?? []).size));
+      expect(answers, 'every poll that ran reached the model').toBeGreaterThanOrEqual(halt ? POLLS - 1 : POLLS);
       const rounds = expectSameRounds(r);
       expect(rounds.filter((x) => /enforce:(steer|stop)/.test(x))).toEqual([]);
     });
