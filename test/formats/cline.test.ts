@@ -7,17 +7,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
-interface Session {
-  format: string;
-  agent?: string;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  entries: { round: number; kind: string; after_stop: boolean }[];
-  agent_halts?: { turn: number; round: number; reason: string }[];
-}
+type Session = SessionLedger;
 
 let session: Session;
 beforeAll(async () => {

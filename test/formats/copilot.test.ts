@@ -9,17 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { TranscriptSink } from '../../src/model/transcript.js';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
-interface Session {
-  id: string;
-  agent?: string;
-  parent: string | null;
-  project: string | null;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  interrupts?: { turn: number; round: number }[];
-}
+type Session = SessionLedger;
 
 let sessions: Session[];
 let failedAnswers: number;

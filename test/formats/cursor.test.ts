@@ -9,23 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 import { describeWith } from '../helpers/capabilities.js';
 import { publicStorePath, publicStoreRows } from './public-stores.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
 const HOME = join(ROOT, 'fixtures/agents/cursor-1.5.11');
 const STORE = join(HOME, '.config/Cursor/User/globalStorage/state.vscdb');
 const EMPTY_HOME = join(ROOT, '.tmp/cursor-empty-home');
 
-interface Session {
-  id: string;
-  format: string;
-  agent?: string;
-  parent: string | null;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  started_at: string | null;
-  usage: Record<string, number>;
-  entries: { round: number; kind: string; shape: string; intervention: { enforce: string } }[];
-}
+type Session = SessionLedger;
 interface Report {
   inputs: { path: string; format: string; error?: string | null }[];
   sessions: Session[];

@@ -7,18 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
-interface Session {
-  format: string;
-  agent?: string;
-  project: string | null;
-  parent: string | null;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  entries: { round: number; kind: string; intervention: { enforce: string } }[];
-  started_at: string | null;
-}
+type Session = SessionLedger;
 
 let session: Session;
 let ignored: Record<string, number>;

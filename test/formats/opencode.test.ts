@@ -6,22 +6,11 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
 const FIXTURE = join(ROOT, 'fixtures/opencode/export-subagent-interrupt.json');
 
-interface Session {
-  id: string;
-  format: string;
-  agent?: string;
-  parent: string | null;
-  project: string | null;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  recorded_cost?: { usd: number; source: string };
-  interrupts?: { turn: number; round: number }[];
-}
+type Session = SessionLedger;
 
 let sessions: Session[];
 beforeAll(async () => {
@@ -45,7 +34,7 @@ describe('format opencode', () => {
 
   it('counts a step as a round: two steps of one assistant message are two rounds', () => {
     const child = sessions[1]!;
-    expect({ turns: child.turns, rounds: child.rounds, calls: child.tool_calls, requests: child.usage['requests'] }).toEqual({ turns: 1, rounds: 2, calls: 1, requests: 2 });
+    expect({ turns: child.turns, rounds: child.rounds, calls: child.tool_calls, requests: child.usage!.requests }).toEqual({ turns: 1, rounds: 2, calls: 1, requests: 2 });
   });
 
   it('makes the prompt whole: OpenCode\'s input leaves out cache reads and writes, its output the reasoning', () => {

@@ -10,19 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { piAdapter } from '../../src/formats/pi.js';
 import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
 import { jsonl, parseWith } from '../helpers/record.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
-interface Session {
-  format: string;
-  agent?: string;
-  project: string | null;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  recorded_cost?: { usd: number; source: string };
-  entries: { round: number; kind: string }[];
-  interrupts?: { turn: number; round: number }[];
-}
+type Session = SessionLedger;
 
 let session: Session;
 let ignored: Record<string, number>;

@@ -6,20 +6,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
-interface Session {
-  id: string;
-  format: string;
-  agent?: string;
-  project: string | null;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  entries: { round: number; kind: string }[];
-  interrupts?: { turn: number; round: number }[];
-  agent_halts?: { turn: number; round: number; reason: string }[];
-}
+type Session = SessionLedger;
 
 let session: Session;
 beforeAll(async () => {

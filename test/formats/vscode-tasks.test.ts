@@ -9,21 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 import { describeWith } from '../helpers/capabilities.js';
 import { publicStorePath, publicStoreRows } from './public-stores.js';
+import type { SessionLedger } from '../../src/ledger/types.js';
 
 const HOME = join(ROOT, 'fixtures/agents/vscode-tasks-3.51.0');
 const EMPTY_HOME = join(ROOT, '.tmp/vscode-tasks-empty-home');
 
-interface Session {
-  id: string;
-  format: string;
-  agent?: string;
-  project?: string;
-  turns: number;
-  rounds: number;
-  tool_calls: number;
-  usage: Record<string, number>;
-  entries: { round: number; kind: string; shape: string; intervention: { enforce: string } }[];
-}
+type Session = SessionLedger;
 interface Report {
   inputs: { path: string; format: string }[];
   sessions: Session[];
