@@ -70,6 +70,7 @@ export async function readArrayDocument(
   );
   let probing: Held[] | null = [];
   let probedChars = 0;
+  let probedRecords = 0;
   let declined = false;
   /** The adapter failed to start (the summary says why): nothing more is read. */
   let stopped = false;
@@ -114,9 +115,11 @@ export async function readArrayDocument(
       return;
     }
     probing.push(item);
-    if ('value' in item) probedChars += 'text' in el ? el.text.length : 0;
-    const records = probing.filter((h) => 'value' in h).length;
-    if ((records >= PROBE_RECORDS || probedChars >= PROBE_HELD_CHARS) && !decide()) declined = true;
+    if ('value' in item) {
+      probedRecords += 1;
+      probedChars += 'text' in el ? el.text.length : 0;
+    }
+    if ((probedRecords >= PROBE_RECORDS || probedChars >= PROBE_HELD_CHARS) && !decide()) declined = true;
   };
 
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
