@@ -4,7 +4,7 @@
 // adapter, or a file that is no array after all, the caller reads the file as before.
 
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { InputSummary } from '../input.js';
 import { type ArrayElement, ArrayElements } from '../../read/array-elements.js';
@@ -29,8 +29,9 @@ const ARRAY_STREAM_BYTES = 32 * 1024 * 1024;
 export async function worthStreamingArray(path: string, from = ARRAY_STREAM_BYTES): Promise<boolean> {
   let handle;
   try {
+    // Every file passes here: a stat alone for the many small ones, the file opened only past the size.
+    if ((await stat(path)).size < from) return false;
     handle = await open(path, 'r');
-    if ((await handle.stat()).size < from) return false;
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
