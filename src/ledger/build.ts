@@ -16,7 +16,7 @@ import type { AgentHalt, Interrupt, RecordedCost, Round, SessionInfo, SessionTim
 import { settleInterrupts } from './interrupts.js';
 import { RecoveryTracker, recoveryPatterns } from './cut.js';
 import { RecentBatches } from './loop-shape.js';
-import { RunFolder } from './runs.js';
+import { MAX_ENTRIES, RunFolder } from './runs.js';
 import { decideRound, type DetectorFactories, entryOf, inFeedingOrder, observeRound } from './turn.js';
 import type { RoundVerdict, SessionLedger } from './types.js';
 import { strongerLevel, type EnforceLevel } from '../vocabulary.js';
@@ -228,7 +228,11 @@ export class LedgerBuilder implements TranscriptSink {
     const added = findings.map((finding, i) =>
       entryOf(round, finding, telemetry[i]!, enforce[i]!, { explain: this.options.explain, excerpts: this.options.excerpts, usage: usage!, recent: s.recent }),
     );
+    const wasFull = s.runs.full;
     s.runs.add(ledger.entries, added, round.index, round.turn);
+    if (!wasFull && s.runs.full) {
+      this.options.onWarning?.(`${ledger.path}: session ${ledger.id}: more than ${MAX_ENTRIES.toLocaleString('en-US')} ledger entries; its findings from round ${round.index.toLocaleString('en-US')} on are counted, not listed (JSON: unlisted)`);
+    }
     findings.forEach((finding, i) => {
       const d = enforce[i]!;
       roundLevel = strongerLevel(roundLevel, d.level);
@@ -356,8 +360,10 @@ export class LedgerBuilder implements TranscriptSink {
   }
 }
 
-/** The session's usage, cost and what Enforce would have saved, as of the rounds seen so far. */
+/** The session's usage, cost, what Enforce would have saved and its unlisted findings, as of the rounds seen so far. */
 function settleMoney(s: SessionState): void {
+  const unlisted = s.runs.unlisted();
+  if (unlisted !== undefined) s.ledger.unlisted = unlisted;
   s.ledger.usage = s.account.usage();
   s.ledger.cost = s.account.cost();
   s.ledger.outcome.enforce.saved = s.account.savedByEnforce();

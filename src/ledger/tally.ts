@@ -4,7 +4,7 @@
 import { roundUsd } from '../money/account.js';
 import type { InputSummary } from '../formats/input.js';
 import { LoopShapeTally } from './loop-shapes.js';
-import { findingsOf } from './runs.js';
+import { sessionFindings } from './runs.js';
 import type { EnforceSaved, JudgeUsage, LedgerSummary, SessionLedger } from './types.js';
 
 /** What the stops prevent over sessions (summary.enforce.saved and .cut). */
@@ -35,7 +35,7 @@ export class SummaryTally {
   add(s: SessionLedger): void {
     this.count += 1;
     this.rounds += s.rounds;
-    this.entries += findingsOf(s.entries);
+    this.entries += sessionFindings(s);
     if (s.outcome.enforce.stops.length > 0) this.stopped += 1;
     if (s.outcome.enforce.steers > 0) this.steered += 1;
     if (s.cost) {

@@ -90,6 +90,26 @@ export interface EntryRun {
   max_evidence?: Evidence;
 }
 
+/**
+ * The findings of a session past the entries it lists (ledger/runs.ts MAX_ENTRIES): counted, not
+ * listed, so a session's memory stays bounded whatever its rounds (issue 53). Every finding from
+ * `first_round` on is here, none of them in `entries`.
+ */
+export interface UnlistedFindings {
+  /** Findings (what `entries` would have counted), of which `steers` steer and `stops` stop under enforce. */
+  findings: number;
+  /** Rounds with at least one such finding, and their tokens and dollars. */
+  rounds: number;
+  first_round: number;
+  last_round: number;
+  steers: number;
+  stops: number;
+  /** Findings per kind. */
+  kinds: Record<string, number>;
+  usage?: RoundUsage;
+  reason: string;
+}
+
 export interface LedgerEntry {
   /** 1-based. */
   turn: number;
@@ -189,6 +209,8 @@ export interface SessionLedger {
   rounds: number;
   tool_calls: number;
   entries: LedgerEntry[];
+  /** Findings past the entries a session lists (MAX_ENTRIES); absent when every finding is listed. */
+  unlisted?: UnlistedFindings;
   outcome: {
     enforce: {
       steers: number;

@@ -152,6 +152,32 @@ function checkRun(v: unknown, path: string, round: number, rounds: number): numb
   return n;
 }
 
+/** Findings past the entries a session lists (ledger/runs.ts): counts within the session's rounds. */
+function checkUnlisted(v: unknown, path: string, rounds: number): { steers: number; stops: number } {
+  const u = record(v, path);
+  const findings = count(u['findings'], `${path}.findings`, 1);
+  const withFindings = count(u['rounds'], `${path}.rounds`, 1);
+  if (withFindings > findings) throw new LedgerFieldError(`${path}.rounds`, `expected at most its ${findings} findings`, withFindings);
+  const first = count(u['first_round'], `${path}.first_round`, 1);
+  const last = count(u['last_round'], `${path}.last_round`, first);
+  if (last > rounds) throw new LedgerFieldError(`${path}.last_round`, `expected at most the session's ${rounds} rounds`, last);
+  if (withFindings > last - first + 1) throw new LedgerFieldError(`${path}.rounds`, `expected at most the ${last - first + 1} rounds from first_round to last_round`, withFindings);
+  const steers = count(u['steers'], `${path}.steers`);
+  const stops = count(u['stops'], `${path}.stops`);
+  if (steers + stops > findings) throw new LedgerFieldError(`${path}.steers`, `expected steers and stops together at most its ${findings} findings`, steers);
+  const kinds = record(u['kinds'], `${path}.kinds`);
+  let perKind = 0;
+  for (const [k, n] of Object.entries(kinds)) perKind += count(n, `${path}.kinds.${k}`, 1);
+  if (perKind !== findings) throw new LedgerFieldError(`${path}.kinds`, `expected its ${findings} findings, kind by kind`, `${perKind}`);
+  if (u['usage'] !== undefined) {
+    const usage = record(u['usage'], `${path}.usage`);
+    amountOrNull(usage['tokens'], `${path}.usage.tokens`);
+    amountOrNull(usage['usd'], `${path}.usage.usd`);
+  }
+  text(u['reason'], `${path}.reason`);
+  return { steers, stops };
+}
+
 /** The entry's enforce level, and how many rounds (findings) it stands for. */
 function checkEntry(v: unknown, path: string, turns: number, rounds: number): { level: string; count: number } {
   const e = record(v, path);
@@ -206,6 +232,11 @@ function checkSession(v: unknown, path: string): void {
     if (level === 'steer') steers += n;
     if (level === 'stop') stops += n;
   });
+  if (s['unlisted'] !== undefined) {
+    const u = checkUnlisted(s['unlisted'], `${path}.unlisted`, rounds);
+    steers += u.steers;
+    stops += u.stops;
+  }
   const enforce = record(record(s['outcome'], `${path}.outcome`)['enforce'], `${path}.outcome.enforce`);
   // Every steer and stop of a session is one of its entries (ledger/build.ts counts them so).
   const steerCount = count(enforce['steers'], `${path}.outcome.enforce.steers`);

@@ -7,7 +7,7 @@
 // GitHub refuses a job summary over 1 MiB, so the document is written against that budget: what
 // does not fit is left out and counted in a closing line, never cut mid-line.
 
-import { findingsOf } from '../ledger/runs.js';
+import { sessionFindings } from '../ledger/runs.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
 import { periodMarkdownLines, sessionSpan } from './times.js';
@@ -47,6 +47,7 @@ import {
   plural,
   strikeLegend,
   strikeParts,
+  unlistedPhrase,
 } from './text.js';
 
 /** GitHub's limit for `$GITHUB_STEP_SUMMARY` (1 MiB per step). */
@@ -108,7 +109,8 @@ function* sessionSection(s: SessionLedger, o: ReportOptions): Generator<{ line: 
     `enforce: ${outcomePhrase(s)}`,
   ].filter((x): x is string => x !== null);
   const money = [sessionCostPhrase(s), loopCostPhrase(s), savedPhrase(s)].filter((x): x is string => x !== null);
-  const intro = [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', ...(money.length ? [mdEscape(money.join(' · ')), ''] : [])];
+  const unlisted = unlistedPhrase(s);
+  const intro = [`### ${mdEscape(s.path)} · ${mdEscape(s.id)}`, '', meta.join(' · '), '', ...(money.length ? [mdEscape(money.join(' · ')), ''] : []), ...(unlisted !== null ? [mdEscape(unlisted), ''] : [])];
   for (const line of [...intro, row(heads)]) yield { line };
   yield { line: row(heads.map((h) => (['turn', 'round', 'line', 'confidence'].includes(h) ? '---:' : '---'))) };
   for (const e of s.entries) yield { line: entryRow(e, tools, off), entry: true };
@@ -178,7 +180,7 @@ function overviewRows(
         mdEscape(name.next().value as string),
         mdEscape(shortModel(s.model)),
         count(s.rounds),
-        count(findingsOf(s.entries)),
+        count(sessionFindings(s)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);
     }
@@ -256,7 +258,7 @@ export function* markdownChunks(report: LedgerReport, o: ReportOptions): Generat
         mdEscape(s.path),
         mdEscape(s.format),
         count(s.rounds),
-        count(findingsOf(s.entries)),
+        count(sessionFindings(s)),
         level(maxEnforce(s)),
         ...extra.map(([, f]) => mdEscape(f(s))),
       ]);

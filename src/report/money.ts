@@ -57,6 +57,14 @@ export function flaggedRounds(s: SessionLedger): { rounds: number; tokens: numbe
     if (u?.usd != null && usd !== null) usd += u.usd;
     else usd = null;
   }
+  // Rounds past the entries listed are counted apart, each once (ledger/runs.ts MAX_ENTRIES).
+  const past = s.unlisted;
+  if (past !== undefined && past.rounds > 0) {
+    rounds += past.rounds;
+    if (past.usage?.tokens != null) tokens = (tokens ?? 0) + past.usage.tokens;
+    if (past.usage?.usd != null && usd !== null) usd += past.usage.usd;
+    else usd = null;
+  }
   return { rounds, tokens, usd: rounds === 0 ? 0 : usd };
 }
 

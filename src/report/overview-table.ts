@@ -3,7 +3,7 @@
 // person scanning hundreds of sessions: no borders, the enforce outcome first and coloured, the
 // columns that matter kept longest when the terminal is narrow.
 
-import { findingsOf } from '../ledger/runs.js';
+import { sessionFindings } from '../ledger/runs.js';
 import type { ChalkInstance } from 'chalk';
 import type { LedgerReport, SessionLedger } from '../ledger/types.js';
 import type { EnforceLevel } from '../vocabulary.js';
@@ -60,7 +60,7 @@ function overviewColumns(present: ReturnType<typeof presentColumns> & { started:
     { key: 'session', head: 'session', align: 'left', priority: 90, text: (r) => (r.kind === 'session' ? r.name : (r.cells['session'] ?? '')) },
     { key: 'model', head: 'model', align: 'left', priority: 20, min: 10, text: cell('model', (s, long) => sanitize(shortModel(s.model, long))) },
     { key: 'rounds', head: 'rounds', align: 'right', priority: 60, text: cell('rounds', (s) => count(s.rounds)) },
-    { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(findingsOf(s.entries))) },
+    { key: 'findings', head: 'findings', align: 'right', priority: 30, text: cell('findings', (s) => count(sessionFindings(s))) },
   );
   // When it started tells apart sessions whose names look alike; it gives way before the figures.
   if (present.started) cols.splice(cols.findIndex((c) => c.key === 'model'), 0, { key: 'started', head: 'started', align: 'left', priority: 25, text: cell('started', (s) => startedCell(s, zone)) });

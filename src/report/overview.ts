@@ -3,7 +3,7 @@
 // print the per-entry ledger of the top N only. Calm sessions are counted, not listed. This module
 // decides what is listed and in which order; table and markdown lay it out.
 
-import { findingsOf } from '../ledger/runs.js';
+import { sessionFindings } from '../ledger/runs.js';
 import type { EnforceSaved, SessionLedger } from '../ledger/types.js';
 import { LEVEL_RANK, type EnforceLevel } from '../vocabulary.js';
 import { fmtTokens, fmtUsd, MoneyTally, NOT_KNOWN, sessionCut, sessionSaved, sessionTokens, sessionUsd } from './amounts.js';
@@ -85,7 +85,7 @@ export function compareSessions(sort: SessionSort): (a: SessionLedger, b: Sessio
   // More stops is worse, then more findings; among equals, more steers.
   const stops = (a: SessionLedger, b: SessionLedger) => b.outcome.enforce.stops.length - a.outcome.enforce.stops.length;
   const steers = (a: SessionLedger, b: SessionLedger) => b.outcome.enforce.steers - a.outcome.enforce.steers;
-  const findings = (a: SessionLedger, b: SessionLedger) => findingsOf(b.entries) - findingsOf(a.entries);
+  const findings = (a: SessionLedger, b: SessionLedger) => sessionFindings(b) - sessionFindings(a);
   const path = (a: SessionLedger, b: SessionLedger) => cmpText(a.path, b.path) || cmpText(a.id, b.id);
   // Newest first; sessions without times last.
   const date = (a: SessionLedger, b: SessionLedger) => cmpDesc(startedMs(a), startedMs(b));

@@ -40,6 +40,7 @@ import {
   strikeParts,
   truncateTo,
   wrap,
+  unlistedPhrase,
 } from './text.js';
 
 interface Layout {
@@ -363,6 +364,7 @@ function header(s: SessionLedger, width: number, ch: ChalkInstance, zone: string
     ...(money.length ? wrap(money.join(' · '), width, 2) : []),
     // A trace says less than a transcript: which producer wrote it, and what the detectors could not see.
     ...(s.producer !== undefined ? wrap(`recorded by ${sanitize(s.producer)} telemetry${s.unrecorded?.length ? `; not recorded: ${s.unrecorded.map((u) => sanitize(u)).join(', ')}` : ''}`, width, 2) : []),
+    ...(unlistedPhrase(s) !== null ? wrap(unlistedPhrase(s)!, width, 2) : []),
     // The user's own Esc after a repeat: the closest thing to a label a store holds (issue 28.5).
     ...(s.interrupts ?? []).filter((i) => i.after_repeat).flatMap((i) => wrap(`interrupted: ${interruptPhrase(i, s.outcome.enforce.stops)}`, width, 2)),
   ];

@@ -121,6 +121,20 @@ export function outcomePhrase(s: SessionLedger): string {
   return parts.length ? parts.join('; ') : 'no intervention';
 }
 
+/**
+ * The findings a session counts but does not list (past ledger/runs.ts MAX_ENTRIES), or null:
+ * `not listed: 12,345 findings in 9,876 rounds, r20,001–r1,000,000 (12 steer, no stop): …`.
+ */
+export function unlistedPhrase(s: SessionLedger): string | null {
+  const u = s.unlisted;
+  if (u === undefined) return null;
+  const levels = [u.steers > 0 ? plural(u.steers, 'steer') : null, u.stops > 0 ? plural(u.stops, 'stop') : null].filter((x) => x !== null);
+  const kinds = Object.entries(u.kinds)
+    .map(([k, n]) => `${sanitize(k)} ${count(n)}`)
+    .join(', ');
+  return `not listed: ${plural(u.findings, 'finding')} in ${plural(u.rounds, 'round')}, r${count(u.first_round)}–r${count(u.last_round)} (${kinds}${levels.length ? `; ${levels.join(', ')}` : ''}): ${sanitize(u.reason)}`;
+}
+
 // Only our own SGR colour codes can be present when measuring (transcript text is sanitized).
 // oxlint-disable-next-line no-control-regex -- ESC is the point: this strips our SGR codes
 const SGR = /\u001b\[[0-9;]*m/g;

@@ -7,7 +7,7 @@
 // they fit HTML_TIMELINE_BUDGET bytes (and `--top N`, when given); what is left out is counted in
 // a line saying so. A 900-session store stays a page of a few MB that a browser draws in seconds.
 
-import { findingsOf } from '../../ledger/runs.js';
+import { sessionFindings } from '../../ledger/runs.js';
 import type { LedgerEntry, LedgerReport, SessionLedger } from '../../ledger/types.js';
 import { type ReportOptions, whole } from '../options.js';
 import { judgeUsageLine, enforceText } from '../judge-text.js';
@@ -15,7 +15,7 @@ import { fmtTokens, fmtUsd, moneyTotals, NOT_KNOWN, sessionCut, sessionSaved, se
 import { listPriceNote, loopCostPhrase, savedPhrase, sessionCostPhrase } from '../money.js';
 import { compareSessions, cutCell, outcomeCell, presentColumns, projectCell, savedCell, shortId, shortModel, type SessionSort } from '../overview.js';
 import { rowTools } from '../rows.js';
-import { count, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural } from '../text.js';
+import { count, fmtConfidence, fmtStrike, maxEnforce, outcomePhrase, plural, unlistedPhrase } from '../text.js';
 import { LEVEL_RANK } from '../../vocabulary.js';
 import { esc } from './escape.js';
 import { pageHead, pageTail } from './shell.js';
@@ -112,7 +112,7 @@ function overviewRow(s: SessionLedger, rank: number, drawn: boolean, present: Re
     (present.started ? td('started', esc(startedCell(s, zone)), s.started_at ?? '') : '') +
     td('model', esc(shortModel(s.model))) +
     td('rounds', count(s.rounds), String(s.rounds), true) +
-    td('findings', count(findingsOf(s.entries)), String(findingsOf(s.entries)), true) +
+    td('findings', count(sessionFindings(s)), String(sessionFindings(s)), true) +
     (present.tokens ? td('tokens', esc(fmtTokens(sessionTokens(s))), n(sessionTokens(s)), true) : '') +
     (present.cost ? td('cost', esc(fmtUsd(sessionUsd(s))), n(sessionUsd(s)), true) : '') +
     (present.saved ? td('saved', esc(savedCell(s, true)), n(sv?.usd ?? sv?.rounds), true) : '') +
@@ -170,6 +170,8 @@ function sessionHtml(s: SessionLedger, rank: number, o: ReportOptions): string {
   parts.push(`<p class="meta mono">${esc(s.path)}</p>`);
   parts.push(`<p class="meta">${facts.join(' · ')}</p>`);
   if (money.length) parts.push(`<p class="meta">${esc(money.join(' · '))}</p>`);
+  const unlisted = unlistedPhrase(s);
+  if (unlisted !== null) parts.push(`<p class="meta">${esc(unlisted)}</p>`);
   if (!s.timeline) parts.push('<p class="meta">turn boundaries and spend along the session are not in this ledger (a merged or older ledger)</p>');
   parts.push(timelineSvg(s));
   parts.push(labelControls(s));
