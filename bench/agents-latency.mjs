@@ -36,8 +36,13 @@ const arg = (name, fallback) => {
 };
 const runs = Number(arg('--runs', '3'));
 const calls = Number(arg('--calls', '6'));
-// The eight guarded agents (pi, Droid and OpenClaw are read offline only: no hook to time).
+// Every guarded agent whose hook is timed here (bench/installed-hooks.mjs).
 const only = arg('--only', Object.keys(INSTALLED_HOOKS).join(',')).split(',');
+const unknown = only.filter((agent) => !(agent in INSTALLED_HOOKS));
+if (unknown.length > 0) {
+  console.error(`bench/agents-latency.mjs: no hook to time for ${unknown.join(', ')} (agents: ${Object.keys(INSTALLED_HOOKS).join(', ')})`);
+  process.exit(2);
+}
 
 const hookOnly = args.includes('--hook-only');
 
