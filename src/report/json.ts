@@ -49,6 +49,8 @@ function* ndjsonRecords(report: LedgerReport, excerpts: boolean): Generator<Reco
   for (const s of r.sessions) {
     const session = { ...head, session: s.id, path: s.path, parent: s.parent, project: s.project ?? null, model: s.model, started_at: s.started_at ?? null, ended_at: s.ended_at ?? null };
     for (const e of s.entries) yield { ...session, ...e };
+    // Findings past the entries listed (ledger/runs.ts MAX_ENTRIES): their counts, one line after the entries.
+    if (s.unlisted !== undefined) yield { ...session, unlisted: s.unlisted };
   }
 }
 

@@ -79,7 +79,7 @@ describe('a session whose findings fall on irregular rounds', () => {
     expect(large.report.summary.entries).toBeGreaterThan(small.report.summary.entries * 3.5);
   }, 240_000);
 
-  it('says so in the table and markdown, and merge takes the ledger back unchanged', async () => {
+  it('says so in the table and markdown, counts them in ndjson, and merge takes the ledger back unchanged', async () => {
     const { json, file } = await ledger(12_000);
     for (const format of ['table', 'markdown']) {
       const r = await spawnCli([file, '--format', format], { timeoutMs: 120_000 });
@@ -88,6 +88,13 @@ describe('a session whose findings fall on irregular rounds', () => {
       const text = r.stdout.toString('utf8').replace(/\s+/g, ' ');
       expect(text.slice(0, 4000)).toMatch(/not listed: [\d,]+ findings in [\d,]+ rounds, r[\d,]+–r12,000 \(repeated\\?_batch [\d,]+, thinking\\?_stagnation [\d,]+\): a session lists at most 10,000 entries/);
     }
+    // ndjson: one line an entry, then one with the unlisted counts.
+    const nd = await spawnCli([file, '--format', 'ndjson'], { timeoutMs: 120_000 });
+    const lines = nd.stdout.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const report = JSON.parse(json) as LedgerReport;
+    expect(lines.length).toBe(report.sessions[0]!.entries.length + 1);
+    expect(lines.at(-1)!['unlisted']).toEqual(report.sessions[0]!.unlisted);
+    expect(lines.at(-1)!['session']).toBe('irregular');
     const saved = join(tmp.dir, 'irregular.json');
     writeFileSync(saved, json);
     const merged = await spawnCli(['merge', saved, '--format', 'json'], { timeoutMs: 120_000 });
