@@ -45,11 +45,21 @@ const needsMore = (file: string, text: string): boolean => NEEDS_MORE.test(text)
  * The files whose cases hold hundreds of MB at once (a JSON document read up to V8's string limit,
  * a 50 MB line, a 48 MB record, a 32 MB merged value, 200k sessions in one merge): each calls
  * oneHeavyCaseAtATime (test/helpers/one-heavy.ts), which is how they are found (the lock's own test
- * excepted). They keep their heavy cases and little else, and run last, one at a time, once the
+ * excepted). They keep their heavy cases and little else, and run in the soak tier, last, one at a time, once the
  * other workers are gone: beside four workers one of them took the suite past 1.3 GB.
  */
 const heavy = new Set([...testSources].filter(([f, text]) => f !== 'helpers/one-heavy.test.ts' && /\boneHeavyCaseAtATime\(/.test(text)).map(([f]) => f));
 const heavyFiles = [...heavy].map((f) => `test/${f}`);
+
+/**
+ * The soak tier (`npm run test:soak`, vitest.soak.config.ts; `.ci/run` runs it after `npm test`):
+ * the files that prove a bound at scale (a million-round loop, 100 MB merges, every golden case as
+ * shards, a generated store of a thousand sessions) and the heavy files above. They took ~40% of
+ * the suite's time, so `npm test` leaves them out to keep to its five minutes (issue 57 item 6). A
+ * file joins by its first line: `// Soak tier (npm run test:soak): <why it is one>`.
+ */
+const SOAK_MARK = /^\/\/ Soak tier \(npm run test:soak\): \S/;
+const soakFiles = [...testSources].filter(([f, text]) => SOAK_MARK.test(text) && !heavy.has(f)).map(([f]) => `test/${f}`);
 
 /**
  * The files that start Chromium (~375 MB of PSS over its eight processes, however small the page):
@@ -68,7 +78,7 @@ const agentFiles = [...testSources.keys()].filter((f) => f.startsWith('agents/')
 
 /** The unit test files, as `test/...` paths (`npm run test:quick` runs these alone). */
 export const unitFiles = [...testSources]
-  .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !needsMore(f, text))
+  .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !SOAK_MARK.test(text) && !needsMore(f, text))
   .map(([f]) => `test/${f}`);
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
@@ -100,6 +110,12 @@ const UNIT_HEAP_MB = 192;
 /** How the unit files run, here and in `npm run test:quick` (vitest.quick.config.ts). */
 export const unitRun = { ...shared, include: unitFiles, isolate: false, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`] };
 
+/** The soak tier's projects: its end-to-end files, then the heavy ones, one at a time, once the others are gone. */
+export const soakProjects = [
+  { test: { ...shared, name: 'soak', include: soakFiles, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 0 } } },
+  { test: { ...shared, name: 'heavy', include: heavyFiles, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+];
+
 export default defineConfig({
   test: {
     ...shared,
@@ -112,9 +128,8 @@ export default defineConfig({
       // core (they only compute), and their workers are gone before the end-to-end files start.
       { test: { ...unitRun, name: 'unit', sequence: { groupOrder: 0 } } },
       // A file that spawns processes or generates stores gets a fresh worker, as a user's run does.
-      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...soakFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
       { test: { ...shared, name: 'browser', include: browserFiles, maxWorkers: 1, sequence: { groupOrder: 2 } } },
-      { test: { ...shared, name: 'heavy', include: heavyFiles, maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },
 });

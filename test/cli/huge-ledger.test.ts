@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): one transcript of 150,000 rounds in every format.
 // Through the built binary: one transcript whose ledger holds 150,000 entries (one turn repeating
 // the same failing tool batch). Before issue 11 the table crashed on it with "Maximum call stack
 // size exceeded" (so did markdown at ~120k); now every format writes it in pieces.

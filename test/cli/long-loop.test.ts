@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a million repeated failing rounds through the binary.
 // Issue 53 item 12: "A long loop keeps one ledger entry per round without bound: a million repeated
 // failing rounds took 2.3 GB and wrote a 1 GB JSON file." Issue 59 item 2: "the machine formats
 // keep every round's verdict as counts and ranges, so a 1,800-round loop does not cost 1,800

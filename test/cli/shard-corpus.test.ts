@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a generated store of over a thousand sessions, as 7 shards and 3.
 // Shards on a generated store of over a thousand sessions (bench/home.mjs, seeded: Claude Code
 // sessions with sub-agents, resumed sessions, Codex and Gemini CLI, settings and reports that are
 // no transcripts, links read once): the binary's 7 shards merged are the one run, byte for byte.

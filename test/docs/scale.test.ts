@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): docs/scale.md's workflows run as written over a generated store.
 // docs/scale.md, run as written: the GitHub Actions workflow (parsed, its matrix expanded, each
 // step's commands run in a shell with artifacts passed between jobs), the Kubernetes Indexed Job
 // (parsed, its command run once per JOB_COMPLETION_INDEX), Spark's pipe command (once per

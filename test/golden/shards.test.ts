@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): every golden case run again as 3 shards and merged.
 // Past one machine (issue 20): every golden case, run as 3 shards (`--shard K/3 --format json`)
 // and put back together with `loopledger merge`, must print exactly the golden: the same stdout,
 // byte for byte, and the same exit code. Shards are run once per set of analysis flags and shared

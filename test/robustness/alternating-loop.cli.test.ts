@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): loops of thousands of rounds repeating a pattern.
 // Issue 53: "the ledger's memory is bounded in the number of rounds (a million-round loop
 // summarised as runs, with the machine formats keeping exact counts)". A loop broken every few
 // rounds (A A A B; a failing call with a read between) kept one or two entries a round: 2,000 rounds

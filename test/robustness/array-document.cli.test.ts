@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a 40 MB JSON array read under an 80 MB heap.
 // Issue 53: "every input (a record, a line, a word, a string, a side file) is bounded in time and
 // memory whatever its size". A ChatGPT export is one JSON array of conversations: read whole, a
 // 40 MB one needed ~290 MB (its text and its tree at once; 200 MB: 1.1 GB, and 640 s while one id

@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): random sizes, delays and corruptions against the live hook, many runs.
 // Issue 27's closing demand for the hook: random payload sizes, arrival delays and state
 // corruptions, and for every call "exit 0 always, never longer than the agent's timeout, and the
 // guard's verdict unchanged whenever the payload and transcript are intact". The reference is the

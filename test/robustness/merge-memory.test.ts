@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): 20,000 sessions and 80,000 files merged under small heaps.
 // Issue 27.17: what a merge holds per session and per file. The formats with an overview (table,
 // markdown, html, junit, sarif, github, otlp) keep each session's thin version in memory, so what it
 // costs bounds the sessions a merge can take: the strings of a small vocabulary (models, formats,

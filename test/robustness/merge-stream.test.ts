@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a 64 MB merge under a small heap.
 // Issue 27.17: `merge` reads each shard in pieces and puts each session aside on disk, keeping only
 // what the summary and the exit code read. A 64 MB merge runs within a heap the old merge (which
 // parsed every shard whole and held every session) could not finish in; a truncated shard is named

@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a million malformed lines under a 48 MB heap.
 // SPEC (Bad input): "stderr shows the first 20 skipped lines of a file and then one line with the
 // rest's count; memory stays bounded whatever the number of bad lines", and (JSON) "inputs[].skipped
 // keeps at most the first 100 skipped lines of a file and inputs[].skipped_lines their total;

@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): 12,000 and 48,000 irregular firing rounds.
 // Issue 53: "the ledger's memory is bounded in the number of rounds ... with the machine formats
 // keeping exact counts". A finding that fires on irregular rounds never folds into a run (its
 // rounds are no pattern): such a session lists at most MAX_ENTRIES (10,000) entries and counts the

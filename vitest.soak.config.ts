@@ -1,0 +1,7 @@
+// `npm run test:soak`: the tests that prove a bound at scale, and the heavy ones (vitest.config.ts
+// says which and why). `.ci/run` runs it after `npm test`, which leaves these files out.
+
+import { defineConfig } from 'vitest/config';
+import { soakProjects } from './vitest.config.js';
+
+export default defineConfig({ test: { projects: soakProjects } });
