@@ -3,9 +3,10 @@
 // guard's own files. The file's text is edited, never rewritten from its parse: every byte outside
 // the removed entries stays. Without --write it says what it would remove.
 
-import { rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FilesInstall, Rec, SettingsInstall } from './contract.js';
+import type { ConfigEntries, FilesInstall, Rec, SettingsInstall } from './contract.js';
+import { type EntriesPlan, planRemove, readConfig } from './config-entries.js';
 import { applyEdits, type Insertion, type JsonNode, parseSpans, removeItems } from './jsonc-edit.js';
 import { type InstallIO, isGuardOf, readAgentSettings, type Scope, settingsPath } from './install.js';
 import { ownFile, readOwnFile } from './install-files.js';
@@ -175,5 +176,50 @@ function uninstallFiles(opts: UninstallOptions, install: FilesInstall, io: Insta
     }
   }
   if (found === 0) io.stderr.write(`loopledger: no loopledger guard for ${opts.agent} in ${dir}; nothing to remove\n`);
+  else if (install.ownDir === true && opts.write) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty: a file the user put there keeps it.
+    }
+  }
+  return install.config === undefined ? 0 : uninstallEntries(install.config, dir, opts.write, io);
+}
+
+/** The entries install added to the agent's configuration for `dir`, taken back (those still as it wrote them). */
+function uninstallEntries(config: ConfigEntries, dir: string, write: boolean, io: InstallIO): number {
+  const path = config.file(io.env);
+  let plan: EntriesPlan | null;
+  try {
+    plan = planRemove(readConfig(config, io.env), config.entries(dir));
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${e.message}; its entries for the guard left as they are\n`);
+    return 2;
+  }
+  if (plan === null) {
+    io.stderr.write(`loopledger hook uninstall: ${path}: the guard's entries cannot be removed by editing around the comments in them: remove them by hand; nothing written\n`);
+    return 2;
+  }
+  for (const line of plan.kept) io.stderr.write(`loopledger: ${path}: ${line}\n`);
+  if (plan.text === null) return 0;
+  if (!write) {
+    io.stdout.write(plan.text);
+    io.stderr.write(`loopledger: ${path} without ${plan.changed.join(', ')} is above (run again with --write to write it there)\n`);
+    return 0;
+  }
+  const why = whyNotWritable(plan.file);
+  if (why !== null) {
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${why}; nothing written\n`);
+    return 2;
+  }
+  try {
+    const { backup } = writeSettings(plan.file, plan.text);
+    io.stderr.write(`loopledger: ${path}: removed ${plan.changed.join(', ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${e.message}; nothing written\n`);
+    return 2;
+  }
   return 0;
 }
