@@ -1,6 +1,8 @@
 // The guard installed as files of its own (Cline's hooks folder, OpenCode's and Kilo's plugin
-// folders): each file is written whole around the guard's command. A file of the same name that
-// `hook install` did not write is the user's, and is never replaced.
+// folders, OpenClaw's plugin folder): each file is written whole around the guard's command. A file
+// of the same name that `hook install` did not write is the user's, and is never replaced. Where
+// the agent loads the files only with entries in its own configuration (OpenClaw), those are added
+// too (config-entries.ts).
 
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,7 +95,7 @@ function installFiles(agent: Agent, install: FilesInstall, dir: string, guardArg
       io.stderr.write(`loopledger: ${entries.file.path}: added ${entries.changed.join(', ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
     } catch (e) {
       if (!(e instanceof SettingsError)) throw e;
-      io.stderr.write(`loopledger hook install: ${entries.file.path}: ${e.message}: add ${entries.changed.join(', ')} by hand (above with --write left off)\n`);
+      io.stderr.write(`loopledger hook install: ${entries.file.path}: ${e.message}: add ${entries.changed.join(', ')} by hand (without --write, install prints the file with them)\n`);
       return 2;
     }
   }

@@ -5,11 +5,12 @@
 
 import { rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConfigEntries, FilesInstall, Rec, SettingsInstall } from './contract.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { ConfigEntries, ConfigEntry, FilesInstall, Rec, SettingsInstall } from './contract.js';
 import { type EntriesPlan, planRemove, readConfig } from './config-entries.js';
 import { applyEdits, type Insertion, type JsonNode, parseSpans, removeItems } from './jsonc-edit.js';
 import { type InstallIO, isGuardOf, readAgentSettings, type Scope, settingsPath } from './install.js';
-import { ownFile, readOwnFile } from './install-files.js';
+import { filesDir, installedFiles, ownFile, readOwnFile } from './install-files.js';
 import { type Agent, hookOf } from './payload.js';
 import { SettingsError, type SettingsFile, stripComments, whyNotWritable, writeSettings } from './settings-file.js';
 
@@ -183,15 +184,20 @@ function uninstallFiles(opts: UninstallOptions, install: FilesInstall, io: Insta
       // Not empty: a file the user put there keeps it.
     }
   }
-  return install.config === undefined ? 0 : uninstallEntries(install.config, dir, opts.write, io);
+  if (install.config === undefined) return 0;
+  // The other scope's guard, still installed, keeps the entries both need (OpenClaw's plugin entry).
+  const other = filesDir(install, opts.scope === 'project' ? 'user' : 'project', io.env, io.cwd);
+  const kept = other !== dir && installedFiles(other, install, opts.agent).length > 0 ? install.config.entries(other) : [];
+  const entries = install.config.entries(dir).filter((e) => !kept.some((k) => isDeepStrictEqual(k, e)));
+  return uninstallEntries(install.config, entries, opts.write, io);
 }
 
-/** The entries install added to the agent's configuration for `dir`, taken back (those still as it wrote them). */
-function uninstallEntries(config: ConfigEntries, dir: string, write: boolean, io: InstallIO): number {
+/** `entries` taken back from the agent's configuration (those still as install wrote them). */
+function uninstallEntries(config: ConfigEntries, entries: readonly ConfigEntry[], write: boolean, io: InstallIO): number {
   const path = config.file(io.env);
   let plan: EntriesPlan | null;
   try {
-    plan = planRemove(readConfig(config, io.env), config.entries(dir));
+    plan = planRemove(readConfig(config, io.env), entries);
   } catch (e) {
     if (!(e instanceof SettingsError)) throw e;
     io.stderr.write(`loopledger hook uninstall: ${path}: ${e.message}; its entries for the guard left as they are\n`);

@@ -1,11 +1,12 @@
 // The live guard in OpenClaw 2026.9.6 (issue 58 item 3), as test/agents/guard-npm.test.ts verifies
 // it in Droid and pi: the real agent (`openclaw agent --local`) driven by the scripted chat server
 // (three identical failing shell calls, one that succeeds, a closing text) with the guard installed
-// by `loopledger hook install openclaw --user --write` as a user would. One run per case, shared by
-// its expectations: under enforce the third call is refused before it runs and the model reads why;
-// under telemetry nothing is refused and the hook's verdicts are `analyze`'s of the store OpenClaw
-// wrote; a guard that cannot answer (its state folder impossible to create) leaves every call running.
-// One OpenClaw run took 47-64 s here, so three runs are all this file makes.
+// by `loopledger hook install openclaw --user --write` as a user would. One run per case: under
+// enforce the third call is refused before it runs and the model reads why; under telemetry
+// nothing is refused and the hook's verdicts are `analyze`'s of the store OpenClaw wrote, and so
+// they are for a text chanted over varied work; a guard that cannot answer (its state folder
+// impossible to create) leaves every call running. One OpenClaw run took 47-71 s here, so four
+// runs are all this file makes.
 // Needs the agent: `node test/agents/install-more.mjs openclaw`; skipped, saying why, without.
 
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { recordGuarded } from './record-more.mjs';
 
 const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 const CASE = { timeout: 60_000 };
+const CHANT = 'I will check the file again now to be sure that nothing has changed since the last time. '.repeat(8);
 
 /** The store OpenClaw wrote: its agent's SQLite database. */
 function database(store: string): string {
@@ -40,7 +42,7 @@ const verdicts = (entries: Entry[]) => [...new Set(entries.filter((e) => !e.afte
 const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b));
 
 describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
-  const runs: Partial<Record<'enforce' | 'telemetry' | 'broken', Run>> = {};
+  const runs: Partial<Record<'enforce' | 'telemetry' | 'broken' | 'chant', Run>> = {};
   beforeAll(async () => {
     runs.enforce = await recordGuarded('openclaw', 'enforce');
     runs.telemetry = await recordGuarded('openclaw', 'telemetry');
@@ -50,6 +52,8 @@ describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
         return join(home, 'not-a-folder', 'state');
       },
     });
+    // The same text chanted over varied work: the plugin sends each call's response text (before_message_write).
+    runs.chant = await recordGuarded('openclaw', 'telemetry', { script: (v) => (v.modelTurns < 4 ? { text: CHANT, calls: [{ role: 'shell', input: { command: `echo step ${v.modelTurns}` } }] } : { text: 'Done.' }) });
   }, 600_000);
 
   it('enforce: the third identical failing call is refused before it runs, the model reads why, the run goes on to its end', CASE, async () => {
@@ -73,6 +77,15 @@ describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
     const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
     expect(online).toEqual(offline);
     expect(online).toContain('turn 1 round 3 tool_batch/repeated_batch strike 3 enforce:stop');
+  });
+
+  it("the same text chanted over varied work: the hook's verdicts on the text are analyze's of the store (the text reaches the guard live)", CASE, () => {
+    const r = runs.chant!;
+    expect(r.status).toBe(0);
+    const online = verdicts(hookDecisions(r.ledgers).map((d) => d.entry).filter((e): e is Entry => e !== undefined));
+    const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+    expect(online).toEqual(offline);
+    expect(online.some((v) => /output\/\w+ .*enforce:steer/.test(v)), 'the chant is flagged').toBe(true);
   });
 
   it('a guard that cannot answer (its state folder is a file) leaves OpenClaw running every call', CASE, () => {

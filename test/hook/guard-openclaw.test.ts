@@ -164,6 +164,22 @@ describe('OpenClaw (2026.9.6): install, uninstall, doctor', () => {
     expect(existsSync(join(home, '.openclaw/extensions'))).toBe(false);
   });
 
+  it('user and project both: doctor says `twice` naming both modes (exit 1); uninstall --project leaves the user\'s entries', () => {
+    const { cwd, home } = fresh();
+    expect(install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home }).code).toBe(0);
+    expect(install(['openclaw', '--project', '--write', '--mode', 'telemetry'], { cwd, home }).code).toBe(0);
+    const paths = () => (readSettings(join(home, '.openclaw/openclaw.json'), true).value as { plugins: { load: { paths: string[] } } }).plugins.load.paths;
+    expect(paths()).toEqual([join(home, '.openclaw/extensions/loopledger'), join(cwd, '.openclaw/extensions/loopledger')]);
+    const d = hook('doctor', ['openclaw'], cwd, home);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/twice: the guard runs 2 times on every .*in different modes \(telemetry from .*, enforce from /);
+    expect(hook('uninstall', ['openclaw', '--project', '--write'], cwd, home).code).toBe(0);
+    expect(paths()).toEqual([join(home, '.openclaw/extensions/loopledger')]);
+    const after = hook('doctor', ['openclaw'], cwd, home);
+    expect(after.stdout).toMatch(/^loopledger hook doctor: ok: [^\n]*\n$/);
+    expect(after.code).toBe(0);
+  });
+
   it('doctor never runs a look-alike: a plugin written around another launcher is reported foreign, not run', () => {
     const { cwd, home } = fresh();
     const marker = join(home, 'ran');
