@@ -1,6 +1,6 @@
 // The hook of each guarded agent, run as that agent runs it, without the agent:
 // `hook install <agent> --user --write --mode telemetry` into a scratch HOME, the command read back
-// from what install wrote (settings, OpenCode's and Kilo's plugin, pi's extension, Cline's hook files), then fed
+// from what install wrote (settings, OpenCode's, Kilo's and OpenClaw's plugin, pi's extension, Cline's hook files), then fed
 // that agent's own payloads on stdin: a pre-call and a post-call event per run, interleaved with a
 // bare `node -e 0` start, so a noisy neighbour slows all three alike. Claude Code, Codex, Gemini
 // CLI and Droid read their transcript, so theirs is a copy of the agent's own recording (fixtures/agents/).
@@ -104,6 +104,13 @@ export const INSTALLED_HOOKS = {
     locate: pluginCommand('.pi/agent/extensions/loopledger.js'),
     pre: (_s, i) => ({ hook_event_name: 'tool_call', session_id: 'pi-bench', tool_name: 'bash', tool_use_id: `call_${i}`, tool_input: { command: `echo ${i}` } }),
     post: (s, i) => ({ ...INSTALLED_HOOKS.pi.pre(s, i), hook_event_name: 'tool_result', tool_response: { content: [{ type: 'text', text: shellOutput(i) }], isError: false } }),
+  },
+  openclaw: {
+    events: 'before_tool_call, after_tool_call',
+    // OpenClaw's plugin spawns `/bin/sh -c COMMAND` for each event, as pi's extension does.
+    locate: pluginCommand('.openclaw/extensions/loopledger/index.mjs'),
+    pre: (_s, i) => ({ hook_event_name: 'before_tool_call', session_id: 'oc-bench', tool_name: 'exec', tool_use_id: `call_${i}`, tool_input: { command: `echo ${i}` }, assistant_text: null }),
+    post: (s, i) => ({ ...INSTALLED_HOOKS.openclaw.pre(s, i), hook_event_name: 'after_tool_call', tool_response: { content: [{ type: 'text', text: shellOutput(i) }], isError: false, exitCode: 0 } }),
   },
   cline: {
     events: 'PreToolUse, PostToolUse',

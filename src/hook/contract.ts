@@ -109,6 +109,29 @@ export interface FilesInstall {
   timeoutUnitMs: number;
   userDir(env: NodeJS.ProcessEnv): string;
   projectDir(cwd: string): string;
+  /** The folder is the guard's own (OpenClaw's plugin folder): uninstall removes it once it is empty. */
+  ownDir?: boolean;
+  /** What the agent's own configuration must hold before it loads the files (OpenClaw's plugin entry). */
+  config?: ConfigEntries;
+}
+
+/**
+ * Entries a files install adds to the agent's configuration (JSON with comments) and its
+ * uninstall takes back: an object member set to a value, or an item added to a list.
+ */
+export interface ConfigEntries {
+  file(env: NodeJS.ProcessEnv): string;
+  /** The entries for the files written in `dir`, each by its keys from the top of the file. */
+  entries(dir: string): readonly ConfigEntry[];
+  /** Why the agent will not load the guard even with the entries there (a plugin allowlist without it), or null. */
+  blocked(config: unknown): string | null;
+}
+
+export interface ConfigEntry {
+  keys: readonly string[];
+  value: unknown;
+  /** `keys` name a list and `value` is one item of it. */
+  item?: boolean;
 }
 
 export interface AgentHook {

@@ -15,6 +15,8 @@ import { accessSync, constants } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { guardIn, installedGuards, isGuardOf, readAgentSettings, type Scope, settingsPath } from './install.js';
 import { filesDir, installedFiles } from './install-files.js';
+import { hasEntry, keyPath, readConfig } from './config-entries.js';
+import type { ConfigEntries } from './contract.js';
 import { provenance, type Provenance } from './provenance.js';
 import { type Agent, hookOf } from './payload.js';
 import { sanitize } from '../sanitize.js';
@@ -170,7 +172,7 @@ function places(agent: Agent, io: DoctorIO, scopes: readonly Scope[]): { looked:
   for (const [path, shown] of paths) {
     if (install.kind === 'files') {
       const guards = installedFiles(path, install, agent).map((f) => ({ event: f.event, command: f.command, timeout: undefined }));
-      if (guards.length > 0) found.push({ shown, guards, advice: null, error: null });
+      if (guards.length > 0) found.push({ shown, guards, advice: install.config === undefined ? null : configAdvice(agent, install.config, path, io), error: null });
       continue;
     }
     let settings: unknown;
@@ -188,6 +190,21 @@ function places(agent: Agent, io: DoctorIO, scopes: readonly Scope[]): { looked:
     found.push({ shown, guards, advice: advice === null ? null : `not reviewed: ${shown}: ${advice}`, error: null });
   }
   return { looked: [...paths.values()], found };
+}
+
+/** Why the agent will not load the guard's files in `dir` from what its configuration holds (OpenClaw's plugin entry), or null. */
+function configAdvice(agent: Agent, config: ConfigEntries, dir: string, io: DoctorIO): string | null {
+  const path = config.file(io.env);
+  let value: unknown;
+  try {
+    value = readConfig(config, io.env).value;
+  } catch (e) {
+    return `not loaded: cannot read ${path}: ${(e as Error).message}`;
+  }
+  const missing = config.entries(dir).filter((e) => !hasEntry(value, e)).map(keyPath);
+  if (missing.length > 0) return `not loaded: ${path} lacks ${missing.join(' and ')} as \`hook install\` writes them, without which the agent does not load the guard: run \`loopledger hook install ${agent} --write\``;
+  const blocked = config.blocked(value);
+  return blocked === null ? null : `not loaded: ${path}: ${blocked}`;
 }
 
 /**

@@ -1,10 +1,14 @@
 // The guard installed as files of its own (Cline's hooks folder, OpenCode's and Kilo's plugin
-// folders): each file is written whole around the guard's command. A file of the same name that
-// `hook install` did not write is the user's, and is never replaced.
+// folders, OpenClaw's plugin folder): each file is written whole around the guard's command. A file
+// of the same name that `hook install` did not write is the user's, and is never replaced. Where
+// the agent loads the files only with entries in its own configuration (OpenClaw), those are added
+// too (config-entries.ts).
 
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FilesInstall } from './contract.js';
+import type { ConfigEntries, FilesInstall } from './contract.js';
+import { type EntriesPlan, keyPath, planAdd, readConfig } from './config-entries.js';
+import { SettingsError, type SettingsFile, whyNotWritable, writeSettings } from './settings-file.js';
 import { writeAtomically } from '../file-in-place.js';
 import { type GuardCommand, guardCommand, guardIn, type InstallIO, installHook, type InstallOptions, launcherFor, writtenByUs } from './install.js';
 import { type Agent, hookOf } from './payload.js';
@@ -63,9 +67,13 @@ function installFiles(agent: Agent, install: FilesInstall, dir: string, guardArg
     const text = install.text(guardCommand(kept, agent, guardArgs), name);
     plans.push({ path, text, same: own.kind === 'ours' && own.text === text });
   }
+  const entries = install.config === undefined ? null : configPlan(install.config, dir, io);
+  if (entries === 'refused') return 2;
   if (!write) {
     for (const p of plans) io.stdout.write(`# ${p.path}\n${p.text}`);
-    io.stderr.write(`loopledger: write ${plans.length === 1 ? 'this file' : 'these files'} (or run again with --write to write ${plans.length === 1 ? 'it' : 'them'})\n`);
+    if (entries?.text != null) io.stdout.write(`# ${entries.file.path}\n${entries.text}`);
+    const what = plans.length + (entries?.text != null ? 1 : 0) === 1 ? 'this file' : 'these files';
+    io.stderr.write(`loopledger: write ${what} (or run again with --write to write ${what === 'this file' ? 'it' : 'them'})\n`);
     return 0;
   }
   for (const p of plans) {
@@ -81,7 +89,47 @@ function installFiles(agent: Agent, install: FilesInstall, dir: string, guardArg
     }
     io.stderr.write(`loopledger: ${p.path}: written\n`);
   }
+  if (entries?.text != null) {
+    try {
+      const { backup } = writeSettings(entries.file, entries.text);
+      io.stderr.write(`loopledger: ${entries.file.path}: added ${entries.changed.join(', ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
+    } catch (e) {
+      if (!(e instanceof SettingsError)) throw e;
+      io.stderr.write(`loopledger hook install: ${entries.file.path}: ${e.message}: add ${entries.changed.join(', ')} by hand (without --write, install prints the file with them)\n`);
+      return 2;
+    }
+  }
   return 0;
+}
+
+/**
+ * What the agent's configuration needs for it to load the files written in `dir` (checked before
+ * any file is written): the new text, or 'refused' (said why) when it cannot be read or edited.
+ */
+function configPlan(config: ConfigEntries, dir: string, io: InstallIO): EntriesPlan | 'refused' {
+  const path = config.file(io.env);
+  const refuse = (why: string) => {
+    const wanted = config.entries(dir).map((e) => `${keyPath(e)}${e.item === true ? ' (a list) holding ' : ': '}${JSON.stringify(e.value)}`).join('; ');
+    io.stderr.write(`loopledger hook install: ${path}: ${why}; nothing written (the agent loads the guard with ${wanted})\n`);
+    return 'refused' as const;
+  };
+  let file: SettingsFile;
+  try {
+    file = readConfig(config, io.env);
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    return refuse(e.message);
+  }
+  const plan = planAdd(file, config.entries(dir));
+  if (plan === null) return refuse('its entries cannot be added by editing around what is there');
+  if (plan.text !== null) {
+    const why = whyNotWritable(file);
+    if (why !== null) return refuse(why);
+  }
+  for (const line of plan.kept) io.stderr.write(`loopledger: ${path}: ${line}\n`);
+  const blocked = config.blocked(file.value);
+  if (blocked !== null) io.stderr.write(`loopledger: ${path}: ${blocked}\n`);
+  return plan;
 }
 
 /**

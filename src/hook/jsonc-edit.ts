@@ -82,7 +82,7 @@ function lineStart(text: string, at: number): number {
  * `container`, laid out like its last entry: on a line of their own at its indentation, or inline
  * when the container is written on one line. A line comment after the last entry stays with it.
  */
-function append(text: string, container: JsonNode, entries: unknown[], keys: string[] | null): Insertion[] {
+export function append(text: string, container: JsonNode, entries: unknown[], keys: string[] | null): Insertion[] {
   const last = container.kind === 'object' ? container.members.at(-1) : undefined;
   const lastEntry = container.kind === 'object' ? last?.value : container.items.at(-1);
   const lastStart = container.kind === 'object' ? last?.keyStart : lastEntry?.start;
@@ -127,8 +127,14 @@ export function removeItems(text: string, json: string, items: readonly { start:
       out.push({ at: span[0]!, end: span[1]!, text: '' });
       continue;
     }
-    // Comments between: the items and their separating commas only.
-    for (let k = a; k <= b; k++) out.push({ at: items[k]!.start, end: items[k]!.end, text: '' });
+    // Comments between: the items and their separating commas only; an item on a line of its own
+    // goes with the line break and indentation before it (as `append` wrote it after a comment).
+    const from = (k: number) => {
+      const start = items[k]!.start;
+      const newline = text.lastIndexOf('\n', start - 1);
+      return newline >= 0 && /^[ \t]*$/.test(text.slice(newline + 1, start)) ? newline : start;
+    };
+    for (let k = a; k <= b; k++) out.push({ at: from(k), end: items[k]!.end, text: '' });
     const commas = !last ? Array.from({ length: b - a + 1 }, (_, j) => commaAfter(a + j)) : a > 0 ? Array.from({ length: b - a + 1 }, (_, j) => commaAfter(a - 1 + j)) : Array.from({ length: b - a }, (_, j) => commaAfter(a + j));
     for (const c of commas) out.push({ at: c, end: c + 1, text: '' });
   }

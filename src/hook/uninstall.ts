@@ -3,12 +3,14 @@
 // guard's own files. The file's text is edited, never rewritten from its parse: every byte outside
 // the removed entries stays. Without --write it says what it would remove.
 
-import { rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FilesInstall, Rec, SettingsInstall } from './contract.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { ConfigEntries, ConfigEntry, FilesInstall, Rec, SettingsInstall } from './contract.js';
+import { type EntriesPlan, planRemove, readConfig } from './config-entries.js';
 import { applyEdits, type Insertion, type JsonNode, parseSpans, removeItems } from './jsonc-edit.js';
 import { type InstallIO, isGuardOf, readAgentSettings, type Scope, settingsPath } from './install.js';
-import { ownFile, readOwnFile } from './install-files.js';
+import { filesDir, installedFiles, ownFile, readOwnFile } from './install-files.js';
 import { type Agent, hookOf } from './payload.js';
 import { SettingsError, type SettingsFile, stripComments, whyNotWritable, writeSettings } from './settings-file.js';
 
@@ -175,5 +177,55 @@ function uninstallFiles(opts: UninstallOptions, install: FilesInstall, io: Insta
     }
   }
   if (found === 0) io.stderr.write(`loopledger: no loopledger guard for ${opts.agent} in ${dir}; nothing to remove\n`);
+  else if (install.ownDir === true && opts.write) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty: a file the user put there keeps it.
+    }
+  }
+  if (install.config === undefined) return 0;
+  // The other scope's guard, still installed, keeps the entries both need (OpenClaw's plugin entry).
+  const other = filesDir(install, opts.scope === 'project' ? 'user' : 'project', io.env, io.cwd);
+  const kept = other !== dir && installedFiles(other, install, opts.agent).length > 0 ? install.config.entries(other) : [];
+  const entries = install.config.entries(dir).filter((e) => !kept.some((k) => isDeepStrictEqual(k, e)));
+  return uninstallEntries(install.config, entries, opts.write, io);
+}
+
+/** `entries` taken back from the agent's configuration (those still as install wrote them). */
+function uninstallEntries(config: ConfigEntries, entries: readonly ConfigEntry[], write: boolean, io: InstallIO): number {
+  const path = config.file(io.env);
+  let plan: EntriesPlan | null;
+  try {
+    plan = planRemove(readConfig(config, io.env), entries);
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${e.message}; its entries for the guard left as they are\n`);
+    return 2;
+  }
+  if (plan === null) {
+    io.stderr.write(`loopledger hook uninstall: ${path}: the guard's entries cannot be removed by editing around the comments in them: remove them by hand; nothing written\n`);
+    return 2;
+  }
+  for (const line of plan.kept) io.stderr.write(`loopledger: ${path}: ${line}\n`);
+  if (plan.text === null) return 0;
+  if (!write) {
+    io.stdout.write(plan.text);
+    io.stderr.write(`loopledger: ${path} without ${plan.changed.join(', ')} is above (run again with --write to write it there)\n`);
+    return 0;
+  }
+  const why = whyNotWritable(plan.file);
+  if (why !== null) {
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${why}; nothing written\n`);
+    return 2;
+  }
+  try {
+    const { backup } = writeSettings(plan.file, plan.text);
+    io.stderr.write(`loopledger: ${path}: removed ${plan.changed.join(', ')}${backup !== null ? ` (previous file kept as ${backup})` : ''}\n`);
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    io.stderr.write(`loopledger hook uninstall: ${path}: ${e.message}; nothing written\n`);
+    return 2;
+  }
   return 0;
 }

@@ -128,8 +128,8 @@ describe('file agents', () => {
   });
 });
 
-describe('hook uninstall, all eight agents', () => {
-  it.each(['claude-code', 'gemini', 'codex', 'qwen', 'copilot', 'opencode', 'kilo', 'cline'])('%s: without --write changes nothing; with it removes what install wrote and nothing else', (agent) => {
+describe('hook uninstall, the eight agents and OpenClaw', () => {
+  it.each(['claude-code', 'gemini', 'codex', 'qwen', 'copilot', 'opencode', 'kilo', 'cline', 'openclaw'])('%s: without --write changes nothing; with it removes what install wrote and nothing else', (agent) => {
     const { cwd, home } = fresh();
     expect(install([agent, '--project', '--write'], { cwd, home }).code).toBe(0);
     const dry = hook('uninstall', [agent, '--project'], cwd, home);

@@ -9,12 +9,12 @@ import { AGENTS } from '../../src/agents/index.js';
 import { ROOT } from '../cli/helpers.js';
 
 const DOCS = readFileSync(join(ROOT, 'docs', 'hook.md'), 'utf8');
-const PLAYED = ['e2e.test.ts', 'agents-more.test.ts', 'install-more.test.ts', 'guard-npm.test.ts'].map((f) => readFileSync(join(ROOT, 'test', 'hook', f), 'utf8')).join('\n');
+const PLAYED = ['e2e.test.ts', 'agents-more.test.ts', 'install-more.test.ts', 'guard-npm.test.ts', 'guard-openclaw.test.ts'].map((f) => readFileSync(join(ROOT, 'test', 'hook', f), 'utf8')).join('\n');
 
 /** SPEC 0.4 "Agents": the eight the guard runs in, and those of issue 58 item 3; the stores of the others are read offline only so far. */
-const GUARDED = ['claude-code', 'codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot', 'cline', 'droid', 'pi'];
+const GUARDED = ['claude-code', 'codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot', 'cline', 'droid', 'pi', 'openclaw'];
 
-it('the agents with a live guard are SPEC\'s eight, Droid and pi; every other agent of the registry is read offline only', () => {
+it('the agents with a live guard are SPEC\'s eight, Droid, pi and OpenClaw; every other agent of the registry is read offline only', () => {
   expect(AGENTS.filter((a) => a.hook !== undefined).map((a) => a.name).sort()).toEqual([...GUARDED].sort());
 });
 
