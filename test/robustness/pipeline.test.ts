@@ -56,7 +56,8 @@ describe('two-thread pipeline', () => {
       expect(two.json, f.path).toBe(one.json);
       expect(two.diagnostics, f.path).toEqual(one.diagnostics);
     }
-  }, 120_000);
+    // ~15 s quiet; 120 s ran out at load 12 (a reading thread started for each of ~140 fixtures).
+  }, 300_000);
 
   it('gives a generated multi-megabyte Claude Code file the one-thread ledger, skips included', async () => {
     expect(await dist.pipeline.worthPipelining(large)).toBe(true);

@@ -196,11 +196,12 @@ describe('--otlp-endpoint: the OTEL_EXPORTER_OTLP_* variables and their preceden
   it('OTEL_EXPORTER_OTLP_LOGS_TIMEOUT over OTEL_EXPORTER_OTLP_TIMEOUT: a receiver that never answers ends the run in that time, exit 2, one line', async () => {
     const r = await receive(() => 'hang');
     const started = Date.now();
-    const out = await run(['--otlp-endpoint', r.base], { OTEL_EXPORTER_OTLP_TIMEOUT: '60000', OTEL_EXPORTER_OTLP_LOGS_TIMEOUT: '400' });
+    // 2 s, not less: at load 12 a 400 ms budget ran out before the request reached this process's receiver.
+    const out = await run(['--otlp-endpoint', r.base], { OTEL_EXPORTER_OTLP_TIMEOUT: '60000', OTEL_EXPORTER_OTLP_LOGS_TIMEOUT: '2000' });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(out.code).toBe(2);
     const lines = out.stderr.trim().split('\n').filter((l) => l.includes('posting to'));
-    expect(lines).toEqual([`loopledger: posting to ${r.base}/v1/logs (--otlp-endpoint): no answer within 400 ms; 0 of ${FINDINGS} findings posted`]);
+    expect(lines).toEqual([`loopledger: posting to ${r.base}/v1/logs (--otlp-endpoint): no answer within 2000 ms; 0 of ${FINDINGS} findings posted`]);
     // A timeout is not retried.
     expect(r.received).toHaveLength(1);
   }, 30_000);
