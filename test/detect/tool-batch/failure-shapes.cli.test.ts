@@ -209,6 +209,31 @@ describe('narrated reasoning beside varied, answered work', () => {
     expect(raised(entries(claudeSession('narration', steps)))).toEqual([]);
   });
 
+  it('the same narration, then a closing summary that calls nothing, never steers (in reasoning or in text)', () => {
+    // The summary round has no tool work of its own; the openings that cross the bar are the earlier rounds'.
+    const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const steps: Step[] = files.map((f) => ({
+      thinking: `Now let me check ${f}.ts to see how it handles the config.`,
+      text: `Now let me read ${f}.ts next.`,
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f} = load('${f}');` }],
+    }));
+    steps.push({ thinking: 'Now let me write the summary of what each file does.', text: 'Now let me sum it up. Every file loads its own config through load().', calls: [] });
+    const got = entries(claudeSession('narration-then-summary', steps));
+    expect(got.some((e) => e.kind === 'connector_stalling')).toBe(true);
+    expect(raised(got)).toEqual([]);
+  });
+
+  it('a closing response whose own reasoning re-opens sentence after sentence with "Wait," still steers', () => {
+    const steps: Step[] = [
+      { calls: [{ name: 'Read', input: { file_path: '/home/u/app/src/a.ts' }, answer: '1\tconst a = 1;' }] },
+      {
+        thinking: 'Wait, the value is one. Wait, maybe it is two. Wait, the file said one. Wait, but the test wants two. Wait, I should check again. Wait, no.',
+        calls: [],
+      },
+    ];
+    expect(raised(entries(claudeSession('wait-closing', steps)))).toContain('connector_stalling@2:steer');
+  });
+
   it('a response whose reasoning restates its plan, block after block, beside a new call answered anew is noted, never steered', () => {
     // Gemini CLI's thought summaries: one response, many blocks saying the same plan; the work moves on.
     const plan = 'Refining Layout Structure: I am adjusting the application layout so the profile panel docks on the left and the other panels on the right, with a minimum width for the main content.';
