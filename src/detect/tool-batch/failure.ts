@@ -50,7 +50,7 @@ const STATUS_ONLY = /^(?:error:?\s*)?(?:output:\s*\(empty\)\s*)?(?:exit(?:ed)?(?
 
 /** Tools and shell commands whose exit 1 with no output means "nothing matched". */
 const SEARCH_TOOLS = /(?:^|[_.:/-])(?:grep|glob|search_file_content|find|search)$/i;
-const SEARCH_COMMAND = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[)\b/;
+const SEARCH_COMMAND = /^\s*(?:(?:cd|set-location)\s+[^;&|]+(?:&&|;)\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[|findstr|select-string)\b/i;
 /** A pipeline whose last stage filters (`git branch | rg -n …`): its exit 1 is that filter's "no line matched". */
 const SEARCH_LAST_STAGE = /(?:^|[^|])\|\s*(?:rg|grep|egrep|fgrep|ag|ack)\b[^|]*$/;
 
@@ -58,6 +58,23 @@ const SEARCH_LAST_STAGE = /(?:^|[^|])\|\s*(?:rg|grep|egrep|fgrep|ag|ack)\b[^|]*$
 export function foundNothing(call: ToolCall, error: string): boolean {
   if (!STATUS_ONLY.test(error)) return false;
   if (SEARCH_TOOLS.test(call.name)) return true;
-  const command = commandOf(call.arguments);
+  const command = scriptOf(call.arguments);
   return command !== null && (SEARCH_COMMAND.test(command) || SEARCH_LAST_STAGE.test(command));
+}
+
+/**
+ * The script a Windows shell runs (Codex's `["pwsh.exe", "-NoLogo", "-Command", script]`,
+ * `["cmd.exe", "/c", script]`): the search inside is what answered, not the wrapper.
+ */
+const WINDOWS_SHELL = /^(?:pwsh|powershell|cmd)(?:\.exe)?$/i;
+const SCRIPT_FLAG = /^(?:-c|-command|\/c)$/i;
+
+function scriptOf(args: unknown): string | null {
+  const argv = (args as { command?: unknown } | null)?.command;
+  if (Array.isArray(argv) && argv.length >= 3 && argv.every((w) => typeof w === 'string')) {
+    const words = argv as string[];
+    const shell = words[0]!.slice(Math.max(words[0]!.lastIndexOf('/'), words[0]!.lastIndexOf('\\')) + 1);
+    if (WINDOWS_SHELL.test(shell) && SCRIPT_FLAG.test(words[words.length - 2]!)) return words[words.length - 1]!;
+  }
+  return commandOf(args);
 }

@@ -187,6 +187,17 @@ describe('answers read for what they say (issue 54 item 4)', () => {
     expect(entries(codexSession('pipeline-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
   });
 
+  it('searches run through a Windows shell (pwsh -Command, cmd /c) that exit 1 with no output found nothing', () => {
+    const scripts = [
+      ['pwsh.exe', '-Command', 'rg "\\[object Object\\]" -n frontend src'],
+      ['pwsh.exe', '-NoLogo', '-Command', 'rg "G\\[" -n .'],
+      ['powershell.exe', '-NoLogo', '-NoProfile', '-Command', 'Set-Location app; rg -n "legacyFetch" src'],
+      ['cmd.exe', '/c', 'findstr /s /n "oldHelper" *.ts'],
+    ];
+    const steps = scripts.map((argv) => ({ command: argv.join(' '), output: codexOutput(1, ''), extra: { command: argv } }));
+    expect(entries(codexSession('windows-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+
   it('a command the user rejected, re-sent with trivial changes, steers at the third rejection in a row', () => {
     // Codex writes a rejection as plain output, no exit code: "exec command rejected by user".
     const script = "python - <<'PY'\nimport re\nprint(re.search(r'def init', open('cli.py').read()))\nPY";
