@@ -31,7 +31,15 @@ const NONZERO_EXIT = /(?:^|\n)Exit Code: [1-9]\d*\s*(?:\n|$)/;
  * A refusal of the call (Claude Code's permission prompt and permission mode, Codex's approval):
  * the call did not run. Codex writes it as plain output with no error flag.
  */
-const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t want to (?:proceed|take this action)|exec command rejected by user)/i;
+const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t want to (?:proceed|take this action)|exec command rejected by user|tool execution denied by policy|claude requested permissions? to)/i;
+
+/** Whether the answer refuses the call (a permission prompt, a policy, the user) rather than report its failure. */
+export function answerRefused(answer: ToolAnswer): boolean {
+  // Where the reading thread dropped the text, its head is what is left of it.
+  const whole = answer.head ?? answer.content;
+  const text = whole.length > HEAD_CHARS ? whole.slice(0, HEAD_CHARS) : whole;
+  return REFUSAL.test(text.trimStart().replace(/^<tool_use_error>\s*/i, ''));
+}
 
 export function answerFailed(answer: ToolAnswer): boolean {
   if (answer.isError || answer.failed === true) return true;

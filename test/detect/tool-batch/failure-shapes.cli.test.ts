@@ -198,6 +198,15 @@ describe('answers read for what they say (issue 54 item 4)', () => {
     expect(entries(codexSession('windows-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
   });
 
+  it('different calls refused by a permission mode: three then one that works is quiet; four in a row steer at the fourth', () => {
+    const denied = 'Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). Try a different approach.';
+    const refused = (command: string) => ({ calls: [{ name: 'Bash', input: { command }, answer: denied, error: true }] });
+    const probing: Step[] = [refused('cat notes/README.md'), refused('cat "notes/ README.md"'), refused('ls notes'), { calls: [{ name: 'Bash', input: { command: 'ls' }, answer: 'notes\nsrc' }] }];
+    expect(raised(entries(claudeSession('refused-probing', probing)))).toEqual([]);
+    const walled: Step[] = ['echo $VIRTUAL_ENV', 'ls venv', 'find . -name activate', 'python -V', 'which python'].map(refused);
+    expect(raised(entries(claudeSession('refused-walled', walled)))[0]).toBe('same_error@4:steer');
+  });
+
   it('a command the user rejected, re-sent with trivial changes, steers at the third rejection in a row', () => {
     // Codex writes a rejection as plain output, no exit code: "exec command rejected by user".
     const script = "python - <<'PY'\nimport re\nprint(re.search(r'def init', open('cli.py').read()))\nPY";
