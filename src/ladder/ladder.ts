@@ -250,7 +250,10 @@ export class EnforceLadder implements Ladder {
     // answered tool calls are a plan or narration of the work, not stalling: noted. A run made
     // only of connectors ("wait, wait, wait") and openings without that work still steer.
     // Issue 54: the same holds for reasoning, one sentence a round ("Now let me …") about different, successful work.
-    if (finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && finding.variedWork) {
+    // Openings carried over from earlier rounds (this round's own text holds too few to cross the
+    // bar) are that narration too, where the round calls nothing (its closing summary) or repeats:
+    // a loop in the work between is the tool-batch detectors' to steer.
+    if (finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && (finding.variedWork || finding.evidence.carried === true)) {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
     // Issue 54 item 5: reasoning that restates its plan within one response (Gemini CLI's thought

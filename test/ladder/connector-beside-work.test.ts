@@ -31,6 +31,15 @@ describe('connector openings beside varied, answered work', () => {
     expect(new EnforceLadder(defaultLadderSettings()).decide([thinking()])[0]!.level).toBe('steer');
   });
 
+  it('issue 54: openings carried over from earlier rounds are noted even where the round itself has no tool work (its closing summary)', () => {
+    for (const detector of ['output', 'thinking'] as const) {
+      const carried = finding(detector, 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings', openings: 6, carried: true } });
+      expect(new EnforceLadder(defaultLadderSettings()).decide([carried])[0]!.level).toBe('noted');
+      const own = finding(detector, 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'openings', openings: 6 } });
+      expect(new EnforceLadder(defaultLadderSettings()).decide([own])[0]!.level).toBe('steer');
+    }
+  });
+
   describe('through the binary', () => {
     beforeAll(() => ensureBuilt());
     it('the plan fixture (seven "Then …" openings beside new reads and writes) is noted; the seed\'s "Wait," case still steers', async () => {

@@ -27,6 +27,7 @@ import { MeasurementLog } from '../text/finding.js';
 import { lzRedundancy } from '../text/lz.js';
 import type { NormalizedSink } from '../text/normalize.js';
 import { ArrayPool } from '../text/pool.js';
+import { RoundOpenings } from '../text/period.js';
 import type { Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
 import { OUTPUT_SECTION, type OutputConfig } from './config.js';
@@ -56,6 +57,7 @@ export class OutputLoopDetector {
   private readonly warnings: string[] = [];
   private readonly sink: NormalizedSink;
   private readonly onWord: (w: Word) => void;
+  private readonly ownOpenings = new RoundOpenings();
   private readonly log = new MeasurementLog('output');
   private collected: Finding[] = [];
   private st!: State;
@@ -88,13 +90,27 @@ export class OutputLoopDetector {
         s.segRaw += chars;
       },
     };
-    this.onWord = (w) => trackWord(this.st, this.config, this.pool, w);
+    this.onWord = (w) => {
+      trackWord(this.st, this.config, this.pool, w);
+      if (w.sentenceStart) this.ownOpenings.see(this.st.openings, w.hash);
+    };
     this.reset();
   }
 
   /** What the section's repairs changed in the configuration this detector was given. */
   configWarnings(): readonly string[] {
     return this.warnings;
+  }
+
+  /** A round (segment) begins: sentence openings from here on are its own. */
+  beginRound(): void {
+    this.live();
+    this.ownOpenings.begin(this.st.openings);
+  }
+
+  /** Whether the round's own text holds too few of one connector's openings to cross the bar. */
+  openingsCarried(): boolean {
+    return this.ownOpenings.carried(this.config.connectorOpeningMin);
   }
 
   /** Feed a text delta. Runs an analysis pass each time `strideChars` more text is committed. */

@@ -7,7 +7,7 @@
 
 import type { Round } from '../../model/transcript.js';
 import type { ResumableRoundDetector, RoundObservation } from '../types.js';
-import { strongestPerKind } from '../text/finding.js';
+import { markCarried, strongestPerKind } from '../text/finding.js';
 import type { ArrayPool } from '../text/pool.js';
 import type { OutputConfig } from './config.js';
 import { OutputLoopDetector } from './detector.js';
@@ -33,7 +33,9 @@ export function createOutputRoundDetector(config: OutputConfig, pool?: ArrayPool
     },
     release: () => detector.release(),
     observe(round: Round): RoundObservation {
+      detector.beginRound();
       const findings = [...detector.feed(analysedText(round.text)), ...detector.endSegment(), ...detector.analyze()];
+      markCarried(findings, detector.openingsCarried());
       const measurements = detector.takeMeasurements();
       const repeated = responses.observe(round);
       if (repeated.finding) findings.push(repeated.finding);

@@ -105,3 +105,13 @@ export function strongestPerKind(findings: readonly Finding[]): Finding[] {
   }
   return Array.from(byKind.values());
 }
+
+/**
+ * Issue 54 item 5: connector openings the round's own text or reasoning holds too few of to cross
+ * the bar are carried over from earlier rounds, one sentence a round ("Now let me …") about the
+ * work between: a habit of narration, which the ladder only notes. Marked only when so.
+ */
+export function markCarried(findings: Finding[], carried: boolean): void {
+  if (!carried) return;
+  for (const f of findings) if (f.kind === 'connector_stalling' && f.evidence.pattern === 'openings') f.evidence = { ...f.evidence, carried: true };
+}

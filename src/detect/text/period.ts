@@ -97,4 +97,38 @@ export class OpeningTracker {
     for (let i = 0; i < filled; i++) if (this.ring[i] === (connectorHash | 0)) same++;
     return same;
   }
+
+  /** How many openers pushed since `mark` (a past `count`), still in the window, are `connectorHash`. */
+  since(mark: number, connectorHash: number): number {
+    const w = this.ring.length;
+    let same = 0;
+    for (let k = Math.max(mark, this.count - w); k < this.count; k++) if (this.ring[slotOf(k, w)] === (connectorHash | 0)) same++;
+    return same;
+  }
+}
+
+/**
+ * How many of the openings one round holds itself: the most sentences of this round still in the
+ * tracker's window that one connector opens. Fewer than the bar means an openings finding leans on
+ * earlier rounds (issue 54 item 5). Not part of a snapshot: a round is begun and judged in one call.
+ */
+export class RoundOpenings {
+  private mark = 0;
+  private ownMax = 0;
+
+  begin(openings: OpeningTracker): void {
+    this.mark = openings.count;
+    this.ownMax = 0;
+  }
+
+  /** After a sentence opener was pushed to `openings`. */
+  see(openings: OpeningTracker, hash: number): void {
+    if (!isConnectorHash(hash)) return;
+    const own = openings.since(this.mark, hash);
+    if (own > this.ownMax) this.ownMax = own;
+  }
+
+  carried(min: number): boolean {
+    return this.ownMax < min;
+  }
 }

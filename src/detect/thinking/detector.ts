@@ -13,6 +13,7 @@ import { MeasurementLog } from '../text/finding.js';
 import { blockMask, BlockSets } from '../text/ngram.js';
 import type { NormalizedSink } from '../text/normalize.js';
 import { ArrayPool } from '../text/pool.js';
+import { RoundOpenings } from '../text/period.js';
 import type { Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
 import { BlockBuffer } from './block.js';
@@ -32,6 +33,7 @@ export class ThinkingLoopDetector {
   private readonly block: BlockBuffer;
   private readonly sets: BlockSets;
   private readonly onWord: (w: Word) => void;
+  private readonly ownOpenings = new RoundOpenings();
   private readonly sink: NormalizedSink;
   private readonly pool: ArrayPool;
   private released = false;
@@ -47,7 +49,10 @@ export class ThinkingLoopDetector {
     this.block = new BlockBuffer(this.config.maxBlockChars, pool);
     this.sets = new BlockSets(pool);
     this.st = freshState(this.config, pool);
-    this.onWord = (w) => trackWord(this.st, this.config, w);
+    this.onWord = (w) => {
+      trackWord(this.st, this.config, w);
+      if (w.sentenceStart) this.ownOpenings.see(this.st.openings, w.hash);
+    };
     this.sink = {
       text: (piece: string) => {
         const codes = new Uint16Array(piece.length);
@@ -95,6 +100,17 @@ export class ThinkingLoopDetector {
     const stalled = connectorStalling(s, c, this.log);
     if (stalled) out.push(stalled);
     return out;
+  }
+
+  /** A round begins: sentence openings from here on are its own. */
+  beginRound(): void {
+    this.live();
+    this.ownOpenings.begin(this.st.openings);
+  }
+
+  /** Whether the round's own reasoning holds too few of one connector's openings to cross the bar. */
+  openingsCarried(): boolean {
+    return this.ownOpenings.carried(this.config.connectorOpeningMin);
   }
 
   /** One round's usage: the bypass for reasoning that cannot be read. */

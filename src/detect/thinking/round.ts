@@ -3,7 +3,7 @@
 
 import type { Round } from '../../model/transcript.js';
 import type { ResumableRoundDetector, RoundObservation } from '../types.js';
-import { strongestPerKind } from '../text/finding.js';
+import { markCarried, strongestPerKind } from '../text/finding.js';
 import type { ArrayPool } from '../text/pool.js';
 import type { ThinkingConfig } from './config.js';
 import { ThinkingLoopDetector } from './detector.js';
@@ -38,6 +38,7 @@ export function createThinkingRoundDetector(config: ThinkingConfig, pool?: Array
     observe(round: Round): RoundObservation {
       const findings = [];
       let readable = 0;
+      detector.beginRound();
       for (const block of round.thinking) {
         if (block.opaque || block.text === null) continue;
         readable++;
@@ -47,6 +48,7 @@ export function createThinkingRoundDetector(config: ThinkingConfig, pool?: Array
         if (readable > 1) for (const f of found) if (f.kind === 'thinking_stagnation') f.evidence = { ...f.evidence, within_round: true };
         findings.push(...found);
       }
+      markCarried(findings, detector.openingsCarried());
       const reasoningTokens = round.usage?.reasoningTokens ?? null;
       const opaque = readable === 0;
       // Visible size (which serializes tool arguments) only matters to the opaque-reasoning

@@ -8,10 +8,11 @@
 
 import type { Round } from '../../model/transcript.js';
 import type { Finding, Measurement, ResumableRoundDetector, RoundObservation } from '../types.js';
-import { answerFailed, foundNothing } from './failure.js';
+import { answerFailed, answerRefused, foundNothing } from './failure.js';
 import { batchClass } from './loop-detector.js';
 import { answerLeadLines, errorBody } from './no-progress.js';
 import { compileObservationPatterns, compileToolPatterns, type CallClassifier } from './patterns.js';
+import { commandOf } from './shell.js';
 import { callDigest, displayId } from './signature.js';
 
 export interface FailureShapesOptions {
@@ -39,7 +40,22 @@ interface ErrorRun {
   rounds: number;
   calls: string[];
   first: number;
+  /** Every answer of the run refused its call (a permission or policy, the user). */
+  refused: boolean;
+  /** The commands (else the calls) refused so far, and whether one of them was sent again. */
+  commands: string[];
+  resent: boolean;
 }
+
+/**
+ * A refusal says the same words whatever was refused, so different calls refused in a row are the
+ * agent finding out what the policy allows, and a refusal steers one round later than an error,
+ * unless a refused command was sent again. From the wild corpus's tune part: Gemini CLI refusing a
+ * shell command, a listing, a glob and a question in a row is a loop (steered at the fourth); two
+ * reads and a listing refused, then a listing that works, is not; Codex re-sending a rejected
+ * script with an escalation flag is (steered at the third rejection, as before).
+ */
+const REFUSED_EXTRA_ROUNDS = 1;
 
 /**
  * Lines successful answers printed that are remembered as not the command's own: a shell's
@@ -71,7 +87,7 @@ class FailureShapes {
     const now = this.rounds;
     for (const [k, t] of this.tallies) if (t.last <= now - window) this.tallies.delete(k);
 
-    const failures: { key: string; call: string; error: string }[] = [];
+    const failures: { key: string; call: string; error: string; refused: boolean; command: string }[] = [];
     let changed = false;
     let answeredOk = false;
     const answers = round.answers;
@@ -86,7 +102,7 @@ class FailureShapes {
           continue;
         }
         const digest = callDigest(call);
-        failures.push({ key: `${digest}\n${error}`, call: digest, error });
+        failures.push({ key: `${digest}\n${error}`, call: digest, error, refused: answerRefused(answer), command: commandOf(call.arguments) ?? digest });
       } else {
         answeredOk = true;
         if (!batchClass([call], this.reads).readOnly) changed = true;
@@ -144,17 +160,22 @@ class FailureShapes {
     if (top !== null) measurements.push(measurement('repeated_failure', 'occurrences', top.count, threshold));
   }
 
-  private sameError(failures: readonly { call: string; error: string }[], answeredOk: boolean, index: number, findings: Finding[], measurements: Measurement[]): void {
+  private sameError(failures: readonly { call: string; error: string; refused: boolean; command: string }[], answeredOk: boolean, index: number, findings: Finding[], measurements: Measurement[]): void {
     const error = failures[0]?.error;
     if (error === undefined || answeredOk || failures.some((f) => f.error !== error)) {
       this.run = null;
       return;
     }
-    if (this.run === null || this.run.error !== error) this.run = { error, rounds: 0, calls: [], first: index };
+    if (this.run === null || this.run.error !== error) this.run = { error, rounds: 0, calls: [], first: index, refused: true, commands: [], resent: false };
     const run = this.run;
     run.rounds += 1;
     for (const f of failures) if (!run.calls.includes(f.call) && run.calls.length < 64) run.calls.push(f.call);
-    const threshold = this.options.sameErrorRounds;
+    for (const f of failures) {
+      if (!f.refused) run.refused = false;
+      if (run.commands.includes(f.command)) run.resent = true;
+      else if (run.commands.length < 64) run.commands.push(f.command);
+    }
+    const threshold = this.options.sameErrorRounds + (run.refused && !run.resent ? REFUSED_EXTRA_ROUNDS : 0);
     const m = measurement('same_error', 'rounds', run.rounds, threshold);
     measurements.push(m);
     // Different calls: one call answered alike every round is seed 000's run.
@@ -193,7 +214,16 @@ class FailureShapes {
     const r = o.run as Partial<ErrorRun> | null | undefined;
     this.run =
       r && typeof r.error === 'string' && Array.isArray(r.calls)
-        ? { error: r.error, rounds: n(r.rounds), calls: r.calls.filter((c): c is string => typeof c === 'string'), first: n(r.first) }
+        ? {
+            error: r.error,
+            rounds: n(r.rounds),
+            calls: r.calls.filter((c): c is string => typeof c === 'string'),
+            first: n(r.first),
+            // A run saved by an older build knew nothing of refusals: judged as an error run, as it was.
+            refused: r.refused === true,
+            commands: Array.isArray(r.commands) ? r.commands.filter((c): c is string => typeof c === 'string') : [],
+            resent: r.resent === true,
+          }
         : null;
   }
 }

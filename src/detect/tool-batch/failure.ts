@@ -31,7 +31,15 @@ const NONZERO_EXIT = /(?:^|\n)Exit Code: [1-9]\d*\s*(?:\n|$)/;
  * A refusal of the call (Claude Code's permission prompt and permission mode, Codex's approval):
  * the call did not run. Codex writes it as plain output with no error flag.
  */
-const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t want to (?:proceed|take this action)|exec command rejected by user)/i;
+const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t want to (?:proceed|take this action)|exec command rejected by user|tool execution denied by policy|claude requested permissions? to)/i;
+
+/** Whether the answer refuses the call (a permission prompt, a policy, the user) rather than report its failure. */
+export function answerRefused(answer: ToolAnswer): boolean {
+  // Where the reading thread dropped the text, its head is what is left of it.
+  const whole = answer.head ?? answer.content;
+  const text = whole.length > HEAD_CHARS ? whole.slice(0, HEAD_CHARS) : whole;
+  return REFUSAL.test(text.trimStart().replace(/^<tool_use_error>\s*/i, ''));
+}
 
 export function answerFailed(answer: ToolAnswer): boolean {
   if (answer.isError || answer.failed === true) return true;
@@ -50,7 +58,7 @@ const STATUS_ONLY = /^(?:error:?\s*)?(?:output:\s*\(empty\)\s*)?(?:exit(?:ed)?(?
 
 /** Tools and shell commands whose exit 1 with no output means "nothing matched". */
 const SEARCH_TOOLS = /(?:^|[_.:/-])(?:grep|glob|search_file_content|find|search)$/i;
-const SEARCH_COMMAND = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[)\b/;
+const SEARCH_COMMAND = /^\s*(?:(?:cd|set-location)\s+[^;&|]+(?:&&|;)\s*)?(?:rg|grep|egrep|fgrep|find|fd|ag|ack|git\s+grep|ls|test|\[|findstr|select-string)\b/i;
 /** A pipeline whose last stage filters (`git branch | rg -n …`): its exit 1 is that filter's "no line matched". */
 const SEARCH_LAST_STAGE = /(?:^|[^|])\|\s*(?:rg|grep|egrep|fgrep|ag|ack)\b[^|]*$/;
 
@@ -58,6 +66,23 @@ const SEARCH_LAST_STAGE = /(?:^|[^|])\|\s*(?:rg|grep|egrep|fgrep|ag|ack)\b[^|]*$
 export function foundNothing(call: ToolCall, error: string): boolean {
   if (!STATUS_ONLY.test(error)) return false;
   if (SEARCH_TOOLS.test(call.name)) return true;
-  const command = commandOf(call.arguments);
+  const command = scriptOf(call.arguments);
   return command !== null && (SEARCH_COMMAND.test(command) || SEARCH_LAST_STAGE.test(command));
+}
+
+/**
+ * The script a Windows shell runs (Codex's `["pwsh.exe", "-NoLogo", "-Command", script]`,
+ * `["cmd.exe", "/c", script]`): the search inside is what answered, not the wrapper.
+ */
+const WINDOWS_SHELL = /^(?:pwsh|powershell|cmd)(?:\.exe)?$/i;
+const SCRIPT_FLAG = /^(?:-c|-command|\/c)$/i;
+
+function scriptOf(args: unknown): string | null {
+  const argv = (args as { command?: unknown } | null)?.command;
+  if (Array.isArray(argv) && argv.length >= 3 && argv.every((w) => typeof w === 'string')) {
+    const words = argv as string[];
+    const shell = words[0]!.slice(Math.max(words[0]!.lastIndexOf('/'), words[0]!.lastIndexOf('\\')) + 1);
+    if (WINDOWS_SHELL.test(shell) && SCRIPT_FLAG.test(words[words.length - 2]!)) return words[words.length - 1]!;
+  }
+  return commandOf(args);
 }

@@ -187,6 +187,26 @@ describe('answers read for what they say (issue 54 item 4)', () => {
     expect(entries(codexSession('pipeline-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
   });
 
+  it('searches run through a Windows shell (pwsh -Command, cmd /c) that exit 1 with no output found nothing', () => {
+    const scripts = [
+      ['pwsh.exe', '-Command', 'rg "\\[object Object\\]" -n frontend src'],
+      ['pwsh.exe', '-NoLogo', '-Command', 'rg "G\\[" -n .'],
+      ['powershell.exe', '-NoLogo', '-NoProfile', '-Command', 'Set-Location app; rg -n "legacyFetch" src'],
+      ['cmd.exe', '/c', 'findstr /s /n "oldHelper" *.ts'],
+    ];
+    const steps = scripts.map((argv) => ({ command: argv.join(' '), output: codexOutput(1, ''), extra: { command: argv } }));
+    expect(entries(codexSession('windows-searches', steps)).map((e) => `${e.kind}@${e.round}`)).toEqual([]);
+  });
+
+  it('different calls refused by a permission mode: three then one that works is quiet; four in a row steer at the fourth', () => {
+    const denied = 'Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). Try a different approach.';
+    const refused = (command: string) => ({ calls: [{ name: 'Bash', input: { command }, answer: denied, error: true }] });
+    const probing: Step[] = [refused('cat notes/README.md'), refused('cat "notes/ README.md"'), refused('ls notes'), { calls: [{ name: 'Bash', input: { command: 'ls' }, answer: 'notes\nsrc' }] }];
+    expect(raised(entries(claudeSession('refused-probing', probing)))).toEqual([]);
+    const walled: Step[] = ['echo $VIRTUAL_ENV', 'ls venv', 'find . -name activate', 'python -V', 'which python'].map(refused);
+    expect(raised(entries(claudeSession('refused-walled', walled)))[0]).toBe('same_error@4:steer');
+  });
+
   it('a command the user rejected, re-sent with trivial changes, steers at the third rejection in a row', () => {
     // Codex writes a rejection as plain output, no exit code: "exec command rejected by user".
     const script = "python - <<'PY'\nimport re\nprint(re.search(r'def init', open('cli.py').read()))\nPY";
@@ -207,6 +227,31 @@ describe('narrated reasoning beside varied, answered work', () => {
       calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f} = load('${f}');` }],
     }));
     expect(raised(entries(claudeSession('narration', steps)))).toEqual([]);
+  });
+
+  it('the same narration, then a closing summary that calls nothing, never steers (in reasoning or in text)', () => {
+    // The summary round has no tool work of its own; the openings that cross the bar are the earlier rounds'.
+    const files = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const steps: Step[] = files.map((f) => ({
+      thinking: `Now let me check ${f}.ts to see how it handles the config.`,
+      text: `Now let me read ${f}.ts next.`,
+      calls: [{ name: 'Read', input: { file_path: `/home/u/app/src/${f}.ts` }, answer: `1\texport const ${f} = load('${f}');` }],
+    }));
+    steps.push({ thinking: 'Now let me write the summary of what each file does.', text: 'Now let me sum it up. Every file loads its own config through load().', calls: [] });
+    const got = entries(claudeSession('narration-then-summary', steps));
+    expect(got.some((e) => e.kind === 'connector_stalling')).toBe(true);
+    expect(raised(got)).toEqual([]);
+  });
+
+  it('a closing response whose own reasoning re-opens sentence after sentence with "Wait," still steers', () => {
+    const steps: Step[] = [
+      { calls: [{ name: 'Read', input: { file_path: '/home/u/app/src/a.ts' }, answer: '1\tconst a = 1;' }] },
+      {
+        thinking: 'Wait, the value is one. Wait, maybe it is two. Wait, the file said one. Wait, but the test wants two. Wait, I should check again. Wait, no.',
+        calls: [],
+      },
+    ];
+    expect(raised(entries(claudeSession('wait-closing', steps)))).toContain('connector_stalling@2:steer');
   });
 
   it('a response whose reasoning restates its plan, block after block, beside a new call answered anew is noted, never steered', () => {
