@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/capabilities.js';
-import { analyze, type Entry, hookDecisions, verdictKey } from './harness.mjs';
+import { hookDecisions, liveAndStoreVerdicts } from './harness.mjs';
 import { recordGuarded } from './record-more.mjs';
 
 type Agent = 'droid' | 'pi';
@@ -36,7 +36,6 @@ function toolAnswers(agent: Agent, store: string): string[] {
 
 type Run = Awaited<ReturnType<typeof recordGuarded>>;
 
-const verdicts = (entries: Entry[]) => [...new Set(entries.filter((e) => !e.after_stop).map(verdictKey))];
 const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b));
 
 for (const agent of AGENTS) {
@@ -76,8 +75,7 @@ for (const agent of AGENTS) {
       const r = runs.telemetry!;
       expect(r.status).toBe(0);
       expect(r.bodies.some((b) => REFUSED.test(b))).toBe(false);
-      const online = verdicts(hookDecisions(r.ledgers).map((d) => d.entry).filter((e): e is Entry => e !== undefined));
-      const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+      const { live: online, stored: offline } = liveAndStoreVerdicts(r.ledgers, join(r.out, 'store'));
       expect(online).toEqual(offline);
       expect(online).toContain('turn 1 round 3 tool_batch/repeated_batch strike 3 enforce:stop');
     });
@@ -101,7 +99,7 @@ for (const agent of AGENTS) {
         expect(r.status).toBe(0);
         expect(hookDecisions(r.ledgers).some((d) => d.action === 'steer'), 'the hook steered').toBe(true);
         expect(r.bodies.findIndex((b) => b.includes('Loop detection: your visible output')), 'the reminder reached the model').toBeGreaterThan(0);
-        const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+        const offline = liveAndStoreVerdicts(r.ledgers, join(r.out, 'store')).stored;
         expect(offline.some((v) => /output\/\w+ .*enforce:steer/.test(v))).toBe(true);
       });
     }

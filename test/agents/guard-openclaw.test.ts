@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { openSnapshot, rows } from '../../src/read/sqlite.js';
 import { describeWith } from '../helpers/capabilities.js';
-import { analyze, type Entry, hookDecisions, verdictKey } from './harness.mjs';
+import { liveAndStoreVerdicts } from './harness.mjs';
 import { recordGuarded } from './record-more.mjs';
 
 const REFUSED = /loopledger: refused before it ran\. This tool batch repeats the previous ones/;
@@ -38,7 +38,6 @@ async function toolResults(store: string): Promise<{ text: string; isError: bool
 
 type Run = Awaited<ReturnType<typeof recordGuarded>>;
 
-const verdicts = (entries: Entry[]) => [...new Set(entries.filter((e) => !e.after_stop).map(verdictKey))];
 const refusedAt = (bodies: string[]) => bodies.findIndex((b) => REFUSED.test(b));
 
 describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
@@ -73,8 +72,7 @@ describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
     const r = runs.telemetry!;
     expect(r.status).toBe(0);
     expect(r.bodies.some((b) => REFUSED.test(b))).toBe(false);
-    const online = verdicts(hookDecisions(r.ledgers).map((d) => d.entry).filter((e): e is Entry => e !== undefined));
-    const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+    const { live: online, stored: offline } = liveAndStoreVerdicts(r.ledgers, join(r.out, 'store'));
     expect(online).toEqual(offline);
     expect(online).toContain('turn 1 round 3 tool_batch/repeated_batch strike 3 enforce:stop');
   });
@@ -82,8 +80,7 @@ describeWith('agent:openclaw', 'the live guard in OpenClaw', () => {
   it("the same text chanted over varied work: the hook's verdicts on the text are analyze's of the store (the text reaches the guard live)", CASE, () => {
     const r = runs.chant!;
     expect(r.status).toBe(0);
-    const online = verdicts(hookDecisions(r.ledgers).map((d) => d.entry).filter((e): e is Entry => e !== undefined));
-    const offline = verdicts(analyze([join(r.out, 'store')]).sessions.flatMap((s: { entries: Entry[] }) => s.entries));
+    const { live: online, stored: offline } = liveAndStoreVerdicts(r.ledgers, join(r.out, 'store'));
     expect(online).toEqual(offline);
     expect(online.some((v) => /output\/\w+ .*enforce:steer/.test(v)), 'the chant is flagged').toBe(true);
   });

@@ -92,6 +92,7 @@ export function runAgent(
 export function analyze(files: string[], extra?: string[]): any;
 export function hookDecisions(ledgerFiles: string[]): Decision[];
 export function verdictKey(entry: Entry): string;
+export function liveAndStoreVerdicts(ledgerFiles: string[], store: string): { live: string[]; stored: string[] };
 export interface CodexHook {
   key: string;
   eventName: string;

@@ -195,6 +195,17 @@ export function verdictKey(entry) {
 }
 
 /**
+ * The verdicts before any stop, as the live hook recorded them (its ledger files) and as `analyze`
+ * reads the store the agent wrote: a guarded run's two views, each without repeats.
+ */
+export function liveAndStoreVerdicts(ledgerFiles, store) {
+  const verdicts = (entries) => [...new Set(entries.filter((e) => !e.after_stop).map(verdictKey))];
+  const live = verdicts(hookDecisions(ledgerFiles).flatMap((d) => (d.entry === undefined ? [] : [d.entry])));
+  const stored = verdicts(analyze([store]).sessions.flatMap((s) => s.entries));
+  return { live, stored };
+}
+
+/**
  * Codex's own view of the hooks in a scratch home: `codex app-server`, JSON-RPC hooks/list
  * (each hook's key, currentHash and trustStatus), the same review state the TUI's /hooks shows.
  */
