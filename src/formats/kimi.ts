@@ -36,14 +36,17 @@ function detectKimi(probe: Probe): number {
 function kimiSessionOf(path: string): { id: string; parent: string | null } {
   const parts = path.split(/[\\/]/);
   const name = parts.at(-1) ?? path;
-  if (name === 'context.jsonl') {
-    // 1.49: <session>/context.jsonl, or <session>/subagents/<agent>/context.jsonl.
+  const context = /^context(_\d+)?\.jsonl$/i.exec(name);
+  if (context) {
+    // 1.49: <session>/context.jsonl, or <session>/subagents/<agent>/context.jsonl. `/clear` and
+    // compaction move the earlier context aside as context_<n>.jsonl: read as a session of its own.
     const dir = parts.at(-2) ?? path;
+    const suffix = context[1] ? `:context${context[1]}` : '';
     if (parts.at(-3) === 'subagents' && parts.length >= 4) {
       const parent = parts.at(-4)!;
-      return { id: `${parent}/${dir}`, parent };
+      return { id: `${parent}/${dir}${suffix}`, parent };
     }
-    return { id: dir, parent: null };
+    return { id: `${dir}${suffix}`, parent: null };
   }
   const stem = name.replace(/\.jsonl$/i, '');
   const sub = /^(.+)_read_\d+$/.exec(stem);

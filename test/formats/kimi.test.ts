@@ -101,17 +101,21 @@ describe('format kimi: failures and the 1.49 layout', () => {
     }
   });
 
-  it('1.49: <session>/context.jsonl (a _system_prompt line first) and subagents/<agent>/context.jsonl, wire.jsonl passed over', async () => {
+  it('1.49: <session>/context.jsonl (a _system_prompt line first), its context_<n>.jsonl set aside by /clear, subagents/<agent>/context.jsonl; wire.jsonl, state.json, meta.json passed over', async () => {
     const tmp = scratch('loopledger-kimi-');
     try {
       const dir = 'sessions/3c33cbb36b3042d8905c9c936c068b8c/9e1f3a5c-7b2d-4c8e-a0f1-2d3e4f5a6b7c';
       tmp.write(`${dir}/context.jsonl`, [JSON.stringify({ role: '_system_prompt', content: 'You are Kimi CLI.' }), ...buildWithReads('ERROR: Command failed with exit code: 2.')].join('\n') + '\n');
       tmp.write(`${dir}/wire.jsonl`, JSON.stringify({ type: 'metadata', protocol_version: '1.0' }) + '\n');
       tmp.write(`${dir}/subagents/coder-1/context.jsonl`, [checkpoint(0), JSON.stringify({ role: 'user', content: 'Look at part0.c' })].join('\n') + '\n');
+      tmp.write(`${dir}/context_1.jsonl`, [checkpoint(0), JSON.stringify({ role: 'user', content: 'Before /clear' })].join('\n') + '\n');
+      tmp.write(`${dir}/state.json`, JSON.stringify({ title: 'Make the build pass' }) + '\n');
+      tmp.write(`${dir}/subagents/coder-1/meta.json`, JSON.stringify({ agent_id: 'coder-1', status: 'done' }) + '\n');
       const report = await analyze([], { HOME: join(ROOT, '.tmp/no-such-home'), KIMI_SHARE_DIR: tmp.dir });
-      expect(report.inputs.map((i) => i.format)).toEqual(['kimi', 'kimi']);
+      expect(report.inputs.map((i) => i.format)).toEqual(['kimi', 'kimi', 'kimi']);
       expect(report.sessions.map((s) => [s.id, s.parent, s.turns, s.rounds])).toEqual([
         ['9e1f3a5c-7b2d-4c8e-a0f1-2d3e4f5a6b7c', null, 1, 6],
+        ['9e1f3a5c-7b2d-4c8e-a0f1-2d3e4f5a6b7c:context_1', null, 1, 0],
         ['9e1f3a5c-7b2d-4c8e-a0f1-2d3e4f5a6b7c/coder-1', '9e1f3a5c-7b2d-4c8e-a0f1-2d3e4f5a6b7c', 1, 0],
       ]);
     } finally {
