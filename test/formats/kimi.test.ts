@@ -14,7 +14,7 @@ const STORE = join(ROOT, 'fixtures/agents/kimi-0.42/.kimi');
 const SESSION = '4f2c9a17-8d3e-4b61-a0c5-7e19d2b8f364';
 
 interface Report {
-  inputs: { path: string; format: string; ignored?: Record<string, number> }[];
+  inputs: { path: string; format: string; ignored?: Record<string, number>; skipped?: unknown[] }[];
   sessions: SessionLedger[];
 }
 
@@ -152,15 +152,22 @@ describe('format kimi: failures and the 1.49 layout', () => {
   });
 });
 
-const MANIFEST = publicStoreRows<{ sessions: number; turns: number; rounds: number; tool_calls: number }>('kimi');
+const MANIFEST = publicStoreRows<{ sessions: number; turns: number; rounds: number; tool_calls: number; parent?: string }>('kimi');
 
 describeWith('public-stores', 'kimi: the sessions Kimi CLI 0.42 wrote in SWE-bench runs, committed to MoonshotAI/kimi-cli', () => {
-  // reads_as was counted from the files themselves (user, assistant lines and tool_calls entries), not from loopledger's output.
+  // reads_as was counted from the files themselves (user and assistant lines, tool_calls entries; a
+  // `_read_<n>` file's parent from its name), not from loopledger's output.
   it.each(MANIFEST.map((r) => [r.path.split('/').at(-1)!, r] as const))('%s reads as its manifest row says', async (_name, row) => {
     const report = await analyze([publicStorePath(row)]);
     expect(report.inputs.map((i) => i.format)).toEqual(['kimi']);
     expect(report.sessions).toHaveLength(row.reads_as.sessions);
     const s = report.sessions[0]!;
-    expect({ turns: s.turns, rounds: s.rounds, tool_calls: s.tool_calls }).toEqual({ turns: row.reads_as.turns, rounds: row.reads_as.rounds, tool_calls: row.reads_as.tool_calls });
+    expect({ turns: s.turns, rounds: s.rounds, tool_calls: s.tool_calls, parent: s.parent }).toEqual({
+      turns: row.reads_as.turns,
+      rounds: row.reads_as.rounds,
+      tool_calls: row.reads_as.tool_calls,
+      parent: row.reads_as.parent ?? null,
+    });
+    expect(report.inputs[0]!.skipped ?? []).toEqual([]);
   });
 });
