@@ -11,6 +11,7 @@ import { droid } from './droid/index.js';
 import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
+import { kimi } from './kimi/index.js';
 import { openclaw } from './openclaw/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
@@ -19,5 +20,5 @@ import type { AgentDefinition } from './types.js';
 import { vscodeTasks } from './vscode-tasks/index.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw, vscodeTasks, cursor];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw, vscodeTasks, cursor, kimi];
 

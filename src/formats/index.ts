@@ -9,6 +9,7 @@ import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
+import { kimiAdapter } from './kimi.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
 import { cursorAdapter } from './cursor.js';
@@ -45,6 +46,7 @@ const ADAPTER_BY_NAME = {
   openclaw: openclawAdapter,
   'vscode-tasks': vscodeTasksAdapter,
   cursor: cursorAdapter,
+  kimi: kimiAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -70,6 +72,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'openclaw',
   'vscode-tasks',
   'cursor',
+  'kimi',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -22,6 +22,7 @@ export const FORMAT_NAMES = [
   'openclaw',
   'vscode-tasks',
   'cursor',
+  'kimi',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
