@@ -4,7 +4,7 @@
 // .ci/run) or a comma list of names, a missing capability fails the test instead of skipping it.
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext, type TestOptions } from 'vitest';
@@ -46,13 +46,22 @@ const sharedFolder = (name: string): Probe => () => {
   }
 };
 
-/** The agents' stores committed to public repositories, rebuilt from mirrors out of git (bench/public-stores). */
+/**
+ * The agents' stores committed to public repositories, rebuilt from mirrors out of git
+ * (bench/public-stores): every row's file, since the gated tests read each agent's rows (a folder
+ * rebuilt from some mirrors only failed the other agents' tests instead of skipping them).
+ */
 function publicStores(): string | null {
-  try {
-    return readdirSync(join(ROOT, 'bench', 'public-stores', 'data')).length > 0 ? null : 'bench/public-stores/data is empty';
-  } catch {
-    return 'no bench/public-stores/data: fetch the repositories of bench/public-stores/manifest.jsonl, then node bench/public-stores/rebuild.mjs';
-  }
+  const data = join(ROOT, 'bench', 'public-stores', 'data');
+  if (!existsSync(data)) return 'no bench/public-stores/data: fetch the repositories of bench/public-stores/manifest.jsonl, then node bench/public-stores/rebuild.mjs';
+  const rows = readFileSync(join(ROOT, 'bench', 'public-stores', 'manifest.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { repo: string; commit: string; path: string });
+  const missing = rows.filter((r) => !existsSync(join(data, r.repo.replace('/', '+'), r.commit, r.path)));
+  if (missing.length === 0) return null;
+  const repos = [...new Set(missing.map((r) => r.repo))];
+  return `bench/public-stores/data lacks ${missing.length} of ${rows.length} samples (from ${repos.join(', ')}): fetch them, then node bench/public-stores/rebuild.mjs`;
 }
 
 const isRoot = (): boolean => process.getuid?.() === 0;
