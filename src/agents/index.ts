@@ -12,6 +12,7 @@ import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 import { kilo } from './kilo/index.js';
 import { kimi } from './kimi/index.js';
+import { hermes } from './hermes/index.js';
 import { openclaw } from './openclaw/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
@@ -20,5 +21,5 @@ import type { AgentDefinition } from './types.js';
 import { vscodeTasks } from './vscode-tasks/index.js';
 
 /** In the order `stores` lists them. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw, vscodeTasks, cursor, kimi];
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, codex, gemini, opencode, kilo, copilot, qwen, cline, pi, droid, openclaw, vscodeTasks, cursor, kimi, hermes];
 

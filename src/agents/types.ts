@@ -6,7 +6,7 @@ import type { FormatName } from '../model/transcript.js';
 import type { AgentHook } from '../hook/contract.js';
 
 /** SPEC 0.4 "Agents": the names `stores`, `hook`, `--input-format` and the JSON's `agent` use. */
-export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot', 'cline', 'pi', 'droid', 'openclaw', 'vscode-tasks', 'cursor', 'kimi'] as const;
+export const AGENT_NAMES = ['claude-code', 'codex', 'gemini', 'opencode', 'kilo', 'qwen', 'copilot', 'cline', 'pi', 'droid', 'openclaw', 'vscode-tasks', 'cursor', 'kimi', 'hermes'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /**

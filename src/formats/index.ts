@@ -10,6 +10,7 @@ import { codexAdapter } from './codex.js';
 import { droidAdapter } from './droid.js';
 import { geminiAdapter } from './gemini.js';
 import { kimiAdapter } from './kimi.js';
+import { hermesAdapter } from './hermes.js';
 import { miniSweAgentAdapter } from './mini-swe-agent.js';
 import { copilotAdapter } from './copilot.js';
 import { cursorAdapter } from './cursor.js';
@@ -47,6 +48,7 @@ const ADAPTER_BY_NAME = {
   'vscode-tasks': vscodeTasksAdapter,
   cursor: cursorAdapter,
   kimi: kimiAdapter,
+  hermes: hermesAdapter,
 } as const satisfies Record<FormatName, FormatAdapter>;
 
 /** The order detection tries them in: on a tie the earlier wins (test/registry.test.ts checks it names each format once). */
@@ -73,6 +75,7 @@ const DETECTION_ORDER: readonly FormatName[] = [
   'vscode-tasks',
   'cursor',
   'kimi',
+  'hermes',
 ];
 
 export const ADAPTERS: readonly FormatAdapter[] = DETECTION_ORDER.map((name) => ADAPTER_BY_NAME[name]);

@@ -23,6 +23,7 @@ export const FORMAT_NAMES = [
   'vscode-tasks',
   'cursor',
   'kimi',
+  'hermes',
 ] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 

@@ -202,6 +202,10 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: '4f2c9a17-8d3e-4b61-a0c5-7e19d2b8f364.jsonl', id: '4f2c9a17-8d3e-4b61-a0c5-7e19d2b8f364', label: 'loop', stop1: true, stop2: true, why: 'Kimi CLI 0.42 (hand-made): the same failing pytest three times' },
   { key: '4f2c9a17-8d3e-4b61-a0c5-7e19d2b8f364_read_1.jsonl', id: '4f2c9a17-8d3e-4b61-a0c5-7e19d2b8f364_read_1', label: 'clean', stop1: false, stop2: false, why: 'Kimi CLI 0.42 (hand-made): the ReadContext sub-agent reads one file' },
   { key: 'release-build.jsonl', id: 'release-build', label: 'loop', stop1: false, stop2: false, why: 'Kimi CLI (hand-made, 1.49 shape): the same failing build with searches between: repeated_failure and no_progress steer' },
+  { key: '20261123_090000_5e1f0a2b', id: '20261123_090000_5e1f0a2b', label: 'loop', stop1: true, stop2: true, why: 'Hermes Agent (hand-made): the same failing npm test four times' },
+  { key: '20261123_090500_9c4d7e61', id: '20261123_090500_9c4d7e61', label: 'clean', stop1: false, stop2: false, why: 'Hermes Agent (hand-made): a delegated sub-agent, one refused fetch and a grep' },
+  { key: '20261123_100000_41aa07c3', id: '20261123_100000_41aa07c3', label: 'clean', stop1: false, stop2: false, why: 'Hermes Agent (hand-made): a chat with no tool call' },
+  { key: 'cron_3b7c1d2e4f50_20261124_010000', id: 'cron_3b7c1d2e4f50_20261124_010000', label: 'clean', stop1: false, stop2: false, why: 'Hermes Agent 0.18.0 (hand-made): a cron run, two different searches' },
   { key: 'pi-branched', id: 'pi-branched', label: 'clean', stop1: false, stop2: false, why: 'pi (hand-made): a rewound branch; the branch taken does different work' },
 ];
 
@@ -221,7 +225,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 71, clean: 71, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 72, clean: 74, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -259,21 +263,23 @@ describe('sweep over the bundled corpus', () => {
     // Issue 58's Kimi CLI fixtures: the hand-made 0.42 session stopped at 1 and 2 (the same failing
     // pytest three times), its sub-agent clean, and the 1.49-shaped build loop with searches between
     // only steered (repeated_failure, no_progress): TP + 1, TN + 1, FN + 1 here and below.
-    //   loop         TP 56             FN 15
-    //   clean        FP 4              TN 67
-    // precision 56/60, recall 56/71, FPR 4/71
+    // Issue 58's Hermes Agent fixtures: the same failing npm test four times stopped at 1 and 2, its
+    // sub-agent, a chat and a cron run clean: TP + 1, TN + 3 here and below.
+    //   loop         TP 57             FN 15
+    //   clean        FP 4              TN 70
+    // precision 57/61, recall 57/72, FPR 4/74
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 56, fp: 4, tn: 67, fn: 15, unlabeled_sessions: 0 });
-    expect(p.metrics?.precision).toBeCloseTo(56 / 60, 12);
-    expect(p.metrics?.recall).toBeCloseTo(56 / 71, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 71, 12);
+    expect(p.metrics).toMatchObject({ tp: 57, fp: 4, tn: 70, fn: 15, unlabeled_sessions: 0 });
+    expect(p.metrics?.precision).toBeCloseTo(57 / 61, 12);
+    expect(p.metrics?.recall).toBeCloseTo(57 / 72, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 74, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 56, fp: 0, tn: 71, fn: 15 });
-    expect(d.metrics?.recall).toBeCloseTo(56 / 71, 12);
+    expect(d.metrics).toMatchObject({ tp: 57, fp: 0, tn: 74, fn: 15 });
+    expect(d.metrics?.recall).toBeCloseTo(57 / 72, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
     expect([...d.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop2).map((h) => h.id).sort());
@@ -290,8 +296,8 @@ describe('sweep over the bundled corpus', () => {
     // failing call three times (a batch, then two identical ones) and are only noted: 28 + 4. So is
     // issue 58's task folder loop (three times); its Cursor loop (six reads) still stops at 3: 32 + 1.
     // The two recordings of issue 55 item 4 repeat it three times: only noted at 3, 33 still; so
-    // does issue 58's hand-made Kimi CLI session.
-    expect(at(r, 3).metrics).toMatchObject({ tp: 33, fp: 0 });
+    // does issue 58's hand-made Kimi CLI session. Its hand-made Hermes loop repeats four times: a stop at 3, 34.
+    expect(at(r, 3).metrics).toMatchObject({ tp: 34, fp: 0 });
     expect(r.recommended?.values).toEqual({ 'tool_batch.max_strikes': 2 });
     expect(r.recommended?.fpr).toBe(0);
   });
@@ -307,7 +313,7 @@ describe('sweep over the bundled corpus', () => {
     expect(s.stopped).toEqual(stop.stopped);
     expect(s.steered).toEqual(stop.steered);
 
-    expect(stop.metrics).toMatchObject({ tp: 56, fp: 0 });
+    expect(stop.metrics).toMatchObject({ tp: 57, fp: 0 });
     // Steer: the five cycles of repeating answers that reach four periods (tool_batch.cycle_enforce
     // steer) are caught; two legitimate sessions steer: the templated thinking, and the quiet DNS
     // poll whose answers do not move for six periods. The repeated status sentence of a poll whose
@@ -324,7 +330,8 @@ describe('sweep over the bundled corpus', () => {
     // The five trace loops are stops, so steered too; the two clean traces are not: tp 42 + 3 + 5, tn 53 + 1 + 2;
     // the shell-pipeline poll is never flagged: tn + 1. The two recordings of the bumped releases: tp + 2.
     // Issue 58's Kimi CLI fixtures: the 0.42 session (a stop) and the build loop (a steer): tp + 2; the sub-agent: tn + 1.
-    expect(s.metrics).toMatchObject({ tp: 69, fp: 2, tn: 69, fn: 2 });
+    // Issue 58's Hermes Agent fixtures: the loop (a stop): tp + 1; the sub-agent, the chat and the cron run: tn + 3.
+    expect(s.metrics).toMatchObject({ tp: 70, fp: 2, tn: 72, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -353,7 +360,8 @@ describe('sweep over the bundled corpus', () => {
     // The traces add as at steer: five stopped loops, two clean sessions with nothing noted; issue 28
     // items 2 and 4 three stopped loops and two clean polls with nothing noted; the bumped releases' two recordings tp + 2.
     // Issue 58's Kimi CLI fixtures as at steer: tp + 2, tn + 1.
-    expect(noted.metrics).toMatchObject({ tp: 70, fp: 15, tn: 56, fn: 1 });
+    // Issue 58's Hermes Agent fixtures as at steer: tp + 1, tn + 3.
+    expect(noted.metrics).toMatchObject({ tp: 71, fp: 15, tn: 59, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -380,14 +388,15 @@ describe('sweep over the bundled corpus', () => {
     // agents' three recordings are stops at every period, and so are the five trace loops: + 5).
     // Issue 28 items 2 and 4 add three loops stopped at every period: +3; the bumped releases' two recordings: +2.
     // Issue 58's two Kimi CLI loops: a stop and a steer at every period, + 2.
-    expect(three?.metrics).toMatchObject({ tp: 69, fp: 4 });
-    expect(four?.metrics).toMatchObject({ tp: 69, fp: 2 });
-    expect(five?.metrics).toMatchObject({ tp: 66, fp: 2 });
+    // Issue 58's Hermes Agent loop: a stop at every period, + 1.
+    expect(three?.metrics).toMatchObject({ tp: 70, fp: 4 });
+    expect(four?.metrics).toMatchObject({ tp: 70, fp: 2 });
+    expect(five?.metrics).toMatchObject({ tp: 67, fp: 2 });
     const added = three!.positive_sessions.filter((id) => !four!.positive_sessions.includes(id)).sort();
     expect(added).toEqual(['0f3b8d62-91a4-4c7e-b5d0-6e2a4c8f1b93', 'clean-cycle-warmup']);
     // cycle_enforce steers, never stops: the corpus keeps zero false positives at stop at every length.
     const stop = await run(['tool_batch.cycle_enforce_periods=2:6:1'], { labels: LABELS });
-    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 56, fp: 0 });
+    for (const p of stop.points) expect(p.metrics).toMatchObject({ tp: 57, fp: 0 });
   });
 
   it('an output similarity: lowering output.near_repetition_ambiguous to 0.7 steers the paraphrased plan, and one hard negative', async () => {

@@ -8,6 +8,7 @@ import { sanitize } from '../../sanitize.js';
 import { isOpenclawDatabase, openclawSessions } from '../openclaw-db.js';
 import { cursorSessions, isCursorDatabase } from '../cursor-db.js';
 import { isOpencodeDatabase, opencodeSessions } from '../opencode-db.js';
+import { hermesSessions, isHermesDatabase } from '../hermes-db.js';
 import type { FormatAdapter } from '../types.js';
 import { type AdapterRun, SinkFailure } from './adapter-run.js';
 import { openChosen } from './conversation.js';
@@ -23,6 +24,7 @@ const DATABASES: readonly {
   { format: 'opencode', matches: isOpencodeDatabase, sessions: opencodeSessions },
   { format: 'openclaw', matches: isOpenclawDatabase, sessions: openclawSessions },
   { format: 'cursor', matches: isCursorDatabase, sessions: cursorSessions },
+  { format: 'hermes', matches: isHermesDatabase, sessions: hermesSessions },
 ];
 
 /** Whether a file of this name is worth opening as a database (a cheap test before any read). */
@@ -49,7 +51,7 @@ export async function readDatabase(
     const tables = new Set(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r.name)));
     const known = DATABASES.find((d) => d.matches(tables));
     if (!known) {
-      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, OpenClaw, Cursor)';
+      summary.error = 'a SQLite database, but no agent store loopledger knows (OpenCode, Kilo, OpenClaw, Cursor, Hermes Agent)';
       summary.not_transcript = 'binary';
       return summary;
     }
