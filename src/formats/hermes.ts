@@ -30,7 +30,25 @@ class HermesParser implements RecordParser {
     // delegated sub-agent's session: both are read as the child of the session they came from.
     const sb = this.ctx.builder.session(id, { parent: asString(info.parent_session_id) });
     const model = asString(info.model);
-    for (const message of value.messages.filter(isRec)) {
+    const messages = value.messages.filter(isRec);
+    const compacted = messages.some((m) => m.compacted === 1);
+    const seen = new Set<string>();
+    for (const message of messages) {
+      // In-place compaction (0.18.0's archive_and_compact) marks the rows it summarised compacted=1
+      // and writes the new context after them: its summary, and copies of the rows it kept. Only
+      // the rows that ran are read; a rewound row (active=0, compacted=0) ran, and is read.
+      if (compacted) {
+        if (isCompactionSummary(message.content)) {
+          this.ctx.ignore?.('compaction summary');
+          continue;
+        }
+        const key = JSON.stringify([message.role, message.content, message.tool_call_id, message.tool_calls]);
+        if (seen.has(key)) {
+          this.ctx.ignore?.('compaction copy');
+          continue;
+        }
+        seen.add(key);
+      }
       const seconds = asNumber(message.timestamp);
       if (seconds !== null) sb.at(new Date(seconds * 1000).toISOString());
       const role = message.role;
@@ -55,6 +73,11 @@ class HermesParser implements RecordParser {
   }
 
   end(): void {}
+}
+
+/** The summary a compaction writes, opened by context_compressor.py's SUMMARY_PREFIX (or the older one). */
+function isCompactionSummary(content: unknown): boolean {
+  return typeof content === 'string' && /^\[(CONTEXT COMPACTION\b|CONTEXT SUMMARY\]:)/.test(content);
 }
 
 /** The session's cost as Hermes billed it: the provider's figure, else its own estimate when it priced the model. */

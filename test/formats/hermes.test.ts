@@ -109,6 +109,40 @@ describe('format hermes: failure read as Hermes marks it', () => {
   });
 });
 
+describe('format hermes: in-place compaction (0.18.0)', () => {
+  it('reads the rows that ran once: the compacted originals, not the summary or the copies written after them', async () => {
+    const tmp = scratch('loopledger-hermes-');
+    try {
+      const initSqlJs = (await import('sql.js')).default;
+      const SQL = await initSqlJs();
+      const db = new SQL.Database();
+      db.run('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+      db.run('CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL NOT NULL)');
+      db.run('CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0)');
+      db.run("INSERT INTO sessions VALUES ('s', 'cli', 'gpt-5', NULL, 1)");
+      const add = (role: string, content: string, active: number, compacted: number, id: string | null = null, call: string | null = null): void => {
+        const calls = call ? JSON.stringify([{ id: call, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: `make ${call}` }) } }]) : null;
+        db.run('INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, active, compacted) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)', ['s', role, content, id, calls, id ? 'terminal' : null, active, compacted]);
+      };
+      const ran = [['user', 'Build it'], ['assistant', '', null, 'c1'], ['tool', '{"output": "ok", "exit_code": 0}', 'c1']] as const;
+      for (const [role, content, id, call] of ran) add(role, content, 0, 1, id ?? null, call ?? null);
+      add('user', '[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below.', 1, 0);
+      for (const [role, content, id, call] of ran) add(role, content, 1, 0, id ?? null, call ?? null);
+      add('assistant', '', 1, 0, null, 'c2');
+      add('tool', '{"output": "ok", "exit_code": 0}', 1, 0, 'c2');
+      add('assistant', 'Built.', 1, 0);
+      const path = join(tmp.dir, 'state.db');
+      writeFileSync(path, db.export());
+      const report = await analyze([path]);
+      const s = report.sessions[0]!;
+      expect({ turns: s.turns, rounds: s.rounds, calls: s.tool_calls }).toEqual({ turns: 1, rounds: 3, calls: 2 });
+      expect(report.inputs[0]!.ignored).toEqual({ 'compaction summary': 1, 'compaction copy': 3 });
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
 describe('format hermes: found with no path', () => {
   it('reads $HERMES_HOME/state.db, and `stores` lists it', async () => {
     const env = { HOME: join(ROOT, '.tmp/no-such-home'), HERMES_HOME: join(ROOT, 'fixtures/agents/hermes-0.18.0/.hermes') };
