@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { escapeJsonText, sanitize } from '../src/sanitize.js';
 
 // C0 and C1 controls, DEL, bidi controls, zero-width characters, line/paragraph separators, lone surrogates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
+// What sanitize escapes, by the Unicode properties its doc names: controls, format characters, line and
+// paragraph separators, default-ignorable code points, spaces other than U+0020, the blank Braille
+// pattern, and half a surrogate pair. (A list written before issue 53 left out the other spaces and
+// the Hangul fillers, so "leaves safe text alone" failed when fast-check drew one.)
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]|(?! )\p{Zs}|\p{Cs}/u;
 const UNSAFE_BUT_NL_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
 
 const nasty = fc.oneof(

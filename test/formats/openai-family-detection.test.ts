@@ -64,7 +64,8 @@ describe('detection across all bundled fixtures', () => {
         // it, but scores below the reader that knows it.
         // A VS Code task folder's messages are an Anthropic message list: anthropic reads them at 0.9, the task reader outbids it.
         if (expected === 'vscode-tasks' && a.name === 'anthropic') expect(a.detect(probe)).toBeLessThan(ADAPTERS.find((b) => b.name === expected)!.detect(probe));
-        else if (expected === 'mini-swe-agent' && a.name === 'openai') expect(a.detect(probe)).toBeLessThan(ADAPTERS.find((b) => b.name === expected)!.detect(probe));
+        // So is a Kimi CLI context file (role/content lines, OpenAI tool_calls, between Kimi's own `_` lines).
+        else if ((expected === 'mini-swe-agent' || expected === 'kimi') && a.name === 'openai') expect(a.detect(probe)).toBeLessThan(ADAPTERS.find((b) => b.name === expected)!.detect(probe));
         else if (mine.includes(a.name) && !mine.includes(expected)) expect(a.detect(probe), a.name).toBe(0);
       }
     });
