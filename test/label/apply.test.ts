@@ -31,28 +31,32 @@ async function effective(file: string, key: string): Promise<{ value: unknown; s
 
 describe('sweep → config --write → analyze --config', () => {
   it('writes the recommended value where analyze and config read it', async () => {
-    // Stopping after 2 unheeded steers is recommended here (the default is 3, seed 002's): a value
-    // that differs from the default, so reading it back cannot pass by accident.
+    // The sweep's pick depends on the fixtures' loops (it was 2 until the Kimi and Hermes fixtures
+    // joined, then 1); what is pinned is that it differs from the default (3, seed 002's), so
+    // reading it back cannot pass by accident, and that every line offering it names the same value.
     const sweep = await runCli([
       'sweep', 'fixtures', '--param', 'ladder.max_unheeded_steers=1:3:1',
       '--labels', 'fixtures/.labels.json', '--max-fpr', '0.1',
     ]);
     expect(sweep.code, sweep.stderr).toBe(0);
-    expect(sweep.stdout).toContain('recommended: ladder.max_unheeded_steers=2');
-    expect(sweep.stdout).toContain('apply: --set ladder.max_unheeded_steers=2\n');
-    expect(sweep.stdout).toContain('  or in a config file (--config): {"ladder.max_unheeded_steers":2}\n');
+    const picked = /^recommended: ladder\.max_unheeded_steers=(\d+) /m.exec(sweep.stdout);
+    expect(picked, sweep.stdout).not.toBeNull();
+    const value = Number(picked![1]);
+    expect([1, 2]).toContain(value);
+    expect(sweep.stdout).toContain(`apply: --set ladder.max_unheeded_steers=${value}\n`);
+    expect(sweep.stdout).toContain(`  or in a config file (--config): {"ladder.max_unheeded_steers":${value}}\n`);
     const keep = /^ {2}keep it: loopledger (config --write \S+ .*)$/m.exec(sweep.stdout);
     expect(keep).not.toBeNull();
     const file = join(tmp.dir, 'loopledger.json');
     const args = keep![1]!.split(' ').map((a) => (a === 'loopledger.json' ? file : a));
     const write = await runCli(args);
     expect(write.code, write.stderr).toBe(0);
-    expect(write.stdout).toBe(`created ${file}:\n  ladder.max_unheeded_steers=2 (was the default)\n`);
-    expect(await effective(file, 'ladder.max_unheeded_steers')).toEqual({ value: 2, source: 'file' });
+    expect(write.stdout).toBe(`created ${file}:\n  ladder.max_unheeded_steers=${value} (was the default)\n`);
+    expect(await effective(file, 'ladder.max_unheeded_steers')).toEqual({ value, source: 'file' });
 
     const analyze = await runCli(['fixtures/calibration', '--config', file, '--json']);
     expect(analyze.code, analyze.stderr).toBe(0);
-    expect((JSON.parse(analyze.stdout) as { config: Record<string, unknown> }).config['ladder.max_unheeded_steers']).toBe(2);
+    expect((JSON.parse(analyze.stdout) as { config: Record<string, unknown> }).config['ladder.max_unheeded_steers']).toBe(value);
   });
 
   it('updates a file in place: other keys, comments, its wrapper and its mode kept', async () => {
