@@ -148,6 +148,8 @@ async function runAnalyze(paths: string[], opts: AnalyzeOptions, cliIO: CliIO, a
     // too, so that `merge --format html` draws the page one run draws; other outputs never do.
     timeline: format === 'html' || (opts.shard !== undefined && format === 'json'),
     jobs: opts.jobs,
+    // The judge's key is looked up in the environment `main` was given, not the process's.
+    env: io.env,
     // Read (and checked) before any transcript: a bad prices file is a usage error, not a wrong figure.
     pricing: { overrides: opts.prices !== undefined ? await readPriceFile(opts.prices) : null },
     onWarning: (m) => warn(io, m),

@@ -135,8 +135,9 @@ export interface ConfigEntry {
 }
 
 export interface AgentHook {
-  /** A payload already parsed as a JSON object, read into one event. Throws PayloadError. */
-  read(value: Rec): HookEvent;
+  /** A payload already parsed as a JSON object, read into one event (`env`: where the agent's own
+   *  folders are, the guard's environment). Throws PayloadError. */
+  read(value: Rec, env: NodeJS.ProcessEnv): HookEvent;
   /** The stdout answer to `verdict` about `call`, or null when there is nothing to say (or no way to say it here). */
   render(eventName: string, kind: EventKind, verdict: Verdict, call?: HookCall | null): object | null;
   /** Whether `kind` events can carry context to the model (else it waits for one that can). */

@@ -278,7 +278,7 @@ async function guard(args: HookArgs, stateDir: string, io: HookIO, startedAt: nu
   const text = await (io.readStdin ? io.readStdin() : readAllStdin(startedAt));
   let event: HookEvent;
   try {
-    event = parsePayload(args.agent, text);
+    event = parsePayload(args.agent, text, io.env);
   } catch (e) {
     throw new Expected(`bad stdin: ${(e as Error).message}`);
   }

@@ -29,7 +29,7 @@ export function hookOf(agent: Agent): AgentHook {
 }
 
 /** Parse one payload. Throws PayloadError on anything that is not a usable hook payload. */
-export function parsePayload(agent: Agent, text: string): HookEvent {
+export function parsePayload(agent: Agent, text: string, env: NodeJS.ProcessEnv = process.env): HookEvent {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -37,5 +37,5 @@ export function parsePayload(agent: Agent, text: string): HookEvent {
     throw new PayloadError(`stdin is not JSON (${(e as Error).message})`);
   }
   if (!isRecord(value)) throw new PayloadError('stdin is not a JSON object');
-  return hookOf(agent).read(value);
+  return hookOf(agent).read(value, env);
 }

@@ -1,12 +1,15 @@
-// Drives the built binary the way a user or a CI job does: a real process, real streams, real
-// exit codes. Everything in test/cli goes through here, so the dist/ build is what is tested,
-// not the sources.
+// Drives the built CLI the way a user or a CI job does: its argv, its streams, its exit code.
+// Everything in test/cli goes through here, so the dist/ build is what is tested, not the sources.
+// A run is the built `main` called in this worker unless it needs a process of its own (see
+// `needsProcess`): a Node start and the bundle's load cost ~0.3 CPU-s a run, most of what a small
+// case costs, and the suite ran the CLI ~600 times (issue 57 item 6).
 
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EnforceSaved, LedgerReport, RoundUsage, SessionCost, SessionUsage } from '../../src/ledger/types.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,7 +51,56 @@ export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env
   return spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/**
+ * Why `args` with `options` must run as a process of its own, or null when the built `main` can
+ * run them here. `main` takes its streams and environment as arguments; what it takes from the
+ * process itself is stdin (`-`, the guard's payload), the working directory, and what Node reads
+ * at its start (NODE_OPTIONS, the time zone, the locale). LOOPLEDGER_TEST_PROCESSES=1 makes every
+ * run a process, as before.
+ */
+export function needsProcess(args: readonly string[], options: RunOptions = {}): string | null {
+  if (process.env['LOOPLEDGER_TEST_PROCESSES'] === '1') return 'LOOPLEDGER_TEST_PROCESSES=1';
+  if (options.stdin !== undefined && options.stdin !== '') return 'it reads stdin';
+  if (args.includes('-') || args.some((a) => a.startsWith('--output-file=-') || a === '-o-')) return 'it reads or writes a standard stream by name';
+  if (args[0] === 'hook' && !['install', 'uninstall', 'doctor'].includes(args[1] ?? '')) return 'the guard reads its payload from stdin';
+  if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd()) return 'it runs in another directory';
+  const startup = Object.keys(options.env ?? {}).find((k) => /^(NODE_|UV_|TZ$|LANG$|LC_)/.test(k));
+  return startup === undefined ? null : `${startup} is read when Node starts`;
+}
+
+type Main = (argv: readonly string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }) => Promise<number>;
+let builtMain: Promise<Main> | null = null;
+
+/** A stream that keeps what is written to it, as a pipe read to its end would. */
+function collector(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, encoding, done) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The built CLI's `main` (dist/cli.js, what bin/loopledger.js runs), called in this worker. */
+async function runInWorker(args: readonly string[], options: RunOptions): Promise<RunResult> {
+  ensureBuiltOnce();
+  builtMain ??= import(pathToFileURL(join(ROOT, 'dist', 'cli.js')).href).then((m: { main: Main }) => m.main);
+  const main = await builtMain;
+  const stdout = collector();
+  const stderr = collector();
+  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, env: cliEnv(options.env) });
+  return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/** Run the CLI with `args`: in this worker where it can (`needsProcess`), else as a process of its own. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return needsProcess(args, options) === null ? runInWorker(args, options) : runProcess(args, options);
+}
+
+/** Run the built binary as a process of its own. */
+export function runProcess(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, options);
     const out: Buffer[] = [];

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, cliEnv } from '../cli/helpers.js';
+import { pathToFileURL } from 'node:url';
+import { ROOT, cliEnv, ensureBuiltOnce, needsProcess } from '../cli/helpers.js';
 
 const BIN = join(ROOT, 'bin', 'loopledger.js');
 
@@ -17,8 +18,30 @@ export interface HookRun {
   stderr: string;
 }
 
-/** Run the built binary as the agent does: one JSON payload on stdin, stdout read back. */
+type RunBuiltHook = (argv: readonly string[], io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown }; env: NodeJS.ProcessEnv; readStdin: () => string; cwd: string }) => Promise<number>;
+let builtHook: Promise<RunBuiltHook> | null = null;
+
+/**
+ * The built guard (dist/hook/main.js, what `loopledger hook <agent>` runs) called in this worker
+ * with the payload as its stdin: the guard keeps its state in files, so calls made one after
+ * another see what a process per call would. Calls made at once race on the guard's lock, which
+ * waits synchronously: those need processes (`runHookProcess`).
+ */
 export function runHook(args: readonly string[], stdin: string, env: Record<string, string> = {}): Promise<HookRun> {
+  if (needsProcess(['analyze'], { env }) !== null) return runHookProcess(args, stdin, env);
+  ensureBuiltOnce();
+  builtHook ??= import(pathToFileURL(join(ROOT, 'dist', 'hook', 'main.js')).href).then((m: { runHook: RunBuiltHook }) => m.runHook);
+  return builtHook.then(async (run) => {
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: cliEnv(env), readStdin: () => stdin, cwd: ROOT };
+    const code = await run(args, io);
+    return { code, stdout, stderr };
+  });
+}
+
+/** Run the built binary as the agent does: a process per call, one JSON payload on stdin, stdout read back. */
+export function runHookProcess(args: readonly string[], stdin: string, env: Record<string, string> = {}): Promise<HookRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'hook', ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -71,7 +94,7 @@ export interface FakeAgentOptions {
   transcript?: 'ahead' | 'behind' | 'text-first';
   stateDir: string;
   extraArgs?: string[];
-  /** How the hook is run: the built binary by default; tests of semantics run it in-process. */
+  /** How the hook is run: the built guard (`runHook`) by default; tests of semantics run src/ in-process. */
   runner?: (args: readonly string[], stdin: string) => Promise<HookRun>;
   /** Send no transcript_path (Codex allows null). */
   noTranscript?: boolean;

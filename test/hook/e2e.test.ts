@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, runCli, scratch } from '../cli/helpers.js';
-import { type AgentName, context, denied, ended, fakeAgent, type HookRun, runHook, type ToolUse } from './agents.js';
+import { type AgentName, context, denied, ended, fakeAgent, type HookRun, runHook, runHookProcess, type ToolUse } from './agents.js';
 
 const AGENTS: AgentName[] = ['claude-code', 'codex', 'gemini'];
 /** Each agent's shell tool, as its hook sees it. */
@@ -216,9 +216,9 @@ describe('loopledger hook, parallel batches (Claude Code)', () => {
     writeFileSync(fake.transcript, readFileSync(fake.transcript, 'utf8') + lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     const base = { session_id: session, transcript_path: fake.transcript, tool_name: 'Read' };
     const args = ['claude-code', '--mode', 'telemetry', '--state-dir', stateDir];
-    const pres = await Promise.all(files.map((f, i) => runHook(args, JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_input: { file_path: `/repo/${f}.ts` }, tool_use_id: ids[i] }))));
+    const pres = await Promise.all(files.map((f, i) => runHookProcess(args, JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_input: { file_path: `/repo/${f}.ts` }, tool_use_id: ids[i] }))));
     const posts = await Promise.all(
-      files.map((f, i) => runHook(args, JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_input: { file_path: `/repo/${f}.ts` }, tool_use_id: ids[i], tool_response: { file: f } }))),
+      files.map((f, i) => runHookProcess(args, JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_input: { file_path: `/repo/${f}.ts` }, tool_use_id: ids[i], tool_response: { file: f } }))),
     );
     expect(silent([...pres, ...posts])).toBe(true);
     const rounds = ledgerOf(stateDir).filter((r) => r.type === 'assistant') as { tool_calls?: { id: string }[] }[];

@@ -27,20 +27,20 @@ const SHELL_TOOL = 'run_commands';
  * not carry. Null when there is none (a `--data-dir` elsewhere: the guard follows stdin alone), or
  * when the id could name another folder.
  */
-function messagesLog(value: Rec): string | null {
+function messagesLog(value: Rec, env: NodeJS.ProcessEnv): string | null {
   const root = isRecord(value.sessionContext) ? str(value.sessionContext.rootSessionId) : null;
   if (root === null || !/^[\w-]+$/.test(root)) return null;
-  const path = join(process.env['HOME'] || homedir(), '.cline', 'data', 'sessions', root, `${root}.messages.json`);
+  const path = join(env['HOME'] || homedir(), '.cline', 'data', 'sessions', root, `${root}.messages.json`);
   return existsSync(path) ? path : null;
 }
 
-function read(value: Rec): HookEvent {
+function read(value: Rec, env: NodeJS.ProcessEnv): HookEvent {
   const name = str(value.hookName);
   if (name === null) throw new PayloadError('payload without hookName');
   const sessionId = str(value.taskId) ?? (isRecord(value.sessionContext) ? str(value.sessionContext.rootSessionId) : null);
   if (sessionId === null) throw new PayloadError(`${name} payload without taskId`);
   const kind = Object.hasOwn(KINDS, name) ? KINDS[name]! : 'other';
-  const event: HookEvent = { agent: 'cline', name, kind, sessionId, transcriptPath: messagesLog(value), subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
+  const event: HookEvent = { agent: 'cline', name, kind, sessionId, transcriptPath: messagesLog(value, env), subagent: null, turnKey: null, call: null, answer: null, finalText: null, probe: str(value.loopledger_probe) };
   if (kind === 'other') return event;
   const body = kind === 'pre' ? value.tool_call : value.tool_result;
   if (!isRecord(body) || str(body.name) === null) throw new PayloadError(`${name} payload without the tool's name`);

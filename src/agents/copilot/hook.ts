@@ -37,14 +37,14 @@ function answerText(result: unknown): { content: string; isError: boolean } {
  * run (seen on 1.0.102), so the guard follows it for the text stdin does not carry. Null when
  * there is none (the guard then follows stdin alone), or when the id could name another folder.
  */
-function eventsLog(sessionId: string): string | null {
+function eventsLog(sessionId: string, env: NodeJS.ProcessEnv): string | null {
   if (!/^[\w-]+$/.test(sessionId)) return null;
-  const home = process.env['COPILOT_HOME'] || join(process.env['HOME'] || homedir(), '.copilot');
+  const home = env['COPILOT_HOME'] || join(env['HOME'] || homedir(), '.copilot');
   const path = join(home, 'session-state', sessionId, 'events.jsonl');
   return existsSync(path) ? path : null;
 }
 
-function read(value: Rec): HookEvent {
+function read(value: Rec, env: NodeJS.ProcessEnv): HookEvent {
   const sessionId = str(value.sessionId);
   if (sessionId === null) throw new PayloadError('payload without sessionId');
   const toolName = str(value.toolName);
@@ -55,7 +55,7 @@ function read(value: Rec): HookEvent {
     name,
     kind: toolName === null ? 'other' : post ? 'post' : 'pre',
     sessionId,
-    transcriptPath: eventsLog(sessionId),
+    transcriptPath: eventsLog(sessionId, env),
     subagent: null,
     turnKey: null,
     // No call id is sent: the session matches the answer to its call by signature, as for Gemini CLI.
