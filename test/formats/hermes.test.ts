@@ -28,6 +28,42 @@ async function analyze(args: string[], env: Record<string, string> = {}): Promis
 
 const verdicts = (s: SessionLedger): string[] => s.entries.filter((e) => !e.after_stop).map((e) => `${e.round} ${e.kind} ${e.intervention.enforce}`);
 
+interface MessageRow {
+  role: string;
+  content: string | null;
+  /** The tool call this row answers, and its tool's name. */
+  id?: string;
+  tool?: string;
+  calls?: unknown[];
+  /** Hermes 0.18.0's in-place compaction marks (schema with `compaction`). */
+  active?: number;
+  compacted?: number;
+}
+
+const terminal = (id: string) => ({ id, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: `make ${id}` }) } });
+
+/**
+ * A Hermes state.db in `dir` holding one session `s` (gpt-5) whose messages `fill` adds in order;
+ * `compaction`: the messages table of 0.18.0, with its `active` and `compacted` columns.
+ */
+async function stateDb(dir: string, { compaction }: { compaction: boolean }, fill: (add: (row: MessageRow) => void) => void): Promise<string> {
+  const initSqlJs = (await import('sql.js')).default;
+  const db = new (await initSqlJs()).Database();
+  const marks = compaction ? ', active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0' : '';
+  db.run('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+  db.run('CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL NOT NULL)');
+  db.run(`CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL${marks})`);
+  db.run("INSERT INTO sessions VALUES ('s', 'cli', 'gpt-5', NULL, 1)");
+  fill((row) => {
+    const values = ['s', row.role, row.content, row.id ?? null, row.calls ? JSON.stringify(row.calls) : null, row.tool ?? null];
+    if (compaction) db.run('INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, active, compacted) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)', [...values, row.active ?? 1, row.compacted ?? 0]);
+    else db.run('INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?, 1)', values);
+  });
+  const path = join(dir, 'state.db');
+  writeFileSync(path, db.export());
+  return path;
+}
+
 beforeAll(() => ensureBuilt());
 
 describe('format hermes: fixtures/hermes/state.db', () => {
@@ -63,27 +99,15 @@ describe('format hermes: failure read as Hermes marks it', () => {
   async function failuresOf(tool: string, content: string): Promise<string[]> {
     const tmp = scratch('loopledger-hermes-');
     try {
-      const initSqlJs = (await import('sql.js')).default;
-      const SQL = await initSqlJs();
-      const db = new SQL.Database();
-      db.run('CREATE TABLE schema_version (version INTEGER NOT NULL)');
-      db.run('CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL NOT NULL)');
-      db.run('CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL)');
-      db.run("INSERT INTO sessions VALUES ('s', 'cli', 'gpt-5', NULL, 1)");
-      const add = (role: string, content: string | null, extra: { id?: string; calls?: unknown; tool?: string } = {}): void => {
-        db.run('INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?, 1)', [
-          's', role, content, extra.id ?? null, extra.calls ? JSON.stringify(extra.calls) : null, extra.tool ?? null,
-        ]);
-      };
-      add('user', 'go');
-      for (let i = 0; i < 3; i++) {
-        add('assistant', '', { calls: [{ id: `a${i}`, type: 'function', function: { name: tool, arguments: '{"x":1}' } }] });
-        add('tool', content, { id: `a${i}`, tool });
-        add('assistant', '', { calls: [{ id: `r${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${i}` }) } }] });
-        add('tool', JSON.stringify({ content: `line ${i}` }), { id: `r${i}`, tool: 'read_file' });
-      }
-      const path = join(tmp.dir, 'state.db');
-      writeFileSync(path, db.export());
+      const path = await stateDb(tmp.dir, { compaction: false }, (add) => {
+        add({ role: 'user', content: 'go' });
+        for (let i = 0; i < 3; i++) {
+          add({ role: 'assistant', content: '', calls: [{ id: `a${i}`, type: 'function', function: { name: tool, arguments: '{"x":1}' } }] });
+          add({ role: 'tool', content, id: `a${i}`, tool });
+          add({ role: 'assistant', content: '', calls: [{ id: `r${i}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${i}` }) } }] });
+          add({ role: 'tool', content: JSON.stringify({ content: `line ${i}` }), id: `r${i}`, tool: 'read_file' });
+        }
+      });
       const report = await analyze([path]);
       return [...new Set(report.sessions[0]!.entries.map((e) => e.kind))];
     } finally {
@@ -113,26 +137,19 @@ describe('format hermes: in-place compaction (0.18.0)', () => {
   it('reads the rows that ran once: the compacted originals, not the summary or the copies written after them', async () => {
     const tmp = scratch('loopledger-hermes-');
     try {
-      const initSqlJs = (await import('sql.js')).default;
-      const SQL = await initSqlJs();
-      const db = new SQL.Database();
-      db.run('CREATE TABLE schema_version (version INTEGER NOT NULL)');
-      db.run('CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL NOT NULL)');
-      db.run('CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0)');
-      db.run("INSERT INTO sessions VALUES ('s', 'cli', 'gpt-5', NULL, 1)");
-      const add = (role: string, content: string, active: number, compacted: number, id: string | null = null, call: string | null = null): void => {
-        const calls = call ? JSON.stringify([{ id: call, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: `make ${call}` }) } }]) : null;
-        db.run('INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, active, compacted) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)', ['s', role, content, id, calls, id ? 'terminal' : null, active, compacted]);
-      };
-      const ran = [['user', 'Build it'], ['assistant', '', null, 'c1'], ['tool', '{"output": "ok", "exit_code": 0}', 'c1']] as const;
-      for (const [role, content, id, call] of ran) add(role, content, 0, 1, id ?? null, call ?? null);
-      add('user', '[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below.', 1, 0);
-      for (const [role, content, id, call] of ran) add(role, content, 1, 0, id ?? null, call ?? null);
-      add('assistant', '', 1, 0, null, 'c2');
-      add('tool', '{"output": "ok", "exit_code": 0}', 1, 0, 'c2');
-      add('assistant', 'Built.', 1, 0);
-      const path = join(tmp.dir, 'state.db');
-      writeFileSync(path, db.export());
+      const path = await stateDb(tmp.dir, { compaction: true }, (add) => {
+        const ran = (active: number, compacted: number): void => {
+          add({ role: 'user', content: 'Build it', active, compacted });
+          add({ role: 'assistant', content: '', calls: [terminal('c1')], active, compacted });
+          add({ role: 'tool', content: '{"output": "ok", "exit_code": 0}', id: 'c1', tool: 'terminal', active, compacted });
+        };
+        ran(0, 1);
+        add({ role: 'user', content: '[CONTEXT COMPACTION — REFERENCE ONLY] Earlier turns were compacted into the summary below.' });
+        ran(1, 0);
+        add({ role: 'assistant', content: '', calls: [terminal('c2')] });
+        add({ role: 'tool', content: '{"output": "ok", "exit_code": 0}', id: 'c2', tool: 'terminal' });
+        add({ role: 'assistant', content: 'Built.' });
+      });
       const report = await analyze([path]);
       const s = report.sessions[0]!;
       expect({ turns: s.turns, rounds: s.rounds, calls: s.tool_calls }).toEqual({ turns: 1, rounds: 3, calls: 2 });
