@@ -81,7 +81,11 @@ for (const p of parts) {
     result.false_stops += outside.filter((e) => e.intervention.enforce === 'stop').length;
     for (const w of windows) {
       const inside = found.filter((e) => inWindow(e, w));
-      if (w.level !== 'stop' && inside.some((e) => e.intervention.enforce === 'stop')) result.stops_unwarranted++;
+      const stopsInside = inside.filter((e) => e.intervention.enforce === 'stop');
+      if (w.level !== 'stop' && stopsInside.length > 0) {
+        result.stops_unwarranted++;
+        listing.push(`stop   ${row.agent} ${row.repo} ${row.key} r${w.from_round}-${w.to_round} ${w.level} ${w.shape} ${stopsInside.map((e) => `r${e.round}:${e.kind}`).join(' ')}`);
+      }
       const hit = inside.length > 0;
       // A debatable window is neither a loop to reach nor clean work: a finding in it counts either way.
       if (w.level === 'debatable') {

@@ -256,6 +256,12 @@ export class EnforceLadder implements Ladder {
     if (finding.kind === 'connector_stalling' && finding.evidence.pattern === 'openings' && (finding.variedWork || finding.evidence.carried === true)) {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
+    // Issue 54 item 5: "connector and opening patterns in reasoning beside varied, answered tool
+    // calls never steer on their own", a run of connectors included ("But. But. But." in a long
+    // block, then new files read). In visible text, or in reasoning without that work, a run still steers.
+    if (finding.kind === 'connector_stalling' && finding.detector === 'thinking' && finding.variedWork) {
+      return { index, finding, level: 'noted', judgeCanStop: false };
+    }
     // Issue 54 item 5: reasoning that restates its plan within one response (Gemini CLI's thought
     // summaries) beside a new call answered anew is noted, not steered. The same reasoning again in
     // the next response still steers: the tools' answers may be new and say nothing new.

@@ -142,6 +142,9 @@ const HAND: readonly { key: string; id: string; label: 'loop' | 'clean'; stop1: 
   { key: 'clean-no-progress-edit-lands.jsonl', id: '7f4a0e63-9c5d-4182-9e34-5a0d9f8c7b23', label: 'clean', stop1: false, stop2: false, why: 'lint fails 3x, each edit between succeeds (and the error moves): progress' },
   // Issue 28, item 3: a plan whose steps open with "Then" between varied, answered calls.
   { key: 'clean-plan-beside-work.jsonl', id: 'clean-plan-beside-work', label: 'clean', stop1: false, stop2: false, why: 'a plan of "Then …" steps (connector openings 7 of 8) beside new reads and writes: connector_stalling noted, not steered' },
+  // Issue 54: structure taken for prose, and a connector run in reasoning beside new work.
+  { key: 'clean-review-sections.jsonl', id: 'clean-review-sections', label: 'clean', stop1: false, stop2: false, why: 'numbered review sections each closed by "OK." (list lines between): no connector run, never flagged' },
+  { key: 'clean-think-wait-beside-work.jsonl', id: 'clean-think-wait-beside-work', label: 'clean', stop1: false, stop2: false, why: '"wait" three times in a row in reasoning while each round reads a new file: connector_stalling noted, not steered' },
   // One session per kind no other fixture emits (test/registry.test.ts: every kind is emitted by some fixture).
   { key: 'kinds-ceiling', id: 'kinds-ceiling', label: 'loop', stop1: true, stop2: true, why: 'the same deploy re-queued 18x, answers changing: past the ceiling (15) at any max_strikes' },
   { key: 'kinds-connector-output', id: 'kinds-connector-output', label: 'loop', stop1: false, stop2: false, why: '"Wait," re-opening seven sentences: connector_stalling steers, one round' },
@@ -225,7 +228,7 @@ describe('sweep over the bundled corpus', () => {
 
   it('every session under fixtures/ is labeled, and every label matches a session', async () => {
     const r = await run(['tool_batch.max_strikes=2:2:1'], { labels: LABELS });
-    expect(r.labels).toMatchObject({ loop: 72, clean: 74, unmatched: [] });
+    expect(r.labels).toMatchObject({ loop: 72, clean: 76, unmatched: [] });
     expect(r.points[0]?.metrics?.unlabeled_sessions).toBe(0);
     expect(r.points[0]?.sessions).toBe(HAND.length);
   });
@@ -265,20 +268,22 @@ describe('sweep over the bundled corpus', () => {
     // only steered (repeated_failure, no_progress): TP + 1, TN + 1, FN + 1 here and below.
     // Issue 58's Hermes Agent fixtures: the same failing npm test four times stopped at 1 and 2, its
     // sub-agent, a chat and a cron run clean: TP + 1, TN + 3 here and below.
+    // Issue 54's review closed section by section with "OK." and reasoning saying "wait" three times
+    // beside new reads: two clean sessions never flagged, TN + 2 here and below.
     //   loop         TP 57             FN 15
-    //   clean        FP 4              TN 70
-    // precision 57/61, recall 57/72, FPR 4/74
+    //   clean        FP 4              TN 72
+    // precision 57/61, recall 57/72, FPR 4/76
     const r = await run(['tool_batch.max_strikes=1:4:1'], { labels: LABELS, maxFpr: '0.1' });
     const p = at(r, 1);
-    expect(p.metrics).toMatchObject({ tp: 57, fp: 4, tn: 70, fn: 15, unlabeled_sessions: 0 });
+    expect(p.metrics).toMatchObject({ tp: 57, fp: 4, tn: 72, fn: 15, unlabeled_sessions: 0 });
     expect(p.metrics?.precision).toBeCloseTo(57 / 61, 12);
     expect(p.metrics?.recall).toBeCloseTo(57 / 72, 12);
-    expect(p.metrics?.fpr).toBeCloseTo(4 / 74, 12);
+    expect(p.metrics?.fpr).toBeCloseTo(4 / 76, 12);
     expect([...p.positive_sessions].sort()).toEqual(HAND.filter((h) => h.stop1).map((h) => h.id).sort());
 
     // The default: the polls and the single retries are no longer refused.
     const d = at(r, 2);
-    expect(d.metrics).toMatchObject({ tp: 57, fp: 0, tn: 74, fn: 15 });
+    expect(d.metrics).toMatchObject({ tp: 57, fp: 0, tn: 76, fn: 15 });
     expect(d.metrics?.recall).toBeCloseTo(57 / 72, 12);
     expect(d.metrics?.precision).toBe(1);
     expect(d.metrics?.fpr).toBe(0);
@@ -331,7 +336,8 @@ describe('sweep over the bundled corpus', () => {
     // the shell-pipeline poll is never flagged: tn + 1. The two recordings of the bumped releases: tp + 2.
     // Issue 58's Kimi CLI fixtures: the 0.42 session (a stop) and the build loop (a steer): tp + 2; the sub-agent: tn + 1.
     // Issue 58's Hermes Agent fixtures: the loop (a stop): tp + 1; the sub-agent, the chat and the cron run: tn + 3.
-    expect(s.metrics).toMatchObject({ tp: 70, fp: 2, tn: 72, fn: 2 });
+    // Issue 54's review sections and reasoning "wait" beside new reads: never steered, tn + 2.
+    expect(s.metrics).toMatchObject({ tp: 70, fp: 2, tn: 74, fn: 2 });
     const added = s.positive_sessions.filter((id) => !stop.positive_sessions.includes(id)).sort();
     expect(added).toEqual(
       [
@@ -361,7 +367,8 @@ describe('sweep over the bundled corpus', () => {
     // items 2 and 4 three stopped loops and two clean polls with nothing noted; the bumped releases' two recordings tp + 2.
     // Issue 58's Kimi CLI fixtures as at steer: tp + 2, tn + 1.
     // Issue 58's Hermes Agent fixtures as at steer: tp + 1, tn + 3.
-    expect(noted.metrics).toMatchObject({ tp: 71, fp: 15, tn: 59, fn: 1 });
+    // Issue 54: the reasoning "wait" beside new reads is noted (fp + 1); the review sections have nothing (tn + 1).
+    expect(noted.metrics).toMatchObject({ tp: 71, fp: 16, tn: 60, fn: 1 });
     for (const id of [
       '8f4a2d6c-3e1b-4c97-a5d0-7b9e1f3c2a68',
       'clean-change-summary',
@@ -370,6 +377,7 @@ describe('sweep over the bundled corpus', () => {
       'clean-fix-cycle',
       'clean-narrated-edits',
       'clean-review-per-file',
+      'clean-think-wait-beside-work',
       'kinds-drift',
     ]) {
       expect(noted.positive_sessions).toContain(id);

@@ -1,5 +1,8 @@
 // Issue 28, item 3: "A numbered plan, a list of steps or "Let me …" narration between varied,
 // answered tool calls is not connector stalling. Keep the seed's connector cases firing."
+// Issue 54, item 5: "Connector and opening patterns in reasoning beside varied, answered tool calls
+// never steer on their own; identical reasoning steers only when it repeats while nothing new
+// comes back from the tools. Keep every seed 002 case firing".
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultLadderSettings } from '../../src/ladder/config.js';
@@ -17,11 +20,18 @@ describe('connector openings beside varied, answered work', () => {
     expect(alone.decide([openings()])[0]!.level).toBe('steer');
   });
 
-  it('a run made only of connectors ("wait, wait, wait") still steers beside work, in text and in thinking', () => {
+  it('a run made only of connectors ("wait, wait, wait") still steers beside work in visible text', () => {
     const l = new EnforceLadder(defaultLadderSettings());
     expect(l.decide([finding('output', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'run' }, variedWork: true })])[0]!.level).toBe('steer');
-    const t = new EnforceLadder(defaultLadderSettings());
-    expect(t.decide([finding('thinking', 'connector_stalling', { confidence: 0.8, evidence: { pattern: 'run' }, variedWork: true })])[0]!.level).toBe('steer');
+  });
+
+  it('issue 54 item 5: in reasoning beside varied, answered work a run is noted, however often; without that work it steers (seed 002)', () => {
+    const run = (over = {}) => finding('thinking', 'connector_stalling', { confidence: 0.85, evidence: { pattern: 'run', repeats: 3 }, ...over });
+    const beside = new EnforceLadder(defaultLadderSettings());
+    expect(Array.from({ length: 6 }, () => beside.decide([run({ variedWork: true })])[0]!.level)).toEqual(Array(6).fill('noted'));
+    expect(beside.unheededSteers).toBe(0);
+    const alone = new EnforceLadder(defaultLadderSettings());
+    expect(Array.from({ length: 2 }, () => alone.decide([run()])[0]!.level)).toEqual(['steer', 'steer']);
   });
 
   it('issue 54: "connector and opening patterns in reasoning beside varied, answered tool calls never steer on their own"', () => {
@@ -52,6 +62,18 @@ describe('connector openings beside varied, answered work', () => {
       expect(found.every((e) => e.evidence.varied_work === true && e.intervention.enforce === 'noted')).toBe(true);
       const wait = j.sessions.find((s) => s.id === 'kinds-connector-output')!;
       expect(wait.entries.filter((e) => e.kind === 'connector_stalling').map((e) => e.intervention.enforce)).toContain('steer');
+    });
+
+    it('issue 54: "wait" three times in a row in reasoning, each round reading a new file, is noted; the seed\'s "wait, but actually" in thinking still steers', async () => {
+      const r = await runCli(['analyze', 'fixtures/canonical/clean-think-wait-beside-work.jsonl', 'fixtures/canonical/kinds.jsonl', '--format', 'json']);
+      expect(r.code, r.stderr).not.toBe(2);
+      const j = JSON.parse(r.stdout) as { sessions: { id: string; entries: { kind: string; detector: string; evidence: Record<string, unknown>; intervention: { enforce: string } }[] }[] };
+      const beside = j.sessions.find((s) => s.id === 'clean-think-wait-beside-work')!;
+      const found = beside.entries.filter((e) => e.kind === 'connector_stalling');
+      expect(found.map((e) => [e.detector, e.evidence.pattern, e.evidence.varied_work, e.intervention.enforce])).toEqual([['thinking', 'run', true, 'noted']]);
+      expect(beside.entries.every((e) => e.intervention.enforce === 'noted')).toBe(true);
+      const seed = j.sessions.find((s) => s.id === 'kinds-connector-thinking')!;
+      expect(seed.entries.filter((e) => e.kind === 'connector_stalling').map((e) => e.intervention.enforce)).toEqual(['steer']);
     });
   });
 });

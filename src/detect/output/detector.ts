@@ -80,6 +80,14 @@ export class OutputLoopDetector {
       },
       codes: (buf, from, to) => this.text(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
+      dropped: () => {
+        const s = this.st;
+        s.tok.endWord(this.onWord);
+        // A stretch of structure is something said between two sentences: in the openings' window
+        // it stands as one sentence opened by no connector.
+        if (s.cnBreakWord !== s.words) s.openings.push(0);
+        s.cnBreakWord = s.words;
+      },
       raw: (chars) => {
         // The segment's raw size (structure included) is what a repetition's share is taken of.
         const s = this.st;

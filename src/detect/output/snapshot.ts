@@ -32,6 +32,7 @@ export function encodeSnapshot(s: State, config: Readonly<OutputConfig>, log: Me
       shMax: s.shMax,
       shStart: s.shStart,
       cnStart: s.cnStart,
+      cnBreakWord: s.cnBreakWord,
       cnBest: s.cnBest,
       cnMax: s.cnMax,
       opBest: s.opBest,

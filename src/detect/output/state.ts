@@ -94,6 +94,8 @@ export interface State {
   shMax: number;
   shStart: RegionStart;
   cnStart: RegionStart;
+  /** Index of the first word after the last dropped line of structure: no connector run spans it. */
+  cnBreakWord: number;
   cnBest: PeriodRun | null;
   cnMax: number;
   opBest: PeriodRun | null;
@@ -153,6 +155,7 @@ export function freshState(c: OutputConfig, pool: ArrayPool): State {
     shMax: 0,
     shStart: { period: 0, firstWord: -1, start: 0 },
     cnStart: { period: 0, firstWord: -1, start: 0 },
+    cnBreakWord: 0,
     cnBest: null,
     cnMax: 0,
     opBest: null,

@@ -45,9 +45,12 @@ function trackPeriods(s: State, c: OutputConfig, w: Word, n: number): number {
   // response repeating itself. One copy per round of a short phrase that is a whole round's
   // text ("Let me check the output.") is a habit of narration, not a chant.
   if (p > 0 && n - 2 * p + 1 >= s.segStartWord) {
-    const region = s.period.regionWords(p);
-    const reps = Math.floor(region / p);
+    let region = s.period.regionWords(p);
+    let reps = Math.floor(region / p);
     if (s.period.allConnectors(p)) {
+      // Connectors with a dropped list line or heading between them were not a run as written.
+      region = Math.min(region, n - s.cnBreakWord + 1);
+      reps = Math.floor(region / p);
       if (reps > s.cnMax) s.cnMax = reps;
       if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) {
         s.cnBest = { period: p, region, last: n, start: regionStart(s, s.cnStart, p, n - region + 1) };

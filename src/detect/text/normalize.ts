@@ -29,6 +29,12 @@ export interface NormalizedSink {
    * the normalized stream the raw count is the same however the input was chunked.
    */
   raw?(chars: number): void;
+  /**
+   * A line of structure (list item, heading, fence, table row, tree) was dropped: the words on
+   * either side of it were not next to each other as written (issue 54: "OK." closing each
+   * numbered section must not join into one connector run).
+   */
+  dropped?(): void;
 }
 
 /**
@@ -229,6 +235,7 @@ export class MarkdownNormalizer {
     if (this.lineClass === null) this.lineClass = this.classify(piece, false, sink) as LineClass;
     sink.raw?.(piece.length);
     if (this.lineClass === 'keep') this.emit(piece, sink);
+    else sink.dropped?.();
   }
 
   /**
@@ -244,6 +251,7 @@ export class MarkdownNormalizer {
       return;
     }
     sink.raw?.(line.length + (newline ? 1 : 0));
+    if (cls === 'drop') sink.dropped?.();
     if (cls === 'keep') {
       if (codes !== null) {
         if (line.length > 0) this.emitCodes(codes, at, at + line.length, sink);
@@ -326,6 +334,7 @@ export class MarkdownNormalizer {
     if (this.held === null) return;
     this.held = null;
     sink.raw?.(this.heldRaw);
+    sink.dropped?.();
   }
 
   private emit(text: string, sink: NormalizedSink): void {

@@ -176,6 +176,11 @@ export class WordTokenizer {
     this.sentenceStart = sentenceStart;
   }
 
+  /** The open word completes here (structure was dropped after it); sentences are untouched. */
+  endWord(sink: WordSink): void {
+    if (this.inToken) this.finish(sink);
+  }
+
   /** Segment end: the open word completes and the next word starts a sentence. */
   boundary(sink: WordSink): void {
     if (this.inToken) this.finish(sink);

@@ -61,6 +61,14 @@ export class ThinkingLoopDetector {
       },
       codes: (buf, from, to) => this.codes(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
+      dropped: () => {
+        const s = this.st;
+        s.tok.endWord(this.onWord);
+        // A stretch of structure is something said between two sentences: in the openings' window
+        // it stands as one sentence opened by no connector.
+        if (s.breakWord !== s.words) s.openings.push(0);
+        s.breakWord = s.words;
+      },
     };
   }
 

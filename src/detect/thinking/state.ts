@@ -25,6 +25,8 @@ export interface State {
   period: PeriodTracker;
   openings: OpeningTracker;
   words: number;
+  /** Index of the first word after the last dropped line of structure: no connector run spans it. */
+  breakWord: number;
   runBest: { period: number; region: number } | null;
   runMax: number;
   openBest: number;
@@ -45,6 +47,7 @@ export function freshState(c: ThinkingConfig, pool: ArrayPool): State {
     period: new PeriodTracker(CONNECTOR_MAX_UNITS),
     openings: new OpeningTracker(c.connectorOpeningWindow),
     words: 0,
+    breakWord: 0,
     runBest: null,
     runMax: 0,
     openBest: 0,
@@ -56,10 +59,11 @@ export function freshState(c: ThinkingConfig, pool: ArrayPool): State {
 
 /** Connector runs inside the block and connector openers across the turn's blocks. */
 export function trackWord(s: State, c: ThinkingConfig, w: Word): void {
-  s.words++;
+  const n = s.words++;
   const p = s.period.push(w.hash);
   if (p > 0 && s.period.allConnectors(p)) {
-    const region = s.period.regionWords(p);
+    // Connectors with a dropped list line or heading between them were not a run as written.
+    const region = Math.min(s.period.regionWords(p), n - s.breakWord + 1);
     const reps = Math.floor(region / p);
     if (reps > s.runMax) s.runMax = reps;
     if (reps >= c.connectorMinRepeats && (!s.runBest || region >= s.runBest.region)) s.runBest = { period: p, region };

@@ -151,6 +151,13 @@ export class OutputLoopDetector {
       },
       codes: (buf, from, to) => this.text(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
+      // Issue 54: dropped structure breaks connector runs and stands as one non-connector opener.
+      dropped: () => {
+        const s = this.st;
+        s.tok.endWord(this.onWord);
+        if (s.cnBreakWord !== s.words) s.openings.push(0);
+        s.cnBreakWord = s.words;
+      },
       raw: (chars) => {
         // The segment's raw size (structure included) is what a repetition's share is taken of.
         const s = this.st;
@@ -271,6 +278,7 @@ export class OutputLoopDetector {
         shMax: s.shMax,
         shStart: s.shStart,
         cnStart: s.cnStart,
+        cnBreakWord: s.cnBreakWord,
         cnBest: s.cnBest,
         cnMax: s.cnMax,
         opBest: s.opBest,
@@ -384,9 +392,11 @@ export class OutputLoopDetector {
     // response repeating itself. One copy per round of a short phrase that is a whole round's
     // text ("Let me check the output.") is a habit of narration, not a chant.
     if (p > 0 && n - 2 * p + 1 >= s.segStartWord) {
-      const region = s.period.regionWords(p);
-      const reps = Math.floor(region / p);
+      let region = s.period.regionWords(p);
+      let reps = Math.floor(region / p);
       if (s.period.allConnectors(p)) {
+        region = Math.min(region, n - s.cnBreakWord + 1);
+        reps = Math.floor(region / p);
         if (reps > s.cnMax) s.cnMax = reps;
         if (reps >= c.connectorMinRepeats && (!s.cnBest || region >= s.cnBest.region)) {
           s.cnBest = { period: p, region, last: n, start: this.regionStart(s.cnStart, p, n - region + 1) };
@@ -964,6 +974,7 @@ interface State {
   shMax: number;
   shStart: RegionStart;
   cnStart: RegionStart;
+  cnBreakWord: number;
   cnBest: PeriodRun | null;
   cnMax: number;
   opBest: PeriodRun | null;
@@ -1060,6 +1071,7 @@ function freshState(c: OutputConfig, pool: ArrayPool): State {
     shMax: 0,
     shStart: { period: 0, firstWord: -1, start: 0 },
     cnStart: { period: 0, firstWord: -1, start: 0 },
+    cnBreakWord: 0,
     cnBest: null,
     cnMax: 0,
     opBest: null,

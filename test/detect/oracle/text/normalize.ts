@@ -32,6 +32,8 @@ export interface NormalizedSink {
    * the normalized stream the raw count is the same however the input was chunked.
    */
   raw?(chars: number): void;
+  /** A line of structure was dropped (issue 54: no connector run spans it). */
+  dropped?(): void;
 }
 
 /**
@@ -218,6 +220,7 @@ export class MarkdownNormalizer {
     if (this.lineClass === null) this.lineClass = this.decide(piece, false, sink) as LineClass;
     sink.raw?.(piece.length);
     if (this.lineClass === 'keep') this.emit(piece, sink);
+    else sink.dropped?.();
   }
 
   /** The pending line is complete; `newline`: it ended with one (not at a segment's end). */
@@ -231,6 +234,7 @@ export class MarkdownNormalizer {
       return;
     }
     sink.raw?.(line.length + (newline ? 1 : 0));
+    if (cls === 'drop') sink.dropped?.();
     if (cls === 'keep') this.emit(line, sink);
     // A line break is whitespace: it separates words but is not a sentence end by itself.
     this.owedSpace = this.emitted;
@@ -307,6 +311,7 @@ export class MarkdownNormalizer {
     if (this.held === null) return;
     this.held = null;
     sink.raw?.(this.heldRaw);
+    sink.dropped?.();
   }
 
   private emit(text: string, sink: NormalizedSink): void {

@@ -166,6 +166,11 @@ export class WordTokenizer {
   }
 
   /** Segment end: the open word completes and the next word starts a sentence. */
+  /** Issue 54: the open word completes where structure was dropped after it. */
+  endWord(sink: WordSink): void {
+    if (this.inToken) this.finish(sink);
+  }
+
   boundary(sink: WordSink): void {
     if (this.inToken) this.finish(sink);
     this.sentenceStart = true;

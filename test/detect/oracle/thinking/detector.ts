@@ -58,6 +58,7 @@ interface State {
   period: PeriodTracker;
   openings: OpeningTracker;
   words: number;
+  breakWord: number;
   runBest: { period: number; region: number } | null;
   runMax: number;
   openBest: number;
@@ -78,6 +79,7 @@ function fresh(c: ThinkingConfig, pool: ArrayPool): State {
     period: new PeriodTracker(CONNECTOR_MAX_UNITS),
     openings: new OpeningTracker(c.connectorOpeningWindow),
     words: 0,
+    breakWord: 0,
     runBest: null,
     runMax: 0,
     openBest: 0,
@@ -127,6 +129,13 @@ export class ThinkingLoopDetector {
       },
       codes: (buf, from, to) => this.codes(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
+      // Issue 54: dropped structure breaks connector runs and stands as one non-connector opener.
+      dropped: () => {
+        const s = this.st;
+        s.tok.endWord(this.onWord);
+        if (s.breakWord !== s.words) s.openings.push(0);
+        s.breakWord = s.words;
+      },
     };
   }
 
@@ -373,10 +382,10 @@ export class ThinkingLoopDetector {
   private word(w: Word): void {
     const s = this.st;
     const c = this.config;
-    s.words++;
+    const n = s.words++;
     const p = s.period.push(w.hash);
     if (p > 0 && s.period.allConnectors(p)) {
-      const region = s.period.regionWords(p);
+      const region = Math.min(s.period.regionWords(p), n - s.breakWord + 1);
       const reps = Math.floor(region / p);
       if (reps > s.runMax) s.runMax = reps;
       if (reps >= c.connectorMinRepeats && (!s.runBest || region >= s.runBest.region)) s.runBest = { period: p, region };
