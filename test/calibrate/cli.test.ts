@@ -1,16 +1,12 @@
 // The calibration surface through the built binary, the way a person runs it: `sweep` with labels
 // and `--positive`, `--explain` and `--verbose` on analyze. Needs `npx tsc -p tsconfig.json` first.
 
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SweepResult } from '../../src/calibrate/sweep.js';
-import { ensureBuilt } from '../cli/helpers.js';
+import { ensureBuilt, runCli } from '../cli/helpers.js';
 
 // It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
 beforeAll(() => ensureBuilt());
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Run {
   code: number | null;
@@ -18,19 +14,7 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-    delete env['FORCE_COLOR'];
-    const child = spawn(process.execPath, ['bin/loopledger.js', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: readonly string[]): Promise<Run> => runCli(args);
 
 interface Measured {
   detector: string;

@@ -72,7 +72,7 @@ type Main = (argv: readonly string[], io: { stdout: NodeJS.WritableStream; stder
 let builtMain: Promise<Main> | null = null;
 
 /** A stream that keeps what is written to it, as a pipe read to its end would. */
-function collector(): { stream: Writable; text(): string } {
+function collector(): { stream: Writable; bytes(): Buffer; text(): string } {
   const chunks: Buffer[] = [];
   const stream = new Writable({
     write(chunk: Buffer | string, encoding, done) {
@@ -80,23 +80,26 @@ function collector(): { stream: Writable; text(): string } {
       done();
     },
   });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  return { stream, bytes: () => Buffer.concat(chunks), text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-/** The built CLI's `main` (dist/cli.js, what bin/loopledger.js runs), called in this worker. */
-async function runInWorker(args: readonly string[], options: RunOptions): Promise<RunResult> {
+/**
+ * The built CLI's `main` (dist/cli.js, what bin/loopledger.js runs) called in this worker with
+ * `env` as its whole environment; the caller sees to what `needsProcess` names.
+ */
+export async function runBuiltMain(args: readonly string[], env: NodeJS.ProcessEnv): Promise<RunResult & { stdoutBytes: Buffer }> {
   ensureBuiltOnce();
   builtMain ??= import(pathToFileURL(join(ROOT, 'dist', 'cli.js')).href).then((m: { main: Main }) => m.main);
   const main = await builtMain;
   const stdout = collector();
   const stderr = collector();
-  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, env: cliEnv(options.env) });
-  return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
+  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, env });
+  return { code, signal: null, stdout: stdout.text(), stdoutBytes: stdout.bytes(), stderr: stderr.text() };
 }
 
 /** Run the CLI with `args`: in this worker where it can (`needsProcess`), else as a process of its own. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return needsProcess(args, options) === null ? runInWorker(args, options) : runProcess(args, options);
+  return needsProcess(args, options) === null ? runBuiltMain(args, cliEnv(options.env)) : runProcess(args, options);
 }
 
 /** Run the built binary as a process of its own. */

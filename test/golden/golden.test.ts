@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
 import { corpusStamp } from '../helpers/corpus-stamp.js';
 import { CASES, HOME, type GoldenCase } from './cases.js';
-import { ensureBuilt } from '../cli/helpers.js';
+import { ensureBuilt, needsProcess, runBuiltMain } from '../cli/helpers.js';
 
 // It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
 beforeAll(() => ensureBuilt());
@@ -27,12 +27,24 @@ interface Outcome {
   stderr: string;
 }
 
+/**
+ * The cases run in UTC. Those run from the repository call the built `main` in this worker
+ * (runBuiltMain, checked against the binary by test/cli/in-worker.test.ts), so the worker's own
+ * zone is UTC too: the machine's zone is read through Intl, and Node follows TZ when it is set.
+ */
+process.env.TZ = 'UTC';
+
 async function run(c: GoldenCase): Promise<{ stdout: string } & Outcome> {
+  // An empty HOME: no real store or user configuration can leak into a golden.
+  const env = { PATH: process.env.PATH ?? '', HOME: join(ROOT, '.tmp/golden-empty-home'), NO_COLOR: '1', TZ: 'UTC', LANG: 'C', ...c.env };
+  if (c.cwd === undefined && needsProcess(c.args) === null) {
+    const r = await runBuiltMain(c.args, env);
+    return { stdout: r.stdout, stderr: r.stderr, exit: r.code ?? -1 };
+  }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...c.args], {
       cwd: join(ROOT, c.cwd ?? '.'),
-      // An empty HOME: no real store or user configuration can leak into a golden.
-      env: { PATH: process.env.PATH ?? '', HOME: join(ROOT, '.tmp/golden-empty-home'), NO_COLOR: '1', TZ: 'UTC', LANG: 'C', ...c.env },
+      env,
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
     });

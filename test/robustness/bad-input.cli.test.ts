@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FORMATS } from '../../src/vocabulary.js';
 import { TRUNCATED_REASON } from '../../src/formats/ingest.js';
-import { ESC, FIXTURES, ROOT, type SpawnResult, TERMINAL_CONTROL, ensureBuilt, scratch, spawnCli } from './helpers.js';
+import { ESC, FIXTURES, ROOT, type SpawnResult, TERMINAL_CONTROL, ensureBuilt, runLoopledger, scratch } from './helpers.js';
 
 const tmp = scratch('loopledger-badinput-');
 const LOOPING = readFileSync(join(FIXTURES, 'claude-code', 'looping-test-fix.jsonl'));
@@ -45,7 +45,7 @@ function withBadMiddle(): string {
 
 let cleanReport: Report;
 beforeAll(async () => {
-  const r = await spawnCli([tmp.file('clean.jsonl', LOOPING), '--format', 'json']);
+  const r = await runLoopledger([tmp.file('clean.jsonl', LOOPING), '--format', 'json']);
   expect(r.code, r.stderr).toBe(0);
   cleanReport = report(r);
   expect(cleanReport.sessions[0]!.entries.length).toBeGreaterThan(0);
@@ -54,7 +54,7 @@ beforeAll(async () => {
 describe('bad input, one case at a time (the built CLI)', () => {
   it('"An unfinished last line … is reported as truncated": named on stderr, in inputs[].skipped, the rest analyzed', async () => {
     const path = tmp.file('truncated.jsonl', LOOPING.subarray(0, LOOPING.length - 40));
-    const r = await spawnCli([path, '--format', 'json']);
+    const r = await runLoopledger([path, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r);
     const last = LOOPING_LINES.length;
@@ -69,7 +69,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const text = `${LOOPING_LINES.slice(0, 10).join('\n')}\n{"type":"assistant","message":{"content":"héllo 🦀`;
     const bytes = Buffer.from(text);
     const path = tmp.file('cut-char.jsonl', bytes.subarray(0, bytes.length - 2));
-    const r = await spawnCli([path, '--format', 'json']);
+    const r = await runLoopledger([path, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r);
     expect(rep.inputs[0]!.format).toBe('claude-code');
@@ -81,7 +81,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const doc = readFileSync(join(FIXTURES, 'anthropic', 'looping-deploy.json'));
     const cut = tmp.file('cut-export.json', doc.subarray(0, Math.floor(doc.length / 2)));
     const good = tmp.file('good-beside-cut.jsonl', LOOPING);
-    const r = await spawnCli([cut, good, '--format', 'json']);
+    const r = await runLoopledger([cut, good, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`cut-export\\.json: not JSON: truncated`));
     expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
@@ -89,7 +89,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
 
   it('"A malformed line is skipped and reported (`path:line: reason` on stderr, and in `inputs[].skipped`)": the rest is analyzed', async () => {
     const path = withBadMiddle();
-    const r = await spawnCli([path, '--format', 'json']);
+    const r = await runLoopledger([path, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: malformed JSON`, 'm'));
     const rep = report(r);
@@ -100,11 +100,11 @@ describe('bad input, one case at a time (the built CLI)', () => {
   });
 
   it('"`--strict` makes that exit 2"; a clean file under --strict still exits 0', async () => {
-    const bad = await spawnCli([withBadMiddle(), '--strict']);
+    const bad = await runLoopledger([withBadMiddle(), '--strict']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--strict');
     expect(bad.stdout.length).toBeGreaterThan(0);
-    const clean = await spawnCli([tmp.file('strict-clean.jsonl', LOOPING), '--strict']);
+    const clean = await runLoopledger([tmp.file('strict-clean.jsonl', LOOPING), '--strict']);
     expect(clean.code, clean.stderr).toBe(0);
   });
 
@@ -115,8 +115,8 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const dirty = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(LOOPING.toString('utf8').replace(/\n/g, '\r\n'))]);
     writeFileSync(join(tmp.dir, 'dirty', 'x.jsonl'), dirty);
     for (const format of ['json', 'table']) {
-      const a = await spawnCli(['x.jsonl', '--format', format], { cwd: join(tmp.dir, 'clean') });
-      const b = await spawnCli(['x.jsonl', '--format', format], { cwd: join(tmp.dir, 'dirty') });
+      const a = await runLoopledger(['x.jsonl', '--format', format], { cwd: join(tmp.dir, 'clean') });
+      const b = await runLoopledger(['x.jsonl', '--format', format], { cwd: join(tmp.dir, 'dirty') });
       expect(b.code, b.stderr).toBe(0);
       expect(b.stderr).toBe(a.stderr);
       expect(b.stdout.equals(a.stdout)).toBe(true);
@@ -128,7 +128,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     lines.splice(2, 0, 'null');
     const path = tmp.file('null-line.jsonl', lines.join('\n') + '\n');
     const only = tmp.file('only-null.jsonl', 'null\n');
-    const r = await spawnCli([path, only, '--format', 'json']);
+    const r = await runLoopledger([path, only, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${path}:3: not a record`);
     expect(r.stderr).toContain(only);
@@ -144,7 +144,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const empty = tmp.file('empty.jsonl', '');
     const blank = tmp.file('blank.jsonl', '\n  \r\n\t\n');
     const good = tmp.file('good-beside-empty.jsonl', LOOPING);
-    const r = await spawnCli([empty, blank, good, '--format', 'json']);
+    const r = await runLoopledger([empty, blank, good, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${empty}: empty file`);
     expect(r.stderr).toContain(`${blank}: empty file`);
@@ -157,11 +157,11 @@ describe('bad input, one case at a time (the built CLI)', () => {
     // SPEC exit codes: "**2** usage error, a path that cannot be read, no input found".
     const missing = join(tmp.dir, 'no-such-file.jsonl');
     const good = tmp.file('good-beside-missing.jsonl', LOOPING);
-    const r = await spawnCli([missing, good, '--format', 'json']);
+    const r = await runLoopledger([missing, good, '--format', 'json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${missing}: no such file`);
     expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
-    const alone = await spawnCli([missing]);
+    const alone = await runLoopledger([missing]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain(missing);
   });
@@ -176,7 +176,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
       gzip: tmp.file('gzipped.jsonl', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 1, 2, 3, 4])),
     };
     const good = tmp.file('good-beside-garbage.jsonl', LOOPING);
-    const r = await spawnCli([...Object.values(bad), good, '--format', 'json']);
+    const r = await runLoopledger([...Object.values(bad), good, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r);
     expect(rep.sessions.map((s) => s.path)).toEqual([good]);
@@ -209,7 +209,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const files = [tmp.file('deep-canonical.jsonl', canonical), tmp.file('deep-openai.jsonl', openai), tmp.file('deep-claude.jsonl', claude)];
     // json through worker threads (the default for several files), table in this thread.
     for (const [format, jobs] of [['json', '2'], ['table', '1']] as const) {
-      const r = await spawnCli([...files, '--format', format, '--jobs', jobs, '--excerpts', '--verbose', '--explain']);
+      const r = await runLoopledger([...files, '--format', format, '--jobs', jobs, '--excerpts', '--verbose', '--explain']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       if (format !== 'json') continue;
@@ -237,7 +237,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const path = tmp.file(`evil${ESC}[31m.jsonl`, text);
     const unknown = tmp.file(`unknown${ESC}]0;x\u0007.json`, s({ [`key${evil}`]: 1 }));
     for (const format of REPORT_FORMATS) {
-      const r = await spawnCli([path, unknown, '--format', format, '--excerpts', '--verbose', '--explain']);
+      const r = await runLoopledger([path, unknown, '--format', format, '--excerpts', '--verbose', '--explain']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.includes(0x1b), `${format}: ESC in stdout`).toBe(false);
       expect(r.stderr.includes(ESC), `${format}: ESC in stderr`).toBe(false);
@@ -248,7 +248,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     }
     // With colour forced, the only escape sequences are the tool's own colours.
     for (const format of ['table', 'markdown']) {
-      const r = await spawnCli([path, unknown, '--format', format, '--color', '--excerpts']);
+      const r = await runLoopledger([path, unknown, '--format', format, '--color', '--excerpts']);
       expect(r.code, r.stderr).toBe(0);
       const stripped = r.stdout.toString('utf8').replace(/\u001b\[[0-9;]*m/g, '');
       expect(stripped).not.toMatch(TERMINAL_CONTROL);
@@ -259,19 +259,19 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const doc = tmp.file('settings.json', JSON.stringify({ editor: { tabSize: 2 }, recent: ['a', 'b'] }, null, 2));
     const arr = tmp.file('numbers.json', '[1, 2, 3]\n');
     const good = tmp.file('good-beside-unknown.jsonl', LOOPING);
-    const r = await spawnCli([doc, arr, good, '--format', 'json']);
+    const r = await runLoopledger([doc, arr, good, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${doc}: not a recognized transcript format`);
     expect(r.stderr).toContain(`${arr}: not a recognized transcript format`);
     expect(report(r).sessions.map((s) => s.path)).toEqual([good]);
-    const strict = await spawnCli([doc, good, '--strict']);
+    const strict = await runLoopledger([doc, good, '--strict']);
     expect(strict.code).toBe(2);
   });
 
   it('"unknown record types" are skipped quietly and the known ones analyzed', async () => {
     const lines = [...LOOPING_LINES];
     lines.splice(3, 0, JSON.stringify({ type: 'telemetry-ping', sessionId: 'x', at: 1 }), JSON.stringify({ type: 'summary', summary: 'x', leafUuid: 'y' }));
-    const r = await spawnCli([tmp.file('unknown-types.jsonl', lines.join('\n') + '\n'), '--format', 'json']);
+    const r = await runLoopledger([tmp.file('unknown-types.jsonl', lines.join('\n') + '\n'), '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(shape(report(r))).toEqual(shape(cleanReport));
   });
@@ -289,7 +289,7 @@ describe('bad input, one case at a time (the built CLI)', () => {
     writeFileSync(join(dir, 'run.log'), '{"type":"user"}\n');
     writeFileSync(join(dir, '.labels.json'), '{"x":"loop"}\n');
     writeFileSync(join(dir, '.hidden-dir', 'd.jsonl'), LOOPING);
-    const r = await spawnCli([dir, '--format', 'json']);
+    const r = await runLoopledger([dir, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const rep = report(r);
@@ -305,10 +305,10 @@ describe('bad input, one case at a time (the built CLI)', () => {
     const past = new Date('2020-01-02T03:04:05Z');
     utimesSync(path, past, past);
     for (const format of REPORT_FORMATS) {
-      const r = await spawnCli([path, '--format', format, '--output-file', join(tmp.dir, `out.${format}`), '--excerpts']);
+      const r = await runLoopledger([path, '--format', format, '--output-file', join(tmp.dir, `out.${format}`), '--excerpts']);
       expect(r.code, r.stderr).toBe(0);
     }
-    await spawnCli(['-', path], { stdin: LOOPING });
+    await runLoopledger(['-', path], { stdin: LOOPING });
     expect(readFileSync(path).equals(LOOPING)).toBe(true);
     expect(statSync(path).mtime.getTime()).toBe(past.getTime());
   });
@@ -316,27 +316,27 @@ describe('bad input, one case at a time (the built CLI)', () => {
 
 describe('stdin and jobs (the built CLI)', () => {
   it('"stdin is never read unless `-` is given": with a stdin that never closes, the run still finishes', async () => {
-    const r = await spawnCli([join(FIXTURES, 'canonical')], { stdin: 'open', timeoutMs: 20_000 });
+    const r = await runLoopledger([join(FIXTURES, 'canonical')], { stdin: 'open', timeoutMs: 20_000 });
     expect(r.signal, 'the CLI waited on stdin').toBeNull();
     expect(r.code, r.stderr).toBe(0);
   });
 
   it('`-` reads stdin; chunks written with pauses give the same ledger as one write', async () => {
     // SPEC: "the same transcript gives the same ledger, byte for byte, however the input is chunked."
-    const whole = await spawnCli(['-', '--format', 'json'], { stdin: LOOPING });
+    const whole = await runLoopledger(['-', '--format', 'json'], { stdin: LOOPING });
     expect(whole.code, whole.stderr).toBe(0);
     expect(report(whole).inputs[0]).toMatchObject({ path: '-', format: 'claude-code' });
     const pieces: Buffer[] = [];
     for (let at = 0, size = 1; at < LOOPING.length; at += size, size = (size * 7) % 4093 || 1) pieces.push(LOOPING.subarray(at, at + size));
-    const chunked = await spawnCli(['-', '--format', 'json'], { stdin: pieces });
+    const chunked = await runLoopledger(['-', '--format', 'json'], { stdin: pieces });
     expect(chunked.code, chunked.stderr).toBe(0);
     expect(chunked.stdout.equals(whole.stdout)).toBe(true);
   });
 
   it('`--jobs 1` and `--jobs 2` give byte-identical JSON (and stderr) over fixtures/', async () => {
     // SPEC: "Inputs are processed in sorted order, so output is deterministic."; issue 8: "with output still in sorted, deterministic order".
-    const one = await spawnCli(['fixtures', '--format', 'json', '--jobs', '1'], { cwd: ROOT });
-    const two = await spawnCli(['fixtures', '--format', 'json', '--jobs', '2'], { cwd: ROOT });
+    const one = await runLoopledger(['fixtures', '--format', 'json', '--jobs', '1'], { cwd: ROOT });
+    const two = await runLoopledger(['fixtures', '--format', 'json', '--jobs', '2'], { cwd: ROOT });
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
     expect(report(one).sessions.length).toBeGreaterThan(5);
@@ -353,8 +353,8 @@ describe('stdin and jobs (the built CLI)', () => {
     writeFileSync(join(dir, 'c-binary.jsonl'), Buffer.from([0, 1, 2, 3, 0xff]));
     writeFileSync(join(dir, 'd-truncated.jsonl'), LOOPING.subarray(0, LOOPING.length - 30));
     writeFileSync(join(dir, 'e-unknown.json'), '{"x":1}');
-    const one = await spawnCli([dir, '--format', 'json', '--jobs', '1']);
-    const two = await spawnCli([dir, '--format', 'json', '--jobs', '2']);
+    const one = await runLoopledger([dir, '--format', 'json', '--jobs', '1']);
+    const two = await runLoopledger([dir, '--format', 'json', '--jobs', '2']);
     expect(one.code, one.stderr).toBe(0);
     expect(two.stdout.equals(one.stdout)).toBe(true);
     expect(two.stderr).toBe(one.stderr);

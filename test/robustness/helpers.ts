@@ -11,7 +11,7 @@ import { FORMAT_NAMES } from '../../src/model/transcript.js';
 import type { SkippedLine } from '../../src/read/skipped.js';
 import { isConversationDir } from '../../src/read/conversation-dir.js';
 import { scratchDir, type Scratch } from '../read/tmp.js';
-import { ensureBuiltOnce } from '../cli/helpers.js';
+import { ensureBuiltOnce, needsProcess, runBuiltMain } from '../cli/helpers.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(ROOT, 'fixtures');
@@ -128,6 +128,19 @@ export function spawnCli(
       next();
     }
   });
+}
+
+/**
+ * `spawnCli`'s result, from the built `main` called in this worker (test/cli/helpers.ts,
+ * runBuiltMain) when the run needs no process of its own: no stdin, no other directory, no Node
+ * flags. Otherwise, and with LOOPLEDGER_TEST_PROCESSES=1, the binary as a process.
+ */
+export async function runLoopledger(args: readonly string[], opts: Parameters<typeof spawnCli>[1] = {}): Promise<SpawnResult> {
+  const inWorker = opts.stdin === undefined && opts.nodeArgs === undefined && (opts.cwd === undefined || opts.cwd === ROOT);
+  if (!inWorker || needsProcess(args) !== null) return spawnCli(args, opts);
+  const started = Date.now();
+  const r = await runBuiltMain(args, { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined });
+  return { code: r.code, signal: null, stdout: r.stdoutBytes, stderr: r.stderr, ms: Date.now() - started };
 }
 
 /** The built binary in a 48 MB V8 heap: a run that holds what it should stream aborts. */
