@@ -33,6 +33,9 @@ function detectOpencode(probe: Probe): number {
 const AGENTS = new Set(['opencode', 'kilo']);
 
 class OpencodeParser implements RecordParser {
+  /** The sessions read: an array that gathers the same export twice holds one session, read once. */
+  private readonly read = new Set<string>();
+
   constructor(private readonly ctx: AdapterContext) {}
 
   push(value: unknown, line: number | null): void {
@@ -46,6 +49,11 @@ class OpencodeParser implements RecordParser {
       return;
     }
     const info = value.info;
+    if (this.read.has(info.id as string)) {
+      this.ctx.skip(line, `OpenCode session ${info.id as string} again: read from its first copy`);
+      return;
+    }
+    this.read.add(info.id as string);
     const agent = typeof value.agent === 'string' && AGENTS.has(value.agent) ? value.agent : 'opencode';
     const sb = this.ctx.builder.session(info.id as string, {
       parent: asString(info.parentID),

@@ -3,9 +3,10 @@
 // as its failure, a child session (the task tool's) linked to its parent, the user's Esc
 // (MessageAbortedError) as an interrupt, and OpenCode's token split made whole.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT, runCli } from '../cli/helpers.js';
+import { ensureBuilt, ROOT, runCli, scratch } from '../cli/helpers.js';
 import type { SessionLedger } from '../../src/ledger/types.js';
 
 const FIXTURE = join(ROOT, 'fixtures/opencode/export-subagent-interrupt.json');
@@ -49,5 +50,22 @@ describe('format opencode', () => {
   it('reads the user\'s Esc (MessageAbortedError, a call "aborted") as one interrupt of the round that ran', () => {
     expect(sessions[0]!.interrupts).toMatchObject([{ turn: 1, round: 3 }]);
     expect(sessions[1]!.interrupts ?? []).toEqual([]);
+  });
+});
+
+describe('format opencode: the same export twice in one array', () => {
+  it('is read once, the copy named as skipped: the same ledger as the export alone, and no other word on stderr', async () => {
+    const tmp = scratch('loopledger-opencode-');
+    try {
+      const exports = JSON.parse(readFileSync(FIXTURE, 'utf8')) as unknown[];
+      const twice = tmp.write('twice.json', JSON.stringify([exports[0], ...exports]));
+      const r = await runCli(['analyze', twice, '--format', 'json']);
+      expect(r.stderr).toBe(`${twice}:-: OpenCode session ses_parent01 again: read from its first copy\n`);
+      const report = JSON.parse(r.stdout) as { sessions: Session[] };
+      const strip = (s: Session) => ({ ...s, path: '' });
+      expect(report.sessions.map(strip)).toEqual(sessions.map(strip));
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
