@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): times every agent's installed hook over many calls, as `npm run bench:agents` does (~19 CPU-s).
 // `npm run bench:agents` times the hook of every agent the guard runs in (issue 55 item 5): each
 // agent's command as `hook install <agent> --write` wrote it, started as that agent starts it, fed
 // that agent's payloads (bench/installed-hooks.mjs). A guarded agent missing from the bench, or a

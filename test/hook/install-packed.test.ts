@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): installs the packed tarball with npm before it installs the hook, a release check that waits on npm.
 // The hook as a user installs it (issue 26.3: "`hook install` writes a command the agent will
 // find"): the tarball `npm pack` makes, installed into a scratch prefix whose path has a space and
 // a quote, `hook install --write` with a scratch HOME, with and without that prefix's bin on the

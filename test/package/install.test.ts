@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): installs the packed tarball and this checkout with npm (pack, install -g, npx), a release check that waits on npm (~28 CPU-s).
 // The install paths the README gives ("Install"), tried as a user would:
 // the package from `npm pack` and this checkout each installed globally into a scratch prefix,
 // then `loopledger` run from that prefix's bin/ on the PATH, and `npx` from the tarball. The
