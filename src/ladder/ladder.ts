@@ -257,7 +257,7 @@ export class EnforceLadder implements Ladder {
       return { index, finding, level: 'noted', judgeCanStop: false };
     }
     // Issue 54 item 5: "connector and opening patterns in reasoning beside varied, answered tool
-    // calls never steer on their own", a run of connectors included ("But. But. But." in a long
+    // calls never steer on their own", a run of connectors included ("wait" three times running in a long
     // block, then new files read). In visible text, or in reasoning without that work, a run still steers.
     if (finding.kind === 'connector_stalling' && finding.detector === 'thinking' && finding.variedWork) {
       return { index, finding, level: 'noted', judgeCanStop: false };
