@@ -4,6 +4,7 @@
 // `tool_calls` as a JSON string), a `tool` row answers by `tool_call_id`.
 
 import type { ToolAnswer } from '../model/transcript.js';
+import { chatToolCalls } from './shared/messages.js';
 import { asNumber, asString, isRec, parseJsonString, type Rec } from './shared/text.js';
 import type { AdapterContext, FormatAdapter, RecordParser } from './types.js';
 
@@ -60,11 +61,7 @@ class HermesParser implements RecordParser {
         if (text) sb.text(text);
         const thinking = asString(message.reasoning) ?? asString(message.reasoning_content);
         if (thinking) sb.thinking({ text: thinking, opaque: false });
-        const calls = parseJsonString(message.tool_calls ?? null);
-        for (const call of Array.isArray(calls) ? calls.filter(isRec) : []) {
-          const fn = isRec(call.function) ? call.function : {};
-          sb.call({ id: asString(call.id), name: asString(fn.name) ?? 'unknown', arguments: parseJsonString(fn.arguments ?? null) });
-        }
+        for (const call of chatToolCalls(parseJsonString(message.tool_calls ?? null))) sb.call(call);
       } else if (role === 'tool') sb.answer(asString(message.tool_call_id), hermesAnswer(asString(message.tool_name), asString(message.content)));
       else this.ctx.ignore?.(typeof role === 'string' ? role : 'message without a role');
     }

@@ -6,8 +6,8 @@
 
 import type { SessionBuilder } from '../model/builder.js';
 import type { ToolAnswer } from '../model/transcript.js';
-import { contentText } from './shared/messages.js';
-import { asString, isRec, parseJsonString, type Rec } from './shared/text.js';
+import { chatToolCalls, contentText } from './shared/messages.js';
+import { asString, isRec, type Rec } from './shared/text.js';
 import type { AdapterContext, FormatAdapter, Probe, RecordParser } from './types.js';
 
 export const kimiAdapter: FormatAdapter = {
@@ -101,10 +101,7 @@ function readAssistant(sb: SessionBuilder, message: Rec, line: number | null): v
       sb.thinking(text ? { text, opaque: false } : { text: null, opaque: true });
     }
   }
-  for (const call of Array.isArray(message.tool_calls) ? message.tool_calls.filter(isRec) : []) {
-    const fn = isRec(call.function) ? call.function : {};
-    sb.call({ id: asString(call.id), name: asString(fn.name) ?? 'unknown', arguments: parseJsonString(fn.arguments ?? null) });
-  }
+  for (const call of chatToolCalls(message.tool_calls)) sb.call(call);
 }
 
 /**

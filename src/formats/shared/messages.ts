@@ -3,9 +3,9 @@
 // deep and are passed through untouched.
 
 import type { SessionBuilder } from '../../model/builder.js';
-import type { ToolAnswer, Usage } from '../../model/transcript.js';
+import type { ToolAnswer, ToolCall, Usage } from '../../model/transcript.js';
 import type { AdapterContext, RecordParser } from '../types.js';
-import { asNumber, asString, fileStem, isRec, stringifySafe, type Rec } from './text.js';
+import { asNumber, asString, fileStem, isRec, parseJsonString, stringifySafe, type Rec } from './text.js';
 
 export { asNumber, asString, fileStem, isRec, parseJsonString, stringifySafe, type Rec } from './text.js';
 
@@ -38,6 +38,14 @@ function partText(part: unknown, depth: number): string {
   if (text !== null) return text;
   if (depth < 2 && part.content !== undefined) return contentText(part.content, depth + 1);
   return '';
+}
+
+/** The calls of a Chat Completions `tool_calls` list (`{id, function: {name, arguments}}`, the arguments a JSON string). */
+export function chatToolCalls(list: unknown): ToolCall[] {
+  return (Array.isArray(list) ? list.filter(isRec) : []).map((call) => {
+    const fn = isRec(call.function) ? call.function : {};
+    return { id: asString(call.id), name: asString(fn.name) ?? 'unknown', arguments: parseJsonString(fn.arguments ?? null) };
+  });
 }
 
 /** A tool answer from any content shape; non-text payloads are kept as their JSON. */
