@@ -36,16 +36,19 @@ const REFUSAL = /^(?:permission for this tool use was denied|the user doesn'?t w
 /** Whether the answer refuses the call (a permission prompt, a policy, the user) rather than report its failure. */
 export function answerRefused(answer: ToolAnswer): boolean {
   // Where the reading thread dropped the text, its head is what is left of it.
-  const whole = answer.head ?? answer.content;
-  const text = whole.length > HEAD_CHARS ? whole.slice(0, HEAD_CHARS) : whole;
-  return REFUSAL.test(text.trimStart().replace(/^<tool_use_error>\s*/i, ''));
+  return REFUSAL.test(openingOf(answer.head ?? answer.content).replace(/^<tool_use_error>\s*/i, ''));
+}
+
+/** The first HEAD_CHARS of an answer, from its first printed character: where a failure or a refusal says so. */
+function openingOf(text: string): string {
+  return (text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text).trimStart();
 }
 
 export function answerFailed(answer: ToolAnswer): boolean {
   if (answer.isError || answer.failed === true) return true;
   const text = answer.content;
-  const head = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
-  if (FAILURE_OPENING.test(head.trimStart()) || REFUSAL.test(head.trimStart())) return true;
+  const opening = openingOf(text);
+  if (FAILURE_OPENING.test(opening) || REFUSAL.test(opening)) return true;
   const tail = text.length > HEAD_CHARS ? text.slice(-HEAD_CHARS) : text;
   return tail.includes('Exit Code: ') && NONZERO_EXIT.test(tail);
 }
