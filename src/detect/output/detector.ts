@@ -27,7 +27,7 @@ import { MeasurementLog } from '../text/finding.js';
 import { lzRedundancy } from '../text/lz.js';
 import type { NormalizedSink } from '../text/normalize.js';
 import { ArrayPool } from '../text/pool.js';
-import { RoundOpenings } from '../text/period.js';
+import { dropStructure, RoundOpenings } from '../text/period.js';
 import type { Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
 import { OUTPUT_SECTION, type OutputConfig } from './config.js';
@@ -81,12 +81,7 @@ export class OutputLoopDetector {
       codes: (buf, from, to) => this.text(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
       dropped: () => {
-        const s = this.st;
-        s.tok.endWord(this.onWord);
-        // A stretch of structure is something said between two sentences: in the openings' window
-        // it stands as one sentence opened by no connector.
-        if (s.cnBreakWord !== s.words) s.openings.push(0);
-        s.cnBreakWord = s.words;
+        this.st.cnBreakWord = dropStructure(this.st, this.onWord, this.st.cnBreakWord);
       },
       raw: (chars) => {
         // The segment's raw size (structure included) is what a repetition's share is taken of.

@@ -4,6 +4,7 @@
 
 import { isConnectorHash } from './connectors.js';
 import { slotOf } from './ring.js';
+import type { WordSink, WordTokenizer } from './tokens.js';
 
 export class PeriodTracker {
   readonly maxUnits: number;
@@ -131,4 +132,15 @@ export class RoundOpenings {
   carried(min: number): boolean {
     return this.ownMax < min;
   }
+}
+
+/**
+ * A line of structure (list item, heading, fence, table row, tree) was dropped between two words:
+ * the open word ends there, and in the openings' window the stretch stands as one sentence opened
+ * by no connector. Returns the index of the first word after it, which no connector run spans.
+ */
+export function dropStructure(s: { readonly tok: WordTokenizer; readonly openings: OpeningTracker; readonly words: number }, onWord: WordSink, lastBreak: number): number {
+  s.tok.endWord(onWord);
+  if (lastBreak !== s.words) s.openings.push(0);
+  return s.words;
 }

@@ -13,7 +13,7 @@ import { MeasurementLog } from '../text/finding.js';
 import { blockMask, BlockSets } from '../text/ngram.js';
 import type { NormalizedSink } from '../text/normalize.js';
 import { ArrayPool } from '../text/pool.js';
-import { RoundOpenings } from '../text/period.js';
+import { dropStructure, RoundOpenings } from '../text/period.js';
 import type { Word } from '../text/tokens.js';
 import { completeSection } from '../../config/section.js';
 import { BlockBuffer } from './block.js';
@@ -62,12 +62,7 @@ export class ThinkingLoopDetector {
       codes: (buf, from, to) => this.codes(buf, from, to),
       boundary: () => this.st.tok.boundary(this.onWord),
       dropped: () => {
-        const s = this.st;
-        s.tok.endWord(this.onWord);
-        // A stretch of structure is something said between two sentences: in the openings' window
-        // it stands as one sentence opened by no connector.
-        if (s.breakWord !== s.words) s.openings.push(0);
-        s.breakWord = s.words;
+        this.st.breakWord = dropStructure(this.st, this.onWord, this.st.breakWord);
       },
     };
   }
