@@ -59,12 +59,17 @@ export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env
  * run a process, as before.
  */
 export function needsProcess(args: readonly string[], options: RunOptions = {}): string | null {
-  if (process.env['LOOPLEDGER_TEST_PROCESSES'] === '1') return 'LOOPLEDGER_TEST_PROCESSES=1';
   if (options.stdin !== undefined && options.stdin !== '') return 'it reads stdin';
   if (args.includes('-') || args.some((a) => a.startsWith('--output-file=-') || a === '-o-')) return 'it reads or writes a standard stream by name';
   if (args[0] === 'hook' && !['install', 'uninstall', 'doctor'].includes(args[1] ?? '')) return 'the guard reads its payload from stdin';
   if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd()) return 'it runs in another directory';
-  const startup = Object.keys(options.env ?? {}).find((k) => /^(NODE_|UV_|TZ$|LANG$|LC_)/.test(k));
+  return environmentNeedsProcess(options.env);
+}
+
+/** Why any run given `env` needs a process of its own, whatever its arguments, or null. */
+export function environmentNeedsProcess(env: RunOptions['env'] = {}): string | null {
+  if (process.env['LOOPLEDGER_TEST_PROCESSES'] === '1') return 'LOOPLEDGER_TEST_PROCESSES=1';
+  const startup = Object.keys(env).find((k) => /^(NODE_|UV_|TZ$|LANG$|LC_)/.test(k));
   return startup === undefined ? null : `${startup} is read when Node starts`;
 }
 

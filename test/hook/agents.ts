@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, cliEnv, ensureBuiltOnce, needsProcess } from '../cli/helpers.js';
+import { ROOT, cliEnv, ensureBuiltOnce, environmentNeedsProcess } from '../cli/helpers.js';
 
 const BIN = join(ROOT, 'bin', 'loopledger.js');
 
@@ -28,7 +28,7 @@ let builtHook: Promise<RunBuiltHook> | null = null;
  * waits synchronously: those need processes (`runHookProcess`).
  */
 export function runHook(args: readonly string[], stdin: string, env: Record<string, string> = {}): Promise<HookRun> {
-  if (needsProcess(['analyze'], { env }) !== null) return runHookProcess(args, stdin, env);
+  if (environmentNeedsProcess(env) !== null) return runHookProcess(args, stdin, env);
   ensureBuiltOnce();
   builtHook ??= import(pathToFileURL(join(ROOT, 'dist', 'hook', 'main.js')).href).then((m: { runHook: RunBuiltHook }) => m.runHook);
   return builtHook.then(async (run) => {
