@@ -219,6 +219,7 @@ export function codexHookList(d) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ['app-server'], { cwd: d.project, env: baseEnv(d, {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let buf = '';
+    let answered = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error('codex app-server did not answer hooks/list in 60 s'));
@@ -233,11 +234,15 @@ export function codexHookList(d) {
         } catch {
           continue;
         }
-        if (msg.id === 2) {
+        if (msg.id === 2 && !answered) {
+          answered = true;
           clearTimeout(timer);
+          // Answered once the server has exited: it still writes in $CODEX_HOME after answering, and a
+          // test's cleanup that removed the folder meanwhile failed with ENOTEMPTY (.ci/run, 2026-12-07).
+          child.on('close', () => (msg.error ? reject(new Error(JSON.stringify(msg.error))) : resolve(msg.result.data.flatMap((x) => x.hooks))));
+          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
           child.kill();
-          if (msg.error) reject(new Error(JSON.stringify(msg.error)));
-          else resolve(msg.result.data.flatMap((x) => x.hooks));
+          return;
         }
       }
     });
