@@ -1,8 +1,9 @@
 // Measures a loopledger build on the wild corpus (issue 54, items 1 and 6): runs it over the rebuilt files
 // of the manifest and reports, per part, the sessions with tool calls, false steers/stops per 1,000 of them
 // (a steer or stop under Enforce outside every labelled window), recall per agent and per shape (a labelled
-// loop window reached by a steer or stop), and the stops that were not warranted (a stop outside every
-// window, or inside one labelled `steer` or `debatable`). Windows labelled `debatable` count neither way.
+// loop window reached by a steer or stop, or cut by an earlier stop in its turn: under Enforce it never
+// ran), and the stops that were not warranted (a stop outside every window, or inside one labelled `steer`
+// or `debatable`). Windows labelled `debatable` count neither way.
 //
 //   node bench/wild/measure.mjs [--loopledger /path/to/bin/loopledger.js] [--part tune|holdout|all]
 //                               [--data DIR] [--json] [--list] [--set KEY=VALUE …]
@@ -49,7 +50,8 @@ function enforceEntries(files) {
     }
     const ledger = JSON.parse(out);
     for (const session of ledger.sessions) {
-      const entries = session.entries.filter((e) => e.intervention?.enforce === 'steer' || e.intervention?.enforce === 'stop');
+      // A finding after Enforce stopped its turn is kept too: a window holding only those was cut by that stop.
+      const entries = session.entries.filter((e) => e.intervention?.enforce === 'steer' || e.intervention?.enforce === 'stop' || e.after_stop);
       byPath.set(session.path, [...(byPath.get(session.path) ?? []), ...entries.map((e) => ({ ...e, session: session.id }))]);
     }
   }
@@ -68,9 +70,10 @@ const report = {};
 const listing = [];
 for (const p of parts) {
   const inPart = present.filter((r) => r.part === p);
-  const result = { sessions_with_tool_calls: inPart.length, unread: inPart.filter((r) => r.label === 'unread').length, false_alarm_sessions: 0, false_alarms: 0, false_stops: 0, stops_unwarranted: 0, windows: 0, reached: 0, debatable_windows: 0, debatable_reached: 0, per_agent: {}, per_shape: {} };
+  const result = { sessions_with_tool_calls: inPart.length, unread: inPart.filter((r) => r.label === 'unread').length, false_alarm_sessions: 0, false_alarms: 0, false_stops: 0, stops_unwarranted: 0, windows: 0, reached: 0, cut_by_stop: 0, debatable_windows: 0, debatable_reached: 0, per_agent: {}, per_shape: {} };
   for (const row of inPart) {
-    const found = entries.get(dataPath(row, data)) ?? [];
+    const all = entries.get(dataPath(row, data)) ?? [];
+    const found = all.filter((e) => !e.after_stop);
     const windows = row.windows ?? [];
     const outside = found.filter((e) => !windows.some((w) => inWindow(e, w)));
     if (outside.length > 0) {
@@ -86,7 +89,10 @@ for (const p of parts) {
         result.stops_unwarranted++;
         listing.push(`stop   ${row.agent} ${row.repo} ${row.key} r${w.from_round}-${w.to_round} ${w.level} ${w.shape} ${stopsInside.map((e) => `r${e.round}:${e.kind}`).join(' ')}`);
       }
-      const hit = inside.length > 0;
+      // A loop that runs only after Enforce ended its turn would not have happened under Enforce: the earlier stop
+      // reached it. Counted as reached, and apart (cut_by_stop), so the figure says how many were reached that way.
+      const cut = inside.length === 0 && all.some((e) => e.after_stop && inWindow(e, w));
+      const hit = inside.length > 0 || cut;
       // A debatable window is neither a loop to reach nor clean work: a finding in it counts either way.
       if (w.level === 'debatable') {
         result.debatable_windows++;
@@ -95,6 +101,10 @@ for (const p of parts) {
       }
       result.windows++;
       if (hit) result.reached++;
+      if (cut) {
+        result.cut_by_stop++;
+        listing.push(`cut    ${row.agent} ${row.repo} ${row.key} r${w.from_round}-${w.to_round} ${w.shape}: after Enforce's stop in the same turn`);
+      }
       for (const [table, key] of [[result.per_agent, row.agent], [result.per_shape, w.shape]]) {
         table[key] ??= { windows: 0, reached: 0 };
         table[key].windows++;
@@ -116,7 +126,7 @@ else {
     console.log(`\n${p}: ${r.sessions_with_tool_calls} sessions with tool calls (${r.unread} not read by hand)`);
     console.log(`  false steers/stops: ${r.false_alarm_sessions} sessions = ${r.false_alarm_sessions_per_1000} per 1,000 (${r.false_alarms} findings, ${r.false_stops} of them stops)`);
     console.log(`  stops not warranted: ${r.stops_unwarranted}`);
-    console.log(`  recall: ${r.reached}/${r.windows} labelled loop windows reached by a steer or stop (debatable windows: ${r.debatable_reached}/${r.debatable_windows} reached)`);
+    console.log(`  recall: ${r.reached}/${r.windows} labelled loop windows reached by a steer or stop (${r.cut_by_stop} of them cut by an earlier stop in their turn; debatable windows: ${r.debatable_reached}/${r.debatable_windows} reached)`);
     for (const [k, v] of Object.entries(r.per_agent)) console.log(`    agent ${k}: ${v.reached}/${v.windows}`);
     for (const [k, v] of Object.entries(r.per_shape)) console.log(`    shape ${k}: ${v.reached}/${v.windows}`);
   }
