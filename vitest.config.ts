@@ -82,7 +82,26 @@ export const unitFiles = [...testSources]
   .filter(([f, text]) => !OUT_OF_PROCESS.some((d) => f.startsWith(d)) && !heavy.has(f) && !SOAK_MARK.test(text) && !needsMore(f, text))
   .map(([f]) => `test/${f}`);
 
-const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
+/**
+ * The build (dist/) is imported by Node itself, as bin/loopledger.js imports it, not by Vite's module
+ * runner: vitest inlines every module outside node_modules, so each end-to-end file that called the
+ * built `main` had Vite transform and evaluate the ~240 modules of dist/ again (issue 57 item 6: the
+ * whole `npm test` went from 900 to 704 CPU-s, every file passing). Sources (src/, test/) are still Vite's.
+ */
+const BUILD_IMPORTED_BY_NODE = { deps: { external: [/\/dist\//] } };
+
+/**
+ * How deep the robustness properties dig (`runs(n)`, test/robustness/helpers.ts): `npm test` runs
+ * half the count each file writes, and the soak tier runs the same files again at twice it, so CI
+ * draws five times the cases `npm test` does. At the written count they took ~70 CPU-s of
+ * `npm test` (cli.property 36, chunking.property 26: every case runs the CLI on a fixture) for
+ * issue 57 item 6's five minutes. ROBUSTNESS_SCALE set by hand wins over both.
+ */
+const propertyFiles = [...testSources].filter(([f, text]) => /numRuns: runs\(/.test(text) && !heavy.has(f) && !SOAK_MARK.test(text)).map(([f]) => `test/${f}`);
+const propertyScale = (scale: string) => ({ ROBUSTNESS_SCALE: process.env['ROBUSTNESS_SCALE'] ?? scale });
+const PROPERTY_SCALE_IN_NPM_TEST = propertyScale('0.5');
+
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, server: BUILD_IMPORTED_BY_NODE };
 
 /** The real agents' files, run by `npm run test:agents` alone. */
 export const agentRun = {
@@ -109,11 +128,13 @@ export const END_TO_END_WORKERS = availableParallelism() + 1;
 const UNIT_HEAP_MB = 192;
 
 /** How the unit files run, here and in `npm run test:quick` (vitest.quick.config.ts). */
-export const unitRun = { ...shared, include: unitFiles, isolate: false, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`] };
+export const unitRun = { ...shared, include: unitFiles, isolate: false, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`], env: PROPERTY_SCALE_IN_NPM_TEST };
 
-/** The soak tier's projects: its end-to-end files, then the heavy ones, one at a time, once the others are gone. */
+
+/** The soak tier's projects: its end-to-end files and the properties at depth, then the heavy ones, one at a time, once the others are gone. */
 export const soakProjects = [
   { test: { ...shared, name: 'soak', include: soakFiles, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 0 } } },
+  { test: { ...shared, name: 'properties', include: propertyFiles, env: propertyScale('2'), testTimeout: 300_000, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 0 } } },
   { test: { ...shared, name: 'heavy', include: heavyFiles, maxWorkers: 1, sequence: { groupOrder: 1 } } },
 ];
 
@@ -129,7 +150,7 @@ export default defineConfig({
       // core (they only compute), and their workers are gone before the end-to-end files start.
       { test: { ...unitRun, name: 'unit', sequence: { groupOrder: 0 } } },
       // A file that spawns processes or generates stores gets a fresh worker, as a user's run does.
-      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...soakFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 1 } } },
+      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...soakFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, env: PROPERTY_SCALE_IN_NPM_TEST, sequence: { groupOrder: 1 } } },
       { test: { ...shared, name: 'browser', include: browserFiles, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },

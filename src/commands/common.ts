@@ -12,6 +12,12 @@ export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /**
+   * The project folder of `hook install|uninstall|doctor` (its settings files, what a relative
+   * `--state-dir` or `--config` is made absolute against, where doctor runs the guard); the
+   * process's own when absent, as the guard's io has it. Input paths stay the process's.
+   */
+  cwd?: string;
 }
 
 export interface CommonOptions {

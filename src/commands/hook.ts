@@ -55,7 +55,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .option('--config <file>', "the guard's configuration file (made absolute)")
     .action(async (agent: Agent, raw: OptionValues) => {
       const opts = installOptions(raw);
-      const cwd = process.cwd();
+      const cwd = io.cwd ?? process.cwd();
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
@@ -73,7 +73,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .option('--write', 'write the change instead of printing it')
     .action((agent: Agent, raw: OptionValues) => {
       const scope = flag(raw, 'user') ? 'user' : 'project';
-      setExit(uninstallHook({ agent, scope, write: flag(raw, 'write') ?? false }, { ...io, cwd: process.cwd() }));
+      setExit(uninstallHook({ agent, scope, write: flag(raw, 'write') ?? false }, { ...io, cwd: io.cwd ?? process.cwd() }));
     });
 
   hook
@@ -85,7 +85,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     )
     .addArgument(agentArgument())
     .action(async (agent: Agent) => {
-      const result = await doctor(agent, { env: io.env, cwd: process.cwd() });
+      const result = await doctor(agent, { env: io.env, cwd: io.cwd ?? process.cwd() });
       for (const l of result.lines) io.stdout.write(`loopledger hook doctor: ${l.line}\n`);
       setExit(result.ok ? EXIT_OK : 1);
     });

@@ -61,10 +61,14 @@ export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env
 export function needsProcess(args: readonly string[], options: RunOptions = {}): string | null {
   if (options.stdin !== undefined && options.stdin !== '') return 'it reads stdin';
   if (args.includes('-') || args.some((a) => a.startsWith('--output-file=-') || a === '-o-')) return 'it reads or writes a standard stream by name';
-  if (args[0] === 'hook' && !['install', 'uninstall', 'doctor'].includes(args[1] ?? '')) return 'the guard reads its payload from stdin';
-  if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd()) return 'it runs in another directory';
+  if (args[0] === 'hook' && !HOOK_SETUP.includes(args[1] ?? '')) return 'the guard reads its payload from stdin';
+  // hook install|uninstall|doctor take their folder from main's io (CliIO.cwd); any other command reads paths from the process's.
+  if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd() && !(args[0] === 'hook' && HOOK_SETUP.includes(args[1] ?? ''))) return 'it runs in another directory';
   return environmentNeedsProcess(options.env);
 }
+
+/** The hook commands a person types, which take their project folder as an argument of main's (CliIO.cwd). */
+const HOOK_SETUP = ['install', 'uninstall', 'doctor'];
 
 /** Why any run given `env` needs a process of its own, whatever its arguments, or null. */
 export function environmentNeedsProcess(env: RunOptions['env'] = {}): string | null {
@@ -73,7 +77,7 @@ export function environmentNeedsProcess(env: RunOptions['env'] = {}): string | n
   return startup === undefined ? null : `${startup} is read when Node starts`;
 }
 
-type Main = (argv: readonly string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv }) => Promise<number>;
+type Main = (argv: readonly string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env: NodeJS.ProcessEnv; cwd?: string }) => Promise<number>;
 let builtMain: Promise<Main> | null = null;
 
 /** A stream that keeps what is written to it, as a pipe read to its end would. */
@@ -92,19 +96,19 @@ function collector(): { stream: Writable; bytes(): Buffer; text(): string } {
  * The built CLI's `main` (dist/cli.js, what bin/loopledger.js runs) called in this worker with
  * `env` as its whole environment; the caller sees to what `needsProcess` names.
  */
-export async function runBuiltMain(args: readonly string[], env: NodeJS.ProcessEnv): Promise<RunResult & { stdoutBytes: Buffer }> {
+export async function runBuiltMain(args: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<RunResult & { stdoutBytes: Buffer }> {
   ensureBuiltOnce();
   builtMain ??= import(pathToFileURL(join(ROOT, 'dist', 'cli.js')).href).then((m: { main: Main }) => m.main);
   const main = await builtMain;
   const stdout = collector();
   const stderr = collector();
-  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, env });
+  const code = await main(args, { stdout: stdout.stream, stderr: stderr.stream, env, ...(cwd === undefined ? {} : { cwd: resolvePath(cwd) }) });
   return { code, signal: null, stdout: stdout.text(), stdoutBytes: stdout.bytes(), stderr: stderr.text() };
 }
 
 /** Run the CLI with `args`: in this worker where it can (`needsProcess`), else as a process of its own. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return needsProcess(args, options) === null ? runBuiltMain(args, cliEnv(options.env)) : runProcess(args, options);
+  return needsProcess(args, options) === null ? runBuiltMain(args, cliEnv(options.env), options.cwd) : runProcess(args, options);
 }
 
 /** Run the built binary as a process of its own. */

@@ -2,6 +2,8 @@
 // (test/cli/helpers.ts, issue 57 item 6). It stands for the binary only while both give the same
 // bytes and exit code: checked here on a run of each command, a usage error and a failing gate.
 
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, needsProcess, runCli, runProcess, scratch } from './helpers.js';
 
@@ -41,6 +43,33 @@ describe('a run in the worker is the run of the binary', () => {
       expect(inWorker.stdout).toContain('.claude/projects');
     } finally {
       home.cleanup();
+    }
+  });
+
+  it('hook install, doctor and uninstall from another folder (CliIO.cwd): the same bytes and files as the binary run there', async () => {
+    const tmp = scratch('loopledger-inworker-hook-');
+    try {
+      const home = join(tmp.dir, 'home');
+      const env = { HOME: home, XDG_STATE_HOME: `${home}/.state` };
+      const results = [];
+      for (const [how, run] of [['worker', runCli], ['process', runProcess]] as const) {
+        const cwd = join(tmp.dir, how);
+        mkdirSync(cwd);
+        const steps = [];
+        for (const args of [['hook', 'install', 'claude-code', '--state-dir', 'st', '--write'], ['hook', 'doctor', 'claude-code'], ['hook', 'uninstall', 'claude-code', '--write']]) {
+          const r = await run(args, { cwd, env });
+          const shown = (text: string) => text.split(cwd).join('<cwd>').replace(/answered in \d+ ms/g, 'answered in N ms');
+          steps.push({ code: r.code, stdout: shown(r.stdout), stderr: shown(r.stderr) });
+          if (args[1] === 'install') steps.push(readFileSync(join(cwd, '.claude/settings.json'), 'utf8').split(cwd).join('<cwd>'));
+        }
+        results.push(steps);
+      }
+      expect(needsProcess(['hook', 'install', 'claude-code'], { cwd: '/' })).toBeNull();
+      expect(results[0]![0]).toMatchObject({ code: 0 });
+      expect(results[0]![1]).toContain('<cwd>/st');
+      expect(results[0]).toEqual(results[1]);
+    } finally {
+      tmp.cleanup();
     }
   });
 

@@ -13,7 +13,7 @@ import { piHook } from '../../src/agents/pi/hook.js';
 import type { FilesInstall } from '../../src/hook/contract.js';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
 import { runHook } from './agents.js';
-import { BIN, install, SYSTEM_PATH } from './install-run.js';
+import { BIN, hookCommand, install, SYSTEM_PATH } from './install-run.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = scratch('loopledger-hook-guard-npm-');
@@ -26,11 +26,7 @@ const fresh = () => {
   return { cwd: join(tmp.dir, `p${n}`), home: join(tmp.dir, `h${n}`), state: join(tmp.dir, `s${n}`) };
 };
 
-function hook(sub: string, args: string[], cwd: string, home: string) {
-  mkdirSync(cwd, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, 'hook', sub, ...args], { cwd, env: { HOME: home, PATH: SYSTEM_PATH, XDG_STATE_HOME: join(home, '.state') }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (sub: string, args: string[], cwd: string, home: string) => hookCommand(sub, args, { cwd, home });
 
 const REFUSED = /^loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 const FAILING = 'cat /nonexistent/file';
@@ -101,19 +97,19 @@ describe('Droid (0.225.2)', () => {
     expect(ledger).toMatch(/"repeated_batch"/);
   });
 
-  it('install: Claude-style groups in ~/.factory/settings.json beside the user\'s settings; uninstall gives the file back byte for byte; doctor probes it', () => {
+  it('install: Claude-style groups in ~/.factory/settings.json beside the user\'s settings; uninstall gives the file back byte for byte; doctor probes it', async () => {
     const { cwd, home } = fresh();
     const mine = '{\n  "customModels": [{ "model": "m", "baseUrl": "http://127.0.0.1:1/v1", "provider": "generic-chat-completion-api" }]\n}\n';
     mkdirSync(join(home, '.factory'), { recursive: true });
     writeFileSync(join(home, '.factory/settings.json'), mine);
-    expect(install(['droid', '--user', '--write', '--mode', 'enforce'], { cwd, home }).code).toBe(0);
+    expect((await install(['droid', '--user', '--write', '--mode', 'enforce'], { cwd, home })).code).toBe(0);
     const s = JSON.parse(readFileSync(join(home, '.factory/settings.json'), 'utf8')) as { hooks: Record<string, { matcher?: string; hooks: object[] }[]> };
     expect(Object.keys(s.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'Stop']);
     expect(s.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `${BIN} hook droid --mode enforce`, timeout: 5 }] }]);
-    expect(hook('doctor', ['droid'], cwd, home).stdout).toMatch(/ok: /);
-    expect(hook('uninstall', ['droid', '--user', '--write'], cwd, home).code).toBe(0);
+    expect((await hook('doctor', ['droid'], cwd, home)).stdout).toMatch(/ok: /);
+    expect((await hook('uninstall', ['droid', '--user', '--write'], cwd, home)).code).toBe(0);
     expect(readFileSync(join(home, '.factory/settings.json'), 'utf8')).toBe(mine);
-    expect(hook('doctor', ['droid'], cwd, home).stdout).toMatch(/no loopledger guard/);
+    expect((await hook('doctor', ['droid'], cwd, home)).stdout).toMatch(/no loopledger guard/);
   });
 
   it('install --user with FACTORY_HOME_OVERRIDE: the settings of the home Droid uses', () => {
@@ -126,9 +122,9 @@ describe('Droid (0.225.2)', () => {
     expect(existsSync(join(home, '.factory/settings.json'))).toBe(false);
   });
 
-  it('install --project: .factory/settings.json in the project', () => {
+  it('install --project: .factory/settings.json in the project', async () => {
     const { cwd, home } = fresh();
-    expect(install(['droid', '--project', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['droid', '--project', '--write'], { cwd, home })).code).toBe(0);
     expect(Object.keys((JSON.parse(readFileSync(join(cwd, '.factory/settings.json'), 'utf8')) as { hooks: object }).hooks)).toEqual(['PreToolUse', 'PostToolUse', 'Stop']);
   });
 });
@@ -149,7 +145,7 @@ describe('pi (0.73.1)', () => {
 
   it('install writes ~/.pi/agent/extensions/loopledger.js; the extension, loaded as pi loads it, blocks the third identical failing call with the reason', async () => {
     const { cwd, home, state } = fresh();
-    expect(install(['pi', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install(['pi', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home })).code).toBe(0);
     const on = await load(join(home, '.pi/agent/extensions/loopledger.js'));
     expect(Object.keys(on).sort()).toEqual(['agent_end', 'tool_call', 'tool_result']);
     for (let i = 1; i <= 2; i++) {
@@ -167,7 +163,7 @@ describe('pi (0.73.1)', () => {
 
   it('under telemetry the extension never blocks; a guard that cannot run lets every call through', async () => {
     const { cwd, home, state } = fresh();
-    expect(install(['pi', '--user', '--write', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install(['pi', '--user', '--write', '--state-dir', state], { cwd, home })).code).toBe(0);
     const on = await load(join(home, '.pi/agent/extensions/loopledger.js'));
     for (let i = 1; i <= 4; i++) {
       expect(await on.tool_call!(call(i, FAILING), ctx)).toBeUndefined();
@@ -175,7 +171,7 @@ describe('pi (0.73.1)', () => {
     }
     expect(readFileSync(join(state, 'pi-session-1.ledger.jsonl'), 'utf8')).toMatch(/"repeated_batch"/);
     const gone = fresh();
-    expect(install(['pi', '--project', '--write', '--mode', 'enforce'], { cwd: gone.cwd, home: gone.home }).code).toBe(0);
+    expect((await install(['pi', '--project', '--write', '--mode', 'enforce'], { cwd: gone.cwd, home: gone.home })).code).toBe(0);
     const path = join(gone.cwd, '.pi/extensions/loopledger.js');
     writeFileSync(path, readFileSync(path, 'utf8').replace(/^const COMMAND = .*$/m, 'const COMMAND = "exit 3";'));
     const broken = await load(path);
@@ -216,11 +212,11 @@ describe('pi: the extension file is the guard only as written', () => {
 });
 
 describe('hook doctor: Droid\'s or pi\'s guard installed twice', () => {
-  it.each(['droid', 'pi'])('%s, user and project both: a `twice` line naming both modes, exit 1', (agent) => {
+  it.each(['droid', 'pi'])('%s, user and project both: a `twice` line naming both modes, exit 1', async (agent) => {
     const { cwd, home } = fresh();
-    install([agent, '--user', '--write', '--mode', 'enforce'], { cwd, home });
-    install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd, home });
-    const r = hook('doctor', [agent], cwd, home);
+    await install([agent, '--user', '--write', '--mode', 'enforce'], { cwd, home });
+    await install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd, home });
+    const r = await hook('doctor', [agent], cwd, home);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/twice: the guard runs 2 times on every .*in different modes \(telemetry from .*, enforce from /);
   });

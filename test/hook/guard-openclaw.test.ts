@@ -5,7 +5,6 @@
 // `register(api)`), refuses the third identical failing call with the events OpenClaw was seen to
 // send (test/agents/guard-openclaw.test.ts drives OpenClaw itself).
 
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +15,7 @@ import type { ConfigEntry, FilesInstall } from '../../src/hook/contract.js';
 import { planAdd, planRemove } from '../../src/hook/config-entries.js';
 import { readSettings } from '../../src/hook/settings-file.js';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
-import { BIN, install, SYSTEM_PATH } from './install-run.js';
+import { BIN, hookCommand, install } from './install-run.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = scratch('loopledger-hook-guard-openclaw-');
@@ -29,11 +28,7 @@ const fresh = () => {
   return { cwd: join(tmp.dir, `p${n}`), home: join(tmp.dir, `h${n}`), state: join(tmp.dir, `s${n}`) };
 };
 
-function hook(sub: string, args: string[], cwd: string, home: string, env: Record<string, string> = {}) {
-  mkdirSync(cwd, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, 'hook', sub, ...args], { cwd, env: { HOME: home, PATH: SYSTEM_PATH, XDG_STATE_HOME: join(home, '.state'), ...env }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (sub: string, args: string[], cwd: string, home: string, env: Record<string, string> = {}) => hookCommand(sub, args, { cwd, home, env });
 
 const REFUSED = /^loopledger: refused before it ran\. This tool batch repeats the previous ones/;
 const FAILING = 'cat /nonexistent/file';
@@ -71,11 +66,11 @@ async function play(on: Record<string, Handler>, i: number, command: string, ans
 }
 
 describe('OpenClaw (2026.9.6): install, uninstall, doctor', () => {
-  it('install writes the plugin folder and the two config entries beside the user\'s own (comments kept); uninstall gives the config back byte for byte and removes the folder; doctor probes it', () => {
+  it('install writes the plugin folder and the two config entries beside the user\'s own (comments kept); uninstall gives the config back byte for byte and removes the folder; doctor probes it', async () => {
     const { cwd, home } = fresh();
     mkdirSync(join(home, '.openclaw'), { recursive: true });
     writeFileSync(join(home, '.openclaw/openclaw.json'), MINE);
-    const r = install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home });
+    const r = await install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home });
     expect(r.code, r.stderr).toBe(0);
     const dir = join(home, '.openclaw/extensions/loopledger');
     expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'openclaw.plugin.json']);
@@ -88,99 +83,99 @@ describe('OpenClaw (2026.9.6): install, uninstall, doctor', () => {
     const config = readSettings(join(home, '.openclaw/openclaw.json'), true).value as { plugins: { entries: object; load: object } };
     expect(config.plugins.entries).toEqual({ 'voice-call': { enabled: true }, loopledger: { enabled: true, hooks: { allowConversationAccess: true } } });
     expect(config.plugins.load).toEqual({ paths: [dir] });
-    expect(hook('doctor', ['openclaw'], cwd, home).stdout).toMatch(/^loopledger hook doctor: ok: .*extensions\/loopledger \(plugin manifest, before_tool_call, after_tool_call, agent_end\) runs .*answered in \d+ ms \(loopledger .*, mode enforce\)\n$/);
+    expect((await hook('doctor', ['openclaw'], cwd, home)).stdout).toMatch(/^loopledger hook doctor: ok: .*extensions\/loopledger \(plugin manifest, before_tool_call, after_tool_call, agent_end\) runs .*answered in \d+ ms \(loopledger .*, mode enforce\)\n$/);
     // Installed already: nothing written twice.
-    expect(install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home }).stderr).toMatch(/installed already; nothing written/);
+    expect((await install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home })).stderr).toMatch(/installed already; nothing written/);
     expect(readFileSync(join(home, '.openclaw/openclaw.json'), 'utf8')).toBe(text);
-    const u = hook('uninstall', ['openclaw', '--user', '--write'], cwd, home);
+    const u = await hook('uninstall', ['openclaw', '--user', '--write'], cwd, home);
     expect(u.code, u.stderr).toBe(0);
     expect(readFileSync(join(home, '.openclaw/openclaw.json'), 'utf8')).toBe(MINE);
     expect(existsSync(dir)).toBe(false);
-    expect(hook('doctor', ['openclaw'], cwd, home).stdout).toMatch(/no loopledger guard/);
+    expect((await hook('doctor', ['openclaw'], cwd, home)).stdout).toMatch(/no loopledger guard/);
   });
 
-  it('without a config file: install creates one holding only the entries; uninstall leaves it an empty object', () => {
+  it('without a config file: install creates one holding only the entries; uninstall leaves it an empty object', async () => {
     const { cwd, home } = fresh();
-    expect(install(['openclaw', '--user', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write'], { cwd, home })).code).toBe(0);
     expect(Object.keys(readSettings(join(home, '.openclaw/openclaw.json'), true).value as object)).toEqual(['plugins']);
-    expect(hook('uninstall', ['openclaw', '--user', '--write'], cwd, home).code).toBe(0);
+    expect((await hook('uninstall', ['openclaw', '--user', '--write'], cwd, home)).code).toBe(0);
     expect(readSettings(join(home, '.openclaw/openclaw.json'), true).value).toEqual({});
   });
 
-  it('OPENCLAW_STATE_DIR moves the plugin folder and the config; OPENCLAW_CONFIG_PATH names the config', () => {
+  it('OPENCLAW_STATE_DIR moves the plugin folder and the config; OPENCLAW_CONFIG_PATH names the config', async () => {
     const { cwd, home } = fresh();
     const state = join(home, 'claw-state');
-    expect(hook('install', ['openclaw', '--user', '--write'], cwd, home, { OPENCLAW_STATE_DIR: state }).code).toBe(0);
+    expect((await hook('install', ['openclaw', '--user', '--write'], cwd, home, { OPENCLAW_STATE_DIR: state })).code).toBe(0);
     expect(existsSync(join(state, 'extensions/loopledger/index.mjs'))).toBe(true);
     expect(existsSync(join(state, 'openclaw.json'))).toBe(true);
     expect(existsSync(join(home, '.openclaw'))).toBe(false);
     const other = fresh();
     const configPath = join(other.home, 'conf', 'claw.json');
-    expect(hook('install', ['openclaw', '--user', '--write'], other.cwd, other.home, { OPENCLAW_CONFIG_PATH: configPath }).code).toBe(0);
+    expect((await hook('install', ['openclaw', '--user', '--write'], other.cwd, other.home, { OPENCLAW_CONFIG_PATH: configPath })).code).toBe(0);
     // OpenClaw's config folder is then the config file's own.
     expect(existsSync(join(other.home, 'conf/extensions/loopledger/openclaw.plugin.json'))).toBe(true);
     expect((readSettings(configPath, true).value as { plugins: { load: { paths: string[] } } }).plugins.load.paths).toEqual([join(other.home, 'conf/extensions/loopledger')]);
   });
 
-  it('a plugin allowlist without loopledger: install says OpenClaw will not load it, doctor says so too (exit 1), and the list is left as the user wrote it', () => {
+  it('a plugin allowlist without loopledger: install says OpenClaw will not load it, doctor says so too (exit 1), and the list is left as the user wrote it', async () => {
     const { cwd, home } = fresh();
     mkdirSync(join(home, '.openclaw'), { recursive: true });
     writeFileSync(join(home, '.openclaw/openclaw.json'), '{ "plugins": { "allow": ["voice-call"] } }\n');
-    expect(install(['openclaw', '--user', '--write'], { cwd, home }).stderr).toMatch(/`plugins\.allow` does not list loopledger/);
+    expect((await install(['openclaw', '--user', '--write'], { cwd, home })).stderr).toMatch(/`plugins\.allow` does not list loopledger/);
     expect((readSettings(join(home, '.openclaw/openclaw.json'), true).value as { plugins: { allow: string[] } }).plugins.allow).toEqual(['voice-call']);
-    const d = hook('doctor', ['openclaw'], cwd, home);
+    const d = await hook('doctor', ['openclaw'], cwd, home);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/not loaded: .*`plugins\.allow` does not list loopledger/);
   });
 
-  it('doctor says the guard is not loaded when the config lost its entries', () => {
+  it('doctor says the guard is not loaded when the config lost its entries', async () => {
     const { cwd, home } = fresh();
-    expect(install(['openclaw', '--user', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write'], { cwd, home })).code).toBe(0);
     writeFileSync(join(home, '.openclaw/openclaw.json'), '{}\n');
-    const d = hook('doctor', ['openclaw'], cwd, home);
+    const d = await hook('doctor', ['openclaw'], cwd, home);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/not loaded: .*lacks plugins\.entries\.loopledger and plugins\.load\.paths/);
   });
 
-  it('a file of the user\'s where the guard\'s would go: refused, nothing written (the config untouched)', () => {
+  it('a file of the user\'s where the guard\'s would go: refused, nothing written (the config untouched)', async () => {
     const { cwd, home } = fresh();
     const dir = join(home, '.openclaw/extensions/loopledger');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'index.mjs'), 'export default { id: "loopledger", register() {} };\n');
-    const r = install(['openclaw', '--user', '--write'], { cwd, home });
+    const r = await install(['openclaw', '--user', '--write'], { cwd, home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/index\.mjs: a file of yours/);
     expect(existsSync(join(dir, 'openclaw.plugin.json'))).toBe(false);
     expect(existsSync(join(home, '.openclaw/openclaw.json'))).toBe(false);
   });
 
-  it('a JSON5 config (unquoted keys) is not edited: install says where and what to add, and writes nothing', () => {
+  it('a JSON5 config (unquoted keys) is not edited: install says where and what to add, and writes nothing', async () => {
     const { cwd, home } = fresh();
     mkdirSync(join(home, '.openclaw'), { recursive: true });
     writeFileSync(join(home, '.openclaw/openclaw.json'), '{ agents: { defaults: {} } }\n');
-    const r = install(['openclaw', '--user', '--write'], { cwd, home });
+    const r = await install(['openclaw', '--user', '--write'], { cwd, home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/openclaw\.json: not JSON \(comments allowed\) at line 1.*nothing written \(the agent loads the guard with plugins\.entries\.loopledger: \{"enabled":true,"hooks":\{"allowConversationAccess":true\}\}; plugins\.load\.paths \(a list\) holding /);
     expect(existsSync(join(home, '.openclaw/extensions'))).toBe(false);
   });
 
-  it('user and project both: doctor says `twice` naming both modes (exit 1); uninstall --project leaves the user\'s entries', () => {
+  it('user and project both: doctor says `twice` naming both modes (exit 1); uninstall --project leaves the user\'s entries', async () => {
     const { cwd, home } = fresh();
-    expect(install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home }).code).toBe(0);
-    expect(install(['openclaw', '--project', '--write', '--mode', 'telemetry'], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write', '--mode', 'enforce'], { cwd, home })).code).toBe(0);
+    expect((await install(['openclaw', '--project', '--write', '--mode', 'telemetry'], { cwd, home })).code).toBe(0);
     const paths = () => (readSettings(join(home, '.openclaw/openclaw.json'), true).value as { plugins: { load: { paths: string[] } } }).plugins.load.paths;
     expect(paths()).toEqual([join(home, '.openclaw/extensions/loopledger'), join(cwd, '.openclaw/extensions/loopledger')]);
-    const d = hook('doctor', ['openclaw'], cwd, home);
+    const d = await hook('doctor', ['openclaw'], cwd, home);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/twice: the guard runs 2 times on every .*in different modes \(telemetry from .*, enforce from /);
-    expect(hook('uninstall', ['openclaw', '--project', '--write'], cwd, home).code).toBe(0);
+    expect((await hook('uninstall', ['openclaw', '--project', '--write'], cwd, home)).code).toBe(0);
     expect(paths()).toEqual([join(home, '.openclaw/extensions/loopledger')]);
-    const after = hook('doctor', ['openclaw'], cwd, home);
+    const after = await hook('doctor', ['openclaw'], cwd, home);
     expect(after.stdout).toMatch(/^loopledger hook doctor: ok: [^\n]*\n$/);
     expect(after.code).toBe(0);
   });
 
-  it('doctor never runs a look-alike: a plugin written around another launcher is reported foreign, not run', () => {
+  it('doctor never runs a look-alike: a plugin written around another launcher is reported foreign, not run', async () => {
     const { cwd, home } = fresh();
     const marker = join(home, 'ran');
     const fake = join(home, 'bin', 'loopledger');
@@ -191,7 +186,7 @@ describe('OpenClaw (2026.9.6): install, uninstall, doctor', () => {
     const dir = join(home, '.openclaw/extensions/loopledger');
     mkdirSync(dir, { recursive: true });
     for (const f of install.files) writeFileSync(join(dir, f.name), install.text(`${fake} hook openclaw`, f.name));
-    const d = hook('doctor', ['openclaw'], cwd, home);
+    const d = await hook('doctor', ['openclaw'], cwd, home);
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/foreign: .*so not run/);
     expect(existsSync(marker)).toBe(false);
@@ -201,7 +196,7 @@ describe('OpenClaw (2026.9.6): install, uninstall, doctor', () => {
 describe('OpenClaw: the plugin, loaded as OpenClaw loads it', () => {
   it('under enforce blocks the third identical failing call with the reason; after agent_end the next call is a new turn', async () => {
     const { cwd, home, state } = fresh();
-    expect(install(['openclaw', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home })).code).toBe(0);
     const on = await load(join(home, '.openclaw/extensions/loopledger/index.mjs'));
     expect(Object.keys(on).sort()).toEqual(['after_tool_call', 'agent_end', 'before_message_write', 'before_tool_call']);
     for (let i = 1; i <= 2; i++) expect(await play(on, i, FAILING, FAILED, 1)).toBeUndefined();
@@ -215,21 +210,21 @@ describe('OpenClaw: the plugin, loaded as OpenClaw loads it', () => {
 
   it('a non-zero exitCode is the failure OpenClaw records: the same calls answered with exit 0 and changing output are never refused', async () => {
     const { cwd, home, state } = fresh();
-    expect(install(['openclaw', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home })).code).toBe(0);
     const on = await load(join(home, '.openclaw/extensions/loopledger/index.mjs'));
     for (let i = 1; i <= 5; i++) expect(await play(on, i, 'cat /tmp/progress', `${i * 20}% done`, 0)).toBeUndefined();
   });
 
   it('under telemetry the plugin never blocks and the ledger holds the refusal enforce would make; a guard that cannot run lets every call through', async () => {
     const { cwd, home, state } = fresh();
-    expect(install(['openclaw', '--user', '--write', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install(['openclaw', '--user', '--write', '--state-dir', state], { cwd, home })).code).toBe(0);
     const on = await load(join(home, '.openclaw/extensions/loopledger/index.mjs'));
     for (let i = 1; i <= 4; i++) expect(await play(on, i, FAILING, FAILED, 1)).toBeUndefined();
     // after_tool_call is not awaited by OpenClaw: the plugin's own queue has sent the last one by the next event.
     await on.agent_end!({ success: true }, ctx);
     expect(readFileSync(join(state, 'oc-session-1.ledger.jsonl'), 'utf8')).toMatch(/"repeated_batch"/);
     const gone = fresh();
-    expect(install(['openclaw', '--project', '--write', '--mode', 'enforce'], { cwd: gone.cwd, home: gone.home }).code).toBe(0);
+    expect((await install(['openclaw', '--project', '--write', '--mode', 'enforce'], { cwd: gone.cwd, home: gone.home })).code).toBe(0);
     const path = join(gone.cwd, '.openclaw/extensions/loopledger/index.mjs');
     writeFileSync(path, readFileSync(path, 'utf8').replace(/^const COMMAND = .*$/m, 'const COMMAND = "exit 3";'));
     const broken = await load(path);

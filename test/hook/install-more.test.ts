@@ -10,18 +10,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt, scratch } from '../cli/helpers.js';
-import { BIN, install, SYSTEM_PATH } from './install-run.js';
+import { BIN, hookCommand, install, SYSTEM_PATH } from './install-run.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const tmp = scratch('loopledger-hook-install-more-');
 beforeAll(() => ensureBuilt());
 afterAll(() => tmp.cleanup());
 
-function hook(sub: string, args: string[], cwd: string, home: string) {
-  mkdirSync(cwd, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, 'hook', sub, ...args], { cwd, env: { HOME: home, PATH: SYSTEM_PATH, XDG_STATE_HOME: join(home, '.state') }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const hook = (sub: string, args: string[], cwd: string, home: string) => hookCommand(sub, args, { cwd, home });
 
 let n = 0;
 const fresh = () => {
@@ -30,29 +26,29 @@ const fresh = () => {
 };
 
 describe('settings agents', () => {
-  it('Qwen Code: Claude-style groups in ~/.qwen/settings.json, PostToolUseFailure included, timeout in seconds', () => {
+  it('Qwen Code: Claude-style groups in ~/.qwen/settings.json, PostToolUseFailure included, timeout in seconds', async () => {
     const { cwd, home } = fresh();
-    expect(install(['qwen', '--user', '--write', '--mode', 'enforce'], { cwd, home }).code).toBe(0);
+    expect((await install(['qwen', '--user', '--write', '--mode', 'enforce'], { cwd, home })).code).toBe(0);
     const s = JSON.parse(readFileSync(join(home, '.qwen/settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
     expect(Object.keys(s.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
     expect(s.hooks.PostToolUseFailure![0]!.hooks[0]).toEqual({ type: 'command', command: `${BIN} hook qwen --mode enforce`, timeout: 5 });
   });
 
-  it('Copilot CLI: handlers listed under preToolUse/postToolUse (`bash`, `timeoutSec`); a repository file starts with version 1', () => {
+  it('Copilot CLI: handlers listed under preToolUse/postToolUse (`bash`, `timeoutSec`); a repository file starts with version 1', async () => {
     const { cwd, home } = fresh();
-    expect(install(['copilot', '--user', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['copilot', '--user', '--write'], { cwd, home })).code).toBe(0);
     const user = JSON.parse(readFileSync(join(home, '.copilot/settings.json'), 'utf8')) as Record<string, unknown>;
     expect(user).toEqual({ hooks: { preToolUse: [{ type: 'command', bash: `${BIN} hook copilot`, timeoutSec: 5 }], postToolUse: [{ type: 'command', bash: `${BIN} hook copilot`, timeoutSec: 5 }] } });
-    expect(install(['copilot', '--project', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['copilot', '--project', '--write'], { cwd, home })).code).toBe(0);
     const repo = JSON.parse(readFileSync(join(cwd, '.github/hooks/loopledger.json'), 'utf8')) as Record<string, unknown>;
     expect(repo.version).toBe(1);
   });
 });
 
 describe('file agents', () => {
-  it('Cline: executable PreToolUse and PostToolUse in ~/.cline/hooks that run the guard with the payload on stdin', () => {
+  it('Cline: executable PreToolUse and PostToolUse in ~/.cline/hooks that run the guard with the payload on stdin', async () => {
     const { cwd, home } = fresh();
-    const r = install(['cline', '--user', '--write', '--mode', 'enforce'], { cwd, home });
+    const r = await install(['cline', '--user', '--write', '--mode', 'enforce'], { cwd, home });
     expect(r.code).toBe(0);
     for (const name of ['PreToolUse', 'PostToolUse']) {
       const path = join(home, '.cline/hooks', name);
@@ -64,11 +60,11 @@ describe('file agents', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ loopledger_probe: { id: 'p1', mode: 'enforce' } });
   });
 
-  it('a file of the user\'s at the guard\'s name is never replaced: exit 2, nothing written', () => {
+  it('a file of the user\'s at the guard\'s name is never replaced: exit 2, nothing written', async () => {
     const { cwd, home } = fresh();
     mkdirSync(join(home, '.cline/hooks'), { recursive: true });
     writeFileSync(join(home, '.cline/hooks/PreToolUse'), '#!/bin/sh\necho mine\n');
-    const r = install(['cline', '--user', '--write'], { cwd, home });
+    const r = await install(['cline', '--user', '--write'], { cwd, home });
     expect(r.code).toBe(2);
     expect(readFileSync(join(home, '.cline/hooks/PreToolUse'), 'utf8')).toBe('#!/bin/sh\necho mine\n');
     expect(existsSync(join(home, '.cline/hooks/PostToolUse'))).toBe(false);
@@ -77,7 +73,7 @@ describe('file agents', () => {
   it.each(['opencode', 'kilo'])('%s: the plugin file loads as the agent loads it and refuses the third identical failing call by throwing', async (agent) => {
     const { cwd, home } = fresh();
     const state = join(tmp.dir, `plugin-state-${agent}`);
-    expect(install([agent, '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install([agent, '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home })).code).toBe(0);
     const path = join(home, `.config/${agent}/plugin/loopledger.js`);
     const mod = (await import(pathToFileURL(path).href)) as { LoopledgerGuard: () => Promise<Record<string, (input: object, output: object) => Promise<void>>> };
     const hooks = await mod.LoopledgerGuard();
@@ -96,7 +92,7 @@ describe('file agents', () => {
   it.each(['opencode', 'kilo'])('%s: the plugin gathers each response\'s text from its events, so a chanted text is steered in the answer the model reads', async (agent) => {
     const { cwd, home } = fresh();
     const state = join(tmp.dir, `plugin-chant-${agent}`);
-    expect(install([agent, '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home }).code).toBe(0);
+    expect((await install([agent, '--user', '--write', '--mode', 'enforce', '--state-dir', state], { cwd, home })).code).toBe(0);
     const path = join(home, `.config/${agent}/plugin/loopledger.js`);
     type Hook = (input: object, output?: object) => Promise<void>;
     const mod = (await import(pathToFileURL(path).href)) as { LoopledgerGuard: () => Promise<Record<string, Hook>> };
@@ -129,44 +125,44 @@ describe('file agents', () => {
 });
 
 describe('hook uninstall, the eight agents and OpenClaw', () => {
-  it.each(['claude-code', 'gemini', 'codex', 'qwen', 'copilot', 'opencode', 'kilo', 'cline', 'openclaw'])('%s: without --write changes nothing; with it removes what install wrote and nothing else', (agent) => {
+  it.each(['claude-code', 'gemini', 'codex', 'qwen', 'copilot', 'opencode', 'kilo', 'cline', 'openclaw'])('%s: without --write changes nothing; with it removes what install wrote and nothing else', async (agent) => {
     const { cwd, home } = fresh();
-    expect(install([agent, '--project', '--write'], { cwd, home }).code).toBe(0);
-    const dry = hook('uninstall', [agent, '--project'], cwd, home);
+    expect((await install([agent, '--project', '--write'], { cwd, home })).code).toBe(0);
+    const dry = await hook('uninstall', [agent, '--project'], cwd, home);
     expect(dry.code).toBe(0);
-    expect(hook('doctor', [agent], cwd, home).stdout).toMatch(/ok: /);
-    const r = hook('uninstall', [agent, '--project', '--write'], cwd, home);
+    expect((await hook('doctor', [agent], cwd, home)).stdout).toMatch(/ok: /);
+    const r = await hook('uninstall', [agent, '--project', '--write'], cwd, home);
     expect(r.code).toBe(0);
-    expect(hook('doctor', [agent], cwd, home).stdout).toMatch(/no loopledger guard/);
+    expect((await hook('doctor', [agent], cwd, home)).stdout).toMatch(/no loopledger guard/);
     // Once gone, again: nothing to remove.
-    expect(hook('uninstall', [agent, '--project', '--write'], cwd, home).stderr).toMatch(/nothing to remove/);
+    expect((await hook('uninstall', [agent, '--project', '--write'], cwd, home)).stderr).toMatch(/nothing to remove/);
   });
 
-  it('keeps the user\'s own hooks and settings byte for byte (Claude Code)', () => {
+  it('keeps the user\'s own hooks and settings byte for byte (Claude Code)', async () => {
     const { cwd, home } = fresh();
     const mine = '{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "./guard.sh" }] }]\n  }\n}\n';
     mkdirSync(join(cwd, '.claude'), { recursive: true });
     writeFileSync(join(cwd, '.claude/settings.json'), mine);
-    expect(install(['claude-code', '--write'], { cwd, home }).code).toBe(0);
+    expect((await install(['claude-code', '--write'], { cwd, home })).code).toBe(0);
     expect(readFileSync(join(cwd, '.claude/settings.json'), 'utf8')).not.toBe(mine);
-    expect(hook('uninstall', ['claude-code', '--write'], cwd, home).code).toBe(0);
+    expect((await hook('uninstall', ['claude-code', '--write'], cwd, home)).code).toBe(0);
     expect(readFileSync(join(cwd, '.claude/settings.json'), 'utf8')).toBe(mine);
   });
 });
 
 describe('hook doctor: a guard installed twice', () => {
-  it('user and project both: a `twice` line naming both, in different modes, exit 1', () => {
+  it('user and project both: a `twice` line naming both, in different modes, exit 1', async () => {
     const { cwd, home } = fresh();
-    install(['qwen', '--user', '--write', '--mode', 'enforce'], { cwd, home });
-    install(['qwen', '--project', '--write', '--mode', 'telemetry'], { cwd, home });
-    const r = hook('doctor', ['qwen'], cwd, home);
+    await install(['qwen', '--user', '--write', '--mode', 'enforce'], { cwd, home });
+    await install(['qwen', '--project', '--write', '--mode', 'telemetry'], { cwd, home });
+    const r = await hook('doctor', ['qwen'], cwd, home);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/twice: the guard runs 2 times on every PreToolUse .*in different modes \(telemetry from \.qwen\/settings\.json, enforce from .*\.qwen\/settings\.json\)/);
   });
 
-  it('once: no such line', () => {
+  it('once: no such line', async () => {
     const { cwd, home } = fresh();
-    install(['qwen', '--user', '--write'], { cwd, home });
-    expect(hook('doctor', ['qwen'], cwd, home).stdout).not.toMatch(/twice/);
+    await install(['qwen', '--user', '--write'], { cwd, home });
+    expect((await hook('doctor', ['qwen'], cwd, home)).stdout).not.toMatch(/twice/);
   });
 });

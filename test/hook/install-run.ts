@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ROOT } from '../cli/helpers.js';
+import { environmentNeedsProcess, ROOT, runBuiltMain } from '../cli/helpers.js';
 
 /** This checkout's launcher: what install writes, by its path, when loopledger is not on the PATH (its folder needs no quoting). */
 export const BIN = join(ROOT, 'bin', 'loopledger.js');
@@ -17,15 +17,28 @@ export interface InstallEnv {
   cwd: string;
   home: string;
   path?: string;
+  /** More of the environment (an agent's home variable). */
+  env?: Record<string, string>;
 }
 
-export function install(args: string[], { cwd, home, path = SYSTEM_PATH }: InstallEnv) {
+export function install(args: string[], env: InstallEnv) {
+  return hookCommand('install', args, env);
+}
+
+/**
+ * `loopledger hook <sub> …` from `cwd`, with HOME and PATH as its whole environment: the built
+ * `main` called in this worker (the folder is an argument of its, CliIO.cwd), or a process under
+ * LOOPLEDGER_TEST_PROCESSES=1. What it writes is the same either way (test/cli/in-worker.test.ts).
+ */
+export async function hookCommand(sub: string, args: string[], { cwd, home, path = SYSTEM_PATH, env: more = {} }: InstallEnv) {
   mkdirSync(cwd, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, 'hook', 'install', ...args], {
-    cwd,
-    env: { HOME: home, PATH: path, XDG_STATE_HOME: join(home, '.state') },
-    encoding: 'utf8',
-  });
+  const env = { HOME: home, PATH: path, XDG_STATE_HOME: join(home, '.state'), ...more };
+  const argv = ['hook', sub, ...args];
+  if (environmentNeedsProcess(more) === null) {
+    const r = await runBuiltMain(argv, env, cwd);
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+  }
+  const r = spawnSync(process.execPath, [BIN, ...argv], { cwd, env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

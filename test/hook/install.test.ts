@@ -56,13 +56,13 @@ describe('the settings entry', () => {
 describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write into a real-shaped %s file', (agent) => {
   const { fixture, file } = REAL[agent];
 
-  it('keeps every existing hook and setting, adds the guard once, and is idempotent', () => {
+  it('keeps every existing hook and setting, adds the guard once, and is idempotent', async () => {
     const project = join(tmp.dir, `p-${agent}`);
     const target = join(project, file);
     const original = JSON.parse(readFileSync(join(FIXTURES, fixture), 'utf8')) as Settings;
     tmp.write(join(`p-${agent}`, file), readFileSync(join(FIXTURES, fixture), 'utf8'));
 
-    const r = install([agent, '--project', '--write', '--mode', 'enforce'], { cwd: project });
+    const r = await install([agent, '--project', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/added/);
     const merged = readJson(target);
@@ -83,7 +83,7 @@ describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write in
     expect(JSON.parse(readFileSync(`${target}.bak`, 'utf8'))).toEqual(original);
 
     // Again, with another mode: the guard's handler is updated in place, never duplicated.
-    const again = install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
+    const again = await install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/updated/);
     const twice = readJson(target);
@@ -93,7 +93,7 @@ describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write in
     expect(Object.keys(twice.hooks)).toEqual(Object.keys(merged.hooks));
 
     // A third time, the same: nothing to change, nothing written (the backup is still the original).
-    const third = install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
+    const third = await install([agent, '--project', '--write', '--mode', 'telemetry'], { cwd: project });
     expect(third.code).toBe(0);
     expect(third.stderr).toContain('installed already; nothing written');
     expect(readFileSync(`${target}.bak`, 'utf8')).toBe(firstText);
@@ -101,17 +101,17 @@ describe.each<AgentName>(['claude-code', 'gemini', 'codex'])('install --write in
 });
 
 describe('issue 26.3: the command the agent will find', () => {
-  it('`loopledger` when the loopledger on the PATH is this installation (npm\'s bin link to the launcher)', () => {
+  it('`loopledger` when the loopledger on the PATH is this installation (npm\'s bin link to the launcher)', async () => {
     const bin = join(tmp.dir, 'global-bin');
     mkdirSync(bin, { recursive: true });
     symlinkSync(BIN, join(bin, 'loopledger'));
-    const r = install(['claude-code'], { cwd: join(tmp.dir, 'onpath'), path: `${bin}:${SYSTEM_PATH}` });
+    const r = await install(['claude-code'], { cwd: join(tmp.dir, 'onpath'), path: `${bin}:${SYSTEM_PATH}` });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code') });
     expect(r.stderr).not.toContain('PATH');
   });
 
-  it('what an earlier install of this installation wrote by path becomes `loopledger` once that is on the PATH; another path stays', () => {
+  it('what an earlier install of this installation wrote by path becomes `loopledger` once that is on the PATH; another path stays', async () => {
     const bin = join(tmp.dir, 'global-bin2');
     mkdirSync(bin, { recursive: true });
     symlinkSync(BIN, join(bin, 'loopledger'));
@@ -122,7 +122,7 @@ describe('issue 26.3: the command the agent will find', () => {
         Stop: [{ hooks: [{ type: 'command', command: '/other/checkout/bin/loopledger.js hook claude-code' }] }],
       },
     }));
-    const r = install(['claude-code', '--write'], { cwd: project, path: `${bin}:${SYSTEM_PATH}` });
+    const r = await install(['claude-code', '--write'], { cwd: project, path: `${bin}:${SYSTEM_PATH}` });
     expect(r.code).toBe(0);
     const merged = readJson(target);
     expect(commands(merged, 'PreToolUse')).toEqual(['loopledger hook claude-code']);
@@ -130,54 +130,54 @@ describe('issue 26.3: the command the agent will find', () => {
     expect(r.stderr).toContain('kept your command /other/checkout/bin/loopledger.js');
   });
 
-  it('a project-local install run through npx: its node_modules/.bin is on npx\'s PATH, not the agent\'s, so the path is written', () => {
+  it('a project-local install run through npx: its node_modules/.bin is on npx\'s PATH, not the agent\'s, so the path is written', async () => {
     const project = join(tmp.dir, 'local');
     const dotBin = join(project, 'node_modules', '.bin');
     mkdirSync(dotBin, { recursive: true });
     symlinkSync(BIN, join(dotBin, 'loopledger'));
-    const r = install(['claude-code'], { cwd: project, path: `${dotBin}:${SYSTEM_PATH}` });
+    const r = await install(['claude-code'], { cwd: project, path: `${dotBin}:${SYSTEM_PATH}` });
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code', [], BIN) });
     expect(r.stderr).toContain('no loopledger on the PATH');
   });
 
-  it('this launcher by its path when the loopledger on the PATH is another installation', () => {
+  it('this launcher by its path when the loopledger on the PATH is another installation', async () => {
     const bin = join(tmp.dir, 'other-bin');
     tmp.write('other-bin/loopledger', '#!/bin/sh\necho old\n');
     chmodSync(join(bin, 'loopledger'), 0o755);
-    const r = install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
+    const r = await install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('codex', [], BIN) });
     expect(r.stderr).toContain(`the loopledger on the PATH (${join(bin, 'loopledger')}) is another installation`);
   });
 
-  it('with node\'s path too when the PATH\'s node is another node (the launcher\'s #! would pick it)', () => {
+  it('with node\'s path too when the PATH\'s node is another node (the launcher\'s #! would pick it)', async () => {
     const bin = join(tmp.dir, 'other-node');
     tmp.write('other-node/node', '#!/bin/sh\nexit 1\n');
     chmodSync(join(bin, 'node'), 0o755);
-    const r = install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
+    const r = await install(['codex'], { cwd: join(tmp.dir, 'other'), path: `${bin}:${SYSTEM_PATH}` });
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('codex', [], `${process.execPath} ${BIN}`) });
   });
 
-  it('--state-dir and --config are made absolute and quoted: the command runs from any folder', () => {
+  it('--state-dir and --config are made absolute and quoted: the command runs from any folder', async () => {
     const project = join(tmp.dir, 'rel');
-    const r = install(['claude-code', '--state-dir', "my state/it's", '--config', 'll.json'], { cwd: project });
+    const r = await install(['claude-code', '--state-dir', "my state/it's", '--config', 'll.json'], { cwd: project });
     const command = (JSON.parse(r.stdout) as Settings).hooks.Stop![0]!.hooks[0]!.command;
     expect(command).toBe(`${BIN} hook claude-code --state-dir '${project}/my state/it'\\''s' --config ${project}/ll.json`);
   });
 });
 
 describe('install', () => {
-  it('without --write prints the entry and writes nothing', () => {
+  it('without --write prints the entry and writes nothing', async () => {
     const project = join(tmp.dir, 'dry');
-    const r = install(['claude-code'], { cwd: project });
+    const r = await install(['claude-code'], { cwd: project });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('claude-code', [], BIN) });
     expect(r.stderr).toContain(join(project, '.claude/settings.json'));
     expect(existsSync(join(project, '.claude'))).toBe(false);
   });
 
-  it('--user writes under HOME, creating the file, and the doctor it runs then says the guard answered', () => {
+  it('--user writes under HOME, creating the file, and the doctor it runs then says the guard answered', async () => {
     const home = join(tmp.dir, 'home-user');
-    const r = install(['codex', '--user', '--write'], { cwd: join(tmp.dir, 'anywhere'), home });
+    const r = await install(['codex', '--user', '--write'], { cwd: join(tmp.dir, 'anywhere'), home });
     expect(r.code).toBe(0);
     expect(readJson(join(home, '.codex/hooks.json'))).toEqual({ hooks: settingsEntry('codex', [], BIN) });
     expect(r.stderr).toMatch(/loopledger hook doctor: ok: .*hooks\.json \(PreToolUse, PostToolUse, Stop\) runs `.*`: answered in \d+ ms/);
@@ -190,25 +190,25 @@ describe('install', () => {
     expect(bad).toEqual({ hooks: [] });
   });
 
-  it('usage errors exit 2', () => {
-    expect(install(['cursor'], { cwd: tmp.dir }).code).toBe(2);
-    expect(install(['codex', '--mode', 'loud'], { cwd: tmp.dir }).code).toBe(2);
-    expect(install([], { cwd: tmp.dir }).code).toBe(2);
-    expect(install(['codex', '--user', '--project'], { cwd: tmp.dir }).code).toBe(2);
+  it('usage errors exit 2', async () => {
+    expect((await install(['cursor'], { cwd: tmp.dir })).code).toBe(2);
+    expect((await install(['codex', '--mode', 'loud'], { cwd: tmp.dir })).code).toBe(2);
+    expect((await install([], { cwd: tmp.dir })).code).toBe(2);
+    expect((await install(['codex', '--user', '--project'], { cwd: tmp.dir })).code).toBe(2);
   });
 
-  it('an empty settings file is a fresh one', () => {
+  it('an empty settings file is a fresh one', async () => {
     const project = join(tmp.dir, 'empty');
     const target = tmp.write('empty/.gemini/settings.json', '');
-    const r = install(['gemini', '--write'], { cwd: project });
+    const r = await install(['gemini', '--write'], { cwd: project });
     expect(r.code).toBe(0);
     expect(readJson(target)).toEqual({ hooks: settingsEntry('gemini', [], BIN) });
   });
 
-  it('a settings path that is a folder is refused, nothing written', () => {
+  it('a settings path that is a folder is refused, nothing written', async () => {
     const project = join(tmp.dir, 'folder');
     mkdirSync(join(project, '.claude', 'settings.json'), { recursive: true });
-    const r = install(['claude-code', '--write'], { cwd: project });
+    const r = await install(['claude-code', '--write'], { cwd: project });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/settings\.json: not a regular file; nothing written/);
   });

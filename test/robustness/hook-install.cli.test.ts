@@ -26,11 +26,11 @@ function isSubsequence(a: string, b: string): boolean {
 const FILE = { 'claude-code': '.claude/settings.json', codex: '.codex/hooks.json' } as const;
 
 describe.each(['claude-code', 'codex'] as const)('%s settings that are not JSON', (agent) => {
-  it('are refused with the line, and left untouched', () => {
+  it('are refused with the line, and left untouched', async () => {
     const project = join(tmp.dir, `bad-${agent}`);
     const text = '{\n  "hooks": { // a comment\n';
     const target = tmp.write(join(`bad-${agent}`, FILE[agent]), text);
-    const r = install([agent, '--write'], { cwd: project });
+    const r = await install([agent, '--write'], { cwd: project });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${target.replace(/[.]/g, '\\.')}: not JSON at line 2: .*; nothing written\\n$`));
     expect(readFileSync(target, 'utf8')).toBe(text);
@@ -50,10 +50,10 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
 }
 `;
 
-  it('are read, and the guard added by inserting text: every byte the owner wrote stays, comments included', () => {
+  it('are read, and the guard added by inserting text: every byte the owner wrote stays, comments included', async () => {
     const project = join(tmp.dir, 'gemini-comments');
     const target = tmp.write('gemini-comments/.gemini/settings.json', commented);
-    const r = install(['gemini', '--write'], { cwd: project });
+    const r = await install(['gemini', '--write'], { cwd: project });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('added BeforeTool, AfterTool, AfterAgent; its comments kept');
     const after = readFileSync(target, 'utf8');
@@ -65,11 +65,11 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
     expect(readFileSync(`${target}.bak`, 'utf8')).toBe(commented);
   });
 
-  it('a guard already there with other arguments: its handler replaced in place, the comments around it kept', () => {
+  it('a guard already there with other arguments: its handler replaced in place, the comments around it kept', async () => {
     const project = join(tmp.dir, 'gemini-update');
     const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": [{ "type": "command", "command": "loopledger hook gemini --mode off" }] }] } // end\n}\n`;
     const target = tmp.write('gemini-update/.gemini/settings.json', text);
-    const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
+    const r = await install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(0);
     const after = readFileSync(target, 'utf8');
     expect(after).toContain('// mine\n');
@@ -77,11 +77,11 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
     expect(after).toContain(`{"type":"command","command":"${BIN} hook gemini --mode enforce","timeout":5000,"name":"loopledger"}`);
   });
 
-  it('a second guard to remove: cut out with its comma, every comment kept (issue 53, item 6)', () => {
+  it('a second guard to remove: cut out with its comma, every comment kept (issue 53, item 6)', async () => {
     const project = join(tmp.dir, 'gemini-second');
     const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": [{ "type": "command", "command": "loopledger hook gemini" }, /* b */ { "type": "command", "command": "npx loopledger hook gemini" }] }] }\n}\n`;
     const target = tmp.write('gemini-second/.gemini/settings.json', text);
-    const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
+    const r = await install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(0);
     const after = readFileSync(target, 'utf8');
     expect(after).toContain('// mine\n');
@@ -92,11 +92,11 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
   it.each([
     ['a comment inside the handler to replace', '[{ "type": "command", /* mine */ "command": "loopledger hook gemini --mode off" }]'],
     ['a comment inside the second guard to remove', '[{ "type": "command", "command": "loopledger hook gemini" }, { "type": "command", /* mine */ "command": "npx loopledger hook gemini" }]'],
-  ])('%s: cannot be done around the comments: the entry to paste, exit 2, the file untouched', (_, handlers) => {
+  ])('%s: cannot be done around the comments: the entry to paste, exit 2, the file untouched', async (_, handlers) => {
     const project = join(tmp.dir, `gemini-hard-${handlers.length}`);
     const text = `{\n  // mine\n  "hooks": { "AfterAgent": [{ "hooks": ${handlers} }] }\n}\n`;
     const target = tmp.write(`gemini-hard-${handlers.length}/.gemini/settings.json`, text);
-    const r = install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
+    const r = await install(['gemini', '--write', '--mode', 'enforce'], { cwd: project });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${target} has comments, which rewriting it would lose, and this change cannot be made by editing around them: merge the entry above into it by hand; nothing written`);
     expect(JSON.parse(r.stdout)).toEqual({ hooks: settingsEntry('gemini', ['--mode', 'enforce'], BIN) });
@@ -104,34 +104,34 @@ describe('Gemini CLI settings with comments (issue 27.14: "Gemini CLI accepts th
     expect(existsSync(`${target}.bak`)).toBe(false);
   });
 
-  it('with the guard already pasted in: nothing to do, exit 0', () => {
+  it('with the guard already pasted in: nothing to do, exit 0', async () => {
     const project = join(tmp.dir, 'gemini-pasted');
     const entry = settingsEntry('gemini', [], BIN);
     const pasted = `{\n  // pasted by hand\n  "hooks": ${JSON.stringify(entry)}\n}\n`;
     const target = tmp.write('gemini-pasted/.gemini/settings.json', pasted);
-    const r = install(['gemini', '--write'], { cwd: project });
+    const r = await install(['gemini', '--write'], { cwd: project });
     expect(r.stderr).toContain('installed already; nothing written');
     expect(r.code).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe(pasted);
   });
 
-  it('a comment that is really broken JSON is refused with its line', () => {
+  it('a comment that is really broken JSON is refused with its line', async () => {
     const project = join(tmp.dir, 'gemini-broken');
     tmp.write('gemini-broken/.gemini/settings.json', '{\n  // fine\n  "a": 1,\n  /* unterminated\n');
-    const r = install(['gemini', '--write'], { cwd: project });
+    const r = await install(['gemini', '--write'], { cwd: project });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not JSON \(comments allowed\) at line \d+: .*; nothing written/);
   });
 });
 
 describe('the file as its owner keeps it', () => {
-  it('27.11: a symbolic link (dotfiles) stays a link; the merge goes into its target', () => {
+  it('27.11: a symbolic link (dotfiles) stays a link; the merge goes into its target', async () => {
     const home = join(tmp.dir, 'home-link');
     const dotfile = tmp.write('dotfiles/claude.json', '{ "model": "opus" }\n');
     mkdirSync(join(home, '.claude'), { recursive: true });
     const link = join(home, '.claude', 'settings.json');
     symlinkSync('../../dotfiles/claude.json', link);
-    const r = install(['claude-code', '--user', '--write'], { cwd: join(tmp.dir, 'elsewhere'), home });
+    const r = await install(['claude-code', '--user', '--write'], { cwd: join(tmp.dir, 'elsewhere'), home });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`through the link, into ${dotfile}`);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
@@ -144,34 +144,34 @@ describe('the file as its owner keeps it', () => {
     expect(existsSync(`${dotfile}.bak`)).toBe(false);
   });
 
-  it('27.11: a dangling link is followed too: its target is created, the link kept', () => {
+  it('27.11: a dangling link is followed too: its target is created, the link kept', async () => {
     const home = join(tmp.dir, 'home-dangling');
     mkdirSync(join(home, '.codex'), { recursive: true });
     mkdirSync(join(tmp.dir, 'dots2'), { recursive: true });
     const link = join(home, '.codex', 'hooks.json');
     symlinkSync(join(tmp.dir, 'dots2', 'hooks.json'), link);
-    const r = install(['codex', '--user', '--write'], { cwd: tmp.dir, home });
+    const r = await install(['codex', '--user', '--write'], { cwd: tmp.dir, home });
     expect(r.code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readJson(join(tmp.dir, 'dots2', 'hooks.json')).hooks.Stop).toBeDefined();
   });
 
-  it('27.12: a 0600 file stays 0600, and so does its .bak', () => {
+  it('27.12: a 0600 file stays 0600, and so does its .bak', async () => {
     const project = join(tmp.dir, 'secret');
     const target = tmp.write('secret/.gemini/settings.json', '{ "security": { "auth": { "apiKey": "AIza-not-real" } } }\n');
     chmodSync(target, 0o600);
-    const r = install(['gemini', '--write'], { cwd: project });
+    const r = await install(['gemini', '--write'], { cwd: project });
     expect(r.code).toBe(0);
     expect(statSync(target).mode & 0o777).toBe(0o600);
     expect(statSync(`${target}.bak`).mode & 0o777).toBe(0o600);
   });
 
-  it('a link planted at the backup\'s name is replaced, never written through', () => {
+  it('a link planted at the backup\'s name is replaced, never written through', async () => {
     const project = join(tmp.dir, 'planted');
     const victim = tmp.write('victim.txt', 'keep me\n');
     const target = tmp.write('planted/.claude/settings.json', '{}\n');
     symlinkSync(victim, `${target}.bak`);
-    expect(install(['claude-code', '--write'], { cwd: project }).code).toBe(0);
+    expect((await install(['claude-code', '--write'], { cwd: project })).code).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
     expect(lstatSync(`${target}.bak`).isSymbolicLink()).toBe(false);
   });
@@ -225,7 +225,7 @@ describe('27.13: our own handlers, whatever their path', () => {
     ]);
   });
 
-  it('through the binary: the user\'s path kept, two guards made one, and said so', () => {
+  it('through the binary: the user\'s path kept, two guards made one, and said so', async () => {
     const project = join(tmp.dir, 'two');
     const target = tmp.write('two/.claude/settings.json', JSON.stringify({
       hooks: {
@@ -235,7 +235,7 @@ describe('27.13: our own handlers, whatever their path', () => {
         ],
       },
     }));
-    const r = install(['claude-code', '--write'], { cwd: project });
+    const r = await install(['claude-code', '--write'], { cwd: project });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('removed a second guard from Stop');
     expect(r.stderr).toContain('kept your command /opt/ll/bin/loopledger');
