@@ -26,6 +26,9 @@
 //   npm run bench -- --against ../other-checkout   (also time that checkout's ledger, built, in the
 //                                             same run, alternating: before/after ratios of a change)
 //   npm run bench -- --jobs 1                (the ledger on one thread)
+// Where ccusage is timed, each run also times the ledger's own line reader with JSON.parse and
+// nothing else (bench/read-floor.mjs) and prints the floors against ccusage: the bare pass, the
+// time inside JSON.parse alone, and that line reader (issue 59: ccusage 20 is native).
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -52,6 +55,7 @@ const only = arg('--only', 'real,codex,text-heavy,store').split(',');
 const jobs = arg('--jobs', undefined);
 const against = arg('--against', undefined);
 const corpus = join(here, 'corpus');
+const loadAtStart = loadavg();
 mkdirSync(corpus, { recursive: true });
 
 const node = (script, input, extra = []) =>
@@ -144,6 +148,10 @@ for (const name of only) {
   const input = await ensure(name);
   const size = sizeOf(input) / 1048576;
   const ratios = { bare: [], against: [], 18: [], 20: [] };
+  /** The bare pass, and JSON.parse alone inside it, against each ccusage (issue 59: what a JavaScript reader cannot go below). */
+  const floor = { bare: { 18: [], 20: [] }, parse: { 18: [], 20: [] }, reader: { 18: [], 20: [] } };
+  /** The ledger against its own line reader and JSON.parse alone (bench/read-floor.mjs), where ccusage is timed. */
+  const overFloor = [];
   const rss = { bare: [], ledger: [], against: [], 18: [], 20: [] };
   const ledgerMs = [];
   const cpu = [];
@@ -154,6 +162,8 @@ for (const name of only) {
     // One run: each tool once, back to back, so its ratios share the same load.
     const b = node(join(here, 'baseline.mjs'), input);
     const l = node(join(here, 'ledger.mjs'), input, ledgerArgs);
+    const f = ccusageKind[name] ? node(join(here, 'read-floor.mjs'), input) : null;
+    if (f) overFloor.push(l.ms / f.ms);
     last = l;
     ledgerMs.push(l.ms);
     cpu.push(l.cpuMs / b.cpuMs);
@@ -173,6 +183,9 @@ for (const name of only) {
       const c = ccusageKind[name] && ccusage[version].bin ? timeCcusage(version, ccusage[version].bin, ccusageKind[name], input) : null;
       if (c) {
         ratios[version].push(l.ms / c.ms);
+        floor.bare[version].push(b.ms / c.ms);
+        floor.parse[version].push(b.parseMs / c.ms);
+        if (f) floor.reader[version].push(f.ms / c.ms);
         rss[version].push(c.rssMb);
       }
     }
@@ -190,6 +203,13 @@ for (const name of only) {
   };
   if (against) row['against/bare'] = spread(ratios.against);
   for (const version of [18, 20]) if (ratios[version].length > 0) row[`ledger/ccusage ${version} min/med/max`] = spread(ratios[version]);
+  for (const version of [18, 20]) {
+    if (ratios[version].length === 0) continue;
+    row[`bare/ccusage ${version}`] = spread(floor.bare[version]);
+    row[`JSON.parse alone/ccusage ${version}`] = spread(floor.parse[version]);
+    row[`line reader+parse/ccusage ${version}`] = spread(floor.reader[version]);
+  }
+  if (overFloor.length > 0) row['ledger/(line reader+parse)'] = spread(overFloor);
   row['peak RSS MB bare/ledger'] = `${Math.max(...rss.bare).toFixed(0)} / ${Math.max(...rss.ledger).toFixed(0)}`;
   if (against) row['against RSS'] = Math.max(...rss.against).toFixed(0);
   for (const version of [18, 20]) if (rss[version].length > 0) row[`ccusage ${version} RSS MB`] = Math.max(...rss[version]).toFixed(0);
@@ -200,7 +220,7 @@ for (const name of only) {
   rows.push(row);
   if (name === '1gb' && !args.includes('--keep')) rmSync(input);
 }
-console.log(`${runs} runs, alternated; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${availableParallelism()} cores)`);
+console.log(`${runs} runs, alternated; load average at the start ${loadAtStart.map((x) => x.toFixed(2)).join(' ')}, at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${availableParallelism()} cores)`);
 for (const row of rows) {
   console.log(`\n${row.corpus} (${row.size})`);
   for (const [k, v] of Object.entries(row)) if (k !== 'corpus' && k !== 'size' && k !== 'shapes') console.log(`  ${k.padEnd(28)} ${v}`);

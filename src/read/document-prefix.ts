@@ -24,9 +24,12 @@ export interface DocumentVerdict {
 
 /**
  * null when the file may be a transcript (or is small enough to read whole); otherwise what it is.
- * Only a file that opens as one JSON document (not JSON lines) is judged.
+ * Only a file that opens as one JSON document (not JSON lines) is judged. `knownSize`: the file's
+ * size, if the caller has just stat'ed it.
  */
-export async function judgeLargeDocument(path: string): Promise<DocumentVerdict | null> {
+export async function judgeLargeDocument(path: string, knownSize?: number): Promise<DocumentVerdict | null> {
+  // Told the size (most files are far smaller), nothing is opened.
+  if (knownSize !== undefined && knownSize <= DOCUMENT_PREFIX_BYTES) return null;
   let handle;
   try {
     handle = await open(path, 'r');

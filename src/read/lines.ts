@@ -235,9 +235,11 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer, void, undefined
       if (extra === 0) return;
       yield more.subarray(0, extra);
     }
+    // One buffer for all of a large file's chunks, read into again once the last chunk is split:
+    // the splitter copies what it keeps of a chunk past that (a line cut by its end, a prefix
+    // still being gathered). A fresh buffer per chunk cost a page fault per 4 KB in the kernel.
+    const buf = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     for (;;) {
-      // A fresh buffer per chunk: the consumer may keep a line's bytes that the next read would overwrite.
-      const buf = Buffer.allocUnsafe(READ_CHUNK_BYTES);
       const bytesRead = await readAsync(fd, buf);
       if (bytesRead === 0) return;
       yield bytesRead === READ_CHUNK_BYTES ? buf : buf.subarray(0, bytesRead);
@@ -340,9 +342,14 @@ class LineSplitter {
     this.bytes += chunk.length;
     this.lastByte = chunk[chunk.length - 1]!;
     if (this.sniffed) return chunk;
-    this.prefix.push(chunk);
     this.prefixLength += chunk.length;
-    return this.prefixLength < SNIFF_BYTES ? null : this.sniffPrefix();
+    if (this.prefixLength < SNIFF_BYTES) {
+      // Kept past the next read, which may reuse the chunk's buffer.
+      this.prefix.push(Buffer.from(chunk));
+      return null;
+    }
+    this.prefix.push(chunk);
+    return this.sniffPrefix();
   }
 
   /** At the input's end: the gathered prefix of a short input, if not yet split. */
@@ -424,7 +431,8 @@ class LineSplitter {
 
   private hold(chunk: Buffer, from: number, to: number): void {
     if (this.dropping || from === to) return;
-    this.carry.push(chunk.subarray(from, to));
+    // A copy: the chunk's buffer is read into again before the line ends.
+    this.carry.push(Buffer.from(chunk.subarray(from, to)));
     this.carryBytes += to - from;
     if (this.carryBytes <= this.maxLineLength) return;
     // Past the limit in bytes: count characters from here on, exactly.

@@ -1,6 +1,8 @@
 // Recognizes files that cannot be transcripts from their first bytes, so that a binary or
 // wrongly encoded file gets one clear message instead of thousands of "malformed line" reports.
 
+import { isUtf8 } from 'node:buffer';
+
 /** How many leading bytes decide whether a file is text: enough to see past any header. */
 export const SNIFF_BYTES = 64 * 1024;
 
@@ -37,9 +39,9 @@ export function sniff(prefix: Uint8Array, complete: boolean): SniffVerdict {
     return { ok: false, kind: 'binary', message: `binary file (NUL byte at offset ${nul}), not a transcript` };
   }
   const sample = complete ? prefix : prefix.subarray(0, characterBoundary(prefix));
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample);
-  } catch {
+  // Validated without decoding: a strict decode of the 64 KB into a string thrown away cost the
+  // reading thread 77 ms over the real-shaped store's 1,000 files (issue 59).
+  if (!isUtf8(sample)) {
     const at = firstInvalidByte(sample);
     return { ok: false, kind: 'encoding', message: `not UTF-8 text (invalid byte at offset ${at})` };
   }

@@ -2,7 +2,7 @@
 // session (its project, whether it is a sub-agent's thread), derived from the agents' registry
 // (src/agents). Knowledge of directory layouts only: no transcript is parsed here.
 
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AGENTS } from '../agents/index.js';
@@ -134,10 +134,12 @@ const MANIFEST_MAX_BYTES = 64 * 1024;
 export async function readAgentType(transcript: string): Promise<string | null> {
   if (subagentFile(transcript) === null) return null;
   const manifest = join(dirname(transcript), basename(transcript).replace(/\.jsonl$/i, '.meta.json'));
+  // Blocking calls: a manifest is asked for with every sub-agent file, and it is small; read
+  // asynchronously it cost five thread-pool round trips per file, waited for one after another.
   try {
-    const stat = await fs.stat(manifest);
-    if (!stat.isFile() || stat.size > MANIFEST_MAX_BYTES) return null;
-    const value: unknown = JSON.parse(await fs.readFile(manifest, 'utf8'));
+    const stat = statSync(manifest, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isFile() || stat.size > MANIFEST_MAX_BYTES) return null;
+    const value: unknown = JSON.parse(readFileSync(manifest, 'utf8'));
     if (typeof value !== 'object' || value === null) return null;
     const type = (value as Record<string, unknown>)['agentType'];
     return typeof type === 'string' && type.length > 0 && type.length <= 200 ? type : null;

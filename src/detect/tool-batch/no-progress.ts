@@ -24,27 +24,39 @@ export interface NoProgressOptions {
 
 /**
  * The parts of an error message that change between two tries of the same failure without
- * saying anything new: timestamps, hex ids, paths, line and column numbers, durations.
+ * saying anything new: timestamps, hex ids, paths, line and column numbers, durations. `needs`:
+ * a character the rule cannot match without; no replacement writes a digit, `/` or `-`, so a text
+ * without it before the rules has none at any rule, and the rule is passed over.
  */
-const NORMALISERS: readonly (readonly [RegExp, string])[] = [
-  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
-  [/\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
-  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>'],
-  [/\b[0-9a-f]{7,64}\b/g, '<hex>'],
-  [/(?:[A-Za-z]:)?(?:\.{0,2}\/|~\/)?(?:[\w.@+-]+\/)+[\w.@+-]+/g, '<path>'],
-  [/\b(line|lines|ln|col|column)\s*\d+(?:\s*[-:,]\s*\d+)?/gi, '$1 <n>'],
-  [/:\d+(?::\d+)?\b/g, ':<n>'],
-  [/\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|m|min|minutes|h|µs|us|ns)\b/gi, '<duration>'],
+export const NORMALISERS: readonly { re: RegExp; by: string; needs: string | null }[] = [
+  { re: /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, by: '<time>', needs: 'digit' },
+  { re: /\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, by: '<time>', needs: 'digit' },
+  { re: /\b0x[0-9a-f]+\b/gi, by: '<hex>', needs: 'digit' },
+  { re: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, by: '<id>', needs: '-' },
+  { re: /\b[0-9a-f]{7,64}\b/g, by: '<hex>', needs: null },
+  { re: /(?:[A-Za-z]:)?(?:\.{0,2}\/|~\/)?(?:[\w.@+-]+\/)+[\w.@+-]+/g, by: '<path>', needs: '/' },
+  { re: /\b(line|lines|ln|col|column)\s*\d+(?:\s*[-:,]\s*\d+)?/gi, by: '$1 <n>', needs: 'digit' },
+  { re: /:\d+(?::\d+)?\b/g, by: ':<n>', needs: 'digit' },
+  { re: /\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds|m|min|minutes|h|µs|us|ns)\b/gi, by: '<duration>', needs: 'digit' },
 ];
+
+const DIGIT = /\d/;
 
 /** Errors are read up to here: what differs past the first lines is a stack, not a new failure. */
 export const ERROR_HEAD_CHARS = 400;
 
-/** The error's text with its incidental parts replaced, so two tries of one failure compare equal. */
+/**
+ * The error's text with its incidental parts replaced, so two tries of one failure compare equal.
+ * Passing over the rules a text cannot match (28% of the real-shaped store's answer lines have no
+ * digit, 81% no `/`) took its 250,587 first lines from 0.63-0.67 s to 0.37-0.44 s (issue 59).
+ */
 export function normaliseError(text: string): string {
   let t = text.length > ERROR_HEAD_CHARS ? text.slice(0, ERROR_HEAD_CHARS) : text;
-  for (const [re, by] of NORMALISERS) t = t.replace(re, by);
+  const digit = DIGIT.test(t);
+  for (const { re, by, needs } of NORMALISERS) {
+    if (needs === 'digit' ? !digit : needs !== null && !t.includes(needs)) continue;
+    t = t.replace(re, by);
+  }
   return t.replace(/\s+/g, ' ').trim();
 }
 

@@ -25,12 +25,13 @@ import type { SkipTally } from './skips.js';
  */
 const ARRAY_STREAM_BYTES = 32 * 1024 * 1024;
 
-/** Whether `path` is large enough and opens with `[` (after blanks and a BOM). */
-export async function worthStreamingArray(path: string, from = ARRAY_STREAM_BYTES): Promise<boolean> {
+/** Whether `path` is large enough and opens with `[` (after blanks and a BOM). `knownSize`: its size, if just stat'ed. */
+export async function worthStreamingArray(path: string, from = ARRAY_STREAM_BYTES, knownSize?: number): Promise<boolean> {
+  if (knownSize !== undefined && knownSize < from) return false;
   let handle;
   try {
     // Every file passes here: a stat alone for the many small ones, the file opened only past the size.
-    if ((await stat(path)).size < from) return false;
+    if ((knownSize ?? (await stat(path)).size) < from) return false;
     handle = await open(path, 'r');
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
