@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/helpers/sequencer.js';
 
 // A unit test starts no process and needs no build: a test file that spawns the binary, a worker,
 // an agent or a browser, reads dist/ or generates a store is an end-to-end one. The rule is read
@@ -142,6 +143,8 @@ export default defineConfig({
   test: {
     ...shared,
     maxWorkers: END_TO_END_WORKERS,
+    // The longest files first, also in a fresh clone (test/helpers/sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       // The unit files share the modules a worker loaded instead of importing src/ afresh for each
       // (isolate: false): half their CPU (issue 31 item 6). They pass in shuffled order too

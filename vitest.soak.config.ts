@@ -3,5 +3,6 @@
 
 import { defineConfig } from 'vitest/config';
 import { soakProjects } from './vitest.config.js';
+import { DurationSequencer } from './test/helpers/sequencer.js';
 
-export default defineConfig({ test: { projects: soakProjects } });
+export default defineConfig({ test: { projects: soakProjects, sequence: { sequencer: DurationSequencer } } });
