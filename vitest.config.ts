@@ -132,11 +132,13 @@ const UNIT_HEAP_MB = 192;
 export const unitRun = { ...shared, include: unitFiles, isolate: false, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`], env: PROPERTY_SCALE_IN_NPM_TEST };
 
 
-/** The soak tier's projects: its end-to-end files and the properties at depth, then the heavy ones, one at a time, once the others are gone. */
+/** The soak tier's projects: its end-to-end files, then the heavy ones, one at a time, once the others are gone, then the properties at depth. */
 export const soakProjects = [
   { test: { ...shared, name: 'soak', include: soakFiles, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 0 } } },
-  { test: { ...shared, name: 'properties', include: propertyFiles, env: propertyScale('2'), testTimeout: 300_000, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 0 } } },
   { test: { ...shared, name: 'heavy', include: heavyFiles, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+  // Last, on their own: run beside the soak files while other work shared the machine, they took
+  // merge-long-values' 100 MB merges past its 180 s (CI at db40d35).
+  { test: { ...shared, name: 'properties', include: propertyFiles, env: propertyScale('2'), testTimeout: 300_000, maxWorkers: END_TO_END_WORKERS, sequence: { groupOrder: 2 } } },
 ];
 
 export default defineConfig({
