@@ -55,8 +55,9 @@ const heavyFiles = [...heavy].map((f) => `test/${f}`);
 /**
  * The soak tier (`npm run test:soak`, vitest.soak.config.ts; `.ci/run` runs it after `npm test`):
  * the files that prove a bound at scale (a million-round loop, 100 MB merges, every golden case as
- * shards, a generated store of a thousand sessions), the release checks that install the packed
- * package with npm, the timing of every agent's installed hook, and the heavy files above. They took ~40% of
+ * shards, every fixture through both thread paths, signals landing in runs made to take seconds,
+ * a generated store of a thousand sessions), the release checks (the packed package installed with
+ * npm, the bundles against tsc's modules), the timing of every agent's installed hook, and the heavy files above. They took ~40% of
  * the suite's time, so `npm test` leaves them out to keep to its five minutes (issue 57 item 6). A
  * file joins by its first line: `// Soak tier (npm run test:soak): <why it is one>`.
  */

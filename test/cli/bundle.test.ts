@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a release check, the bundles against tsc's modules over every fixture, one process each (25 CPU-s).
 // The CLI as the launcher runs it: dist/loopledger.cjs, one file written by `npm run build:bundle`
 // from tsc's modules and compiled with the code cache the build wrote beside it
 // (dist/loopledger.cache, bin/code-cache.js), with its two worker entries beside it. It must give the modules' bytes, start

@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): seven runs made to take seconds (a merge of 1,500 copies of the fixtures, a 5 MB session id) so a signal lands mid-write.
 // Issue 27.19: Ctrl-C, SIGTERM or SIGHUP while `-o` is being written leaves no temporary file (nine
 // kills left 2.6 GB of `.out.json.*.tmp` before) and ends as a shell expects (128 + n). Issue 53.14:
 // "any signal (SIGINT, SIGTERM, SIGHUP) ends a run within a second, leaving no temp file", even

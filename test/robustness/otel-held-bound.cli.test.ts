@@ -1,3 +1,4 @@
+// Soak tier (npm run test:soak): a bound at scale, 60 MB of interleaved traces in a 48 MB heap.
 // Issue 32 item 4: "a trace's spans may arrive in any order: bound what is held per open trace and
 // say what happens past the bound". Twenty-four traces (no session id: each is a session of its own)
 // arrive interleaved, their spans shuffled, 60 MB in all: far past the 8 MB the open sessions may

@@ -2,6 +2,7 @@
 // gives, byte for byte, with the same diagnostics in the same order (SPEC "Performance": "output
 // byte-identical whatever the chunking/jobs"). The worker only exists in dist/, so the pipeline
 // is exercised through the build; from the .ts sources it must fall back silently.
+// Every fixture through both paths is test/robustness/pipeline-fixtures.test.ts, in the soak tier.
 
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
@@ -10,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditFile as auditFromSources } from '../../src/run/audit.js';
 import { answerDigest, answersDigest, batchSignature } from '../../src/detect/tool-batch/signature.js';
-import { ensureBuilt, FIXTURES, fixtures, ROOT, scratch, type Scratch } from './helpers.js';
+import { ensureBuilt, FIXTURES, ROOT, scratch, type Scratch } from './helpers.js';
 import { type Dist, loadDist, run } from './pipeline-run.js';
 
 let dist: Dist;
@@ -47,17 +48,6 @@ describe('two-thread pipeline', () => {
     expect(sent.map(answerDigest)).toEqual(answers.map(answerDigest));
     expect(answersDigest(batch, sent)).toBe(answersDigest(batch, answers));
   });
-
-  it('gives every fixture the one-thread ledger and diagnostics', async () => {
-    for (const f of fixtures()) {
-      const file = join(ROOT, f.path);
-      const one = await run(file, 'one thread');
-      const two = await run(file, 'two threads');
-      expect(two.json, f.path).toBe(one.json);
-      expect(two.diagnostics, f.path).toEqual(one.diagnostics);
-    }
-    // ~15 s quiet; 120 s ran out at load 12 (a reading thread started for each of ~140 fixtures).
-  }, 300_000);
 
   it('gives a generated multi-megabyte Claude Code file the one-thread ledger, skips included', async () => {
     expect(await dist.pipeline.worthPipelining(large)).toBe(true);
