@@ -2,21 +2,14 @@
 // walked (sorted, recursively, .jsonl files) and its files read one after another. `parseMs`:
 // the time inside JSON.parse alone, the least any reader of every line pays (issue 59: the floor
 // beside ccusage 20, a native reader).
-import { createReadStream, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-
-const files = (path) =>
-  statSync(path).isDirectory()
-    ? readdirSync(path, { withFileTypes: true })
-        .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .flatMap((e) => (e.isDirectory() ? files(join(path, e.name)) : e.name.endsWith('.jsonl') ? [join(path, e.name)] : []))
-    : [path];
+import { jsonlFiles } from './jsonl-files.mjs';
 
 const start = process.hrtime.bigint();
 let lines = 0;
 let parseNs = 0n;
-for (const file of files(process.argv[2])) {
+for (const file of jsonlFiles(process.argv[2])) {
   const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of rl) {
     if (line.length === 0) continue;

@@ -3,20 +3,12 @@
 // over the same files in the same order as bench/baseline.mjs. Beside ccusage 20, a native reader,
 // it says how near a JavaScript reader can come (issue 59).
 //   node bench/read-floor.mjs PATH
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { forEachLine } from '../dist/read/lines.js';
-
-const files = (path) =>
-  statSync(path).isDirectory()
-    ? readdirSync(path, { withFileTypes: true })
-        .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .flatMap((e) => (e.isDirectory() ? files(join(path, e.name)) : e.name.endsWith('.jsonl') ? [join(path, e.name)] : []))
-    : [path];
+import { jsonlFiles } from './jsonl-files.mjs';
 
 const start = process.hrtime.bigint();
 let lines = 0;
-for (const file of files(process.argv[2])) {
+for (const file of jsonlFiles(process.argv[2])) {
   await forEachLine(file, (line) => {
     JSON.parse(line.text);
     lines++;

@@ -3,9 +3,9 @@
 // events dropped after each file. Its CPU (user and kernel) is steadier than a wall time on a
 // shared machine; alternate two builds to compare them (issue 59).
 //   node bench/reading-thread.mjs PATH [DIST]   (DIST: another build's dist/, default this one's)
-import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { jsonlFiles } from './jsonl-files.mjs';
 
 const input = process.argv[2];
 const dist = resolve(process.argv[3] ?? fileURLToPath(new URL('../dist', import.meta.url)));
@@ -15,13 +15,6 @@ const { eventRecorder } = await load('model/events.js');
 const { answerFailed } = await load('detect/tool-batch/failure.js');
 const { answerDigest } = await load('detect/tool-batch/signature.js');
 const { ERROR_HEAD_CHARS, normaliseError } = await load('detect/tool-batch/no-progress.js');
-
-const files = (path) =>
-  statSync(path).isDirectory()
-    ? readdirSync(path, { withFileTypes: true })
-        .sort((a, b) => (a.name < b.name ? -1 : 1))
-        .flatMap((e) => (e.isDirectory() ? files(join(path, e.name)) : e.name.endsWith('.jsonl') ? [join(path, e.name)] : []))
-    : [path];
 
 // As the reading thread sends an answer: its digest and what the detectors read of its text.
 const digested = (a) => {
@@ -39,7 +32,7 @@ const sink = eventRecorder(() => events, {
 });
 const start = process.hrtime.bigint();
 const before = process.cpuUsage();
-for (const file of files(input)) {
+for (const file of jsonlFiles(input)) {
   events = [];
   await ingestFile(file, sink, { maxHeldChars: 4 * 1024 * 1024, onSkip: (s) => sink.skip(s) });
 }
