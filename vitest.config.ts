@@ -105,6 +105,9 @@ const PROPERTY_SCALE_IN_NPM_TEST = propertyScale('0.5');
 
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, server: BUILD_IMPORTED_BY_NODE };
 
+/** The run's own temporary folder, named where the run ends if a test left anything in it (test/helpers/run-temp.ts). */
+export const RUN_TEMP = ['test/helpers/run-temp.ts'];
+
 /** The real agents' files, run by `npm run test:agents` alone. */
 export const agentRun = {
   ...shared,
@@ -112,16 +115,37 @@ export const agentRun = {
   include: agentFiles,
   // Installs the pinned agents once per run, behind a lock, and only when one of these files runs
   // (never when a file is merely loaded or listed).
-  globalSetup: ['test/agents/global-setup.ts'],
+  globalSetup: [...RUN_TEMP, 'test/agents/global-setup.ts'],
 };
 
 /**
- * End-to-end files wait on the processes they spawn (the CLI, the hook, the agents, Chromium) as
- * well as computing. Three workers on two cores: on this tree, quiet, the suite took 314 s of wall,
+ * The soak tier's and the agents' files, a fresh worker each, wait on the processes they spawn (the
+ * CLI, the hook, the agents) as well as computing. Three workers on two cores (measured when npm
+ * test's end-to-end files ran this way too): on this tree, quiet, the suite took 314 s of wall,
  * 580 CPU-s and peaked at 1,122 MB of PSS, against 327-333 s, ~625 CPU-s and 1,178-1,304 MB with
  * four (node bench/suite.mjs; issue 31, item 6): the fourth worker added contention, not speed.
  */
 export const END_TO_END_WORKERS = availableParallelism() + 1;
+/**
+ * npm test's end-to-end files share their workers (isolate: false), one per core: a fresh process
+ * per file cost each file its start and its imports again, about 150 of the ~490 CPU-s those files
+ * took (node bench/suite.mjs, one run after the other: 262 s of wall isolated, 185 s shared, every
+ * file passing). Three shared workers peaked at 1,046-1,345 MB of PSS and two at 806 MB (issue 31's
+ * bound is 1 GB), for 214 s of wall against three's 185-259 s on this noisy machine. The soak tier
+ * keeps a process per file: its files prove bounds at scale, one beside another.
+ */
+const SHARED_END_TO_END_WORKERS = availableParallelism();
+/**
+ * Their old generation, and a full collection after each file (--expose-gc, worker-state.ts): the
+ * largest heap of any file is ~170 MB (read/lines), and without both a worker kept what earlier
+ * files left dead, at up to ~400 MB of PSS: the suite peaked at 1,086 MB, and 896-899 with them.
+ */
+const SHARED_END_TO_END_HEAP_MB = 256;
+/**
+ * What a file leaves changed in a shared worker (the environment, the working directory, the
+ * umask) fails that file and is put back (test/helpers/worker-state.ts).
+ */
+const WORKER_STATE = ['test/helpers/worker-state.ts'];
 /**
  * The unit workers' old generation. Uncapped, V8 let each grow to ~450 MB of mostly dead objects
  * (a shared worker keeps running file after file); at 128 MB one worker running every unit file
@@ -130,7 +154,7 @@ export const END_TO_END_WORKERS = availableParallelism() + 1;
 const UNIT_HEAP_MB = 192;
 
 /** How the unit files run, here and in `npm run test:quick` (vitest.quick.config.ts). */
-export const unitRun = { ...shared, include: unitFiles, isolate: false, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`], env: PROPERTY_SCALE_IN_NPM_TEST };
+export const unitRun = { ...shared, include: unitFiles, isolate: false, setupFiles: WORKER_STATE, maxWorkers: availableParallelism(), execArgv: [`--max-old-space-size=${UNIT_HEAP_MB}`], env: PROPERTY_SCALE_IN_NPM_TEST };
 
 
 /** The soak tier's projects: its end-to-end files, then the heavy ones, one at a time, once the others are gone, then the properties at depth. */
@@ -145,6 +169,8 @@ export const soakProjects = [
 export default defineConfig({
   test: {
     ...shared,
+    // One temporary folder for the whole run, removed at its end (test/helpers/run-temp.ts).
+    globalSetup: RUN_TEMP,
     maxWorkers: END_TO_END_WORKERS,
     // The longest files first, also in a fresh clone (test/helpers/sequencer.ts).
     sequence: { sequencer: DurationSequencer },
@@ -155,8 +181,21 @@ export default defineConfig({
       // keeps what its files allocated (hence UNIT_HEAP_MB), so they run first, one worker per
       // core (they only compute), and their workers are gone before the end-to-end files start.
       { test: { ...unitRun, name: 'unit', sequence: { groupOrder: 0 } } },
-      // A file that spawns processes or generates stores gets a fresh worker, as a user's run does.
-      { test: { ...shared, name: 'end-to-end', include: ['test/**/*.test.ts'], exclude: [...unitFiles, ...heavyFiles, ...soakFiles, ...browserFiles, ...agentFiles], maxWorkers: END_TO_END_WORKERS, env: PROPERTY_SCALE_IN_NPM_TEST, sequence: { groupOrder: 1 } } },
+      // The files that spawn processes or generate stores, a worker per core, shared (SHARED_END_TO_END_WORKERS).
+      {
+        test: {
+          ...shared,
+          name: 'end-to-end',
+          include: ['test/**/*.test.ts'],
+          exclude: [...unitFiles, ...heavyFiles, ...soakFiles, ...browserFiles, ...agentFiles],
+          isolate: false,
+          setupFiles: WORKER_STATE,
+          maxWorkers: SHARED_END_TO_END_WORKERS,
+          execArgv: [`--max-old-space-size=${SHARED_END_TO_END_HEAP_MB}`, '--expose-gc'],
+          env: PROPERTY_SCALE_IN_NPM_TEST,
+          sequence: { groupOrder: 1 },
+        },
+      },
       { test: { ...shared, name: 'browser', include: browserFiles, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Reporter, TestModule } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
-import { unitRun } from './vitest.config.js';
+import { RUN_TEMP, unitRun } from './vitest.config.js';
 
 /** What the edit loop may cost (issue 57, item 6): the run's time is printed against it. */
 const BUDGET_SECONDS = 60;
@@ -27,4 +27,4 @@ function budget(): Reporter {
   };
 }
 
-export default defineConfig({ test: { ...unitRun, reporters: ['default', budget()] } });
+export default defineConfig({ test: { ...unitRun, globalSetup: RUN_TEMP, reporters: ['default', budget()] } });

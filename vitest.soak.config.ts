@@ -2,7 +2,7 @@
 // says which and why). `.ci/run` runs it after `npm test`, which leaves these files out.
 
 import { defineConfig } from 'vitest/config';
-import { soakProjects } from './vitest.config.js';
+import { RUN_TEMP, soakProjects } from './vitest.config.js';
 import { DurationSequencer } from './test/helpers/sequencer.js';
 
-export default defineConfig({ test: { projects: soakProjects, sequence: { sequencer: DurationSequencer } } });
+export default defineConfig({ test: { globalSetup: RUN_TEMP, projects: soakProjects, sequence: { sequencer: DurationSequencer } } });

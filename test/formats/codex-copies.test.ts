@@ -3,10 +3,10 @@
 // response must be read once, with its own usage, from the first model call of the file on.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { describeWith } from '../helpers/capabilities.js';
 import { codexAdapter } from '../../src/formats/codex.js';
 import { jsonl, parseWith } from '../helpers/record.js';
@@ -52,6 +52,7 @@ describe('codex: a response written as events, token_count, then items is one ro
 
   it('through the CLI: no thinking_stagnation and no finding at all on four different rounds', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'codex-copies-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'rollout-2025-09-19T09-02-12-01996135-afde-7911-97f0-d863511eca56.jsonl');
     writeFileSync(file, jsonl(records));
     const run = spawnSync(process.execPath, ['bin/loopledger.js', file, '--format', 'json'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: dir, LOOPLEDGER_CONFIG: '' } });

@@ -2,10 +2,10 @@
 // a session past the held-record bound. Each is a one-line reason with the file's line, and what
 // was whole is still read.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { RecordingSink } from '../helpers/record.js';
 
@@ -13,6 +13,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/otel');
 const CLAUDE = path.join(FIXTURES, 'claude-code-2.1.328/otlp.jsonl');
 const GEMINI = path.join(FIXTURES, 'gemini-0.61.0/telemetry.json');
 const dir = mkdtempSync(path.join(tmpdir(), 'll-otel-bad-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function read(name: string, text: string) {
   const file = path.join(dir, name);

@@ -2,17 +2,18 @@
 // batch sent twice, spans split across requests differently, ids as base64 (protobuf JSON) or hex.
 // The rounds read must not change (only the line each came from may).
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/formats/ingest.js';
 import type { Round } from '../../src/model/transcript.js';
 import { RecordingSink } from '../helpers/record.js';
 
 const GENAI = path.resolve(import.meta.dirname, '../../fixtures/otel/genai/chat-spans.jsonl');
 const dir = mkdtempSync(path.join(tmpdir(), 'll-otel-prop-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function rounds(text: string): Promise<Omit<Round, 'line'>[]> {
   const file = path.join(dir, 'spans.jsonl');

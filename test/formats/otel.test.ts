@@ -3,11 +3,11 @@
 // the hand-written ones modelled on shared/notes/otel.md. Expected figures are read off the
 // fixtures by hand, or computed here from the raw records, never from the reader.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ingestFile } from '../../src/formats/ingest.js';
 import { RecordingSink } from '../helpers/record.js';
 
@@ -26,8 +26,15 @@ async function read(input: string, stdin?: Readable) {
   return { summary, sessions: sink.sessions };
 }
 
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function tmpFile(name: string, text: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'll-otel-')), name);
+  const dir = mkdtempSync(path.join(tmpdir(), 'll-otel-'));
+  scratchDirs.push(dir);
+  const file = path.join(dir, name);
   writeFileSync(file, text);
   return file;
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome } from '../../bench/home.mjs';
 import { corpusStamp } from '../helpers/corpus-stamp.js';
 import { CASES, HOME, type GoldenCase } from './cases.js';
@@ -30,9 +30,17 @@ interface Outcome {
 /**
  * The cases run in UTC. Those run from the repository call the built `main` in this worker
  * (runBuiltMain, checked against the binary by test/cli/in-worker.test.ts), so the worker's own
- * zone is UTC too: the machine's zone is read through Intl, and Node follows TZ when it is set.
+ * zone is UTC too while they run: the machine's zone is read through Intl, and Node follows TZ when
+ * it is set. The worker's own zone is put back after, for the files that run after this one in it.
  */
-process.env.TZ = 'UTC';
+const workerZone = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'UTC';
+});
+afterAll(() => {
+  if (workerZone === undefined) delete process.env.TZ;
+  else process.env.TZ = workerZone;
+});
 
 async function run(c: GoldenCase): Promise<{ stdout: string } & Outcome> {
   // An empty HOME: no real store or user configuration can leak into a golden.

@@ -3,16 +3,17 @@
 // steers; the work around them (a different edit that lands, a fix between retries, searches that
 // find nothing, polls of a live job, narrated reasoning beside varied work) raises nothing.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli } from '../../cli/helpers.js';
 
 // It runs or reads the build: the build of src/ as it is now, even when this file runs alone.
 beforeAll(() => ensureBuilt());
 
 const dir = mkdtempSync(path.join(tmpdir(), 'failure-shapes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Step {
   calls: { name: string; input: Record<string, unknown>; answer: string; error?: boolean }[];
