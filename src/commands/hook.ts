@@ -33,6 +33,8 @@ function installOptions(raw: OptionValues): InstallOptions {
 }
 
 export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
+  // The folder install, uninstall and doctor work in: main's (CliIO.cwd), else the process's, read when the command runs.
+  const projectFolder = (): string => io.cwd ?? process.cwd();
   const hook = program
     .command('hook')
     .description(`the live guard inside ${AGENTS.join(', ')} (loopledger hook --help)`)
@@ -55,7 +57,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .option('--config <file>', "the guard's configuration file (made absolute)")
     .action(async (agent: Agent, raw: OptionValues) => {
       const opts = installOptions(raw);
-      const cwd = io.cwd ?? process.cwd();
+      const cwd = projectFolder();
       const checkAfterWrite = async () => {
         const result = await doctor(agent, { env: io.env, cwd });
         for (const l of result.lines) io.stderr.write(`loopledger hook doctor: ${l.line}\n`);
@@ -73,7 +75,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     .option('--write', 'write the change instead of printing it')
     .action((agent: Agent, raw: OptionValues) => {
       const scope = flag(raw, 'user') ? 'user' : 'project';
-      setExit(uninstallHook({ agent, scope, write: flag(raw, 'write') ?? false }, { ...io, cwd: io.cwd ?? process.cwd() }));
+      setExit(uninstallHook({ agent, scope, write: flag(raw, 'write') ?? false }, { ...io, cwd: projectFolder() }));
     });
 
   hook
@@ -85,7 +87,7 @@ export const registerHookCommands: RegisterCommand = (program, io, setExit) => {
     )
     .addArgument(agentArgument())
     .action(async (agent: Agent) => {
-      const result = await doctor(agent, { env: io.env, cwd: io.cwd ?? process.cwd() });
+      const result = await doctor(agent, { env: io.env, cwd: projectFolder() });
       for (const l of result.lines) io.stdout.write(`loopledger hook doctor: ${l.line}\n`);
       setExit(result.ok ? EXIT_OK : 1);
     });

@@ -51,6 +51,9 @@ export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env
   return spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/** The hook commands a person types, which take their project folder as an argument of main's (CliIO.cwd). */
+const HOOK_SETUP = ['install', 'uninstall', 'doctor'];
+
 /**
  * Why `args` with `options` must run as a process of its own, or null when the built `main` can
  * run them here. `main` takes its streams and environment as arguments; what it takes from the
@@ -61,14 +64,12 @@ export function spawnCli(args: readonly string[], options: Pick<RunOptions, 'env
 export function needsProcess(args: readonly string[], options: RunOptions = {}): string | null {
   if (options.stdin !== undefined && options.stdin !== '') return 'it reads stdin';
   if (args.includes('-') || args.some((a) => a.startsWith('--output-file=-') || a === '-o-')) return 'it reads or writes a standard stream by name';
-  if (args[0] === 'hook' && !HOOK_SETUP.includes(args[1] ?? '')) return 'the guard reads its payload from stdin';
+  const hookSetup = args[0] === 'hook' && HOOK_SETUP.includes(args[1] ?? '');
+  if (args[0] === 'hook' && !hookSetup) return 'the guard reads its payload from stdin';
   // hook install|uninstall|doctor take their folder from main's io (CliIO.cwd); any other command reads paths from the process's.
-  if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd() && !(args[0] === 'hook' && HOOK_SETUP.includes(args[1] ?? ''))) return 'it runs in another directory';
+  if (options.cwd !== undefined && resolvePath(options.cwd) !== process.cwd() && !hookSetup) return 'it runs in another directory';
   return environmentNeedsProcess(options.env);
 }
-
-/** The hook commands a person types, which take their project folder as an argument of main's (CliIO.cwd). */
-const HOOK_SETUP = ['install', 'uninstall', 'doctor'];
 
 /** Why any run given `env` needs a process of its own, whatever its arguments, or null. */
 export function environmentNeedsProcess(env: RunOptions['env'] = {}): string | null {
