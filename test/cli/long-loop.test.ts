@@ -19,14 +19,12 @@ const TIMEOUT = 900_000;
 
 const dir = scratch('loopledger-long-loop-');
 let million = '';
-let preload = '';
+/** Writes the process's own peak RSS as it exits (test/helpers/peak-rss-preload.cjs). */
+const preload = join(ROOT, 'test', 'helpers', 'peak-rss-preload.cjs');
 beforeAll(async () => {
   ensureBuilt();
   million = join(dir.dir, 'million.jsonl');
   await generateLongLoop(million, { rounds: MILLION, seed: 53, canonical: true });
-  // The process's own peak RSS (worker threads included), written as it exits.
-  preload = join(dir.dir, 'peak.cjs');
-  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, `\\npeak-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n");
 }, TIMEOUT);
 afterAll(() => dir.cleanup());
 

@@ -10,15 +10,13 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry, LedgerReport } from '../../src/ledger/types.js';
-import { ensureBuilt, scratch, spawnCli } from './helpers.js';
+import { ensureBuilt, ROOT, scratch, spawnCli } from './helpers.js';
 
 const tmp = scratch('loopledger-alternating-');
-let preload = '';
+/** Writes the process's own peak RSS as it exits (test/helpers/peak-rss-preload.cjs). */
+const preload = join(ROOT, 'test', 'helpers', 'peak-rss-preload.cjs');
 beforeAll(() => {
   ensureBuilt();
-  // The process's own peak RSS, written as it exits.
-  preload = join(tmp.dir, 'peak.cjs');
-  writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, `\\npeak-rss-kb ${process.resourceUsage().maxRSS}\\n`));\n");
 });
 afterAll(() => tmp.cleanup());
 
